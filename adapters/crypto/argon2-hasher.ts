@@ -1,0 +1,29 @@
+import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import type { PasswordHasher } from '../../ports/password-hasher.js';
+
+/** Algorithm.Argon2id (a const enum, not importable under verbatimModuleSyntax). */
+const ARGON2ID = 2 as Algorithm;
+
+/** OWASP's argon2id floor: 19 MiB of memory, 2 iterations, 1 lane. */
+export const OWASP_ARGON2ID = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function argon2Hasher(params: { memoryCost: number; timeCost: number; parallelism: number } = OWASP_ARGON2ID): PasswordHasher {
+  const options = { algorithm: ARGON2ID, outputLen: 32, ...params };
+  // A real hash of a password nobody has, so verifyNothing costs what verify costs.
+  let decoy: Promise<string> | undefined;
+  return {
+    hash: (password) => hash(password, options),
+    async verify(phc, password) {
+      try {
+        return await verify(phc, password);
+      } catch {
+        return false;
+      }
+    },
+    async verifyNothing(password) {
+      decoy ??= hash('decoy password that matches no account', options);
+      await verify(await decoy, password).catch(() => false);
+      return false;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { Logger } from '../../ports/logger.js';
+import { StoreBusyError } from '../../ports/store-errors.js';
+import type { Config } from '../../config/config.js';
+import { step } from '../observability/request-context.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { observe } from './observe.js';
+import { HttpProblem, problems, problemType } from './problem.js';
+import { koaPath, type AnyRoute } from './route.js';
+import { containsNul, parseWith } from './validation.js';
+import { versionGate } from './version-gate.js';
+import { authenticateRequest, crossSiteGuard } from './session-cookie.js';
+import type { SessionDeps } from './session-cookie.js';
+
+export const JSON_BODY_LIMIT = '1mb';
+
+export interface HttpSettings {
+  readonly config: Pick<Config, 'publicBaseUrl' | 'problemBaseUrl' | 'trustProxy' | 'appVersionFloor'>;
+  readonly logger: Logger;
+  readonly rateLimiter: RateLimiter;
+  readonly sessions: SessionDeps;
+}
+
+/** The Koa application: conventions of api.md applied around every route of `routes`. */
+export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[]): Koa {
+  const app = new Koa({ proxy: settings.config.trustProxy });
+  const router = new Router();
+  for (const route of routes) {
+    router.register(koaPath(route.path), [route.method], routeChain(settings, route), { name: route.operationId });
+  }
+
+  app.use(observe(settings.logger));
+  app.use(problemResponder(settings));
+  app.use(rejectNulInRequestLine);
+  app.use(versionGate(settings.config.appVersionFloor, new Set(routes.filter((r) => r.versionGated === false).map((r) => koaPath(r.path)))));
+  app.use(router.routes());
+  app.use(async (ctx, next) => {
+    // A known path with a method it does not answer: 405 with Allow; anything else: 404.
+    // The router only passes a request on when no route of its method matched.
+    const allowed = [...new Set((ctx.matched ?? []).flatMap((layer: { methods: string[] }) => layer.methods))];
+    if (allowed.length > 0) throw problems.methodNotAllowed(allowed.join(', '));
+    await next();
+    if (ctx.body === undefined && ctx.status === 404) throw problems.notFound(`no route ${ctx.method} ${ctx.path}`);
+  });
+  return app;
+}
+
+function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
+  const chain: Koa.Middleware[] = [];
+  // Public classes count per client IP before anything else; the backstop counts per signed-in account.
+  if (route.rateLimit !== 'none' && route.rateLimit !== 'backstop') chain.push(limit(settings.rateLimiter, route.rateLimit, (ctx) => `ip:${ctx.ip}`));
+  if (route.method !== 'GET') chain.push(crossSiteGuard(settings.config.publicBaseUrl));
+  if (route.auth === 'session') chain.push(authenticateRequest(settings.sessions, settings.config.publicBaseUrl));
+  if (route.rateLimit === 'backstop') {
+    chain.push(limit(settings.rateLimiter, 'backstop', (ctx) => (ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`)));
+  }
+  if (route.body) {
+    chain.push(requireJsonContentType);
+    chain.push(
+      koaBody({
+        json: true,
+        urlencoded: false,
+        text: false,
+        multipart: false,
+        jsonLimit: JSON_BODY_LIMIT,
+        jsonStrict: false,
+        includeUnparsed: true,
+        parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+        onError: (err) => {
+          throw (err as { status?: number }).status === 413 ? problems.tooLarge(JSON_BODY_LIMIT) : problems.validation('the body is not valid JSON');
+        },
+      }),
+    );
+  }
+  chain.push(async (ctx) => {
+    const input = await step('validate', async () => {
+      const body = route.body ? bodyOf(ctx) : undefined;
+      if (body !== undefined && containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
+      return {
+        params: route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {},
+        query: route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {},
+        body: route.body ? parseWith(route.body, body, 'body') : undefined,
+        caller: ctx.state['caller'] ?? null,
+      };
+    });
+    await step('handler', async () => route.handler(ctx, input));
+  });
+  return chain;
+}
+
+function bodyOf(ctx: Koa.Context): unknown {
+  // koa-body leaves an empty object when nothing was sent; a missing body is then reported as missing fields.
+  const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return ctx.request.body;
+}
+
+const requireJsonContentType: Koa.Middleware = async (ctx, next) => {
+  const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (hasBody && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
+  await next();
+};
+
+function limit(limiter: RateLimiter, cls: Parameters<RateLimiter['consume']>[0], keyOf: (ctx: Koa.Context) => string): Koa.Middleware {
+  return async (ctx, next) => {
+    const decision = await step('ratelimit', () => limiter.consume(cls, keyOf(ctx)));
+    if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSec);
+    await next();
+  };
+}
+
+/** A NUL character anywhere in the path or query (percent-encoded or not) is refused before routing. */
+const rejectNulInRequestLine: Koa.Middleware = async (ctx, next) => {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(ctx.originalUrl);
+  } catch {
+    throw problems.validation('the request URL is not validly percent-encoded');
+  }
+  if (decoded.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
+  for (const value of Object.values(ctx.headers)) {
+    if ((Array.isArray(value) ? value : [value ?? '']).some((h) => h.includes('\0'))) {
+      throw problems.validation('a NUL character is not allowed anywhere in a request');
+    }
+  }
+  await next();
+};
+
+/** Every error leaves as application/problem+json with the trace id; unexpected ones are logged, never echoed. */
+function problemResponder(settings: HttpSettings): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const problem = toProblem(err);
+      if (problem.status >= 500 && !(err instanceof HttpProblem)) settings.logger.error('unhandled error', { err, method: ctx.method, path: ctx.path });
+      ctx.status = problem.status;
+      for (const [k, v] of Object.entries(problem.headers)) ctx.set(k, v);
+      ctx.type = 'application/problem+json';
+      ctx.body = {
+        type: problemType(settings.config.problemBaseUrl, problem.code),
+        title: problem.title,
+        status: problem.status,
+        detail: problem.detail,
+        instance: ctx.path,
+        code: problem.code,
+        traceId: (ctx.state['metrics'] as { traceId: string }).traceId,
+        ...problem.extensions,
+      };
+    }
+  };
+}
+
+function toProblem(err: unknown): HttpProblem {
+  if (err instanceof HttpProblem) return err;
+  if (err instanceof StoreBusyError) return problems.busy();
+  return problems.internal();
+}

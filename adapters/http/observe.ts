@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type Koa from 'koa';
+import type { Logger } from '../../ports/logger.js';
+import { elapsedMs, runWithMetrics, type RequestMetrics } from '../observability/request-context.js';
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The trace id of a valid W3C `traceparent`, else null (version ff, all-zero ids and bad shapes are invalid). */
+export function traceIdFrom(traceparent: string | undefined): string | null {
+  if (!traceparent) return null;
+  const m = TRACEPARENT.exec(traceparent.trim());
+  if (!m || m[1] === 'ff' || /^0+$/.test(m[2]!) || /^0+$/.test(m[3]!)) return null;
+  return m[2]!;
+}
+
+export const newTraceId = (): string => randomBytes(16).toString('hex');
+
+const wantsDiagnostics = (ctx: Koa.Context) => ctx.get('X-Diagnostics') === '1' || ctx.query['diagnostics'] === '1';
+
+const fmt = (ms: number) => ms.toFixed(1);
+
+/** Server-Timing: total, db with its query count, then each named step. */
+export function serverTiming(m: RequestMetrics, totalMs: number): string {
+  return [
+    `total;dur=${fmt(totalMs)}`,
+    `db;dur=${fmt(m.dbMs)};desc="${m.dbQueries} queries"`,
+    ...m.steps.map((s) => `${s.name};dur=${fmt(s.ms)}`),
+  ].join(', ');
+}
+
+/**
+ * Outermost middleware: continues or starts the trace, measures the request, and writes X-Trace-Id,
+ * Server-Timing, the browser-safety headers, X-Diagnostics on request, and one access-log line.
+ */
+export function observe(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    const metrics: RequestMetrics = {
+      traceId: traceIdFrom(ctx.get('traceparent')) ?? newTraceId(),
+      spanId: randomBytes(8).toString('hex'),
+      startedAt: process.hrtime.bigint(),
+      dbMs: 0,
+      dbQueries: 0,
+      steps: [],
+    };
+    ctx.state['metrics'] = metrics;
+    await runWithMetrics(metrics, async () => {
+      try {
+        await next();
+      } finally {
+        const totalMs = elapsedMs(metrics.startedAt);
+        ctx.set('X-Trace-Id', metrics.traceId);
+        ctx.set('traceparent', `00-${metrics.traceId}-${metrics.spanId}-01`);
+        ctx.set('Server-Timing', serverTiming(metrics, totalMs));
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.set('Referrer-Policy', 'no-referrer');
+        if (wantsDiagnostics(ctx)) {
+          ctx.set(
+            'X-Diagnostics',
+            JSON.stringify({
+              traceId: metrics.traceId,
+              totalMs: Number(fmt(totalMs)),
+              db: { ms: Number(fmt(metrics.dbMs)), queries: metrics.dbQueries },
+              steps: metrics.steps.map((s) => ({ name: s.name, ms: Number(fmt(s.ms)) })),
+            }),
+          );
+        }
+        logger.info('request', {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Number(fmt(totalMs)),
+          dbQueries: metrics.dbQueries,
+        });
+      }
+    });
+  };
+}

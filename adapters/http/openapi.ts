@@ -1,0 +1,105 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { ProblemBody } from './schemas.js';
+import type { AnyRoute } from './route.js';
+
+type Json = Record<string, unknown>;
+
+const jsonSchema = (schema: v.GenericSchema): Json => {
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'input' }) as Json;
+  return rest;
+};
+
+/** Problems any route may answer, besides the ones it names itself. */
+const COMMON: Record<number, string> = {
+  400: 'validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent',
+  426: 'app_version_unsupported: X-App-Version is below the platform floor',
+  429: 'rate_limited: over the route\'s rate-limit class; Retry-After gives seconds',
+  500: 'internal_error: no stack trace or SQL in the body; the trace id finds it in the logs',
+  503: 'store_busy: the database stayed locked; Retry-After gives seconds',
+};
+
+export interface ApiInfo {
+  readonly version: string;
+  readonly publicBaseUrl: string;
+  readonly problemBaseUrl: string;
+}
+
+/** The OpenAPI 3.1 document of every route, generated from the same valibot schemas that validate requests. */
+export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
+  const paths: Record<string, Json> = {};
+  for (const r of routes) {
+    const parameters: Json[] = [];
+    for (const [where, schema] of [['path', r.params], ['query', r.query]] as const) {
+      if (!schema) continue;
+      const s = jsonSchema(schema);
+      const required = new Set((s['required'] as string[] | undefined) ?? []);
+      for (const [name, prop] of Object.entries((s['properties'] as Record<string, Json> | undefined) ?? {})) {
+        parameters.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop });
+      }
+    }
+    const responses: Json = {};
+    for (const [status, doc] of Object.entries(r.responses)) {
+      responses[status] = {
+        description: doc.description,
+        ...(doc.headers ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([h, value]) => [h, { description: value, schema: { type: 'string' } }])) } : {}),
+        ...(doc.schema || doc.contentType ? { content: { [doc.contentType ?? 'application/json']: doc.schema ? { schema: jsonSchema(doc.schema) } : {} } } : {}),
+      };
+    }
+    const own: Record<number, string[]> = {};
+    for (const [code, status] of Object.entries(r.problems ?? {})) (own[status] ??= []).push(code);
+    const statuses = new Map<number, string>();
+    for (const [status, codes] of Object.entries(own)) statuses.set(Number(status), codes.join(', '));
+    if (r.auth === 'session') statuses.set(401, [statuses.get(401), 'unauthenticated: no session, or it is no longer valid'].filter(Boolean).join('; '));
+    if (r.method !== 'GET' && r.auth === 'session') statuses.set(403, [statuses.get(403), 'cross_site_request: a cross-site request carried the session cookie'].filter(Boolean).join('; '));
+    for (const [status, text] of Object.entries(COMMON)) {
+      const s = Number(status);
+      if (s === 426 && r.versionGated === false) continue;
+      if (s === 429 && r.rateLimit === 'none') continue;
+      statuses.set(s, [statuses.get(s), text].filter(Boolean).join('; '));
+    }
+    for (const [status, text] of [...statuses].sort((a, b) => a[0] - b[0])) {
+      if (responses[status]) continue;
+      responses[status] = { description: text, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    }
+    (paths[r.path] ??= {})[r.method.toLowerCase()] = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      tags: [r.tag],
+      security: r.auth === 'session' ? [{ session: [] }] : [],
+      'x-rate-limit-class': r.rateLimit,
+      ...(parameters.length ? { parameters } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Household Dinner-Planning Service',
+      version: '1.0.0',
+      'x-build-version': info.version,
+      description: [
+        'Every response carries X-Trace-Id (W3C trace id; a valid incoming traceparent is continued) and Server-Timing',
+        '(total, db with query count, named steps); X-Diagnostics (the same as JSON) only with header X-Diagnostics: 1',
+        'or query diagnostics=1. Errors are application/problem+json with type, title, status, detail, instance, code',
+        `and traceId; type is ${info.problemBaseUrl}/{code}. Request property names match case-insensitively; answers`,
+        'are camelCase. JSON bodies up to 1 MiB (413 above). A NUL character anywhere in a request gives 400.',
+        'A state-changing request carrying the session cookie from another site gets 403 cross_site_request.',
+        'X-App-Version: <ios|android>/<x.y.z> below the floor gets 426 (type app-version-unsupported) except on',
+        '/api/v1/app/version and the health probes; no or a malformed header is never gated.',
+        'Rate-limit classes (x-rate-limit-class): auth (all /api/v1/auth/*, per client IP), anonymous-per-ip, data-per-ip,',
+        'dinner-price-signup-per-ip, backstop (signed-in routes, per account), none (health probes); configured by RATE_LIMITS.',
+        'Sessions: cookie app_session, a 256-bit random token stored only as its SHA-256, HttpOnly, SameSite=Lax, Secure on',
+        'https, 30 days from last use. Logout rotates the account security stamp, which ends every session of the account.',
+      ].join(' '),
+    },
+    servers: [{ url: info.publicBaseUrl }],
+    paths,
+    components: {
+      schemas: { Problem: jsonSchema(ProblemBody) },
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'app_session' } },
+    },
+  };
+}

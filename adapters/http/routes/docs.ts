@@ -1,0 +1,81 @@
+import { defineRoute, type AnyRoute } from '../route.js';
+
+type Json = Record<string, unknown>;
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const pretty = (v: unknown) => `<pre>${esc(JSON.stringify(v, null, 2))}</pre>`;
+
+/** A self-contained, readable reference page of the OpenAPI document (no scripts, no external assets). */
+export function renderDocs(doc: Json): string {
+  const info = doc['info'] as Json;
+  const byTag = new Map<string, string[]>();
+  for (const [path, ops] of Object.entries(doc['paths'] as Record<string, Record<string, Json>>)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const tag = (op['tags'] as string[])[0] ?? 'Other';
+      const params = (op['parameters'] as Json[] | undefined) ?? [];
+      const body = (op['requestBody'] as Json | undefined)?.['content'] as Record<string, Json> | undefined;
+      const responses = op['responses'] as Record<string, Json>;
+      const html = [
+        `<section id="${esc(String(op['operationId']))}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${esc(path)}</code></h3>`,
+        `<p><strong>${esc(String(op['summary']))}</strong>${(op['security'] as unknown[]).length ? ' · session' : ' · public'} · rate limit <code>${esc(String(op['x-rate-limit-class']))}</code></p>`,
+        op['description'] ? `<p>${esc(String(op['description']))}</p>` : '',
+        params.length ? `<h4>Parameters</h4><ul>${params.map((p) => `<li><code>${esc(String(p['name']))}</code> in ${esc(String(p['in']))}${p['required'] ? ' (required)' : ''}: <code>${esc(JSON.stringify(p['schema']))}</code></li>`).join('')}</ul>` : '',
+        body ? `<h4>Request body</h4>${pretty(body['application/json']?.['schema'])}` : '',
+        `<h4>Responses</h4><ul>${Object.entries(responses)
+          .map(([status, r]) => {
+            const content = r['content'] as Record<string, Json> | undefined;
+            const json = content?.['application/json']?.['schema'];
+            return `<li><strong>${esc(status)}</strong> ${esc(String(r['description']))}${json ? pretty(json) : ''}</li>`;
+          })
+          .join('')}</ul></section>`,
+      ].join('\n');
+      byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
+    }
+  }
+  const toc = [...byTag.keys()].map((t) => `<li><a href="#tag-${esc(t)}">${esc(t)}</a></li>`).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(String(info['title']))} — API reference</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}pre{background:#f5f5f5;padding:.5rem;overflow:auto;font-size:13px}
+section{border-top:1px solid #ddd;padding:.5rem 0}.m{font:bold 13px monospace;padding:2px 6px;border-radius:3px;color:#fff;background:#555}.get{background:#2a7}.post{background:#27c}.put{background:#c82}.patch{background:#a5c}.delete{background:#c33}</style></head>
+<body><h1>${esc(String(info['title']))}</h1><p>API version ${esc(String(info['version']))}. Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
+<p>${esc(String(info['description']))}</p><ul>${toc}</ul>
+${[...byTag].map(([tag, ops]) => `<h2 id="tag-${esc(tag)}">${esc(tag)}</h2>${ops.join('\n')}`).join('\n')}
+</body></html>`;
+}
+
+export function docsRoutes(document: () => Json): AnyRoute[] {
+  let html: string | undefined;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/openapi.json',
+      operationId: 'openApiDocument',
+      summary: 'This OpenAPI 3.1 document',
+      tag: 'Application and health',
+      auth: 'public',
+      rateLimit: 'anonymous-per-ip',
+      responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
+      handler: (ctx) => {
+        ctx.set('Cache-Control', 'public, max-age=300');
+        ctx.body = document();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/docs',
+      operationId: 'apiReference',
+      summary: 'A readable reference page of the OpenAPI document',
+      tag: 'Application and health',
+      auth: 'public',
+      rateLimit: 'anonymous-per-ip',
+      responses: { 200: { description: 'HTML reference', contentType: 'text/html' } },
+      handler: (ctx) => {
+        html ??= renderDocs(document());
+        ctx.set('Cache-Control', 'public, max-age=300');
+        ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = html;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,17 @@
+import * as v from 'valibot';
+
+/** Schemas shared by many routes. */
+export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
+
+export const ProblemBody = v.object({
+  type: v.nullable(v.string()),
+  title: v.nullable(v.string()),
+  status: v.nullable(v.number()),
+  detail: v.nullable(v.string()),
+  instance: v.nullable(v.string()),
+  code: v.nullable(v.string()),
+  traceId: v.string(),
+  errors: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))),
+});
+
+export const IsoDateTime = v.pipe(v.string(), v.isoTimestamp());

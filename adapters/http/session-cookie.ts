@@ -1,0 +1,62 @@
+import type Koa from 'koa';
+import type { SessionStore } from '../../ports/account-store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { SecretTokens } from '../../ports/secret-tokens.js';
+import { authenticate, SESSION_LIFETIME_MS } from '../../core/accounts/sessions.js';
+import { step } from '../observability/request-context.js';
+import { problems } from './problem.js';
+
+export const SESSION_COOKIE = 'app_session';
+
+export interface SessionDeps {
+  sessions: SessionStore;
+  tokens: SecretTokens;
+  clock: Clock;
+}
+
+/** HttpOnly, SameSite=Lax, Path=/, Secure when the public base URL is https; Max-Age is the session lifetime. */
+export function setSessionCookie(ctx: Koa.Context, token: string, publicBaseUrl: string): void {
+  const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : '';
+  ctx.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${Math.floor(SESSION_LIFETIME_MS / 1000)}; HttpOnly; SameSite=Lax${secure}`);
+}
+
+export function clearSessionCookie(ctx: Koa.Context, publicBaseUrl: string): void {
+  const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : '';
+  ctx.append('Set-Cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
+}
+
+const sessionToken = (ctx: Koa.Context): string | undefined => {
+  const t = ctx.cookies.get(SESSION_COOKIE);
+  return t && /^[A-Za-z0-9_-]{16,128}$/.test(t) ? t : undefined;
+};
+
+/** Puts the signed-in caller on ctx.state.caller, or answers 401 (and clears a dead cookie). */
+export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): Koa.Middleware {
+  return async (ctx, next) => {
+    const token = sessionToken(ctx);
+    const result = token ? await step('auth', () => authenticate(deps, token)) : null;
+    if (!result?.ok) {
+      if (ctx.cookies.get(SESSION_COOKIE) !== undefined) clearSessionCookie(ctx, publicBaseUrl);
+      throw problems.unauthenticated();
+    }
+    if (result.value.renewed) setSessionCookie(ctx, token!, publicBaseUrl);
+    ctx.state['caller'] = result.value;
+    await next();
+  };
+}
+
+/**
+ * A state-changing request that carries the session cookie and comes from another site is refused
+ * (extensions.md > Browser safety). The phone apps send no Origin and pass.
+ */
+export function crossSiteGuard(publicBaseUrl: string): Koa.Middleware {
+  const ownOrigin = new URL(publicBaseUrl).origin;
+  return async (ctx, next) => {
+    if (ctx.cookies.get(SESSION_COOKIE) !== undefined) {
+      const origin = ctx.get('Origin');
+      const crossOrigin = origin !== '' && origin !== ownOrigin && origin !== `${ctx.protocol}://${ctx.host}`;
+      if (ctx.get('Sec-Fetch-Site') === 'cross-site' || crossOrigin) throw problems.crossSite();
+    }
+    await next();
+  };
+}

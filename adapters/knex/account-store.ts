@@ -1,0 +1,124 @@
+import type { Knex } from 'knex';
+import type { Account, Session } from '../../core/accounts/types.js';
+import type { AccountStore, SessionStore } from '../../ports/account-store.js';
+import { isUniqueViolation, translated } from './errors.js';
+import { iso, toBool, toDate } from './rows.js';
+
+interface AccountRow {
+  id: string;
+  email: string | null;
+  email_normalized: string | null;
+  email_confirmed: boolean | number;
+  display_name: string;
+  password_hash: string | null;
+  security_stamp: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const ACCOUNT_COLUMNS = ['id', 'email', 'email_confirmed', 'display_name', 'password_hash', 'security_stamp', 'created_at', 'updated_at'];
+
+const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  email: r.email,
+  emailConfirmed: toBool(r.email_confirmed),
+  displayName: r.display_name,
+  passwordHash: r.password_hash,
+  securityStamp: r.security_stamp,
+  createdAt: toDate(r.created_at),
+  updatedAt: toDate(r.updated_at),
+});
+
+export function knexAccountStore(knex: Knex): AccountStore {
+  const byId = async (id: string) => {
+    const row = await knex<AccountRow>('accounts').select(ACCOUNT_COLUMNS).where({ id }).first();
+    return row ? toAccount(row as unknown as AccountRow) : null;
+  };
+  return translated<AccountStore>({
+    async create(a) {
+      try {
+        await knex('accounts').insert({
+          id: a.id,
+          email: a.email,
+          email_normalized: a.email === null ? null : a.email.toLowerCase(),
+          email_confirmed: false,
+          display_name: a.displayName,
+          password_hash: a.passwordHash,
+          security_stamp: a.securityStamp,
+          created_at: iso(a.createdAt),
+          updated_at: iso(a.createdAt),
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) return 'email-taken';
+        throw err;
+      }
+      return { ...a, emailConfirmed: false, updatedAt: a.createdAt };
+    },
+    byId,
+    async byEmail(email) {
+      const row = await knex<AccountRow>('accounts').select(ACCOUNT_COLUMNS).where({ email_normalized: email.toLowerCase() }).first();
+      return row ? toAccount(row as unknown as AccountRow) : null;
+    },
+    async setDisplayName(id, displayName, at) {
+      const n = await knex('accounts').where({ id }).update({ display_name: displayName, updated_at: iso(at) });
+      return n === 0 ? null : byId(id);
+    },
+    async setSecurityStamp(id, stamp, at) {
+      await knex('accounts').where({ id }).update({ security_stamp: stamp, updated_at: iso(at) });
+    },
+  });
+}
+
+interface SessionJoinRow extends AccountRow {
+  token_hash: string;
+  session_stamp: string;
+  session_created_at: Date | string;
+  expires_at: Date | string;
+}
+
+export function knexSessionStore(knex: Knex): SessionStore {
+  return translated<SessionStore>({
+    async create(s: Session) {
+      await knex('sessions').insert({
+        token_hash: s.tokenHash,
+        account_id: s.accountId,
+        security_stamp: s.securityStamp,
+        created_at: iso(s.createdAt),
+        expires_at: iso(s.expiresAt),
+      });
+    },
+    async lookup(tokenHash) {
+      // One round trip on every signed-in request: the session and its account together.
+      const row = (await knex('sessions as s')
+        .join('accounts as a', 'a.id', 's.account_id')
+        .where('s.token_hash', tokenHash)
+        .first(
+          ...ACCOUNT_COLUMNS.map((c) => `a.${c}`),
+          's.token_hash',
+          's.security_stamp as session_stamp',
+          's.created_at as session_created_at',
+          's.expires_at',
+        )) as SessionJoinRow | undefined;
+      if (!row) return null;
+      return {
+        account: toAccount(row),
+        session: {
+          tokenHash: row.token_hash,
+          accountId: row.id,
+          securityStamp: row.session_stamp,
+          createdAt: toDate(row.session_created_at),
+          expiresAt: toDate(row.expires_at),
+        },
+      };
+    },
+    async extend(tokenHash, expiresAt) {
+      await knex('sessions').where({ token_hash: tokenHash }).update({ expires_at: iso(expiresAt) });
+    },
+    async delete(tokenHash) {
+      await knex('sessions').where({ token_hash: tokenHash }).delete();
+    },
+    async deleteExpired(now) {
+      return knex('sessions').where('expires_at', '<', iso(now)).delete();
+    },
+  });
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { recordQuery } from '../observability/request-context.js';
+import type { DatabaseTarget } from '../../config/config.js';
+import { migrationSource, migrations } from './migrations/index.js';
+
+
+export interface Database {
+  readonly knex: Knex;
+  readonly kind: DatabaseTarget['kind'];
+  /** Applies every migration of this build that is not applied yet. */
+  migrate(): Promise<void>;
+  /** The database answers and every migration of this build is applied. */
+  readiness(): Promise<{ ready: true } | { ready: false; reason: string }>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Postgres only: the schema to work in (tests use one of their own). */
+  schema?: string;
+  /** SQLite: how long a writer waits for another's lock before giving up (ms). */
+  busyTimeoutMs?: number;
+}
+
+export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
+  const knex = target.kind === 'sqlite' ? openSqlite(target.filename, options.busyTimeoutMs ?? 5000) : openPostgres(target.url, options.schema);
+  countQueries(knex);
+  // Migrations never un-apply while this process runs: once all were seen applied, the probe only pings.
+  let migrated = false;
+  return {
+    knex,
+    kind: target.kind,
+    async migrate() {
+      await knex.migrate.latest({ migrationSource });
+    },
+    async readiness() {
+      try {
+        await knex.raw('select 1');
+        if (migrated) return { ready: true };
+        const [, pending] = (await knex.migrate.list({ migrationSource })) as [unknown[], unknown[]];
+        migrated = pending.length === 0;
+        return migrated ? { ready: true } : { ready: false, reason: `${pending.length} of ${migrations.length} migrations pending` };
+      } catch {
+        return { ready: false, reason: 'database unreachable' };
+      }
+    },
+    close: () => knex.destroy(),
+  };
+}
+
+function openSqlite(filename: string, busyTimeoutMs: number): Knex {
+  if (filename !== ':memory:') mkdirSync(dirname(resolve(filename)), { recursive: true });
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    // better-sqlite3 is synchronous: one connection per process serializes this process's writers, and the
+    // busy timeout makes writers of other processes wait for the lock instead of failing at once.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        try {
+          // WAL with synchronous=FULL: an acknowledged commit is on disk and survives power loss.
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('synchronous = FULL');
+          conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
+          conn.pragma('foreign_keys = ON');
+          done(null, conn);
+        } catch (err) {
+          done(err as Error, conn);
+        }
+      },
+    },
+  });
+}
+
+function openPostgres(url: string, schema: string | undefined): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: url,
+    ...(schema ? { searchPath: [schema] } : {}),
+    pool: { min: 0, max: 10 },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+/** Feeds Server-Timing's db duration and query count for the request the query ran under. */
+function countQueries(knex: Knex): void {
+  const started = new Map<string, bigint>();
+  knex.on('query', (q: { __knexQueryUid: string }) => started.set(q.__knexQueryUid, process.hrtime.bigint()));
+  const done = (_: unknown, q: { __knexQueryUid: string }) => {
+    const t0 = started.get(q.__knexQueryUid);
+    if (t0 === undefined) return;
+    started.delete(q.__knexQueryUid);
+    recordQuery(Number(process.hrtime.bigint() - t0) / 1e6);
+  };
+  knex.on('query-response', (_r: unknown, q: { __knexQueryUid: string }) => done(_r, q));
+  knex.on('query-error', (_e: unknown, q: { __knexQueryUid: string }) => done(_e, q));
+}

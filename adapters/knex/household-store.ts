@@ -1,0 +1,120 @@
+import type { Knex } from 'knex';
+import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, Plan } from '../../core/households/types.js';
+import type { HouseholdStore } from '../../ports/household-store.js';
+import { translated } from './errors.js';
+import { fromJsonText, iso, toDate, toJsonText } from './rows.js';
+
+interface HouseholdRow {
+  id: string;
+  name: string;
+  time_zone_id: string;
+  language: string;
+  country: string;
+  dinner_time: string;
+  chains: string;
+  plan: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+interface MemberRow {
+  id: string;
+  household_id: string;
+  account_id: string | null;
+  display_name: string;
+  role: string;
+  created_at: Date | string;
+}
+
+const toHousehold = (r: HouseholdRow): Household => ({
+  id: r.id,
+  name: r.name,
+  timeZoneId: r.time_zone_id,
+  language: r.language as Language,
+  country: r.country,
+  dinnerTime: r.dinner_time,
+  chains: fromJsonText<string[]>(r.chains),
+  plan: r.plan as Plan,
+  createdAt: toDate(r.created_at),
+  updatedAt: toDate(r.updated_at),
+});
+
+const toMember = (r: MemberRow): Member => ({
+  id: r.id,
+  householdId: r.household_id,
+  accountId: r.account_id,
+  displayName: r.display_name,
+  role: r.role as HouseholdRole,
+  createdAt: toDate(r.created_at),
+});
+
+const memberRow = (householdId: string, m: Omit<Member, 'householdId'>): MemberRow => ({
+  id: m.id,
+  household_id: householdId,
+  account_id: m.accountId,
+  display_name: m.displayName,
+  role: m.role,
+  created_at: iso(m.createdAt),
+});
+
+export function knexHouseholdStore(knex: Knex): HouseholdStore {
+  const load = async (db: Knex | Knex.Transaction, householdId: string): Promise<HouseholdWithMembers | null> => {
+    const row = await db<HouseholdRow>('households').where({ id: householdId }).first();
+    if (!row) return null;
+    const members = await db<MemberRow>('household_members').where({ household_id: householdId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return { ...toHousehold(row as HouseholdRow), members: (members as MemberRow[]).map(toMember) };
+  };
+  return translated<HouseholdStore>({
+    async create(h, first) {
+      return knex.transaction(async (trx) => {
+        await trx('households').insert({
+          id: h.id,
+          name: h.name,
+          time_zone_id: h.timeZoneId,
+          language: h.language,
+          country: h.country,
+          dinner_time: h.dinnerTime,
+          chains: toJsonText(h.chains),
+          plan: h.plan,
+          created_at: iso(h.createdAt),
+          updated_at: iso(h.createdAt),
+        });
+        await trx('household_members').insert(memberRow(h.id, first));
+        return (await load(trx, h.id))!;
+      });
+    },
+    byId: (householdId) => load(knex, householdId),
+    async memberByAccount(householdId, accountId) {
+      const row = await knex<MemberRow>('household_members').where({ household_id: householdId, account_id: accountId }).first();
+      return row ? toMember(row as MemberRow) : null;
+    },
+    async addMember(householdId, member) {
+      const row = memberRow(householdId, member);
+      await knex('household_members').insert(row);
+      return toMember(row);
+    },
+    async update(householdId, changes, at) {
+      const patch: Record<string, unknown> = { updated_at: iso(at) };
+      if (changes.name !== undefined) patch['name'] = changes.name;
+      if (changes.timeZoneId !== undefined) patch['time_zone_id'] = changes.timeZoneId;
+      if (changes.language !== undefined) patch['language'] = changes.language;
+      if (changes.dinnerTime !== undefined) patch['dinner_time'] = changes.dinnerTime;
+      if (changes.chains !== undefined) patch['chains'] = toJsonText(changes.chains);
+      const n = await knex('households').where({ id: householdId }).update(patch);
+      return n === 0 ? null : load(knex, householdId);
+    },
+    async membershipsOf(accountId) {
+      const rows = (await knex('household_members as m')
+        .join('households as h', 'h.id', 'm.household_id')
+        .where('m.account_id', accountId)
+        .orderBy([{ column: 'm.created_at' }, { column: 'm.household_id' }])
+        .select('m.household_id', 'h.name as household_name', 'm.role', 'm.id')) as {
+        household_id: string;
+        household_name: string;
+        role: string;
+        id: string;
+      }[];
+      return rows.map((r) => ({ householdId: r.household_id, householdName: r.household_name, role: r.role as HouseholdRole, memberId: r.id }));
+    },
+  });
+}

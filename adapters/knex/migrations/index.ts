@@ -1,0 +1,23 @@
+import type { Knex } from 'knex';
+import * as m0001 from './0001_accounts_and_sessions.js';
+import * as m0002 from './0002_households.js';
+import * as m0003 from './0003_rate_limits.js';
+
+interface Migration {
+  readonly name: string;
+  up(knex: Knex): Promise<void>;
+}
+
+/** Forward-only and never edited once landed: a new change is a new file appended here. */
+export const migrations: readonly Migration[] = [m0001, m0002, m0003];
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => [...migrations],
+  getMigrationName: (m) => m.name,
+  getMigration: async (m) => ({
+    up: m.up,
+    down: async () => {
+      throw new Error(`migration ${m.name} is forward-only`);
+    },
+  }),
+};

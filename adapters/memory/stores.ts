@@ -1,0 +1,133 @@
+import type { Account, Session } from '../../core/accounts/types.js';
+import type { HouseholdWithMembers, Member, Household } from '../../core/households/types.js';
+import type { AccountStore, SessionStore } from '../../ports/account-store.js';
+import type { HouseholdStore } from '../../ports/household-store.js';
+
+/** In-memory stores sharing one set of tables, for fast domain tests and the in-memory composition root. */
+export interface MemoryTables {
+  accounts: Map<string, Account>;
+  sessions: Map<string, Session>;
+  households: Map<string, Household>;
+  members: Map<string, Member>;
+}
+
+export const emptyTables = (): MemoryTables => ({
+  accounts: new Map(),
+  sessions: new Map(),
+  households: new Map(),
+  members: new Map(),
+});
+
+const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
+// Stores hand out copies, as a database would: a caller mutating an answer never changes the stored row.
+const copy = <T>(v: T): T => structuredClone(v);
+
+export function memoryAccountStore(t: MemoryTables): AccountStore {
+  return {
+    async create(a) {
+      const email = lower(a.email);
+      if (email !== null && [...t.accounts.values()].some((x) => lower(x.email) === email)) return 'email-taken';
+      const account: Account = { ...a, emailConfirmed: false, updatedAt: a.createdAt };
+      t.accounts.set(a.id, account);
+      return copy(account);
+    },
+    async byId(id) {
+      const a = t.accounts.get(id);
+      return a ? copy(a) : null;
+    },
+    async byEmail(email) {
+      const e = email.toLowerCase();
+      const a = [...t.accounts.values()].find((x) => lower(x.email) === e);
+      return a ? copy(a) : null;
+    },
+    async setDisplayName(id, displayName, at) {
+      const a = t.accounts.get(id);
+      if (!a) return null;
+      const next = { ...a, displayName, updatedAt: at };
+      t.accounts.set(id, next);
+      return copy(next);
+    },
+    async setSecurityStamp(id, securityStamp, at) {
+      const a = t.accounts.get(id);
+      if (a) t.accounts.set(id, { ...a, securityStamp, updatedAt: at });
+    },
+  };
+}
+
+export function memorySessionStore(t: MemoryTables): SessionStore {
+  return {
+    async create(s) {
+      t.sessions.set(s.tokenHash, copy(s));
+    },
+    async lookup(tokenHash) {
+      const session = t.sessions.get(tokenHash);
+      const account = session && t.accounts.get(session.accountId);
+      return session && account ? { session: copy(session), account: copy(account) } : null;
+    },
+    async extend(tokenHash, expiresAt) {
+      const s = t.sessions.get(tokenHash);
+      if (s) t.sessions.set(tokenHash, { ...s, expiresAt });
+    },
+    async delete(tokenHash) {
+      t.sessions.delete(tokenHash);
+    },
+    async deleteExpired(now) {
+      let n = 0;
+      for (const [k, s] of t.sessions) {
+        if (s.expiresAt.getTime() < now.getTime()) {
+          t.sessions.delete(k);
+          n++;
+        }
+      }
+      return n;
+    },
+  };
+}
+
+export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
+  const membersOf = (householdId: string) =>
+    [...t.members.values()]
+      .filter((m) => m.householdId === householdId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  const withMembers = (h: Household): HouseholdWithMembers => copy({ ...h, members: membersOf(h.id) });
+  return {
+    async create(h, first) {
+      const household: Household = { ...h, chains: [...h.chains], updatedAt: h.createdAt };
+      t.households.set(h.id, household);
+      t.members.set(first.id, { ...first, householdId: h.id });
+      return withMembers(household);
+    },
+    async byId(householdId) {
+      const h = t.households.get(householdId);
+      return h ? withMembers(h) : null;
+    },
+    async memberByAccount(householdId, accountId) {
+      const m = membersOf(householdId).find((x) => x.accountId === accountId);
+      return m ? copy(m) : null;
+    },
+    async addMember(householdId, member) {
+      const m: Member = { ...member, householdId };
+      t.members.set(m.id, m);
+      return copy(m);
+    },
+    async update(householdId, changes, at) {
+      const h = t.households.get(householdId);
+      if (!h) return null;
+      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      const next: Household = { ...h, ...defined, updatedAt: at };
+      t.households.set(householdId, next);
+      return withMembers(next);
+    },
+    async membershipsOf(accountId) {
+      return [...t.members.values()]
+        .filter((m) => m.accountId === accountId && t.households.has(m.householdId))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.householdId.localeCompare(b.householdId))
+        .map((m) => ({
+          householdId: m.householdId,
+          householdName: t.households.get(m.householdId)!.name,
+          role: m.role,
+          memberId: m.id,
+        }));
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { Config } from '../config/config.js';
+import { systemClock } from '../adapters/clock/system-clock.js';
+import { intlTimeZones } from '../adapters/clock/intl-time-zones.js';
+import { argon2Hasher } from '../adapters/crypto/argon2-hasher.js';
+import { randomTokens, uuidIds } from '../adapters/crypto/node-crypto.js';
+import { knexAccountStore, knexSessionStore } from '../adapters/knex/account-store.js';
+import { knexHouseholdStore } from '../adapters/knex/household-store.js';
+import type { Database } from '../adapters/knex/database.js';
+import { emptyTables, memoryAccountStore, memoryHouseholdStore, memorySessionStore } from '../adapters/memory/stores.js';
+import type { ServiceDeps } from '../adapters/http/deps.js';
+import type { Clock } from '../ports/clock.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
+
+export interface DepsOverrides {
+  clock?: Clock;
+  hasher?: PasswordHasher;
+}
+
+const common = (config: Pick<Config, 'adminEmails'>, o: DepsOverrides) => ({
+  hasher: o.hasher ?? argon2Hasher(),
+  ids: uuidIds,
+  tokens: randomTokens,
+  clock: o.clock ?? systemClock,
+  timeZones: intlTimeZones(),
+  platformAdmins: new Set(config.adminEmails),
+});
+
+/** Production wiring: the Knex stores on the configured database. */
+export function databaseDeps(db: Database, config: Pick<Config, 'adminEmails'>, o: DepsOverrides = {}): ServiceDeps {
+  return {
+    ...common(config, o),
+    accounts: knexAccountStore(db.knex),
+    sessions: knexSessionStore(db.knex),
+    households: knexHouseholdStore(db.knex),
+  };
+}
+
+/** The in-memory composition root: the same dependency object over memory stores, for fast tests. */
+export function memoryDeps(config: Pick<Config, 'adminEmails'>, o: DepsOverrides = {}): ServiceDeps {
+  const t = emptyTables();
+  return {
+    ...common(config, o),
+    accounts: memoryAccountStore(t),
+    sessions: memorySessionStore(t),
+    households: memoryHouseholdStore(t),
+  };
+}

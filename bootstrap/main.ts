@@ -1,0 +1,46 @@
+import { ConfigError } from '../config/config.js';
+import { configFromEnvironment } from '../config/env.js';
+import { jsonLogger } from '../adapters/log/json-logger.js';
+import { scheduleJobs } from './jobs.js';
+import { createRuntime } from './runtime.js';
+import { listen } from './server.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = configFromEnvironment();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const logger = jsonLogger(config.logLevel);
+  const runtime = await createRuntime(config, { logger });
+  const running = await listen(runtime, config.port, config.host);
+  const jobs = scheduleJobs(runtime);
+  logger.info('listening', { url: running.url, database: config.database.kind, publicBaseUrl: config.publicBaseUrl });
+
+  const shutdown = (signal: string) => {
+    logger.info('shutting down', { signal });
+    jobs.stop();
+    running.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error('shutdown failed', { err });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'failed to start', err: String(err instanceof Error ? err.stack : err) })}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Koa from 'koa';
+import type { Config } from '../config/config.js';
+import { createHttpApp } from '../adapters/http/app.js';
+import type { RouteSettings, ServiceDeps } from '../adapters/http/deps.js';
+import { buildOpenApi } from '../adapters/http/openapi.js';
+import type { AnyRoute } from '../adapters/http/route.js';
+import { accountRoutes } from '../adapters/http/routes/accounts.js';
+import { docsRoutes } from '../adapters/http/routes/docs.js';
+import { householdRoutes } from '../adapters/http/routes/households.js';
+import { systemRoutes } from '../adapters/http/routes/system.js';
+import { openDatabase, type Database } from '../adapters/knex/database.js';
+import { jsonLogger } from '../adapters/log/json-logger.js';
+import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
+import type { Logger } from '../ports/logger.js';
+import { databaseDeps, type DepsOverrides } from './deps.js';
+
+export interface Runtime {
+  readonly config: Config;
+  readonly app: Koa;
+  readonly db: Database;
+  readonly deps: ServiceDeps;
+  readonly logger: Logger;
+  readonly routes: readonly AnyRoute[];
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions extends DepsOverrides {
+  logger?: Logger;
+  /** Postgres schema to work in (tests). */
+  schema?: string;
+}
+
+/** The version of this build from package.json, found upwards of this file (from source and from dist/ alike). */
+export function buildVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) return (JSON.parse(readFileSync(candidate, 'utf8')) as { version: string }).version;
+    const up = dirname(dir);
+    if (up === dir) return '0.0.0';
+    dir = up;
+  }
+}
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).toString().trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The composition root: config in, a migrated database and a ready Koa app out. */
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const logger = options.logger ?? jsonLogger(config.logLevel);
+  const db = openDatabase(config.database, options.schema ? { schema: options.schema } : {});
+  try {
+    await db.migrate();
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const deps = databaseDeps(db, config, options);
+  const version = buildVersion();
+  const settings: RouteSettings = {
+    publicBaseUrl: config.publicBaseUrl,
+    version,
+    buildId: config.buildId ?? gitCommit() ?? 'unknown',
+    appVersionFloor: config.appVersionFloor,
+    appVersionLatest: config.appVersionLatest,
+    logger,
+    readiness: () => db.readiness(),
+  };
+  let document: Record<string, unknown> | undefined;
+  const routes: AnyRoute[] = [
+    ...systemRoutes(settings, deps.timeZones),
+    ...docsRoutes(() => (document ??= buildOpenApi(routes, { version: settings.version, publicBaseUrl: config.publicBaseUrl, problemBaseUrl: config.problemBaseUrl }))),
+    ...accountRoutes(deps, settings),
+    ...householdRoutes(deps),
+  ];
+  const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
+  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps }, routes);
+  return { config, app, db, deps, logger, routes, close: () => db.close() };
+}

@@ -1,0 +1,63 @@
+import type { Clock } from '../../ports/clock.js';
+import type { SecretTokens } from '../../ports/secret-tokens.js';
+import type { SessionStore } from '../../ports/account-store.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../shared/errors.js';
+import type { Account, Session } from './types.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A session lives 30 days from its last use; it is pushed out when less than half of that is left. */
+export const SESSION_LIFETIME_MS = 30 * DAY_MS;
+const RENEW_WHEN_LEFT_MS = SESSION_LIFETIME_MS / 2;
+
+export interface IssuedSession {
+  /** Goes into the cookie; only its hash is stored. */
+  readonly token: string;
+  readonly session: Session;
+}
+
+export async function startSession(
+  deps: { sessions: SessionStore; tokens: SecretTokens; clock: Clock },
+  account: Account,
+): Promise<IssuedSession> {
+  const token = deps.tokens.generate();
+  const now = deps.clock.now();
+  const session: Session = {
+    tokenHash: deps.tokens.hash(token),
+    accountId: account.id,
+    securityStamp: account.securityStamp,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+  };
+  await deps.sessions.create(session);
+  return { token, session };
+}
+
+export interface Authenticated {
+  readonly account: Account;
+  readonly session: Session;
+  /** Set when the expiry moved, so the cookie is sent again with the new lifetime. */
+  readonly renewed: boolean;
+}
+
+/** Checks a cookie token: known, unexpired, its account still there and its security stamp current. */
+export async function authenticate(
+  deps: { sessions: SessionStore; tokens: SecretTokens; clock: Clock },
+  token: string,
+): Promise<Result<Authenticated, ErrorOf<'unauthenticated'>>> {
+  const tokenHash = deps.tokens.hash(token);
+  const found = await deps.sessions.lookup(tokenHash);
+  if (!found) return fail({ type: 'unauthenticated' });
+  const now = deps.clock.now();
+  const { session, account } = found;
+  if (session.expiresAt.getTime() <= now.getTime() || session.securityStamp !== account.securityStamp) {
+    await deps.sessions.delete(tokenHash);
+    return fail({ type: 'unauthenticated' });
+  }
+  if (session.expiresAt.getTime() - now.getTime() < RENEW_WHEN_LEFT_MS) {
+    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+    await deps.sessions.extend(tokenHash, expiresAt);
+    return ok({ account, session: { ...session, expiresAt }, renewed: true });
+  }
+  return ok({ account, session, renewed: false });
+}

@@ -1,0 +1,52 @@
+import type { AccountId, HouseholdId, MemberId } from '../shared/ids.js';
+
+export const ROLES = ['Owner', 'Adult', 'Junior'] as const;
+export type HouseholdRole = (typeof ROLES)[number];
+export const LANGUAGES = ['nb', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const PLANS = ['Free', 'Plus'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const HOUSEHOLD_NAME_MAX = 80;
+export const DEFAULT_TIME_ZONE = 'Europe/Oslo';
+export const DEFAULT_DINNER_TIME = '18:00';
+export const DEFAULT_LANGUAGE: Language = 'nb';
+export const DEFAULT_COUNTRY = 'NO';
+
+export interface Member {
+  readonly id: MemberId;
+  readonly householdId: HouseholdId;
+  readonly displayName: string;
+  readonly role: HouseholdRole;
+  /** null for a named person who has no account (yet). */
+  readonly accountId: AccountId | null;
+  readonly createdAt: Date;
+}
+
+export interface Household {
+  readonly id: HouseholdId;
+  readonly name: string;
+  readonly timeZoneId: string;
+  readonly language: Language;
+  readonly country: string;
+  /** "HH:MM" in the household's time zone. */
+  readonly dinnerTime: string;
+  readonly chains: readonly string[];
+  readonly plan: Plan;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface HouseholdWithMembers extends Household {
+  readonly members: readonly Member[];
+}
+
+/** One of an account's households, as MeResponse lists it. */
+export interface Membership {
+  readonly householdId: HouseholdId;
+  readonly householdName: string;
+  readonly role: HouseholdRole;
+  readonly memberId: MemberId;
+}
+
+export const isAdult = (role: HouseholdRole): boolean => role === 'Owner' || role === 'Adult';

@@ -1,0 +1,4 @@
+/** The only source of "now" for core: tests pass a clock they can move. */
+export interface Clock {
+  now(): Date;
+}

@@ -1,0 +1,27 @@
+import type { Household, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
+import type { AccountId, HouseholdId } from '../core/shared/ids.js';
+
+export type NewHousehold = Omit<Household, 'updatedAt'>;
+export type NewMember = Omit<Member, 'householdId'>;
+
+export interface HouseholdChanges {
+  readonly name?: string;
+  readonly timeZoneId?: string;
+  readonly language?: Language;
+  readonly dinnerTime?: string;
+  readonly chains?: readonly string[];
+}
+
+/** Every read and write that touches a household's data is scoped by its id. */
+export interface HouseholdStore {
+  /** Creates the household and its first member in one transaction. */
+  create(household: NewHousehold, firstMember: NewMember): Promise<HouseholdWithMembers>;
+  byId(householdId: HouseholdId): Promise<HouseholdWithMembers | null>;
+  /** The member row of this account in this household, or null (also when the household does not exist). */
+  memberByAccount(householdId: HouseholdId, accountId: AccountId): Promise<Member | null>;
+  /** Adds a member row (a named person, or an account joining). */
+  addMember(householdId: HouseholdId, member: NewMember): Promise<Member>;
+  update(householdId: HouseholdId, changes: HouseholdChanges, at: Date): Promise<HouseholdWithMembers | null>;
+  /** The households an account belongs to, oldest membership first. */
+  membershipsOf(accountId: AccountId): Promise<Membership[]>;
+}

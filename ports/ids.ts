@@ -1,0 +1,4 @@
+/** Fresh identifiers (UUID v4 in production). */
+export interface IdGenerator {
+  newId(): string;
+}
