@@ -19,6 +19,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseTarget;
+  /** SQLite: how long a writer waits for another process's lock before the request answers 503. */
+  readonly sqliteBusyTimeoutMs: number;
   readonly publicBaseUrl: string;
   readonly problemBaseUrl: string;
   readonly smtpUrl: string | null;
@@ -76,6 +78,11 @@ export function loadConfig(env: Env): Config {
   const database = parseDatabaseUrl(str('DATABASE_URL', 'sqlite:./data/dinner.db'));
   if (!database) throw new ConfigError('DATABASE_URL', 'must be sqlite:<path>, sqlite::memory: or postgres://...');
 
+  const sqliteBusyTimeoutMs = Number(str('SQLITE_BUSY_TIMEOUT_MS', '5000'));
+  if (!Number.isInteger(sqliteBusyTimeoutMs) || sqliteBusyTimeoutMs < 0 || sqliteBusyTimeoutMs > 600_000) {
+    throw new ConfigError('SQLITE_BUSY_TIMEOUT_MS', 'must be a whole number of milliseconds (0-600000)');
+  }
+
   const publicBaseUrl = httpUrl('PUBLIC_BASE_URL', str('PUBLIC_BASE_URL', 'http://localhost:8080'));
   const problemBaseUrl = httpUrl('PROBLEM_BASE_URL', str('PROBLEM_BASE_URL', `${publicBaseUrl}/problems`));
 
@@ -100,6 +107,7 @@ export function loadConfig(env: Env): Config {
     port,
     host,
     database,
+    sqliteBusyTimeoutMs,
     publicBaseUrl,
     problemBaseUrl,
     smtpUrl,

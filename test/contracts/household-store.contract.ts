@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { NewHousehold, NewMember } from '../../ports/household-store.js';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+export function householdStoreContract(backend: Backend): void {
+  describe(`HouseholdStore [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    const household = (over: Partial<NewHousehold> = {}): NewHousehold => ({
+      id: randomUUID(),
+      name: 'Familien Hansen',
+      timeZoneId: 'Europe/Oslo',
+      language: 'nb',
+      country: 'NO',
+      dinnerTime: '18:00',
+      chains: ['Rema 1000', 'Kiwi'],
+      plan: 'Free',
+      createdAt: at('2026-02-01T12:00:00.500Z'),
+      ...over,
+    });
+    const member = (accountId: string | null, over: Partial<NewMember> = {}): NewMember => ({
+      id: randomUUID(),
+      displayName: 'Kari',
+      role: 'Owner',
+      accountId,
+      createdAt: at('2026-02-01T12:00:00.500Z'),
+      ...over,
+    });
+
+    async function withOwner() {
+      const account = newAccount();
+      await s.accounts.create(account);
+      const h = household();
+      const owner = member(account.id);
+      const created = await s.households.create(h, owner);
+      return { account, h, owner, created };
+    }
+
+    it('round-trips a household with its first member, arrays and dates included', async () => {
+      const { h, owner, created } = await withOwner();
+      const expected = { ...h, updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
+      expect(created).to.deep.equal(expected);
+      expect(await s.households.byId(h.id)).to.deep.equal(expected);
+    });
+
+    it('answers null for a household that does not exist', async () => {
+      expect(await s.households.byId(randomUUID())).to.equal(null);
+      expect(await s.households.update(randomUUID(), { name: 'x' }, at('2026-01-01T00:00:00Z'))).to.equal(null);
+    });
+
+    it('finds the member row of an account only within the asked household', async () => {
+      const { account, h, owner } = await withOwner();
+      expect(await s.households.memberByAccount(h.id, account.id)).to.deep.equal({ ...owner, householdId: h.id });
+      // Another household of another account: the first account is not its member.
+      const other = newAccount();
+      await s.accounts.create(other);
+      const h2 = household({ name: 'Andre' });
+      await s.households.create(h2, member(other.id));
+      expect(await s.households.memberByAccount(h2.id, account.id)).to.equal(null);
+      expect(await s.households.memberByAccount(randomUUID(), account.id)).to.equal(null);
+    });
+
+    it('adds named people and accounts as members, listed oldest first', async () => {
+      const { h } = await withOwner();
+      const junior = await s.households.addMember(h.id, member(null, { displayName: 'Lille', role: 'Junior', createdAt: at('2026-02-02T00:00:00.000Z') }));
+      expect(junior.householdId).to.equal(h.id);
+      const back = await s.households.byId(h.id);
+      expect(back?.members.map((m) => [m.displayName, m.role, m.accountId])).to.deep.equal([
+        ['Kari', 'Owner', back?.members[0]?.accountId],
+        ['Lille', 'Junior', null],
+      ]);
+    });
+
+    it('updates only the fields given and stamps updatedAt', async () => {
+      const { h } = await withOwner();
+      const updated = await s.households.update(h.id, { timeZoneId: 'UTC', chains: ['Meny'], dinnerTime: '17:30' }, at('2026-02-03T00:00:00.000Z'));
+      expect(updated).to.include({ name: h.name, timeZoneId: 'UTC', dinnerTime: '17:30', language: 'nb' });
+      expect(updated?.chains).to.deep.equal(['Meny']);
+      expect(updated?.updatedAt).to.deep.equal(at('2026-02-03T00:00:00.000Z'));
+      expect((await s.households.byId(h.id))?.chains).to.deep.equal(['Meny']);
+    });
+
+    it('lists the memberships of an account with the household name, oldest first', async () => {
+      const { account, h, owner } = await withOwner();
+      const h2 = household({ name: 'Hytta', createdAt: at('2026-02-05T00:00:00.000Z') });
+      const other = newAccount();
+      await s.accounts.create(other);
+      await s.households.create(h2, member(other.id, { createdAt: at('2026-02-05T00:00:00.000Z') }));
+      const joined = await s.households.addMember(h2.id, member(account.id, { role: 'Adult', createdAt: at('2026-02-06T00:00:00.000Z') }));
+      expect(await s.households.membershipsOf(account.id)).to.deep.equal([
+        { householdId: h.id, householdName: 'Familien Hansen', role: 'Owner', memberId: owner.id },
+        { householdId: h2.id, householdName: 'Hytta', role: 'Adult', memberId: joined.id },
+      ]);
+      expect(await s.households.membershipsOf(randomUUID())).to.deep.equal([]);
+    });
+  });
+}

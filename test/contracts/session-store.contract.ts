@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import type { Session } from '../../core/accounts/types.js';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+export function sessionStoreContract(backend: Backend): void {
+  describe(`SessionStore [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    const session = (accountId: string, over: Partial<Session> = {}): Session => ({
+      tokenHash: 'a'.repeat(64),
+      accountId,
+      securityStamp: 'stamp-1',
+      createdAt: at('2026-04-01T08:00:00.250Z'),
+      expiresAt: at('2026-05-01T08:00:00.250Z'),
+      ...over,
+    });
+
+    it('round-trips a session together with its account in one lookup', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      const input = session(account.id);
+      await s.sessions.create(input);
+      const found = await s.sessions.lookup(input.tokenHash);
+      expect(found?.session).to.deep.equal(input);
+      expect(found?.account).to.deep.equal({ ...account, emailConfirmed: false, updatedAt: account.createdAt });
+    });
+
+    it('answers null for an unknown token hash and after delete', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.sessions.create(session(account.id));
+      expect(await s.sessions.lookup('b'.repeat(64))).to.equal(null);
+      await s.sessions.delete('a'.repeat(64));
+      expect(await s.sessions.lookup('a'.repeat(64))).to.equal(null);
+    });
+
+    it('shows the account as it is now, so a rotated stamp is seen', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.sessions.create(session(account.id, { securityStamp: account.securityStamp }));
+      await s.accounts.setSecurityStamp(account.id, 'rotated', at('2026-04-02T00:00:00Z'));
+      const found = await s.sessions.lookup('a'.repeat(64));
+      expect(found?.account.securityStamp).to.equal('rotated');
+      expect(found?.session.securityStamp).to.equal(account.securityStamp);
+    });
+
+    it('extends the expiry', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.sessions.create(session(account.id));
+      await s.sessions.extend('a'.repeat(64), at('2026-06-01T00:00:00.999Z'));
+      expect((await s.sessions.lookup('a'.repeat(64)))?.session.expiresAt).to.deep.equal(at('2026-06-01T00:00:00.999Z'));
+    });
+
+    it('deletes only sessions that expired before now and counts them', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.sessions.create(session(account.id, { tokenHash: '1'.repeat(64), expiresAt: at('2026-04-10T00:00:00.000Z') }));
+      await s.sessions.create(session(account.id, { tokenHash: '2'.repeat(64), expiresAt: at('2026-04-20T00:00:00.000Z') }));
+      expect(await s.sessions.deleteExpired(at('2026-04-15T00:00:00.000Z'))).to.equal(1);
+      expect(await s.sessions.lookup('1'.repeat(64))).to.equal(null);
+      expect(await s.sessions.lookup('2'.repeat(64))).to.not.equal(null);
+    });
+  });
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import type { DatabaseTarget } from '../../config/config.js';
+import { openDatabase, type Database } from '../../adapters/knex/database.js';
+
+/** A database of its own for one suite: a fresh SQLite file, or a fresh Postgres schema. */
+export interface TestDatabase {
+  readonly target: DatabaseTarget;
+  readonly schema?: string;
+  /** Opens (and migrates) a connection to it; several may be open at once. */
+  open(options?: { busyTimeoutMs?: number }): Promise<Database>;
+  /** Drops what the suite made. */
+  cleanup(): Promise<void>;
+}
+
+export interface DatabaseKind {
+  readonly name: 'sqlite' | 'postgres';
+  create(): Promise<TestDatabase>;
+}
+
+/** Postgres is tested whenever DATABASE_URL_PG is set; in CI (.ci/run) it always is, so an unreachable one fails. */
+export function databaseKinds(): DatabaseKind[] {
+  const kinds: DatabaseKind[] = [{ name: 'sqlite', create: sqliteDatabase }];
+  const pg = process.env['DATABASE_URL_PG'];
+  if (pg) kinds.push({ name: 'postgres', create: () => postgresDatabase(pg) });
+  return kinds;
+}
+
+async function sqliteDatabase(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'dinner-test-'));
+  const target: DatabaseTarget = { kind: 'sqlite', filename: join(dir, 'test.db') };
+  return {
+    target,
+    async open(options = {}) {
+      const db = openDatabase(target, options);
+      await db.migrate();
+      return db;
+    },
+    async cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresDatabase(url: string): Promise<TestDatabase> {
+  const schema = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw('create schema ??', [schema]);
+  } finally {
+    await admin.destroy();
+  }
+  const target: DatabaseTarget = { kind: 'postgres', url };
+  return {
+    target,
+    schema,
+    async open() {
+      const db = openDatabase(target, { schema });
+      await db.migrate();
+      return db;
+    },
+    async cleanup() {
+      const a = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+      try {
+        await a.raw('drop schema if exists ?? cascade', [schema]);
+      } finally {
+        await a.destroy();
+      }
+    },
+  };
+}
