@@ -1,37 +1,58 @@
 import cron from 'node-cron';
 import type { Knex } from 'knex';
+import type { Database } from '../adapters/knex/database.js';
+import type { Logger } from '../ports/logger.js';
 import type { Runtime } from './runtime.js';
 
-/**
- * Scheduled jobs run in the same process as the server. On Postgres each run takes a transaction-scoped
- * advisory lock first, so when several processes share one database only one of them does the work.
- */
-export function scheduleJobs(runtime: Runtime): { stop(): void } {
-  const tasks = [
-    cron.schedule('17 * * * *', () => runExclusive(runtime, 'purge-expired-sessions', async () => {
-      const n = await runtime.deps.sessions.deleteExpired(runtime.deps.clock.now());
-      if (n > 0) runtime.logger.info('purged expired sessions', { count: n });
-    })),
-  ];
-  return { stop: () => tasks.forEach((t) => t.stop()) };
+export interface Job {
+  readonly name: string;
+  /** Postgres advisory-lock key: one per job, never reused. */
+  readonly lockKey: number;
+  readonly cron: string;
+  run(): Promise<void>;
 }
 
-const lockIds: Record<string, number> = { 'purge-expired-sessions': 7_100_001 };
+export function jobsOf(runtime: Runtime): Job[] {
+  return [
+    {
+      name: 'purge-expired-sessions',
+      lockKey: 7_100_001,
+      cron: '17 * * * *',
+      run: async () => {
+        const n = await runtime.deps.sessions.deleteExpired(runtime.deps.clock.now());
+        if (n > 0) runtime.logger.info('purged expired sessions', { count: n });
+      },
+    },
+  ];
+}
 
-export async function runExclusive(runtime: Runtime, job: string, work: () => Promise<void>): Promise<boolean> {
+/** Scheduled jobs run in the same process as the HTTP server. */
+export function scheduleJobs(runtime: Runtime): { stop(): void } {
+  const tasks = jobsOf(runtime).map((job) =>
+    cron.schedule(job.cron, () => void runExclusive(runtime.db, runtime.logger, job), { name: job.name, noOverlap: true }),
+  );
+  return { stop: () => tasks.forEach((t) => void t.stop()) };
+}
+
+/**
+ * Runs a job unless another process is running it: on Postgres under a transaction-scoped advisory lock, so when
+ * several processes share one database exactly one of them does each run. SQLite is one process. Answers
+ * whether this process ran it.
+ */
+export async function runExclusive(db: Database, logger: Logger, job: Job): Promise<boolean> {
   try {
-    if (runtime.db.kind !== 'postgres') {
-      await work();
+    if (db.kind !== 'postgres') {
+      await job.run();
       return true;
     }
-    return await runtime.db.knex.transaction(async (trx: Knex.Transaction) => {
-      const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as got', [lockIds[job] ?? 7_100_000])) as { rows: { got: boolean }[] };
+    return await db.knex.transaction(async (trx: Knex.Transaction) => {
+      const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as got', [job.lockKey])) as { rows: { got: boolean }[] };
       if (!rows[0]?.got) return false;
-      await work();
+      await job.run();
       return true;
     });
   } catch (err) {
-    runtime.logger.error('job failed', { job, err });
+    logger.error('job failed', { job: job.name, err });
     return false;
   }
 }
