@@ -11,8 +11,7 @@ import { HttpProblem, problems, problemType } from './problem.js';
 import { koaPath, type AnyRoute } from './route.js';
 import { containsNul, parseWith } from './validation.js';
 import { versionGate } from './version-gate.js';
-import { authenticateRequest, crossSiteGuard } from './session-cookie.js';
-import type { SessionDeps } from './session-cookie.js';
+import { authenticateRequest, crossSiteGuard, type SessionDeps } from './session-cookie.js';
 
 export const JSON_BODY_LIMIT = '1mb';
 

@@ -25,6 +25,7 @@ export interface DatabaseKind {
 export function databaseKinds(): DatabaseKind[] {
   const kinds: DatabaseKind[] = [{ name: 'sqlite', create: sqliteDatabase }];
   const pg = process.env['DATABASE_URL_PG'];
+  if (!pg && process.env['CI'] === 'true') throw new Error('CI runs the suite on Postgres too: set DATABASE_URL_PG (.ci/run does)');
   if (pg) kinds.push({ name: 'postgres', create: () => postgresDatabase(pg) });
   return kinds;
 }
