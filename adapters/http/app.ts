@@ -55,6 +55,7 @@ function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
   if (route.rateLimit === 'backstop') {
     chain.push(limit(settings.rateLimiter, 'backstop', (ctx) => (ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`)));
   }
+  if (!route.body) chain.push(refuseNulInIgnoredBody);
   if (route.body) {
     chain.push(requireJsonContentType);
     chain.push(
@@ -95,6 +96,27 @@ function bodyOf(ctx: Koa.Context): unknown {
   if (raw === undefined || raw.trim() === '') return undefined;
   return ctx.request.body;
 }
+
+const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A route that takes no body ignores one that is sent, but the NUL rule covers every part of a request: such a
+ * body is read (within the size limit) and refused when it holds a NUL byte or a JSON \u0000 escape.
+ */
+const refuseNulInIgnoredBody: Koa.Middleware = async (ctx, next) => {
+  if (Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '') {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > JSON_BODY_LIMIT_BYTES) throw problems.tooLarge(JSON_BODY_LIMIT);
+      chunks.push(chunk);
+    }
+    const body = Buffer.concat(chunks);
+    if (body.includes(0) || /\\u0000/i.test(body.toString('utf8'))) throw problems.validation('a NUL character is not allowed anywhere in a request');
+  }
+  await next();
+};
 
 const requireJsonContentType: Koa.Middleware = async (ctx, next) => {
   const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
