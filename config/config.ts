@@ -11,6 +11,8 @@ export interface RateRule {
 export const PLATFORMS = ['ios', 'android'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 export type VersionMap = Readonly<Record<Platform, string | null>>;
+/** Push providers this build can deliver through (issue-by-issue more join). */
+export const PUSH_PROVIDERS = ['log'] as const;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 export type DatabaseTarget = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
@@ -31,7 +33,7 @@ export interface Config {
   readonly billingWebhookSecret: string | null;
   readonly appVersionFloor: VersionMap;
   readonly appVersionLatest: VersionMap;
-  readonly pushProvider: string;
+  readonly pushProvider: (typeof PUSH_PROVIDERS)[number];
   readonly lockout: { readonly attempts: number; readonly windowSec: number; readonly lockSec: number };
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** BUILD_ID, or null to let the composition root find one (the git commit). */
@@ -100,8 +102,6 @@ export function loadConfig(env: Env): Config {
   const adminEmails = list(str('ADMIN_EMAILS', '')).map((e) => e.toLowerCase());
   for (const e of adminEmails) if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ConfigError('ADMIN_EMAILS', `holds "${e}", which is not an address`);
 
-  const logLevel = str('LOG_LEVEL', 'info');
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
 
   return {
     port,
@@ -118,9 +118,9 @@ export function loadConfig(env: Env): Config {
     billingWebhookSecret: opt('BILLING_WEBHOOK_SECRET'),
     appVersionFloor: parseVersions('APP_VERSION_FLOOR', opt('APP_VERSION_FLOOR')),
     appVersionLatest: parseVersions('APP_VERSION_LATEST', opt('APP_VERSION_LATEST')),
-    pushProvider: str('PUSH_PROVIDER', 'log'),
+    pushProvider: oneOf('PUSH_PROVIDER', str('PUSH_PROVIDER', 'log'), PUSH_PROVIDERS),
     lockout: parseLockout(str('LOCKOUT', '10/900/300')),
-    logLevel: logLevel as Config['logLevel'],
+    logLevel: oneOf('LOG_LEVEL', str('LOG_LEVEL', 'info'), LOG_LEVELS),
     buildId: opt('BUILD_ID'),
   };
 }
@@ -156,6 +156,11 @@ function httpUrl(name: string, v: string): string {
     /* reported below */
   }
   throw new ConfigError(name, 'must be an absolute http(s) URL');
+}
+
+function oneOf<T extends string>(name: string, v: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(v)) return v as T;
+  throw new ConfigError(name, `must be one of ${allowed.join(', ')}`);
 }
 
 function bool(name: string, v: string): boolean {

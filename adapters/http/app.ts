@@ -25,7 +25,8 @@ export interface HttpSettings {
 /** The Koa application: conventions of api.md applied around every route of `routes`. */
 export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[]): Koa {
   const app = new Koa({ proxy: settings.config.trustProxy });
-  const router = new Router();
+  // Exact paths only: one spelling per route, so the version gate's exemptions and the routes agree.
+  const router = new Router({ strict: true, sensitive: true });
   for (const route of routes) {
     router.register(koaPath(route.path), [route.method], routeChain(settings, route), { name: route.operationId });
   }

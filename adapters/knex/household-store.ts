@@ -100,8 +100,11 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
       if (changes.language !== undefined) patch['language'] = changes.language;
       if (changes.dinnerTime !== undefined) patch['dinner_time'] = changes.dinnerTime;
       if (changes.chains !== undefined) patch['chains'] = toJsonText(changes.chains);
-      const n = await knex('households').where({ id: householdId }).update(patch);
-      return n === 0 ? null : load(knex, householdId);
+      // One transaction: the answer is this update's result, not a concurrent writer's.
+      return knex.transaction(async (trx) => {
+        const n = await trx('households').where({ id: householdId }).update(patch);
+        return n === 0 ? null : load(trx, householdId);
+      });
     },
     async membershipsOf(accountId) {
       const rows = (await knex('household_members as m')

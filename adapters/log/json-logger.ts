@@ -1,8 +1,9 @@
 import type { Logger, LogFields } from '../../ports/logger.js';
 import { currentMetrics } from '../observability/request-context.js';
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import type { Config } from '../../config/config.js';
+
+export type LogLevel = Config['logLevel'];
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /** One JSON object per line, with the trace id of the request it was written under. */

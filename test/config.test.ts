@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../config/config.js';
+
+describe('config', () => {
+  it('defaults serve a single household on one machine (extensions.md > Configuration)', () => {
+    const c = loadConfig({});
+    expect(c).to.deep.include({
+      port: 8080,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', filename: './data/dinner.db' },
+      publicBaseUrl: 'http://localhost:8080',
+      problemBaseUrl: 'http://localhost:8080/problems',
+      smtpUrl: null,
+      mailFrom: 'Dinner <noreply@localhost>',
+      adminEmails: [],
+      trustProxy: false,
+      billingWebhookSecret: null,
+      appVersionFloor: { ios: null, android: null },
+      pushProvider: 'log',
+      lockout: { attempts: 10, windowSec: 900, lockSec: 300 },
+    });
+    expect(c.rateLimits).to.deep.equal(DEFAULT_RATE_LIMITS);
+    expect(c.rateLimits['dinner-price-signup-per-ip']).to.deep.equal({ points: 5, durationSec: 3600 });
+  });
+
+  it('parses the documented forms', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db.example:5432/dinner',
+      ADMIN_EMAILS: ' Boss@Example.com , ops@example.com',
+      APP_VERSION_FLOOR: 'ios=2.3.0,android=2.1.0',
+      TRUST_PROXY: 'true',
+      SMTP_URL: 'smtp://user:pass@mail.example:587',
+      LOCKOUT: '5/60/120',
+      PUBLIC_BASE_URL: 'https://dinner.example/',
+    });
+    expect(c.database).to.deep.equal({ kind: 'postgres', url: 'postgres://u:p@db.example:5432/dinner' });
+    expect(c.adminEmails).to.deep.equal(['boss@example.com', 'ops@example.com']);
+    expect(c.appVersionFloor).to.deep.equal({ ios: '2.3.0', android: '2.1.0' });
+    expect(c.trustProxy).to.equal(true);
+    expect(c.lockout).to.deep.equal({ attempts: 5, windowSec: 60, lockSec: 120 });
+    expect(c.publicBaseUrl).to.equal('https://dinner.example');
+    expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).database).to.deep.equal({ kind: 'sqlite', filename: ':memory:' });
+  });
+
+  it('stops on a malformed or unknown value, naming the variable', () => {
+    const cases: Record<string, string> = {
+      PORT: '-1',
+      DATABASE_URL: 'sqlite:',
+      SMTP_URL: 'http://mail.example',
+      ADMIN_EMAILS: 'not an address',
+      PUSH_PROVIDER: 'carrier-pigeon',
+      LOCKOUT: '10/900',
+      SQLITE_BUSY_TIMEOUT_MS: 'soon',
+      PROBLEM_BASE_URL: 'problems',
+    };
+    for (const [name, value] of Object.entries(cases)) {
+      expect(() => loadConfig({ [name]: value }), name).to.throw(ConfigError).with.property('variable', name);
+    }
+  });
+});
