@@ -60,8 +60,9 @@ function openSqlite(filename: string, busyTimeoutMs: number): Knex {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         try {
+          cachePreparedStatements(conn);
           // WAL with synchronous=FULL: an acknowledged commit is on disk and survives power loss.
           conn.pragma('journal_mode = WAL');
           conn.pragma('synchronous = FULL');
@@ -74,6 +75,32 @@ function openSqlite(filename: string, busyTimeoutMs: number): Knex {
       },
     },
   });
+}
+
+interface SqliteConnection {
+  pragma(s: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Knex prepares every SQLite statement anew, which costs as much as running it. The connection is used one
+ * statement at a time (knex runs them synchronously to completion), so a prepared statement can be reused
+ * for the same SQL text; SQLite re-prepares it by itself should the schema change.
+ */
+function cachePreparedStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
 }
 
 function openPostgres(url: string, schema: string | undefined): Knex {
