@@ -13,7 +13,8 @@ import { containsNul, parseWith } from './validation.js';
 import { versionGate } from './version-gate.js';
 import { authenticateRequest, crossSiteGuard, type SessionDeps } from './session-cookie.js';
 
-export const JSON_BODY_LIMIT = '1mb';
+/** JSON bodies up to 1 MiB (extensions.md > Request size). */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface HttpSettings {
   readonly config: Pick<Config, 'publicBaseUrl' | 'problemBaseUrl' | 'trustProxy' | 'appVersionFloor'>;
@@ -57,7 +58,7 @@ function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
     chain.push(limit(settings.rateLimiter, 'backstop', (ctx) => (ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`)));
   }
   if (!route.body) chain.push(refuseNulInIgnoredBody);
-  if (route.body) {
+  else {
     chain.push(requireJsonContentType);
     chain.push(
       koaBody({
@@ -65,12 +66,12 @@ function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
         urlencoded: false,
         text: false,
         multipart: false,
-        jsonLimit: JSON_BODY_LIMIT,
+        jsonLimit: JSON_BODY_LIMIT_BYTES,
         jsonStrict: false,
         includeUnparsed: true,
         parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
         onError: (err) => {
-          throw (err as { status?: number }).status === 413 ? problems.tooLarge(JSON_BODY_LIMIT) : problems.validation('the body is not valid JSON');
+          throw (err as { status?: number }).status === 413 ? problems.tooLarge('1 MiB') : problems.validation('the body is not valid JSON');
         },
       }),
     );
@@ -98,8 +99,6 @@ function bodyOf(ctx: Koa.Context): unknown {
   return ctx.request.body;
 }
 
-const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
-
 /**
  * A route that takes no body ignores one that is sent, but the NUL rule covers every part of a request: such a
  * body is read (within the size limit) and refused when it holds a NUL byte or a JSON \u0000 escape.
@@ -110,7 +109,7 @@ const refuseNulInIgnoredBody: Koa.Middleware = async (ctx, next) => {
     let size = 0;
     for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > JSON_BODY_LIMIT_BYTES) throw problems.tooLarge(JSON_BODY_LIMIT);
+      if (size > JSON_BODY_LIMIT_BYTES) throw problems.tooLarge('1 MiB');
       chunks.push(chunk);
     }
     const body = Buffer.concat(chunks);
