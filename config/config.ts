@@ -36,8 +36,26 @@ export interface Config {
   readonly pushProvider: (typeof PUSH_PROVIDERS)[number];
   readonly lockout: { readonly attempts: number; readonly windowSec: number; readonly lockSec: number };
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** Where mails go when SMTP_URL is unset. */
+  readonly outboxDir: string;
+  /** k-anonymity range API for breached passwords (e.g. https://api.pwnedpasswords.com/range/); null: offline list only. */
+  readonly pwnedRangeApiUrl: string | null;
+  /** OpenID Connect providers for social sign-in (AUTH_PROVIDERS); empty: none. */
+  readonly authProviders: readonly AuthProviderConfig[];
+  /** Allow-list of app redirect URIs for the app sign-in flow (APP_REDIRECT_URIS). */
+  readonly appRedirectUris: readonly string[];
+  /** Native identity-token sign-in (IDP_NATIVE_*); null: not configured (404 idp_signin_unavailable). */
+  readonly idpNative: { readonly issuer: string; readonly audiences: readonly string[]; readonly jwksUrl: string } | null;
   /** BUILD_ID, or null to let the composition root find one (the git commit). */
   readonly buildId: string | null;
+}
+
+export interface AuthProviderConfig {
+  readonly scheme: string;
+  readonly displayName: string;
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +139,11 @@ export function loadConfig(env: Env): Config {
     pushProvider: oneOf('PUSH_PROVIDER', str('PUSH_PROVIDER', 'log'), PUSH_PROVIDERS),
     lockout: parseLockout(str('LOCKOUT', '10/900/300')),
     logLevel: oneOf('LOG_LEVEL', str('LOG_LEVEL', 'info'), LOG_LEVELS),
+    outboxDir: str('OUTBOX_DIR', './data/outbox'),
+    pwnedRangeApiUrl: opt('PWNED_RANGE_API_URL') === null ? null : httpUrl('PWNED_RANGE_API_URL', opt('PWNED_RANGE_API_URL')!) + '/',
+    authProviders: parseAuthProviders(opt('AUTH_PROVIDERS')),
+    appRedirectUris: parseRedirectUris(opt('APP_REDIRECT_URIS')),
+    idpNative: parseIdpNative(opt('IDP_NATIVE_ISSUER'), opt('IDP_NATIVE_AUDIENCE'), opt('IDP_NATIVE_JWKS_URL')),
     buildId: opt('BUILD_ID'),
   };
 }
@@ -194,6 +217,57 @@ function parseVersions(name: string, v: string | null): VersionMap {
     out[m[1] as Platform] = m[2]!;
   }
   return out;
+}
+
+function parseAuthProviders(v: string | null): AuthProviderConfig[] {
+  if (v === null) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    throw new ConfigError('AUTH_PROVIDERS', 'must be a JSON array of { scheme, displayName, issuer, clientId, clientSecret }');
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError('AUTH_PROVIDERS', 'must be a JSON array');
+  const seen = new Set<string>();
+  return parsed.map((p: unknown, i) => {
+    const o = (p ?? {}) as Record<string, unknown>;
+    for (const k of ['scheme', 'displayName', 'issuer', 'clientId', 'clientSecret']) {
+      if (typeof o[k] !== 'string' || (o[k] as string).length === 0) throw new ConfigError('AUTH_PROVIDERS', `entry ${i} needs a non-empty string "${k}"`);
+    }
+    const scheme = o['scheme'] as string;
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(scheme)) throw new ConfigError('AUTH_PROVIDERS', `entry ${i}: scheme "${scheme}" must be letters, digits, - or _`);
+    if (seen.has(scheme.toLowerCase())) throw new ConfigError('AUTH_PROVIDERS', `scheme "${scheme}" appears twice`);
+    seen.add(scheme.toLowerCase());
+    return {
+      scheme,
+      displayName: o['displayName'] as string,
+      issuer: httpUrl('AUTH_PROVIDERS', o['issuer'] as string),
+      clientId: o['clientId'] as string,
+      clientSecret: o['clientSecret'] as string,
+    };
+  });
+}
+
+function parseRedirectUris(v: string | null): string[] {
+  if (v === null) return [];
+  return list(v).map((u) => {
+    try {
+      const url = new URL(u);
+      if (url.hash) throw new Error('fragment');
+      return u;
+    } catch {
+      throw new ConfigError('APP_REDIRECT_URIS', `"${u}" is not an absolute URI without a fragment`);
+    }
+  });
+}
+
+function parseIdpNative(issuer: string | null, audience: string | null, jwksUrl: string | null): Config['idpNative'] {
+  const given = [issuer, audience, jwksUrl].filter((x) => x !== null).length;
+  if (given === 0) return null;
+  if (given !== 3) throw new ConfigError(issuer === null ? 'IDP_NATIVE_ISSUER' : audience === null ? 'IDP_NATIVE_AUDIENCE' : 'IDP_NATIVE_JWKS_URL', 'must be set together with the other IDP_NATIVE_* variables');
+  const audiences = list(audience!);
+  if (audiences.length === 0) throw new ConfigError('IDP_NATIVE_AUDIENCE', 'must name at least one audience');
+  return { issuer: issuer!, audiences, jwksUrl: httpUrl('IDP_NATIVE_JWKS_URL', jwksUrl!) };
 }
 
 function parseLockout(v: string): Config['lockout'] {

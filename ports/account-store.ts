@@ -1,10 +1,12 @@
-import type { Account, Session } from '../core/accounts/types.js';
+import type { Account, AccountLanguage, Session } from '../core/accounts/types.js';
 import type { AccountId } from '../core/shared/ids.js';
 
 export interface NewAccount {
   readonly id: AccountId;
   readonly email: string | null;
+  readonly emailConfirmed: boolean;
   readonly displayName: string;
+  readonly language: AccountLanguage;
   readonly passwordHash: string | null;
   readonly securityStamp: string;
   readonly createdAt: Date;
@@ -19,6 +21,13 @@ export interface AccountStore {
   /** null when the account is gone. */
   setDisplayName(id: AccountId, displayName: string, at: Date): Promise<Account | null>;
   setSecurityStamp(id: AccountId, stamp: string, at: Date): Promise<void>;
+  markEmailConfirmed(id: AccountId, at: Date): Promise<void>;
+  /** Sets the password hash; with a stamp, also rotates the security stamp (a rehash keeps it). */
+  setPassword(id: AccountId, passwordHash: string, securityStamp: string | null, at: Date): Promise<void>;
+  /** Moves the login to a new address, confirmed; 'email-taken' when another account holds it; null when gone. */
+  setEmail(id: AccountId, email: string, securityStamp: string, at: Date): Promise<Account | 'email-taken' | null>;
+  /** Removes the account; its sessions, tokens and identities go with it. */
+  delete(id: AccountId): Promise<void>;
 }
 
 export interface SessionStore {
@@ -26,6 +35,8 @@ export interface SessionStore {
   /** The session and its account in one read; null when either is gone. */
   lookup(tokenHash: string): Promise<{ session: Session; account: Account } | null>;
   extend(tokenHash: string, expiresAt: Date): Promise<void>;
+  /** Re-stamps one session so it survives a stamp rotation its own caller made (password or e-mail change). */
+  setSecurityStamp(tokenHash: string, stamp: string): Promise<void>;
   delete(tokenHash: string): Promise<void>;
   /** Removes sessions that expired before `now`; returns how many went. */
   deleteExpired(now: Date): Promise<number>;

@@ -57,6 +57,34 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(400, 'account_name_length', 'Display name length', 'displayName must be 1 to 80 characters');
     case 'unauthenticated':
       return problems.unauthenticated();
+    case 'account-locked':
+      return new HttpProblem(423, 'account_locked', 'Account locked', 'too many wrong passwords; try again in a few minutes or reset the password');
+    case 'wrong-current-password':
+      return new HttpProblem(400, 'wrong_current_password', 'Wrong current password', 'currentPassword is missing or wrong');
+    case 'password-rejected':
+      return new HttpProblem(400, 'password_rejected', 'Password rejected', 'the password must be 8 to 256 characters');
+    case 'password-pwned':
+      return new HttpProblem(400, 'password_pwned', 'Password seen in a breach', 'this password appears in lists of breached passwords; choose another');
+    case 'email-not-an-address':
+      return new HttpProblem(400, 'email_not_an_address', 'Not an e-mail address', 'newEmail is not an e-mail address');
+    case 'invalid-token':
+      return new HttpProblem(400, 'invalid_token', 'Invalid link', 'the link has expired, was used already, or its address is taken');
+    case 'resend-cooldown':
+      return new HttpProblem(429, 'resend_cooldown', 'Wait before resending', `a confirmation mail went out less than five minutes ago`, {}, { 'Retry-After': String(error.retryAfterSec) });
+    case 'owner-required':
+      return new HttpProblem(400, 'owner_required', 'A household needs its owner', 'the caller owns a household others still use; hand it over or remove them first');
+    case 'app-signin-incomplete':
+      return new HttpProblem(400, 'app_signin_incomplete', 'App sign-in incomplete', 'the app flow needs both codeChallenge and an allowed redirectUri');
+    case 'unknown-login-provider':
+      return new HttpProblem(404, 'unknown_login_provider', 'Unknown sign-in provider', 'no sign-in provider of that name is configured');
+    case 'signin-code-spent':
+      return new HttpProblem(401, 'signin_code_spent', 'Sign-in code spent', 'the code expired, was used, or the verifier does not match');
+    case 'idp-signin-rejected':
+      return new HttpProblem(401, 'idp_signin_rejected', 'Sign-in rejected', 'the identity provider did not vouch for the token');
+    case 'idp-signin-unavailable':
+      return new HttpProblem(404, 'idp_signin_unavailable', 'Native sign-in unavailable', 'native sign-in is not configured on this server');
+    case 'account-not-created':
+      return new HttpProblem(500, 'account_not_created', 'Account not created', 'the account could not be created');
     case 'household-not-found':
       return new HttpProblem(404, 'household_not_found', 'Household not found', 'no household with this id has the caller as a member');
     case 'adults-only':

@@ -10,19 +10,21 @@ interface AccountRow {
   email_normalized: string | null;
   email_confirmed: boolean | number;
   display_name: string;
+  language: string;
   password_hash: string | null;
   security_stamp: string;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
-const ACCOUNT_COLUMNS = ['id', 'email', 'email_confirmed', 'display_name', 'password_hash', 'security_stamp', 'created_at', 'updated_at'];
+const ACCOUNT_COLUMNS = ['id', 'email', 'email_confirmed', 'display_name', 'language', 'password_hash', 'security_stamp', 'created_at', 'updated_at'];
 
 const toAccount = (r: AccountRow): Account => ({
   id: r.id,
   email: r.email,
   emailConfirmed: toBool(r.email_confirmed),
   displayName: r.display_name,
+  language: r.language === 'en' ? 'en' : 'nb',
   passwordHash: r.password_hash,
   securityStamp: r.security_stamp,
   createdAt: toDate(r.created_at),
@@ -41,8 +43,9 @@ export function knexAccountStore(knex: Knex): AccountStore {
           id: a.id,
           email: a.email,
           email_normalized: a.email === null ? null : a.email.toLowerCase(),
-          email_confirmed: false,
+          email_confirmed: a.emailConfirmed,
           display_name: a.displayName,
+          language: a.language,
           password_hash: a.passwordHash,
           security_stamp: a.securityStamp,
           created_at: iso(a.createdAt),
@@ -52,7 +55,7 @@ export function knexAccountStore(knex: Knex): AccountStore {
         if (isUniqueViolation(err)) return 'email-taken';
         throw err;
       }
-      return { ...a, emailConfirmed: false, updatedAt: a.createdAt };
+      return { ...a, updatedAt: a.createdAt };
     },
     byId,
     async byEmail(email) {
@@ -65,6 +68,28 @@ export function knexAccountStore(knex: Knex): AccountStore {
     },
     async setSecurityStamp(id, stamp, at) {
       await knex('accounts').where({ id }).update({ security_stamp: stamp, updated_at: iso(at) });
+    },
+    async markEmailConfirmed(id, at) {
+      await knex('accounts').where({ id }).update({ email_confirmed: true, updated_at: iso(at) });
+    },
+    async setPassword(id, passwordHash, securityStamp, at) {
+      await knex('accounts')
+        .where({ id })
+        .update({ password_hash: passwordHash, updated_at: iso(at), ...(securityStamp !== null ? { security_stamp: securityStamp } : {}) });
+    },
+    async setEmail(id, email, securityStamp, at) {
+      try {
+        const n = await knex('accounts')
+          .where({ id })
+          .update({ email, email_normalized: email.toLowerCase(), email_confirmed: true, security_stamp: securityStamp, updated_at: iso(at) });
+        return n === 0 ? null : byId(id);
+      } catch (err) {
+        if (isUniqueViolation(err)) return 'email-taken';
+        throw err;
+      }
+    },
+    async delete(id) {
+      await knex('accounts').where({ id }).delete();
     },
   });
 }
@@ -113,6 +138,9 @@ export function knexSessionStore(knex: Knex): SessionStore {
     },
     async extend(tokenHash, expiresAt) {
       await knex('sessions').where({ token_hash: tokenHash }).update({ expires_at: iso(expiresAt) });
+    },
+    async setSecurityStamp(tokenHash, stamp) {
+      await knex('sessions').where({ token_hash: tokenHash }).update({ security_stamp: stamp });
     },
     async delete(tokenHash) {
       await knex('sessions').where({ token_hash: tokenHash }).delete();

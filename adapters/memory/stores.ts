@@ -9,6 +9,8 @@ export interface MemoryTables {
   sessions: Map<string, Session>;
   households: Map<string, Household>;
   members: Map<string, Member>;
+  /** What other memory stores drop when an account goes (the foreign-key cascades of the database). */
+  onAccountDeleted: ((accountId: string) => void)[];
 }
 
 export const emptyTables = (): MemoryTables => ({
@@ -16,6 +18,7 @@ export const emptyTables = (): MemoryTables => ({
   sessions: new Map(),
   households: new Map(),
   members: new Map(),
+  onAccountDeleted: [],
 });
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
@@ -27,7 +30,7 @@ export function memoryAccountStore(t: MemoryTables): AccountStore {
     async create(a) {
       const email = lower(a.email);
       if (email !== null && [...t.accounts.values()].some((x) => lower(x.email) === email)) return 'email-taken';
-      const account: Account = { ...a, emailConfirmed: false, updatedAt: a.createdAt };
+      const account: Account = { ...a, updatedAt: a.createdAt };
       t.accounts.set(a.id, account);
       return copy(account);
     },
@@ -51,6 +54,29 @@ export function memoryAccountStore(t: MemoryTables): AccountStore {
       const a = t.accounts.get(id);
       if (a) t.accounts.set(id, { ...a, securityStamp, updatedAt: at });
     },
+    async markEmailConfirmed(id, at) {
+      const a = t.accounts.get(id);
+      if (a) t.accounts.set(id, { ...a, emailConfirmed: true, updatedAt: at });
+    },
+    async setPassword(id, passwordHash, securityStamp, at) {
+      const a = t.accounts.get(id);
+      if (a) t.accounts.set(id, { ...a, passwordHash, securityStamp: securityStamp ?? a.securityStamp, updatedAt: at });
+    },
+    async setEmail(id, email, securityStamp, at) {
+      const a = t.accounts.get(id);
+      if (!a) return null;
+      const e = email.toLowerCase();
+      if ([...t.accounts.values()].some((x) => x.id !== id && lower(x.email) === e)) return 'email-taken';
+      const next = { ...a, email, emailConfirmed: true, securityStamp, updatedAt: at };
+      t.accounts.set(id, next);
+      return copy(next);
+    },
+    async delete(id) {
+      t.accounts.delete(id);
+      for (const [k, s] of t.sessions) if (s.accountId === id) t.sessions.delete(k);
+      for (const [k, m] of t.members) if (m.accountId === id) t.members.set(k, { ...m, accountId: null });
+      for (const hook of t.onAccountDeleted) hook(id);
+    },
   };
 }
 
@@ -67,6 +93,10 @@ export function memorySessionStore(t: MemoryTables): SessionStore {
     async extend(tokenHash, expiresAt) {
       const s = t.sessions.get(tokenHash);
       if (s) t.sessions.set(tokenHash, { ...s, expiresAt });
+    },
+    async setSecurityStamp(tokenHash, securityStamp) {
+      const s = t.sessions.get(tokenHash);
+      if (s) t.sessions.set(tokenHash, { ...s, securityStamp });
     },
     async delete(tokenHash) {
       t.sessions.delete(tokenHash);

@@ -7,7 +7,7 @@ import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { isEmailAddress } from './email.js';
 import { startSession, type IssuedSession } from './sessions.js';
-import { PASSWORD_MIN } from './types.js';
+import { PASSWORD_MIN, type AccountLanguage } from './types.js';
 
 export interface RegisterDeps {
   accounts: AccountStore;
@@ -22,6 +22,7 @@ export interface RegisterInput {
   email: string;
   password: string;
   displayName: string;
+  language?: AccountLanguage | undefined;
 }
 
 /**
@@ -41,7 +42,9 @@ export async function register(
   const created = await deps.accounts.create({
     id: deps.ids.newId(),
     email: input.email.trim(),
+    emailConfirmed: false,
     displayName: input.displayName.trim(),
+    language: input.language ?? 'nb',
     passwordHash,
     securityStamp: deps.tokens.generate(),
     createdAt: deps.clock.now(),

@@ -6,6 +6,8 @@ export interface Account {
   readonly email: string | null;
   readonly emailConfirmed: boolean;
   readonly displayName: string;
+  /** Language of the account's mails: from Accept-Language at sign-up, Norwegian unless English is preferred. */
+  readonly language: AccountLanguage;
   /** argon2id PHC string; null for a social-only account. */
   readonly passwordHash: string | null;
   /** Rotated by logout, password and e-mail change: sessions minted under an older stamp fail their next check. */
@@ -22,6 +24,8 @@ export interface Session {
   readonly createdAt: Date;
   readonly expiresAt: Date;
 }
+
+export type AccountLanguage = 'nb' | 'en';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;

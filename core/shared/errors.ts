@@ -8,6 +8,21 @@ export type AppError =
   | { type: 'invalid-credentials' }
   | { type: 'account-name-length' }
   | { type: 'unauthenticated' }
+  | { type: 'account-locked' }
+  | { type: 'wrong-current-password' }
+  | { type: 'password-rejected' }
+  | { type: 'password-pwned' }
+  | { type: 'email-not-an-address' }
+  | { type: 'invalid-token' }
+  | { type: 'resend-cooldown'; retryAfterSec: number }
+  | { type: 'owner-required' }
+  // social and native sign-in
+  | { type: 'app-signin-incomplete' }
+  | { type: 'unknown-login-provider' }
+  | { type: 'signin-code-spent' }
+  | { type: 'idp-signin-rejected' }
+  | { type: 'idp-signin-unavailable' }
+  | { type: 'account-not-created' }
   // households
   | { type: 'household-not-found' }
   | { type: 'adults-only' }

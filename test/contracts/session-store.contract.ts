@@ -27,7 +27,7 @@ export function sessionStoreContract(backend: Backend): void {
       await s.sessions.create(input);
       const found = await s.sessions.lookup(input.tokenHash);
       expect(found?.session).to.deep.equal(input);
-      expect(found?.account).to.deep.equal({ ...account, emailConfirmed: false, updatedAt: account.createdAt });
+      expect(found?.account).to.deep.equal({ ...account, updatedAt: account.createdAt });
     });
 
     it('answers null for an unknown token hash and after delete', async () => {
@@ -55,6 +55,14 @@ export function sessionStoreContract(backend: Backend): void {
       await s.sessions.create(session(account.id));
       await s.sessions.extend('a'.repeat(64), at('2026-06-01T00:00:00.999Z'));
       expect((await s.sessions.lookup('a'.repeat(64)))?.session.expiresAt).to.deep.equal(at('2026-06-01T00:00:00.999Z'));
+    });
+
+    it('re-stamps one session', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.sessions.create(session(account.id));
+      await s.sessions.setSecurityStamp('a'.repeat(64), 'stamp-2');
+      expect((await s.sessions.lookup('a'.repeat(64)))?.session.securityStamp).to.equal('stamp-2');
     });
 
     it('deletes only sessions that expired before now and counts them', async () => {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m0001 from './0001_accounts_and_sessions.js';
 import * as m0002 from './0002_households.js';
 import * as m0003 from './0003_rate_limits.js';
+import * as m0004 from './0004_account_tokens_and_throttle.js';
 
 interface Migration {
   readonly name: string;
@@ -9,7 +10,7 @@ interface Migration {
 }
 
 /** Forward-only and never edited once landed: a new change is a new file appended here. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...migrations],
