@@ -7,6 +7,13 @@ import { knexAccountStore, knexSessionStore } from '../adapters/knex/account-sto
 import { knexHouseholdStore } from '../adapters/knex/household-store.js';
 import type { Database } from '../adapters/knex/database.js';
 import { emptyTables, memoryAccountStore, memoryHouseholdStore, memorySessionStore } from '../adapters/memory/stores.js';
+import { memoryAccountTokenStore, memoryLoginThrottle } from '../adapters/memory/account-security.js';
+import { knexAccountTokenStore } from '../adapters/knex/account-token-store.js';
+import { knexLoginThrottle } from '../adapters/knex/login-throttle.js';
+import { memoryMailer } from '../adapters/mail/memory.js';
+import { offlineBreachedPasswords } from '../adapters/passwords/breached-passwords.js';
+import type { BreachedPasswords } from '../ports/breached-passwords.js';
+import type { Mailer } from '../ports/mailer.js';
 import type { ServiceDeps } from '../adapters/http/deps.js';
 import type { Clock } from '../ports/clock.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
@@ -14,10 +21,19 @@ import type { PasswordHasher } from '../ports/password-hasher.js';
 export interface DepsOverrides {
   clock?: Clock;
   hasher?: PasswordHasher;
+  mailer?: Mailer;
+  breached?: BreachedPasswords;
 }
 
-const common = (config: Pick<Config, 'adminEmails'>, o: DepsOverrides) => ({
+/** The settings the use cases read. */
+export type DepsConfig = Pick<Config, 'adminEmails' | 'publicBaseUrl' | 'lockout'>;
+
+const common = (config: DepsConfig, o: DepsOverrides) => ({
   hasher: o.hasher ?? argon2Hasher(),
+  breached: o.breached ?? offlineBreachedPasswords(),
+  mailer: o.mailer ?? memoryMailer(),
+  publicBaseUrl: config.publicBaseUrl,
+  lockout: { attempts: config.lockout.attempts, windowMs: config.lockout.windowSec * 1000, lockMs: config.lockout.lockSec * 1000 },
   ids: uuidIds,
   tokens: randomTokens,
   clock: o.clock ?? systemClock,
@@ -26,22 +42,26 @@ const common = (config: Pick<Config, 'adminEmails'>, o: DepsOverrides) => ({
 });
 
 /** Production wiring: the Knex stores on the configured database. */
-export function databaseDeps(db: Database, config: Pick<Config, 'adminEmails'>, o: DepsOverrides = {}): ServiceDeps {
+export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides = {}): ServiceDeps {
   return {
     ...common(config, o),
     accounts: knexAccountStore(db.knex),
     sessions: knexSessionStore(db.knex),
     households: knexHouseholdStore(db.knex),
+    accountTokens: knexAccountTokenStore(db.knex),
+    loginThrottle: knexLoginThrottle(db.knex),
   };
 }
 
 /** The in-memory composition root: the same dependency object over memory stores, for fast tests. */
-export function memoryDeps(config: Pick<Config, 'adminEmails'>, o: DepsOverrides = {}): ServiceDeps {
+export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDeps {
   const t = emptyTables();
   return {
     ...common(config, o),
     accounts: memoryAccountStore(t),
     sessions: memorySessionStore(t),
     households: memoryHouseholdStore(t),
+    accountTokens: memoryAccountTokenStore(t),
+    loginThrottle: memoryLoginThrottle(),
   };
 }

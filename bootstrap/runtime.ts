@@ -17,6 +17,10 @@ import { jsonLogger } from '../adapters/log/json-logger.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import type { Logger } from '../ports/logger.js';
 import { databaseDeps, type DepsOverrides } from './deps.js';
+import { backgroundMailer } from '../adapters/mail/background.js';
+import { outboxMailer } from '../adapters/mail/outbox.js';
+import { smtpMailer } from '../adapters/mail/smtp.js';
+import { anyOf, offlineBreachedPasswords, rangeApiBreachedPasswords } from '../adapters/passwords/breached-passwords.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -25,6 +29,8 @@ export interface Runtime {
   readonly deps: ServiceDeps;
   readonly logger: Logger;
   readonly routes: readonly AnyRoute[];
+  /** Mails go out in the background; drain() waits for those under way. */
+  readonly mailer: { drain(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -64,7 +70,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     await db.close();
     throw err;
   }
-  const deps = databaseDeps(db, config, options);
+  const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
+  const mailer = backgroundMailer(smtp ?? outboxMailer(config.outboxDir, config.mailFrom, logger), logger);
+  const breached = config.pwnedRangeApiUrl
+    ? anyOf(offlineBreachedPasswords(), rangeApiBreachedPasswords(config.pwnedRangeApiUrl, logger))
+    : offlineBreachedPasswords();
+  const deps = databaseDeps(db, config, { mailer, breached, ...options });
   const version = buildVersion();
   const settings: RouteSettings = {
     publicBaseUrl: config.publicBaseUrl,
@@ -84,5 +95,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   ];
   const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
   const app = createHttpApp({ config, logger, rateLimiter, sessions: deps }, routes);
-  return { config, app, db, deps, logger, routes, close: () => db.close() };
+  return {
+    config,
+    app,
+    db,
+    deps,
+    logger,
+    routes,
+    mailer,
+    async close() {
+      await mailer.drain();
+      smtp?.close();
+      await db.close();
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import type { Household, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
-import type { AccountId, HouseholdId } from '../core/shared/ids.js';
+import type { AccountId, HouseholdId, MemberId } from '../core/shared/ids.js';
 
 export type NewHousehold = Omit<Household, 'updatedAt'>;
 export type NewMember = Omit<Member, 'householdId'>;
@@ -22,6 +22,10 @@ export interface HouseholdStore {
   /** Adds a member row (a named person, or an account joining). */
   addMember(householdId: HouseholdId, member: NewMember): Promise<Member>;
   update(householdId: HouseholdId, changes: HouseholdChanges, at: Date): Promise<HouseholdWithMembers | null>;
+  /** Removes a household with everything it owns. */
+  delete(householdId: HouseholdId): Promise<void>;
+  /** Removes one member row of the household; false when there was none. */
+  removeMember(householdId: HouseholdId, memberId: MemberId): Promise<boolean>;
   /** The households an account belongs to, oldest membership first. */
   membershipsOf(accountId: AccountId): Promise<Membership[]>;
 }

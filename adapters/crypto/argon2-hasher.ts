@@ -20,6 +20,10 @@ export function argon2Hasher(params: { memoryCost: number; timeCost: number; par
         return false;
       }
     },
+    needsRehash(phc) {
+      const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(phc);
+      return !m || Number(m[1]) !== options.memoryCost || Number(m[2]) !== options.timeCost || Number(m[3]) !== options.parallelism;
+    },
     async verifyNothing(password) {
       decoy ??= hash('decoy password that matches no account', options);
       await verify(await decoy, password).catch(() => false);

@@ -1,12 +1,11 @@
 import type { VersionMap } from '../../config/config.js';
-import type { RegisterDeps } from '../../core/accounts/register.js';
-import type { LoginDeps } from '../../core/accounts/login.js';
+import type { AccountDeps } from '../../core/accounts/deps.js';
 import type { MeDeps } from '../../core/accounts/me.js';
 import type { HouseholdDeps } from '../../core/households/households.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = RegisterDeps & LoginDeps & MeDeps & HouseholdDeps;
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps;
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { SessionStore } from '../../ports/account-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
-import { authenticate, SESSION_LIFETIME_MS } from '../../core/accounts/sessions.js';
+import { authenticate, SESSION_LIFETIME_MS, type Authenticated } from '../../core/accounts/sessions.js';
 import { step } from '../observability/request-context.js';
 import { problems } from './problem.js';
 
@@ -29,6 +29,14 @@ const sessionToken = (ctx: Koa.Context): string | undefined => {
   const t = ctx.cookies.get(SESSION_COOKIE);
   return t && /^[A-Za-z0-9_-]{16,128}$/.test(t) ? t : undefined;
 };
+
+/** The signed-in caller when a valid session cookie came along, else null (for public routes that care). */
+export async function optionalCaller(ctx: Koa.Context, deps: SessionDeps): Promise<Authenticated | null> {
+  const token = sessionToken(ctx);
+  if (!token) return null;
+  const result = await authenticate(deps, token);
+  return result.ok ? result.value : null;
+}
 
 /** Puts the signed-in caller on ctx.state.caller, or answers 401 (and clears a dead cookie). */
 export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): Koa.Middleware {

@@ -106,6 +106,12 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
         return n === 0 ? null : load(trx, householdId);
       });
     },
+    async delete(householdId) {
+      await knex('households').where({ id: householdId }).delete();
+    },
+    async removeMember(householdId, memberId) {
+      return (await knex('household_members').where({ household_id: householdId, id: memberId }).delete()) === 1;
+    },
     async membershipsOf(accountId) {
       const rows = (await knex('household_members as m')
         .join('households as h', 'h.id', 'm.household_id')

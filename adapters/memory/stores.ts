@@ -148,6 +148,16 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       t.households.set(householdId, next);
       return withMembers(next);
     },
+    async delete(householdId) {
+      t.households.delete(householdId);
+      for (const [k, m] of t.members) if (m.householdId === householdId) t.members.delete(k);
+    },
+    async removeMember(householdId, memberId) {
+      const m = t.members.get(memberId);
+      if (!m || m.householdId !== householdId) return false;
+      t.members.delete(memberId);
+      return true;
+    },
     async membershipsOf(accountId) {
       return [...t.members.values()]
         .filter((m) => m.accountId === accountId && t.households.has(m.householdId))

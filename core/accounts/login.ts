@@ -1,29 +1,42 @@
-import type { AccountStore, SessionStore } from '../../ports/account-store.js';
-import type { Clock } from '../../ports/clock.js';
-import type { PasswordHasher } from '../../ports/password-hasher.js';
-import type { SecretTokens } from '../../ports/secret-tokens.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
+import type { AccountDeps } from './deps.js';
+import { normalizeEmail } from './email.js';
 import { startSession, type IssuedSession } from './sessions.js';
 import type { Account } from './types.js';
 
-export interface LoginDeps {
-  accounts: AccountStore;
-  sessions: SessionStore;
-  hasher: PasswordHasher;
-  tokens: SecretTokens;
-  clock: Clock;
-}
+export type LoginDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'loginThrottle' | 'hasher' | 'tokens' | 'clock' | 'lockout'>;
 
-/** Never says which part was wrong; an unknown address costs the same hashing time as a wrong password. */
+/** The throttle key of an address: its hash, the same whether or not an account has it. */
+export const throttleKey = (deps: Pick<AccountDeps, 'tokens'>, email: string): string => deps.tokens.hash(`login:${normalizeEmail(email)}`);
+
+/**
+ * Signs in with e-mail and password. Never says which part was wrong. Wrong passwords are counted per address,
+ * known or unknown alike, and a run of them locks the address for a while; every path spends one argon2
+ * verification, so neither the answer nor its timing tells whether the address has an account.
+ */
 export async function login(
   deps: LoginDeps,
   input: { email: string; password: string },
-): Promise<Result<{ account: Account; issued: IssuedSession }, ErrorOf<'invalid-credentials'>>> {
-  const account = await deps.accounts.byEmail(input.email.trim());
+): Promise<Result<{ account: Account; issued: IssuedSession }, ErrorOf<'invalid-credentials' | 'account-locked'>>> {
+  const now = deps.clock.now();
+  const key = throttleKey(deps, input.email);
+  const [account, lockedUntil] = await Promise.all([deps.accounts.byEmail(input.email.trim()), deps.loginThrottle.lockedUntil(key, now)]);
   const valid = account?.passwordHash
     ? await deps.hasher.verify(account.passwordHash, input.password)
     : await deps.hasher.verifyNothing(input.password);
-  if (!account || !valid) return fail({ type: 'invalid-credentials' });
-  return ok({ account, issued: await startSession(deps, account) });
+  if (lockedUntil) return fail({ type: 'account-locked' });
+  if (!account || !valid) {
+    await deps.loginThrottle.recordFailure(key, now, deps.lockout);
+    return fail({ type: 'invalid-credentials' });
+  }
+  await deps.loginThrottle.clear(key);
+  let signedIn = account;
+  if (account.passwordHash && deps.hasher.needsRehash(account.passwordHash)) {
+    // The parameters changed since this hash was made: store it anew under the current ones.
+    const rehashed = await deps.hasher.hash(input.password);
+    await deps.accounts.setPassword(account.id, rehashed, null, now);
+    signedIn = { ...account, passwordHash: rehashed };
+  }
+  return ok({ account: signedIn, issued: await startSession(deps, signedIn) });
 }

@@ -1,22 +1,14 @@
-import type { AccountStore, SessionStore } from '../../ports/account-store.js';
-import type { Clock } from '../../ports/clock.js';
-import type { IdGenerator } from '../../ports/ids.js';
-import type { PasswordHasher } from '../../ports/password-hasher.js';
-import type { SecretTokens } from '../../ports/secret-tokens.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
+import { issueAccountToken } from './account-tokens.js';
+import type { AccountDeps } from './deps.js';
 import { isEmailAddress } from './email.js';
+import { links, mailAccount } from './mails.js';
+import { passwordLength } from './passwords.js';
 import { startSession, type IssuedSession } from './sessions.js';
 import { PASSWORD_MIN, type AccountLanguage } from './types.js';
 
-export interface RegisterDeps {
-  accounts: AccountStore;
-  sessions: SessionStore;
-  hasher: PasswordHasher;
-  ids: IdGenerator;
-  tokens: SecretTokens;
-  clock: Clock;
-}
+export type RegisterDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'accountTokens' | 'hasher' | 'breached' | 'mailer' | 'ids' | 'tokens' | 'clock' | 'publicBaseUrl'>;
 
 export interface RegisterInput {
   email: string;
@@ -26,22 +18,25 @@ export interface RegisterInput {
 }
 
 /**
- * A fresh address gets an account and a session; a known address gets neither (and, once mail lands,
- * an already-have-an-account mail). Both paths hash the password, so the answer's timing is the same.
+ * A fresh address gets an account, a session and a confirmation mail; a known address gets an
+ * already-have-an-account mail and no session. Both paths hash the password and send one mail (delivered in
+ * the background), so neither the answer nor its timing tells whether the address was known.
  */
 export type RegisterOutcome = { kind: 'created'; issued: IssuedSession } | { kind: 'address-known' };
 
 export async function register(
   deps: RegisterDeps,
   input: RegisterInput,
-): Promise<Result<RegisterOutcome, ErrorOf<'signup-rejected'>>> {
+): Promise<Result<RegisterOutcome, ErrorOf<'signup-rejected' | 'password-pwned'>>> {
   if (!isEmailAddress(input.email)) return fail({ type: 'signup-rejected', reason: 'email' });
-  if ([...input.password].length < PASSWORD_MIN) return fail({ type: 'signup-rejected', reason: 'password' });
+  if (passwordLength(input.password) < PASSWORD_MIN) return fail({ type: 'signup-rejected', reason: 'password' });
+  if (await deps.breached.isBreached(input.password)) return fail({ type: 'password-pwned' });
 
   const passwordHash = await deps.hasher.hash(input.password);
+  const email = input.email.trim();
   const created = await deps.accounts.create({
     id: deps.ids.newId(),
-    email: input.email.trim(),
+    email,
     emailConfirmed: false,
     displayName: input.displayName.trim(),
     language: input.language ?? 'nb',
@@ -49,6 +44,12 @@ export async function register(
     securityStamp: deps.tokens.generate(),
     createdAt: deps.clock.now(),
   });
-  if (created === 'email-taken') return ok({ kind: 'address-known' });
+  if (created === 'email-taken') {
+    const known = await deps.accounts.byEmail(email);
+    if (known) await mailAccount(deps, known, { kind: 'already-registered', link: links.forgotPassword(deps.publicBaseUrl) });
+    return ok({ kind: 'address-known' });
+  }
+  const token = await issueAccountToken(deps, created, 'confirm-email');
+  await mailAccount(deps, created, { kind: 'confirm-email', link: links.confirmEmail(deps.publicBaseUrl, created.id, token) });
   return ok({ kind: 'created', issued: await startSession(deps, created) });
 }

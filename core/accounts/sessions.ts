@@ -8,6 +8,8 @@ import type { Account, Session } from './types.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A session lives 30 days from its last use; it is pushed out when less than half of that is left. */
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
+/** However much it is used, a session ends 90 days after sign-in. */
+export const SESSION_ABSOLUTE_MS = 90 * DAY_MS;
 const RENEW_WHEN_LEFT_MS = SESSION_LIFETIME_MS / 2;
 
 export interface IssuedSession {
@@ -50,12 +52,13 @@ export async function authenticate(
   if (!found) return fail({ type: 'unauthenticated' });
   const now = deps.clock.now();
   const { session, account } = found;
-  if (session.expiresAt.getTime() <= now.getTime() || session.securityStamp !== account.securityStamp) {
+  const cap = session.createdAt.getTime() + SESSION_ABSOLUTE_MS;
+  if (session.expiresAt.getTime() <= now.getTime() || cap <= now.getTime() || session.securityStamp !== account.securityStamp) {
     await deps.sessions.delete(tokenHash);
     return fail({ type: 'unauthenticated' });
   }
-  if (session.expiresAt.getTime() - now.getTime() < RENEW_WHEN_LEFT_MS) {
-    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  if (session.expiresAt.getTime() - now.getTime() < RENEW_WHEN_LEFT_MS && session.expiresAt.getTime() < cap) {
+    const expiresAt = new Date(Math.min(now.getTime() + SESSION_LIFETIME_MS, cap));
     await deps.sessions.extend(tokenHash, expiresAt);
     return ok({ account, session: { ...session, expiresAt }, renewed: true });
   }

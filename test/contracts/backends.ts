@@ -4,12 +4,19 @@ import { emptyTables, memoryAccountStore, memoryHouseholdStore, memorySessionSto
 import { knexAccountStore, knexSessionStore } from '../../adapters/knex/account-store.js';
 import { knexHouseholdStore } from '../../adapters/knex/household-store.js';
 import { databaseKinds } from '../support/databases.js';
+import type { AccountTokenStore } from '../../ports/account-token-store.js';
+import type { LoginThrottle } from '../../ports/login-throttle.js';
+import { memoryAccountTokenStore, memoryLoginThrottle } from '../../adapters/memory/account-security.js';
+import { knexAccountTokenStore } from '../../adapters/knex/account-token-store.js';
+import { knexLoginThrottle } from '../../adapters/knex/login-throttle.js';
 
 /** The stores of one backend over one fresh set of tables. */
 export interface Stores {
   accounts: AccountStore;
   sessions: SessionStore;
   households: HouseholdStore;
+  accountTokens: AccountTokenStore;
+  loginThrottle: LoginThrottle;
   close(): Promise<void>;
 }
 
@@ -25,7 +32,14 @@ export function backends(): Backend[] {
       name: 'memory',
       async open() {
         const t = emptyTables();
-        return { accounts: memoryAccountStore(t), sessions: memorySessionStore(t), households: memoryHouseholdStore(t), close: async () => {} };
+        return {
+          accounts: memoryAccountStore(t),
+          sessions: memorySessionStore(t),
+          households: memoryHouseholdStore(t),
+          accountTokens: memoryAccountTokenStore(t),
+          loginThrottle: memoryLoginThrottle(),
+          close: async () => {},
+        };
       },
     },
     ...databaseKinds().map((kind) => ({
@@ -37,6 +51,8 @@ export function backends(): Backend[] {
           accounts: knexAccountStore(db.knex),
           sessions: knexSessionStore(db.knex),
           households: knexHouseholdStore(db.knex),
+          accountTokens: knexAccountTokenStore(db.knex),
+          loginThrottle: knexLoginThrottle(db.knex),
           async close() {
             await db.close();
             await database.cleanup();

@@ -86,6 +86,30 @@ export function householdStoreContract(backend: Backend): void {
       expect((await s.households.byId(h.id))?.chains).to.deep.equal(['Meny']);
     });
 
+    it('removes a member only within its household, and a household with its members', async () => {
+      const { account, h } = await withOwner();
+      const named = await s.households.addMember(h.id, member(null, { displayName: 'Named', role: 'Adult' }));
+      const other = household({ name: 'Other' });
+      const otherAccount = newAccount();
+      await s.accounts.create(otherAccount);
+      await s.households.create(other, member(otherAccount.id));
+      expect(await s.households.removeMember(other.id, named.id)).to.equal(false);
+      expect(await s.households.removeMember(h.id, named.id)).to.equal(true);
+      expect(await s.households.removeMember(h.id, named.id)).to.equal(false);
+      expect((await s.households.byId(h.id))?.members).to.have.length(1);
+      await s.households.delete(h.id);
+      expect(await s.households.byId(h.id)).to.equal(null);
+      expect(await s.households.membershipsOf(account.id)).to.deep.equal([]);
+      expect(await s.households.byId(other.id)).to.not.equal(null);
+    });
+
+    it('keeps a deleted account\'s member row as a named person', async () => {
+      const { account, h } = await withOwner();
+      await s.accounts.delete(account.id);
+      const back = await s.households.byId(h.id);
+      expect(back?.members.map((m) => m.accountId)).to.deep.equal([null]);
+    });
+
     it('lists the memberships of an account with the household name, oldest first', async () => {
       const { account, h, owner } = await withOwner();
       const h2 = household({ name: 'Hytta', createdAt: at('2026-02-05T00:00:00.000Z') });

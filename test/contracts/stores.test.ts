@@ -2,10 +2,14 @@ import { accountStoreContract } from './account-store.contract.js';
 import { backends } from './backends.js';
 import { householdStoreContract } from './household-store.contract.js';
 import { sessionStoreContract } from './session-store.contract.js';
+import { accountTokenStoreContract } from './account-token-store.contract.js';
+import { loginThrottleContract } from './login-throttle.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
   accountStoreContract(backend);
   sessionStoreContract(backend);
   householdStoreContract(backend);
+  accountTokenStoreContract(backend);
+  loginThrottleContract(backend);
 }

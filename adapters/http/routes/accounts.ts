@@ -3,12 +3,20 @@ import { describeMe, updateMe, type Me } from '../../../core/accounts/me.js';
 import { login } from '../../../core/accounts/login.js';
 import { logout } from '../../../core/accounts/logout.js';
 import { register } from '../../../core/accounts/register.js';
+import { changePassword } from '../../../core/accounts/change-password.js';
+import { confirmEmail, resendConfirmation } from '../../../core/accounts/confirmation.js';
+import { deleteAccount } from '../../../core/accounts/delete-account.js';
+import { confirmEmailChange, requestEmailChange } from '../../../core/accounts/email-change.js';
+import { forgotPassword, resetPassword } from '../../../core/accounts/recovery.js';
+import { TOKEN_LIFETIME_MS } from '../../../core/accounts/account-tokens.js';
+import { SESSION_ABSOLUTE_MS, SESSION_LIFETIME_MS } from '../../../core/accounts/sessions.js';
+import type { AccountLanguage } from '../../../core/accounts/types.js';
 import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from '../../../core/accounts/types.js';
 import { ROLES } from '../../../core/households/types.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { Uuid, IsoDateTime } from '../schemas.js';
-import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
+import { clearSessionCookie, optionalCaller, setSessionCookie } from '../session-cookie.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
 
 const UserResponse = v.object({ id: Uuid, email: v.nullable(v.string()), displayName: v.string() });
@@ -36,6 +44,30 @@ const RegisterRequest = v.object({
 });
 const LoginRequest = v.object({ email: Email, password: Password });
 const UpdateMeRequest = v.object({ displayName: v.string() });
+const Token = v.pipe(v.string(), v.maxLength(128, 'at most 128 characters'));
+const ChangePasswordRequest = v.object({ currentPassword: v.nullable(Password), newPassword: Password });
+const ChangeEmailRequest = v.object({ newEmail: Email });
+const ConfirmEmailRequest = v.object({ userId: Uuid, token: Token });
+const ConfirmEmailChangeRequest = v.object({ userId: Uuid, newEmail: Email, token: Token });
+const ForgotPasswordRequest = v.object({ email: Email });
+const ResetPasswordRequest = v.object({ email: Email, token: Token, newPassword: Password });
+
+const hours = (ms: number) => `${ms / 3_600_000} hours`;
+const days = (ms: number) => `${ms / 86_400_000} days`;
+
+/** Mails go out in English when the browser or app prefers English over Norwegian, else in bokmål. */
+export function languageOf(acceptLanguage: string): AccountLanguage {
+  const ranked = acceptLanguage
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().toLowerCase().split(';');
+      const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? '1');
+      return { primary: (tag ?? '').split('-')[0]!, q: Number.isFinite(q) ? q : 0, i };
+    })
+    .filter((x) => ['en', 'nb', 'nn', 'no'].includes(x.primary) && x.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  return ranked[0]?.primary === 'en' ? 'en' : 'nb';
+}
 
 export function toMeResponse(me: Me): v.InferOutput<typeof MeResponse> {
   return {
@@ -58,15 +90,19 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
       summary: 'Create an account',
       description:
         '200 with no body whether or not the address already has an account, so the answer never tells. A fresh ' +
-        'address gets an account and the session cookie; a known address gets no session. Passwords: 8 to 256 characters.',
+        'address gets an account, the session cookie and a confirmation mail (link valid ' +
+        hours(TOKEN_LIFETIME_MS['confirm-email']) +
+        '); a known address gets an already-have-an-account mail and no session. Confirmation never gates the app. ' +
+        'Passwords: 8 to 256 characters, not in the breached-password list. Mails are in English when Accept-Language ' +
+        'prefers English, else Norwegian (bokmål).',
       tag,
       auth: 'public',
       rateLimit: 'auth',
       body: RegisterRequest,
       responses: { 200: { description: 'Accepted (no body); Set-Cookie app_session for a fresh address' } },
-      problems: { signup_rejected: 400 },
+      problems: { signup_rejected: 400, password_pwned: 400 },
       handler: async (ctx, { body }) => {
-        const result = await register(deps, body);
+        const result = await register(deps, { ...body, language: languageOf(ctx.get('Accept-Language')) });
         if (!result.ok) throw problemFor(result.error);
         if (result.value.kind === 'created') setSessionCookie(ctx, result.value.issued.token, settings.publicBaseUrl);
         ctx.status = 200;
@@ -78,13 +114,17 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
       path: '/api/v1/auth/login',
       operationId: 'login',
       summary: 'Sign in with e-mail and password',
-      description: 'Sets the session cookie app_session (HttpOnly, SameSite=Lax, Secure on https, 30 days sliding).',
+      description:
+        `Sets a new session cookie app_session on every sign-in (HttpOnly, SameSite=Lax, Secure on https; ${days(SESSION_LIFETIME_MS)} ` +
+        `from last use, at most ${days(SESSION_ABSOLUTE_MS)} from sign-in). Wrong passwords are counted per address (known or not): ` +
+        'a run of them (config LOCKOUT, default 10 within 15 minutes) locks the address for a few minutes (default 5), answering ' +
+        '423 account_locked; forgot-password and reset-password keep working while locked.',
       tag,
       auth: 'public',
       rateLimit: 'auth',
       body: LoginRequest,
       responses: { 200: { description: 'Signed in', schema: MeResponse } },
-      problems: { invalid_credentials: 401 },
+      problems: { invalid_credentials: 401, account_locked: 423 },
       handler: async (ctx, { body }) => {
         const result = await login(deps, body);
         if (!result.ok) throw problemFor(result.error);
@@ -140,6 +180,160 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
         const result = await updateMe(deps, caller.account, body);
         if (!result.ok) throw problemFor(result.error);
         ctx.body = toMeResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/me',
+      operationId: 'deleteMe',
+      summary: 'Delete the account',
+      description:
+        'Households nobody else uses go with it; shared ones lose this member. Signs out everywhere. 400 owner_required ' +
+        'while the caller is the only Owner of a household other accounts still use.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      responses: { 204: { description: 'Deleted; the cookie is cleared' } },
+      problems: { owner_required: 400 },
+      handler: async (ctx, { caller }) => {
+        const result = await deleteAccount(deps, caller.account);
+        if (!result.ok) throw problemFor(result.error);
+        clearSessionCookie(ctx, settings.publicBaseUrl);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/me/password',
+      operationId: 'changePassword',
+      summary: 'Change the password, or set a first one',
+      description:
+        'currentPassword is required when the account has a password; a social-only account may set a first password with ' +
+        'currentPassword null. This session stays signed in; every other session must sign in again.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      body: ChangePasswordRequest,
+      responses: { 204: { description: 'Changed' } },
+      problems: { wrong_current_password: 400, password_rejected: 400, password_pwned: 400 },
+      handler: async (ctx, { caller, body }) => {
+        const result = await changePassword(deps, caller, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/me/email',
+      operationId: 'changeEmail',
+      summary: 'Ask to move the login to a new address',
+      description:
+        '204 for any well-formed address, without saying whether it is taken. Nothing changes until the link mailed to the ' +
+        `new address (valid ${hours(TOKEN_LIFETIME_MS['change-email'])}) is confirmed; the old address gets a notice with a reset link.`,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      body: ChangeEmailRequest,
+      responses: { 204: { description: 'Accepted' } },
+      problems: { email_not_an_address: 400 },
+      handler: async (ctx, { caller, body }) => {
+        const result = await requestEmailChange(deps, caller, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/auth/confirm-email',
+      operationId: 'confirmEmail',
+      summary: 'Confirm the address with the mailed link',
+      description: `The token is single-use and valid ${hours(TOKEN_LIFETIME_MS['confirm-email'])}. An address already confirmed answers 204 again.`,
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
+      body: ConfirmEmailRequest,
+      responses: { 204: { description: 'Confirmed' } },
+      problems: { invalid_token: 400 },
+      handler: async (ctx, { body }) => {
+        const result = await confirmEmail(deps, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/auth/confirm-email-change',
+      operationId: 'confirmEmailChange',
+      summary: 'Move the login to the new address with the mailed link',
+      description:
+        `The token is single-use, valid ${hours(TOKEN_LIFETIME_MS['change-email'])} and bound to the new address. Every other ` +
+        'session is revoked; a browser signed in as this account keeps its own session. 400 invalid_token when expired, used, ' +
+        'or the address was taken meanwhile.',
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
+      body: ConfirmEmailChangeRequest,
+      responses: { 204: { description: 'Moved' } },
+      problems: { invalid_token: 400 },
+      handler: async (ctx, { body }) => {
+        const result = await confirmEmailChange(deps, { ...body, keepSession: await optionalCaller(ctx, deps) });
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/auth/resend-confirmation',
+      operationId: 'resendConfirmation',
+      summary: 'Send the confirmation mail again',
+      description: '204 without mailing when the address is already confirmed; 429 resend_cooldown (with Retry-After) when one went out less than five minutes ago.',
+      tag,
+      auth: 'session',
+      rateLimit: 'auth',
+      responses: { 204: { description: 'Sent, or nothing to send' } },
+      problems: { resend_cooldown: 429 },
+      handler: async (ctx, { caller }) => {
+        const result = await resendConfirmation(deps, caller.account);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/auth/forgot-password',
+      operationId: 'forgotPassword',
+      summary: 'Mail a password-reset link',
+      description:
+        `Always 204, known address or not. A known address gets a single-use link valid ${hours(TOKEN_LIFETIME_MS['reset-password'])}; ` +
+        'a second request for the same account within five minutes is dropped silently. Works while the login is locked.',
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
+      body: ForgotPasswordRequest,
+      responses: { 204: { description: 'Accepted' } },
+      handler: async (ctx, { body }) => {
+        await forgotPassword(deps, body);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/auth/reset-password',
+      operationId: 'resetPassword',
+      summary: 'Set a new password with the mailed link',
+      description:
+        'Marks the address confirmed, ends every session of the account and lifts a login lock. The link works once; ' +
+        'a password that is too short or breached leaves it usable.',
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
+      body: ResetPasswordRequest,
+      responses: { 204: { description: 'Password set' } },
+      problems: { invalid_token: 400, password_rejected: 400, password_pwned: 400 },
+      handler: async (ctx, { body }) => {
+        const result = await resetPassword(deps, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
       },
     }),
   ];

@@ -1,0 +1,35 @@
+import type { Logger } from '../../ports/logger.js';
+import type { Mailer } from '../../ports/mailer.js';
+
+/**
+ * Hands mails to `inner` without making the request wait: the answer and its timing never depend on a mail
+ * server (nor on whether a mail was sent at all). A failed delivery is retried a few times, then logged.
+ * `drain()` waits for the mails under way (graceful shutdown, tests).
+ */
+export function backgroundMailer(inner: Mailer, logger: Logger, retryDelaysMs: readonly number[] = [1000, 5000, 30000]): Mailer & { drain(): Promise<void> } {
+  const pending = new Set<Promise<void>>();
+  const deliver = async (mail: Parameters<Mailer['send']>[0]) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await inner.send(mail);
+        return;
+      } catch (err) {
+        const delay = retryDelaysMs[attempt];
+        if (delay === undefined) {
+          logger.error('mail not delivered', { to: mail.to, subject: mail.subject, err });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, delay).unref());
+      }
+    }
+  };
+  return {
+    async send(mail) {
+      const p = deliver(mail).finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    async drain() {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+  };
+}
