@@ -23,6 +23,17 @@ export function jobsOf(runtime: Runtime): Job[] {
         if (n > 0) runtime.logger.info('purged expired sessions', { count: n });
       },
     },
+    {
+      name: 'purge-expired-account-tokens-and-login-counts',
+      lockKey: 7_100_002,
+      cron: '23 * * * *',
+      run: async () => {
+        const now = runtime.deps.clock.now();
+        const tokens = await runtime.deps.accountTokens.deleteExpired(now);
+        const counts = await runtime.deps.loginThrottle.purge(now, runtime.deps.lockout.windowMs);
+        if (tokens + counts > 0) runtime.logger.info('purged expired mail-link tokens and login counts', { tokens, counts });
+      },
+    },
   ];
 }
 

@@ -24,4 +24,6 @@ export interface AccountTokenStore {
   lastIssuedAt(accountId: AccountId, purpose: TokenPurpose): Promise<Date | null>;
   /** Drops every token of this purpose of the account (after a reset, older links stop working). */
   revokeAll(accountId: AccountId, purpose: TokenPurpose): Promise<void>;
+  /** Removes tokens that expired before `now`; answers how many went. */
+  deleteExpired(now: Date): Promise<number>;
 }

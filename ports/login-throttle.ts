@@ -12,4 +12,6 @@ export interface LoginThrottle {
   recordFailure(key: string, now: Date, rule: { attempts: number; windowMs: number; lockMs: number }): Promise<boolean>;
   /** Forgets the key's failures and lock (a successful sign-in or a password reset). */
   clear(key: string): Promise<void>;
+  /** Removes keys that are not locked at `now` and whose count is older than `windowMs`; answers how many went. */
+  purge(now: Date, windowMs: number): Promise<number>;
 }

@@ -51,5 +51,8 @@ export function knexAccountTokenStore(knex: Knex): AccountTokenStore {
     async revokeAll(accountId, purpose) {
       await knex('account_tokens').where({ account_id: accountId, purpose }).delete();
     },
+    async deleteExpired(now) {
+      return knex('account_tokens').where('expires_at', '<', iso(now)).delete();
+    },
   });
 }

@@ -39,5 +39,11 @@ export function knexLoginThrottle(knex: Knex): LoginThrottle {
     async clear(key) {
       await knex('login_throttle').where({ key }).delete();
     },
+    async purge(now, windowMs) {
+      return knex('login_throttle')
+        .where('window_started_at', '<', iso(new Date(now.getTime() - windowMs)))
+        .andWhere((q) => q.whereNull('locked_until').orWhere('locked_until', '<=', iso(now)))
+        .delete();
+    },
   });
 }

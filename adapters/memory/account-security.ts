@@ -24,6 +24,11 @@ export function memoryAccountTokenStore(t: MemoryTables): AccountTokenStore {
     async revokeAll(accountId, purpose) {
       for (const [k, tok] of tokens) if (tok.accountId === accountId && tok.purpose === purpose) tokens.delete(k);
     },
+    async deleteExpired(now) {
+      let n = 0;
+      for (const [k, tok] of tokens) if (tok.expiresAt.getTime() < now.getTime() && tokens.delete(k)) n++;
+      return n;
+    },
   };
 }
 
@@ -48,6 +53,14 @@ export function memoryLoginThrottle(): LoginThrottle {
     },
     async clear(key) {
       rows.delete(key);
+    },
+    async purge(now, windowMs) {
+      let n = 0;
+      for (const [k, r] of rows) {
+        const unlocked = !r.lockedUntil || r.lockedUntil.getTime() <= now.getTime();
+        if (unlocked && r.windowStartedAt.getTime() < now.getTime() - windowMs && rows.delete(k)) n++;
+      }
+      return n;
     },
   };
 }

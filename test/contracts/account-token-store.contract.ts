@@ -61,6 +61,13 @@ export function accountTokenStoreContract(backend: Backend): void {
       expect(await s.accountTokens.consume('3'.repeat(64), 'reset-password', at('2026-06-01T10:30:00.000Z'))).to.not.equal(null);
     });
 
+    it('deletes only expired tokens and counts them', async () => {
+      await s.accountTokens.issue(token({ tokenHash: '1'.repeat(64), expiresAt: at('2026-06-01T10:00:00.000Z') }));
+      await s.accountTokens.issue(token({ tokenHash: '2'.repeat(64), expiresAt: at('2026-06-02T10:00:00.000Z') }));
+      expect(await s.accountTokens.deleteExpired(at('2026-06-01T12:00:00.000Z'))).to.equal(1);
+      expect(await s.accountTokens.consume('2'.repeat(64), 'reset-password', at('2026-06-01T12:00:00.000Z'))).to.not.equal(null);
+    });
+
     it('drops the tokens of a deleted account', async () => {
       await s.accountTokens.issue(token());
       await s.accounts.delete(accountId);

@@ -37,6 +37,17 @@ export function loginThrottleContract(backend: Backend): void {
       expect(await s.loginThrottle.recordFailure('k', at('2026-07-01T12:00:04.000Z'), RULE)).to.equal(false);
     });
 
+    it('purges stale unlocked keys and keeps locked and recent ones', async () => {
+      const t0 = at('2026-07-01T12:00:00.000Z');
+      await s.loginThrottle.recordFailure('stale', t0, RULE);
+      for (const sec of [0, 1, 2]) await s.loginThrottle.recordFailure('locked', at(`2026-07-01T12:00:0${sec}.000Z`), RULE);
+      await s.loginThrottle.recordFailure('recent', at('2026-07-01T12:01:30.000Z'), RULE);
+      expect(await s.loginThrottle.purge(at('2026-07-01T12:02:00.000Z'), RULE.windowMs)).to.equal(1);
+      expect(await s.loginThrottle.lockedUntil('locked', at('2026-07-01T12:02:00.000Z'))).to.not.equal(null);
+      expect(await s.loginThrottle.recordFailure('recent', at('2026-07-01T12:02:00.000Z'), RULE)).to.equal(false);
+      expect(await s.loginThrottle.recordFailure('recent', at('2026-07-01T12:02:01.000Z'), RULE)).to.equal(true);
+    });
+
     it('counts every one of simultaneous failures', async () => {
       const now = at('2026-07-01T12:00:00.000Z');
       const locked = await Promise.all(Array.from({ length: 3 }, () => s.loginThrottle.recordFailure('k', now, RULE)));
