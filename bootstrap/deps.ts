@@ -14,6 +14,8 @@ import { memoryMailer } from '../adapters/mail/memory.js';
 import { offlineBreachedPasswords } from '../adapters/passwords/breached-passwords.js';
 import type { BreachedPasswords } from '../ports/breached-passwords.js';
 import type { Mailer } from '../ports/mailer.js';
+import { knexIdentityStore, knexSignInCodeStore, knexSignInFlowStore } from '../adapters/knex/identity-store.js';
+import { memoryIdentityStore, memorySignInCodeStore, memorySignInFlowStore } from '../adapters/memory/identity-store.js';
 import type { ServiceDeps } from '../adapters/http/deps.js';
 import type { Clock } from '../ports/clock.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
@@ -50,6 +52,9 @@ export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides 
     households: knexHouseholdStore(db.knex),
     accountTokens: knexAccountTokenStore(db.knex),
     loginThrottle: knexLoginThrottle(db.knex),
+    identities: knexIdentityStore(db.knex),
+    signInFlows: knexSignInFlowStore(db.knex),
+    signInCodes: knexSignInCodeStore(db.knex),
   };
 }
 
@@ -63,5 +68,8 @@ export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDe
     households: memoryHouseholdStore(t),
     accountTokens: memoryAccountTokenStore(t),
     loginThrottle: memoryLoginThrottle(),
+    identities: memoryIdentityStore(t),
+    signInFlows: memorySignInFlowStore(),
+    signInCodes: memorySignInCodeStore(t),
   };
 }

@@ -24,14 +24,16 @@ export function jobsOf(runtime: Runtime): Job[] {
       },
     },
     {
-      name: 'purge-expired-account-tokens-and-login-counts',
+      name: 'purge-expired-sign-in-state',
       lockKey: 7_100_002,
       cron: '23 * * * *',
       run: async () => {
         const now = runtime.deps.clock.now();
         const tokens = await runtime.deps.accountTokens.deleteExpired(now);
         const counts = await runtime.deps.loginThrottle.purge(now, runtime.deps.lockout.windowMs);
-        if (tokens + counts > 0) runtime.logger.info('purged expired mail-link tokens and login counts', { tokens, counts });
+        const flows = await runtime.deps.signInFlows.deleteExpired(now);
+        const codes = await runtime.deps.signInCodes.deleteExpired(now);
+        if (tokens + counts + flows + codes > 0) runtime.logger.info('purged expired sign-in state', { tokens, counts, flows, codes });
       },
     },
   ];

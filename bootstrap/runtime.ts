@@ -11,6 +11,8 @@ import type { AnyRoute } from '../adapters/http/route.js';
 import { accountRoutes } from '../adapters/http/routes/accounts.js';
 import { docsRoutes } from '../adapters/http/routes/docs.js';
 import { householdRoutes } from '../adapters/http/routes/households.js';
+import { socialRoutes } from '../adapters/http/routes/social.js';
+import { signInProviders } from '../adapters/oidc/providers.js';
 import { systemRoutes } from '../adapters/http/routes/system.js';
 import { openDatabase, type Database } from '../adapters/knex/database.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
@@ -91,6 +93,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...systemRoutes(settings, deps.timeZones),
     ...docsRoutes(() => (document ??= buildOpenApi(routes, { version: settings.version, publicBaseUrl: config.publicBaseUrl, problemBaseUrl: config.problemBaseUrl }))),
     ...accountRoutes(deps, settings),
+    ...socialRoutes({ ...deps, ...signInProviders(config, logger, deps.clock) }, settings),
     ...householdRoutes(deps),
   ];
   const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);

@@ -22,8 +22,11 @@ export interface AccountStore {
   setDisplayName(id: AccountId, displayName: string, at: Date): Promise<Account | null>;
   setSecurityStamp(id: AccountId, stamp: string, at: Date): Promise<void>;
   markEmailConfirmed(id: AccountId, at: Date): Promise<void>;
-  /** Sets the password hash; with a stamp, also rotates the security stamp (a rehash keeps it). */
-  setPassword(id: AccountId, passwordHash: string, securityStamp: string | null, at: Date): Promise<void>;
+  /**
+   * Sets the password hash (null: the account has none, social sign-in only); with a stamp, also rotates the
+   * security stamp (a rehash keeps it).
+   */
+  setPassword(id: AccountId, passwordHash: string | null, securityStamp: string | null, at: Date): Promise<void>;
   /** Moves the login to a new address, confirmed; 'email-taken' when another account holds it; null when gone. */
   setEmail(id: AccountId, email: string, securityStamp: string, at: Date): Promise<Account | 'email-taken' | null>;
   /** Removes the account; its sessions, tokens and identities go with it. */

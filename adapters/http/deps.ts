@@ -2,10 +2,11 @@ import type { VersionMap } from '../../config/config.js';
 import type { AccountDeps } from '../../core/accounts/deps.js';
 import type { MeDeps } from '../../core/accounts/me.js';
 import type { HouseholdDeps } from '../../core/households/households.js';
+import type { SignInStores } from '../../core/accounts/social.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps;
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores;
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

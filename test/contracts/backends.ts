@@ -4,6 +4,9 @@ import { emptyTables, memoryAccountStore, memoryHouseholdStore, memorySessionSto
 import { knexAccountStore, knexSessionStore } from '../../adapters/knex/account-store.js';
 import { knexHouseholdStore } from '../../adapters/knex/household-store.js';
 import { databaseKinds } from '../support/databases.js';
+import type { IdentityStore, SignInCodeStore, SignInFlowStore } from '../../ports/identity-store.js';
+import { memoryIdentityStore, memorySignInCodeStore, memorySignInFlowStore } from '../../adapters/memory/identity-store.js';
+import { knexIdentityStore, knexSignInCodeStore, knexSignInFlowStore } from '../../adapters/knex/identity-store.js';
 import type { AccountTokenStore } from '../../ports/account-token-store.js';
 import type { LoginThrottle } from '../../ports/login-throttle.js';
 import { memoryAccountTokenStore, memoryLoginThrottle } from '../../adapters/memory/account-security.js';
@@ -17,6 +20,9 @@ export interface Stores {
   households: HouseholdStore;
   accountTokens: AccountTokenStore;
   loginThrottle: LoginThrottle;
+  identities: IdentityStore;
+  signInFlows: SignInFlowStore;
+  signInCodes: SignInCodeStore;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,9 @@ export function backends(): Backend[] {
           households: memoryHouseholdStore(t),
           accountTokens: memoryAccountTokenStore(t),
           loginThrottle: memoryLoginThrottle(),
+          identities: memoryIdentityStore(t),
+          signInFlows: memorySignInFlowStore(),
+          signInCodes: memorySignInCodeStore(t),
           close: async () => {},
         };
       },
@@ -53,6 +62,9 @@ export function backends(): Backend[] {
           households: knexHouseholdStore(db.knex),
           accountTokens: knexAccountTokenStore(db.knex),
           loginThrottle: knexLoginThrottle(db.knex),
+          identities: knexIdentityStore(db.knex),
+          signInFlows: knexSignInFlowStore(db.knex),
+          signInCodes: knexSignInCodeStore(db.knex),
           async close() {
             await db.close();
             await database.cleanup();

@@ -2,6 +2,7 @@ import { accountStoreContract } from './account-store.contract.js';
 import { backends } from './backends.js';
 import { householdStoreContract } from './household-store.contract.js';
 import { sessionStoreContract } from './session-store.contract.js';
+import { identityStoreContract, signInCodeStoreContract, signInFlowStoreContract } from './identity-store.contract.js';
 import { accountTokenStoreContract } from './account-token-store.contract.js';
 import { loginThrottleContract } from './login-throttle.contract.js';
 
@@ -10,6 +11,9 @@ for (const backend of backends()) {
   accountStoreContract(backend);
   sessionStoreContract(backend);
   householdStoreContract(backend);
+  identityStoreContract(backend);
+  signInFlowStoreContract(backend);
+  signInCodeStoreContract(backend);
   accountTokenStoreContract(backend);
   loginThrottleContract(backend);
 }

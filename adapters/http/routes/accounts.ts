@@ -26,7 +26,7 @@ export const MembershipResponse = v.object({
   role: v.picklist(ROLES),
   memberId: v.nullable(Uuid),
 });
-const MeResponse = v.object({
+export const MeResponse = v.object({
   user: UserResponse,
   memberships: v.array(MembershipResponse),
   isPlatformAdmin: v.boolean(),

@@ -1,0 +1,144 @@
+import type { Knex } from 'knex';
+import type { IdentityStore, LinkedIdentity, SignInCode, SignInCodeStore, SignInFlow, SignInFlowStore } from '../../ports/identity-store.js';
+import { isUniqueViolation, translated } from './errors.js';
+import { iso, toDate } from './rows.js';
+
+interface IdentityRow {
+  issuer: string;
+  subject: string;
+  account_id: string;
+  email: string | null;
+  created_at: Date | string;
+}
+
+const toIdentity = (r: IdentityRow): LinkedIdentity => ({
+  issuer: r.issuer,
+  subject: r.subject,
+  accountId: r.account_id,
+  email: r.email,
+  createdAt: toDate(r.created_at),
+});
+
+export function knexIdentityStore(knex: Knex): IdentityStore {
+  return translated<IdentityStore>({
+    async link(i) {
+      try {
+        await knex('account_identities').insert({
+          issuer: i.issuer,
+          subject: i.subject,
+          account_id: i.accountId,
+          email: i.email,
+          created_at: iso(i.createdAt),
+        });
+        return 'linked';
+      } catch (err) {
+        if (isUniqueViolation(err)) return 'taken';
+        throw err;
+      }
+    },
+    async find(issuer, subject) {
+      const row = (await knex('account_identities').where({ issuer, subject }).first()) as IdentityRow | undefined;
+      return row ? toIdentity(row) : null;
+    },
+    async identitiesOf(accountId) {
+      const rows = (await knex('account_identities').where({ account_id: accountId }).orderBy([{ column: 'created_at' }, { column: 'issuer' }, { column: 'subject' }])) as IdentityRow[];
+      return rows.map(toIdentity);
+    },
+  });
+}
+
+/**
+ * Use and delete in one statement: of several concurrent takers only the one whose delete removed the row gets it
+ * back (Postgres makes the later deletes wait for the first and then find nothing; SQLite runs writers one at a
+ * time). Knex drops `returning` on SQLite deletes, hence the raw statement; both databases know DELETE RETURNING.
+ */
+async function takeRow<R>(knex: Knex, table: string, key: string, value: string): Promise<R | null> {
+  const result = (await knex.raw('delete from ?? where ?? = ? returning *', [table, key, value])) as R[] | { rows: R[] };
+  const rows = Array.isArray(result) ? result : result.rows;
+  return rows[0] ?? null;
+}
+
+interface FlowRow {
+  state_hash: string;
+  provider: string;
+  code_verifier: string;
+  nonce: string;
+  return_url: string;
+  app_redirect_uri: string | null;
+  app_code_challenge: string | null;
+  created_at: Date | string;
+  expires_at: Date | string;
+}
+
+const toFlow = (r: FlowRow): SignInFlow => ({
+  stateHash: r.state_hash,
+  provider: r.provider,
+  codeVerifier: r.code_verifier,
+  nonce: r.nonce,
+  returnUrl: r.return_url,
+  app: r.app_redirect_uri !== null && r.app_code_challenge !== null ? { redirectUri: r.app_redirect_uri, codeChallenge: r.app_code_challenge } : null,
+  createdAt: toDate(r.created_at),
+  expiresAt: toDate(r.expires_at),
+});
+
+export function knexSignInFlowStore(knex: Knex): SignInFlowStore {
+  return translated<SignInFlowStore>({
+    async save(f) {
+      await knex('sign_in_flows').insert({
+        state_hash: f.stateHash,
+        provider: f.provider,
+        code_verifier: f.codeVerifier,
+        nonce: f.nonce,
+        return_url: f.returnUrl,
+        app_redirect_uri: f.app?.redirectUri ?? null,
+        app_code_challenge: f.app?.codeChallenge ?? null,
+        created_at: iso(f.createdAt),
+        expires_at: iso(f.expiresAt),
+      });
+    },
+    async take(stateHash) {
+      const row = await takeRow<FlowRow>(knex, 'sign_in_flows', 'state_hash', stateHash);
+      return row ? toFlow(row) : null;
+    },
+    async deleteExpired(now) {
+      return knex('sign_in_flows').where('expires_at', '<', iso(now)).delete();
+    },
+  });
+}
+
+interface CodeRow {
+  code_hash: string;
+  account_id: string;
+  code_challenge: string;
+  created_at: Date | string;
+  expires_at: Date | string;
+}
+
+const toCode = (r: CodeRow): SignInCode => ({
+  codeHash: r.code_hash,
+  accountId: r.account_id,
+  codeChallenge: r.code_challenge,
+  createdAt: toDate(r.created_at),
+  expiresAt: toDate(r.expires_at),
+});
+
+export function knexSignInCodeStore(knex: Knex): SignInCodeStore {
+  return translated<SignInCodeStore>({
+    async save(c) {
+      await knex('sign_in_codes').insert({
+        code_hash: c.codeHash,
+        account_id: c.accountId,
+        code_challenge: c.codeChallenge,
+        created_at: iso(c.createdAt),
+        expires_at: iso(c.expiresAt),
+      });
+    },
+    async take(codeHash) {
+      const row = await takeRow<CodeRow>(knex, 'sign_in_codes', 'code_hash', codeHash);
+      return row ? toCode(row) : null;
+    },
+    async deleteExpired(now) {
+      return knex('sign_in_codes').where('expires_at', '<', iso(now)).delete();
+    },
+  });
+}

@@ -1,0 +1,204 @@
+import { expect } from 'chai';
+import type { LinkedIdentity, SignInCode, SignInFlow } from '../../ports/identity-store.js';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+const ISSUER = 'https://accounts.example.com';
+
+function opened(backend: Backend): () => Stores {
+  let s: Stores;
+  beforeEach(async () => {
+    s = await backend.open();
+  });
+  afterEach(async () => s.close());
+  return () => s;
+}
+
+export function identityStoreContract(backend: Backend): void {
+  describe(`IdentityStore [${backend.name}]`, () => {
+    const stores = opened(backend);
+
+    const identity = (accountId: string, over: Partial<LinkedIdentity> = {}): LinkedIdentity => ({
+      issuer: ISSUER,
+      subject: '1049557729304212345',
+      accountId,
+      email: 'kari@example.com',
+      createdAt: at('2026-04-01T08:00:00.250Z'),
+      ...over,
+    });
+
+    it('round-trips a link, its date included, found by (issuer, subject)', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      const input = identity(account.id);
+      expect(await s.identities.link(input)).to.equal('linked');
+      expect(await s.identities.find(ISSUER, input.subject)).to.deep.equal(input);
+      expect(await s.identities.identitiesOf(account.id)).to.deep.equal([input]);
+    });
+
+    it('keeps a null address', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.identities.link(identity(account.id, { email: null }));
+      expect((await s.identities.find(ISSUER, '1049557729304212345'))?.email).to.equal(null);
+    });
+
+    it('finds only the exact (issuer, subject)', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.identities.link(identity(account.id));
+      expect(await s.identities.find('https://other.example.com', '1049557729304212345')).to.equal(null);
+      expect(await s.identities.find(ISSUER, '1049557729304212346')).to.equal(null);
+      expect(await s.identities.find(ISSUER.toUpperCase(), '1049557729304212345')).to.equal(null);
+    });
+
+    it('links an identity once: a second link of the same (issuer, subject) is taken, for any account', async () => {
+      const s = stores();
+      const first = newAccount();
+      const second = newAccount();
+      await s.accounts.create(first);
+      await s.accounts.create(second);
+      expect(await s.identities.link(identity(first.id))).to.equal('linked');
+      expect(await s.identities.link(identity(second.id))).to.equal('taken');
+      expect(await s.identities.link(identity(first.id, { createdAt: at('2026-04-02T00:00:00.000Z') }))).to.equal('taken');
+      expect((await s.identities.find(ISSUER, '1049557729304212345'))?.accountId).to.equal(first.id);
+      expect(await s.identities.identitiesOf(second.id)).to.deep.equal([]);
+    });
+
+    it('lets one account hold several identities, the same subject at two issuers included, oldest first', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      const later = identity(account.id, { issuer: 'https://appleid.example.com', createdAt: at('2026-04-03T00:00:00.000Z') });
+      const earlier = identity(account.id, { createdAt: at('2026-04-02T00:00:00.000Z') });
+      expect(await s.identities.link(later)).to.equal('linked');
+      expect(await s.identities.link(earlier)).to.equal('linked');
+      expect(await s.identities.identitiesOf(account.id)).to.deep.equal([earlier, later]);
+    });
+
+    it('drops the identities of a deleted account, so the identity can be linked anew', async () => {
+      const s = stores();
+      const gone = newAccount();
+      const next = newAccount();
+      await s.accounts.create(gone);
+      await s.accounts.create(next);
+      await s.identities.link(identity(gone.id));
+      await s.accounts.delete(gone.id);
+      expect(await s.identities.find(ISSUER, '1049557729304212345')).to.equal(null);
+      expect(await s.identities.link(identity(next.id))).to.equal('linked');
+    });
+  });
+}
+
+export function signInFlowStoreContract(backend: Backend): void {
+  describe(`SignInFlowStore [${backend.name}]`, () => {
+    const stores = opened(backend);
+
+    const flow = (over: Partial<SignInFlow> = {}): SignInFlow => ({
+      stateHash: 'a'.repeat(64),
+      provider: 'Google',
+      codeVerifier: 'v'.repeat(43),
+      nonce: 'n'.repeat(43),
+      returnUrl: '/plans?week=2026-W18',
+      app: null,
+      createdAt: at('2026-04-01T08:00:00.250Z'),
+      expiresAt: at('2026-04-01T08:10:00.250Z'),
+      ...over,
+    });
+
+    it('round-trips a browser flow and an app flow, dates included', async () => {
+      const s = stores();
+      const browser = flow();
+      const app = flow({ stateHash: 'b'.repeat(64), returnUrl: '/', app: { redirectUri: 'no.example.dinner:/oauth', codeChallenge: 'c'.repeat(43) } });
+      await s.signInFlows.save(browser);
+      await s.signInFlows.save(app);
+      expect(await s.signInFlows.take(browser.stateHash)).to.deep.equal(browser);
+      expect(await s.signInFlows.take(app.stateHash)).to.deep.equal(app);
+    });
+
+    it('answers a flow once: taken, it is gone; an unknown state is null', async () => {
+      const s = stores();
+      await s.signInFlows.save(flow());
+      expect(await s.signInFlows.take('a'.repeat(64))).to.not.equal(null);
+      expect(await s.signInFlows.take('a'.repeat(64))).to.equal(null);
+      expect(await s.signInFlows.take('f'.repeat(64))).to.equal(null);
+    });
+
+    it('gives a flow to exactly one of several concurrent takers', async () => {
+      const s = stores();
+      await s.signInFlows.save(flow());
+      const answers = await Promise.all(Array.from({ length: 5 }, () => s.signInFlows.take('a'.repeat(64))));
+      expect(answers.filter((a) => a !== null)).to.deep.equal([flow()]);
+    });
+
+    it('answers an expired flow to take (the caller judges it) and purges only flows expired before now', async () => {
+      const s = stores();
+      await s.signInFlows.save(flow({ stateHash: '1'.repeat(64), expiresAt: at('2026-04-01T08:10:00.000Z') }));
+      await s.signInFlows.save(flow({ stateHash: '2'.repeat(64), expiresAt: at('2026-04-01T08:20:00.000Z') }));
+      await s.signInFlows.save(flow({ stateHash: '3'.repeat(64), expiresAt: at('2026-04-01T08:30:00.000Z') }));
+      expect((await s.signInFlows.take('1'.repeat(64)))?.expiresAt).to.deep.equal(at('2026-04-01T08:10:00.000Z'));
+      expect(await s.signInFlows.deleteExpired(at('2026-04-01T08:25:00.000Z'))).to.equal(1);
+      expect(await s.signInFlows.take('2'.repeat(64))).to.equal(null);
+      expect(await s.signInFlows.take('3'.repeat(64))).to.not.equal(null);
+      expect(await s.signInFlows.deleteExpired(at('2026-04-01T09:00:00.000Z'))).to.equal(0);
+    });
+  });
+}
+
+export function signInCodeStoreContract(backend: Backend): void {
+  describe(`SignInCodeStore [${backend.name}]`, () => {
+    const stores = opened(backend);
+
+    const code = (accountId: string, over: Partial<SignInCode> = {}): SignInCode => ({
+      codeHash: 'a'.repeat(64),
+      accountId,
+      codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      createdAt: at('2026-04-01T08:00:00.250Z'),
+      expiresAt: at('2026-04-01T08:02:00.250Z'),
+      ...over,
+    });
+
+    it('round-trips a code, dates included, and answers it once', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      const input = code(account.id);
+      await s.signInCodes.save(input);
+      expect(await s.signInCodes.take(input.codeHash)).to.deep.equal(input);
+      expect(await s.signInCodes.take(input.codeHash)).to.equal(null);
+      expect(await s.signInCodes.take('f'.repeat(64))).to.equal(null);
+    });
+
+    it('gives a code to exactly one of two concurrent takers', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.signInCodes.save(code(account.id));
+      const [a, b] = await Promise.all([s.signInCodes.take('a'.repeat(64)), s.signInCodes.take('a'.repeat(64))]);
+      expect([a, b].filter((x) => x !== null)).to.deep.equal([code(account.id)]);
+    });
+
+    it('purges only codes expired before now', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.signInCodes.save(code(account.id, { codeHash: '1'.repeat(64), expiresAt: at('2026-04-01T08:02:00.000Z') }));
+      await s.signInCodes.save(code(account.id, { codeHash: '2'.repeat(64), expiresAt: at('2026-04-01T08:04:00.000Z') }));
+      expect(await s.signInCodes.deleteExpired(at('2026-04-01T08:03:00.000Z'))).to.equal(1);
+      expect(await s.signInCodes.take('1'.repeat(64))).to.equal(null);
+      expect((await s.signInCodes.take('2'.repeat(64)))?.accountId).to.equal(account.id);
+    });
+
+    it('drops the codes of a deleted account', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.signInCodes.save(code(account.id));
+      await s.accounts.delete(account.id);
+      expect(await s.signInCodes.take('a'.repeat(64))).to.equal(null);
+    });
+  });
+}
