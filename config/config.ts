@@ -36,6 +36,8 @@ export interface Config {
   readonly pushProvider: (typeof PUSH_PROVIDERS)[number];
   readonly lockout: { readonly attempts: number; readonly windowSec: number; readonly lockSec: number };
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** How many single-use referral codes a paying household holds at once (REFERRAL_CODES_PER_HOUSEHOLD). */
+  readonly referralCodesPerHousehold: number;
   /** Where mails go when SMTP_URL is unset. */
   readonly outboxDir: string;
   /** k-anonymity range API for breached passwords (e.g. https://api.pwnedpasswords.com/range/); null: offline list only. */
@@ -140,6 +142,7 @@ export function loadConfig(env: Env): Config {
     lockout: parseLockout(str('LOCKOUT', '10/900/300')),
     logLevel: oneOf('LOG_LEVEL', str('LOG_LEVEL', 'info'), LOG_LEVELS),
     outboxDir: str('OUTBOX_DIR', './data/outbox'),
+    referralCodesPerHousehold: wholeNumber('REFERRAL_CODES_PER_HOUSEHOLD', str('REFERRAL_CODES_PER_HOUSEHOLD', '3'), 0, 100),
     pwnedRangeApiUrl: opt('PWNED_RANGE_API_URL') === null ? null : httpUrl('PWNED_RANGE_API_URL', opt('PWNED_RANGE_API_URL')!) + '/',
     authProviders: parseAuthProviders(opt('AUTH_PROVIDERS')),
     appRedirectUris: parseRedirectUris(opt('APP_REDIRECT_URIS')),
@@ -179,6 +182,12 @@ function httpUrl(name: string, v: string): string {
     /* reported below */
   }
   throw new ConfigError(name, 'must be an absolute http(s) URL');
+}
+
+function wholeNumber(name: string, v: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < min || n > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
+  return n;
 }
 
 function oneOf<T extends string>(name: string, v: string, allowed: readonly T[]): T {

@@ -89,6 +89,14 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'household_not_found', 'Household not found', 'no household with this id has the caller as a member');
     case 'adults-only':
       return new HttpProblem(403, 'adults_only', 'Adults only', 'only an Owner or Adult of the household may do this');
+    case 'member-not-found':
+      return new HttpProblem(404, 'member_not_found', 'Member not found', 'no member with this id in the household');
+    case 'invite-not-found':
+      return new HttpProblem(404, 'invite_not_found', 'Invite not found', 'no open invite with this code in the household');
+    case 'invite-not-usable':
+      return new HttpProblem(400, 'invite_not_usable', 'Invite not usable', 'the invite code is unknown, expired or used');
+    case 'loyalty-programs-unavailable':
+      return new HttpProblem(404, 'loyalty_programs_unavailable', 'No loyalty programmes', `no loyalty programme reference data for country ${error.country}`);
     case 'time-zone-unknown':
       return new HttpProblem(400, 'time_zone_unknown', 'Unknown time zone', `"${error.timeZoneId}" is not in /api/v1/time-zones`);
     default: {

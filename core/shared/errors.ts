@@ -26,6 +26,10 @@ export type AppError =
   // households
   | { type: 'household-not-found' }
   | { type: 'adults-only' }
+  | { type: 'member-not-found' }
+  | { type: 'invite-not-found' }
+  | { type: 'invite-not-usable' }
+  | { type: 'loyalty-programs-unavailable'; country: string }
   | { type: 'time-zone-unknown'; timeZoneId: string };
 
 export type ErrorOf<T extends AppError['type']> = Extract<AppError, { type: T }>;
