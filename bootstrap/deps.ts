@@ -14,6 +14,10 @@ import { memoryMailer } from '../adapters/mail/memory.js';
 import { offlineBreachedPasswords } from '../adapters/passwords/breached-passwords.js';
 import type { BreachedPasswords } from '../ports/breached-passwords.js';
 import type { Mailer } from '../ports/mailer.js';
+import { knexInviteStore } from '../adapters/knex/invite-store.js';
+import { knexPushOutbox } from '../adapters/knex/push-outbox.js';
+import { memoryInviteStore, memoryPushOutbox } from '../adapters/memory/invites.js';
+import { randomReadableCodes } from '../adapters/crypto/readable-codes.js';
 import { knexIdentityStore, knexSignInCodeStore, knexSignInFlowStore } from '../adapters/knex/identity-store.js';
 import { memoryIdentityStore, memorySignInCodeStore, memorySignInFlowStore } from '../adapters/memory/identity-store.js';
 import type { ServiceDeps } from '../adapters/http/deps.js';
@@ -37,6 +41,7 @@ const common = (config: DepsConfig, o: DepsOverrides) => ({
   publicBaseUrl: config.publicBaseUrl,
   lockout: { attempts: config.lockout.attempts, windowMs: config.lockout.windowSec * 1000, lockMs: config.lockout.lockSec * 1000 },
   ids: uuidIds,
+  codes: randomReadableCodes,
   tokens: randomTokens,
   clock: o.clock ?? systemClock,
   timeZones: intlTimeZones(),
@@ -52,6 +57,8 @@ export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides 
     households: knexHouseholdStore(db.knex),
     accountTokens: knexAccountTokenStore(db.knex),
     loginThrottle: knexLoginThrottle(db.knex),
+    invites: knexInviteStore(db.knex),
+    pushOutbox: knexPushOutbox(db.knex),
     identities: knexIdentityStore(db.knex),
     signInFlows: knexSignInFlowStore(db.knex),
     signInCodes: knexSignInCodeStore(db.knex),
@@ -68,6 +75,8 @@ export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDe
     households: memoryHouseholdStore(t),
     accountTokens: memoryAccountTokenStore(t),
     loginThrottle: memoryLoginThrottle(),
+    invites: memoryInviteStore(t),
+    pushOutbox: memoryPushOutbox(t),
     identities: memoryIdentityStore(t),
     signInFlows: memorySignInFlowStore(),
     signInCodes: memorySignInCodeStore(t),

@@ -1,4 +1,4 @@
-import type { Household, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
+import type { Household, HouseholdRole, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
 import type { AccountId, HouseholdId, MemberId } from '../core/shared/ids.js';
 
 export type NewHousehold = Omit<Household, 'updatedAt'>;
@@ -19,6 +19,14 @@ export interface HouseholdStore {
   byId(householdId: HouseholdId): Promise<HouseholdWithMembers | null>;
   /** The member row of this account in this household, or null (also when the household does not exist). */
   memberByAccount(householdId: HouseholdId, accountId: AccountId): Promise<Member | null>;
+  memberById(householdId: HouseholdId, memberId: MemberId): Promise<Member | null>;
+  /** Changes a member's name or role; null when the household has no such member. */
+  updateMember(householdId: HouseholdId, memberId: MemberId, changes: { displayName?: string; role?: HouseholdRole }): Promise<Member | null>;
+  /**
+   * Links a named person to an account, only while the person has none; answers the member, or null when the
+   * person is gone or already claimed.
+   */
+  claimMember(householdId: HouseholdId, memberId: MemberId, accountId: AccountId, role: HouseholdRole): Promise<Member | null>;
   /** Adds a member row (a named person, or an account joining). */
   addMember(householdId: HouseholdId, member: NewMember): Promise<Member>;
   update(householdId: HouseholdId, changes: HouseholdChanges, at: Date): Promise<HouseholdWithMembers | null>;

@@ -2,11 +2,13 @@ import type { VersionMap } from '../../config/config.js';
 import type { AccountDeps } from '../../core/accounts/deps.js';
 import type { MeDeps } from '../../core/accounts/me.js';
 import type { HouseholdDeps } from '../../core/households/households.js';
+import type { MemberDeps } from '../../core/households/members.js';
+import type { InviteDeps } from '../../core/households/invites.js';
 import type { SignInStores } from '../../core/accounts/social.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores;
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps;
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

@@ -89,6 +89,8 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'household_not_found', 'Household not found', 'no household with this id has the caller as a member');
     case 'adults-only':
       return new HttpProblem(403, 'adults_only', 'Adults only', 'only an Owner or Adult of the household may do this');
+    case 'owner-only':
+      return new HttpProblem(403, 'owner_only', 'Owners only', 'only an Owner may grant, change or remove the Owner role');
     case 'member-not-found':
       return new HttpProblem(404, 'member_not_found', 'Member not found', 'no member with this id in the household');
     case 'invite-not-found':

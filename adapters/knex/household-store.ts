@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, Plan } from '../../core/households/types.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
-import { translated } from './errors.js';
+import { isUniqueViolation, translated } from './errors.js';
 import { fromJsonText, iso, toDate, toJsonText } from './rows.js';
 
 interface HouseholdRow {
@@ -86,6 +86,32 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
     byId: (householdId) => load(knex, householdId),
     async memberByAccount(householdId, accountId) {
       const row = await knex<MemberRow>('household_members').where({ household_id: householdId, account_id: accountId }).first();
+      return row ? toMember(row as MemberRow) : null;
+    },
+    async memberById(householdId, memberId) {
+      const row = await knex<MemberRow>('household_members').where({ household_id: householdId, id: memberId }).first();
+      return row ? toMember(row as MemberRow) : null;
+    },
+    async updateMember(householdId, memberId, changes) {
+      const patch: Record<string, unknown> = {};
+      if (changes.displayName !== undefined) patch['display_name'] = changes.displayName;
+      if (changes.role !== undefined) patch['role'] = changes.role;
+      return knex.transaction(async (trx) => {
+        if (Object.keys(patch).length > 0) await trx('household_members').where({ household_id: householdId, id: memberId }).update(patch);
+        const row = await trx<MemberRow>('household_members').where({ household_id: householdId, id: memberId }).first();
+        return row ? toMember(row as MemberRow) : null;
+      });
+    },
+    async claimMember(householdId, memberId, accountId, role) {
+      try {
+        const n = await knex('household_members').where({ household_id: householdId, id: memberId }).whereNull('account_id').update({ account_id: accountId, role });
+        if (n !== 1) return null;
+      } catch (err) {
+        // The account is a member of this household already (unique household_id, account_id).
+        if (isUniqueViolation(err)) return null;
+        throw err;
+      }
+      const row = await knex<MemberRow>('household_members').where({ household_id: householdId, id: memberId }).first();
       return row ? toMember(row as MemberRow) : null;
     },
     async addMember(householdId, member) {

@@ -135,6 +135,25 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       const m = membersOf(householdId).find((x) => x.accountId === accountId);
       return m ? copy(m) : null;
     },
+    async memberById(householdId, memberId) {
+      const m = t.members.get(memberId);
+      return m && m.householdId === householdId ? copy(m) : null;
+    },
+    async updateMember(householdId, memberId, changes) {
+      const m = t.members.get(memberId);
+      if (!m || m.householdId !== householdId) return null;
+      const next = { ...m, ...(changes.displayName !== undefined ? { displayName: changes.displayName } : {}), ...(changes.role !== undefined ? { role: changes.role } : {}) };
+      t.members.set(memberId, next);
+      return copy(next);
+    },
+    async claimMember(householdId, memberId, accountId, role) {
+      const m = t.members.get(memberId);
+      if (!m || m.householdId !== householdId || m.accountId !== null) return null;
+      if ([...t.members.values()].some((x) => x.householdId === householdId && x.accountId === accountId)) return null;
+      const next = { ...m, accountId, role };
+      t.members.set(memberId, next);
+      return copy(next);
+    },
     async addMember(householdId, member) {
       const m: Member = { ...member, householdId };
       t.members.set(m.id, m);

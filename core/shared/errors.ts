@@ -27,6 +27,7 @@ export type AppError =
   | { type: 'household-not-found' }
   | { type: 'adults-only' }
   | { type: 'member-not-found' }
+  | { type: 'owner-only' }
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
   | { type: 'loyalty-programs-unavailable'; country: string }

@@ -12,6 +12,11 @@ import type { LoginThrottle } from '../../ports/login-throttle.js';
 import { memoryAccountTokenStore, memoryLoginThrottle } from '../../adapters/memory/account-security.js';
 import { knexAccountTokenStore } from '../../adapters/knex/account-token-store.js';
 import { knexLoginThrottle } from '../../adapters/knex/login-throttle.js';
+import type { InviteStore } from '../../ports/invite-store.js';
+import type { PushOutbox } from '../../ports/push-outbox.js';
+import { knexInviteStore } from '../../adapters/knex/invite-store.js';
+import { knexPushOutbox } from '../../adapters/knex/push-outbox.js';
+import { memoryInviteStore, memoryPushOutbox } from '../../adapters/memory/invites.js';
 
 /** The stores of one backend over one fresh set of tables. */
 export interface Stores {
@@ -20,6 +25,8 @@ export interface Stores {
   households: HouseholdStore;
   accountTokens: AccountTokenStore;
   loginThrottle: LoginThrottle;
+  invites: InviteStore;
+  pushOutbox: PushOutbox;
   identities: IdentityStore;
   signInFlows: SignInFlowStore;
   signInCodes: SignInCodeStore;
@@ -44,6 +51,8 @@ export function backends(): Backend[] {
           households: memoryHouseholdStore(t),
           accountTokens: memoryAccountTokenStore(t),
           loginThrottle: memoryLoginThrottle(),
+          invites: memoryInviteStore(t),
+          pushOutbox: memoryPushOutbox(t),
           identities: memoryIdentityStore(t),
           signInFlows: memorySignInFlowStore(),
           signInCodes: memorySignInCodeStore(t),
@@ -62,6 +71,8 @@ export function backends(): Backend[] {
           households: knexHouseholdStore(db.knex),
           accountTokens: knexAccountTokenStore(db.knex),
           loginThrottle: knexLoginThrottle(db.knex),
+          invites: knexInviteStore(db.knex),
+          pushOutbox: knexPushOutbox(db.knex),
           identities: knexIdentityStore(db.knex),
           signInFlows: knexSignInFlowStore(db.knex),
           signInCodes: knexSignInCodeStore(db.knex),

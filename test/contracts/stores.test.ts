@@ -5,6 +5,7 @@ import { sessionStoreContract } from './session-store.contract.js';
 import { identityStoreContract, signInCodeStoreContract, signInFlowStoreContract } from './identity-store.contract.js';
 import { accountTokenStoreContract } from './account-token-store.contract.js';
 import { loginThrottleContract } from './login-throttle.contract.js';
+import { inviteStoreContract, pushOutboxContract } from './invite-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -16,4 +17,6 @@ for (const backend of backends()) {
   signInCodeStoreContract(backend);
   accountTokenStoreContract(backend);
   loginThrottleContract(backend);
+  inviteStoreContract(backend);
+  pushOutboxContract(backend);
 }

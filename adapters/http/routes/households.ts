@@ -1,6 +1,11 @@
 import * as v from 'valibot';
 import { createHousehold, getHousehold, updateHousehold } from '../../../core/households/households.js';
-import { HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers } from '../../../core/households/types.js';
+import { addNamedMember, removeMember, updateMember } from '../../../core/households/members.js';
+import { acceptInvite, createInvite, deleteInvite, INVITE_DEFAULT_DAYS, listInvites } from '../../../core/households/invites.js';
+import type { Invite } from '../../../ports/invite-store.js';
+import { normalizeReadableCode } from '../../crypto/readable-codes.js';
+import { MembershipResponse } from './accounts.js';
+import { HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
@@ -41,6 +46,21 @@ const UpdateHouseholdRequest = v.object({
   ),
 });
 const HouseholdPath = v.object({ householdId: Uuid });
+const MemberPath = v.object({ householdId: Uuid, memberId: Uuid });
+const InvitePath = v.object({ householdId: Uuid, code: v.pipe(v.string(), v.maxLength(32, 'at most 32 characters')) });
+const MemberName = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(80, 'at most 80 characters'));
+const AddMemberRequest = v.object({ displayName: MemberName, role: v.picklist(['Adult', 'Junior'] as const) });
+const UpdateMemberRequest = v.object({ displayName: v.optional(MemberName), role: v.optional(v.picklist(ROLES)) });
+const CreateInviteRequest = v.object({
+  role: v.picklist(['Adult', 'Junior'] as const),
+  memberId: v.optional(Uuid),
+  expiresInDays: v.optional(v.pipe(v.number(), v.integer('a whole number'), v.minValue(1, 'at least 1'), v.maxValue(30, 'at most 30'))),
+});
+const InviteResponse = v.object({ code: v.string(), role: v.picklist(['Adult', 'Junior'] as const), memberId: v.nullable(Uuid), expiresAt: IsoDateTime, createdAt: IsoDateTime });
+const AcceptInviteRequest = v.object({ code: v.pipe(v.string(), v.maxLength(64, 'at most 64 characters')) });
+
+const toMemberResponse = (m: Member) => ({ id: m.id, displayName: m.displayName, role: m.role, userId: m.accountId });
+const toInviteResponse = (i: Invite) => ({ code: i.code, role: i.role, memberId: i.memberId, expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString() });
 
 export function toHouseholdResponse(h: HouseholdWithMembers): v.InferOutput<typeof HouseholdResponse> {
   return {
@@ -52,7 +72,7 @@ export function toHouseholdResponse(h: HouseholdWithMembers): v.InferOutput<type
     dinnerTime: h.dinnerTime,
     chains: [...h.chains],
     plan: h.plan,
-    members: h.members.map((m) => ({ id: m.id, displayName: m.displayName, role: m.role, userId: m.accountId })),
+    members: h.members.map(toMemberResponse),
     createdAt: h.createdAt.toISOString(),
   };
 }
@@ -115,6 +135,144 @@ export function householdRoutes(deps: ServiceDeps): AnyRoute[] {
         const result = await updateHousehold(deps, caller.account, params.householdId, body);
         if (!result.ok) throw problemFor(result.error);
         ctx.body = toHouseholdResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/households/{householdId}/members',
+      operationId: 'addMember',
+      summary: 'Add a named person without an account (adults only)',
+      description: 'A child, or a partner who has not signed up yet. An invite made for this person links their account when they join.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: HouseholdPath,
+      body: AddMemberRequest,
+      responses: { 201: { description: 'Added', schema: MemberResponse } },
+      problems: { household_not_found: 404, adults_only: 403 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await addNamedMember(deps, caller.account, params.householdId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 201;
+        ctx.body = toMemberResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/api/v1/households/{householdId}/members/{memberId}',
+      operationId: 'updateMember',
+      summary: 'Rename a member or change a role (adults only)',
+      description:
+        'Only an Owner grants, changes or takes away the Owner role (403 owner_only); the last Owner cannot be demoted (400 owner_required).',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: MemberPath,
+      body: UpdateMemberRequest,
+      responses: { 200: { description: 'The member after the change', schema: MemberResponse } },
+      problems: { household_not_found: 404, adults_only: 403, member_not_found: 404, owner_only: 403, owner_required: 400 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await updateMember(deps, caller.account, params.householdId, params.memberId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toMemberResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/households/{householdId}/members/{memberId}',
+      operationId: 'removeMember',
+      summary: 'Remove a member (adults only)',
+      description:
+        'A member with an account loses the household. Only an Owner removes an Owner (403 owner_only), never the last one ' +
+        '(400 owner_required). The person\'s pending named invites become open invites.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: MemberPath,
+      responses: { 204: { description: 'Removed' } },
+      problems: { household_not_found: 404, adults_only: 403, member_not_found: 404, owner_only: 403, owner_required: 400 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await removeMember(deps, caller.account, params.householdId, params.memberId);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/households/{householdId}/invites',
+      operationId: 'createInvite',
+      summary: 'Make an invite code (adults only)',
+      description:
+        `A 12-character code of Crockford base32 (no I, L, O, U), valid expiresInDays (1 to 30, default ${INVITE_DEFAULT_DAYS}) ` +
+        'days, usable once. memberId names the person without an account the code is for (404 member_not_found otherwise).',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: HouseholdPath,
+      body: CreateInviteRequest,
+      responses: { 201: { description: 'Created', schema: InviteResponse } },
+      problems: { household_not_found: 404, adults_only: 403, member_not_found: 404 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await createInvite(deps, caller.account, params.householdId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 201;
+        ctx.body = toInviteResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/households/{householdId}/invites',
+      operationId: 'listInvites',
+      summary: 'The unused, unexpired invite codes (adults only)',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: HouseholdPath,
+      responses: { 200: { description: 'Open codes, newest first', schema: v.array(InviteResponse) } },
+      problems: { household_not_found: 404, adults_only: 403 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await listInvites(deps, caller.account, params.householdId);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = result.value.map(toInviteResponse);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/households/{householdId}/invites/{code}',
+      operationId: 'deleteInvite',
+      summary: 'Withdraw an invite code (adults only)',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: InvitePath,
+      responses: { 204: { description: 'Withdrawn' } },
+      problems: { household_not_found: 404, adults_only: 403, invite_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await deleteInvite(deps, caller.account, params.householdId, normalizeReadableCode(params.code));
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/invites/accept',
+      operationId: 'acceptInvite',
+      summary: 'Join a household with an invite code',
+      description:
+        'Session, no membership needed. Retry-safe: a caller already in the household gets 200 and the code stays unused. ' +
+        'A code made for a named person links the account to that person unless the person was since claimed or removed ' +
+        '(then the caller joins as a person of their own). Everyone in the household gets a joined push. The code is ' +
+        'read case-insensitively, ignoring spaces and dashes. 400 invite_not_usable for an unknown, expired or used code.',
+      tag: 'Invites',
+      auth: 'session',
+      rateLimit: 'backstop',
+      body: AcceptInviteRequest,
+      responses: { 200: { description: 'The membership', schema: MembershipResponse } },
+      problems: { invite_not_usable: 400 },
+      handler: async (ctx, { caller, body }) => {
+        const result = await acceptInvite(deps, caller.account, { code: normalizeReadableCode(body.code) });
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = result.value;
       },
     }),
   ];

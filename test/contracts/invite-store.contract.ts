@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { Invite } from '../../ports/invite-store.js';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+async function household(s: Stores) {
+  const owner = newAccount();
+  await s.accounts.create(owner);
+  const id = randomUUID();
+  await s.households.create(
+    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
+    { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
+  );
+  return { owner, id };
+}
+
+export function inviteStoreContract(backend: Backend): void {
+  describe(`InviteStore [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    const invite = (householdId: string, createdBy: string, over: Partial<Invite> = {}): Omit<Invite, 'usedAt' | 'usedBy'> => ({
+      code: 'ABCDEFGH2345',
+      householdId,
+      role: 'Adult',
+      memberId: null,
+      createdBy,
+      createdAt: at('2026-02-01T10:00:00.250Z'),
+      expiresAt: at('2026-02-08T10:00:00.250Z'),
+      ...over,
+    });
+
+    it('round-trips an invite for a named person', async () => {
+      const { owner, id } = await household(s);
+      const person = await s.households.addMember(id, { id: randomUUID(), displayName: 'Lille', role: 'Junior', accountId: null, createdAt: at('2026-01-02T00:00:00.000Z') });
+      const i = invite(id, owner.id, { role: 'Junior', memberId: person.id });
+      await s.invites.create(i);
+      expect(await s.invites.byCode(i.code)).to.deep.equal({ ...i, usedAt: null, usedBy: null });
+      expect(await s.invites.byCode('NOSUCHCODE00')).to.equal(null);
+    });
+
+    it('lists only unused, unexpired codes of the household, newest first', async () => {
+      const { owner, id } = await household(s);
+      const other = await household(s);
+      await s.invites.create(invite(id, owner.id, { code: 'OLD000000000', createdAt: at('2026-02-01T00:00:00.000Z') }));
+      await s.invites.create(invite(id, owner.id, { code: 'NEW000000000', createdAt: at('2026-02-02T00:00:00.000Z') }));
+      await s.invites.create(invite(id, owner.id, { code: 'EXPIRED00000', expiresAt: at('2026-02-03T00:00:00.000Z') }));
+      await s.invites.create(invite(id, owner.id, { code: 'USED00000000' }));
+      await s.invites.create(invite(other.id, other.owner.id, { code: 'OTHER0000000' }));
+      expect(await s.invites.markUsed('USED00000000', owner.id, at('2026-02-03T00:00:00.000Z'))).to.equal(true);
+      const open = await s.invites.listOpen(id, at('2026-02-04T00:00:00.000Z'));
+      expect(open.map((i) => i.code)).to.deep.equal(['NEW000000000', 'OLD000000000']);
+    });
+
+    it('marks a code used once: of simultaneous uses exactly one wins', async () => {
+      const { owner, id } = await household(s);
+      await s.invites.create(invite(id, owner.id));
+      const joiners = await Promise.all(Array.from({ length: 4 }, async () => {
+        const a = newAccount();
+        await s.accounts.create(a);
+        return a.id;
+      }));
+      const results = await Promise.all(joiners.map((a) => s.invites.markUsed('ABCDEFGH2345', a, at('2026-02-02T00:00:00.000Z'))));
+      expect(results.filter(Boolean)).to.have.length(1);
+      const used = await s.invites.byCode('ABCDEFGH2345');
+      expect(used?.usedAt).to.deep.equal(at('2026-02-02T00:00:00.000Z'));
+      expect(joiners).to.include(used?.usedBy);
+    });
+
+    it('deletes a code only within its household', async () => {
+      const { owner, id } = await household(s);
+      const other = await household(s);
+      await s.invites.create(invite(id, owner.id));
+      expect(await s.invites.delete(other.id, 'ABCDEFGH2345')).to.equal(false);
+      expect(await s.invites.delete(id, 'ABCDEFGH2345')).to.equal(true);
+      expect(await s.invites.byCode('ABCDEFGH2345')).to.equal(null);
+    });
+
+    it('turns a removed person\'s invites into open ones, and drops the inviter\'s codes with the account', async () => {
+      const { owner, id } = await household(s);
+      const person = await s.households.addMember(id, { id: randomUUID(), displayName: 'Lille', role: 'Junior', accountId: null, createdAt: at('2026-01-02T00:00:00.000Z') });
+      await s.invites.create(invite(id, owner.id, { memberId: person.id }));
+      await s.invites.unlinkMember(id, person.id);
+      await s.households.removeMember(id, person.id);
+      expect((await s.invites.byCode('ABCDEFGH2345'))?.memberId).to.equal(null);
+      await s.accounts.delete(owner.id);
+      expect(await s.invites.byCode('ABCDEFGH2345')).to.equal(null);
+    });
+
+    it('lets a named person be claimed once, by an account not yet in the household', async () => {
+      const { owner, id } = await household(s);
+      const person = await s.households.addMember(id, { id: randomUUID(), displayName: 'Lille', role: 'Junior', accountId: null, createdAt: at('2026-01-02T00:00:00.000Z') });
+      const a = newAccount();
+      const b = newAccount();
+      await s.accounts.create(a);
+      await s.accounts.create(b);
+      expect(await s.households.claimMember(id, person.id, owner.id, 'Adult')).to.equal(null); // owner is a member already
+      const claimed = await s.households.claimMember(id, person.id, a.id, 'Adult');
+      expect(claimed).to.deep.equal({ ...person, accountId: a.id, role: 'Adult' });
+      expect(await s.households.claimMember(id, person.id, b.id, 'Adult')).to.equal(null);
+      expect(await s.households.memberById(id, person.id)).to.deep.equal(claimed);
+      expect(await s.households.memberById(randomUUID(), person.id)).to.equal(null);
+    });
+
+    it('renames and re-roles a member within its household only', async () => {
+      const { id } = await household(s);
+      const other = await household(s);
+      const person = await s.households.addMember(id, { id: randomUUID(), displayName: 'Lille', role: 'Junior', accountId: null, createdAt: at('2026-01-02T00:00:00.000Z') });
+      expect(await s.households.updateMember(other.id, person.id, { displayName: 'X' })).to.equal(null);
+      expect(await s.households.updateMember(id, person.id, { displayName: 'Store' })).to.deep.equal({ ...person, displayName: 'Store' });
+      expect(await s.households.updateMember(id, person.id, { role: 'Adult' })).to.deep.equal({ ...person, displayName: 'Store', role: 'Adult' });
+    });
+  });
+}
+
+export function pushOutboxContract(backend: Backend): void {
+  describe(`PushOutbox [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    it('keeps events until they are marked sent, oldest first, and drops those of a deleted household', async () => {
+      const { id } = await household(s);
+      const gone = await household(s);
+      const entry = (n: number, householdId = id) => ({
+        id: randomUUID(),
+        householdId,
+        event: { kind: 'member-joined' as const, memberId: randomUUID(), displayName: `P${n}` },
+        createdAt: at(`2026-03-0${n}T00:00:00.000Z`),
+      });
+      const e2 = entry(2);
+      const e1 = entry(1);
+      const e3 = entry(3, gone.id);
+      for (const e of [e2, e1, e3]) await s.pushOutbox.record(e);
+      await s.households.delete(gone.id);
+      expect(await s.pushOutbox.pending(10)).to.deep.equal([e1, e2]);
+      expect(await s.pushOutbox.pending(1)).to.deep.equal([e1]);
+      await s.pushOutbox.markSent([e1.id], at('2026-03-05T00:00:00.000Z'));
+      expect(await s.pushOutbox.pending(10)).to.deep.equal([e2]);
+    });
+  });
+}
