@@ -18,6 +18,11 @@ import { knexInviteStore } from '../adapters/knex/invite-store.js';
 import { knexPushOutbox } from '../adapters/knex/push-outbox.js';
 import { memoryInviteStore, memoryPushOutbox } from '../adapters/memory/invites.js';
 import { randomReadableCodes } from '../adapters/crypto/readable-codes.js';
+import { knexFeedbackStore } from '../adapters/knex/feedback-store.js';
+import { knexReferralCodeStore } from '../adapters/knex/referral-code-store.js';
+import { memoryFeedbackStore } from '../adapters/memory/feedback-store.js';
+import { memoryReferralCodeStore } from '../adapters/memory/referral-code-store.js';
+import { shippedLoyaltyPrograms } from '../adapters/reference/loyalty-programs.js';
 import { knexIdentityStore, knexSignInCodeStore, knexSignInFlowStore } from '../adapters/knex/identity-store.js';
 import { memoryIdentityStore, memorySignInCodeStore, memorySignInFlowStore } from '../adapters/memory/identity-store.js';
 import type { ServiceDeps } from '../adapters/http/deps.js';
@@ -32,7 +37,7 @@ export interface DepsOverrides {
 }
 
 /** The settings the use cases read. */
-export type DepsConfig = Pick<Config, 'adminEmails' | 'publicBaseUrl' | 'lockout'>;
+export type DepsConfig = Pick<Config, 'adminEmails' | 'publicBaseUrl' | 'lockout' | 'referralCodesPerHousehold'>;
 
 const common = (config: DepsConfig, o: DepsOverrides) => ({
   hasher: o.hasher ?? argon2Hasher(),
@@ -46,6 +51,8 @@ const common = (config: DepsConfig, o: DepsOverrides) => ({
   clock: o.clock ?? systemClock,
   timeZones: intlTimeZones(),
   platformAdmins: new Set(config.adminEmails),
+  loyaltyPrograms: shippedLoyaltyPrograms(),
+  referralCodesPerHousehold: config.referralCodesPerHousehold,
 });
 
 /** Production wiring: the Knex stores on the configured database. */
@@ -58,6 +65,8 @@ export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides 
     accountTokens: knexAccountTokenStore(db.knex),
     loginThrottle: knexLoginThrottle(db.knex),
     invites: knexInviteStore(db.knex),
+    feedback: knexFeedbackStore(db.knex),
+    referralCodes: knexReferralCodeStore(db.knex),
     pushOutbox: knexPushOutbox(db.knex),
     identities: knexIdentityStore(db.knex),
     signInFlows: knexSignInFlowStore(db.knex),
@@ -76,6 +85,8 @@ export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDe
     accountTokens: memoryAccountTokenStore(t),
     loginThrottle: memoryLoginThrottle(),
     invites: memoryInviteStore(t),
+    feedback: memoryFeedbackStore(t),
+    referralCodes: memoryReferralCodeStore(t),
     pushOutbox: memoryPushOutbox(t),
     identities: memoryIdentityStore(t),
     signInFlows: memorySignInFlowStore(),

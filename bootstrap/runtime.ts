@@ -11,6 +11,8 @@ import type { AnyRoute } from '../adapters/http/route.js';
 import { accountRoutes } from '../adapters/http/routes/accounts.js';
 import { docsRoutes } from '../adapters/http/routes/docs.js';
 import { householdRoutes } from '../adapters/http/routes/households.js';
+import { referenceRoutes } from '../adapters/http/routes/reference.js';
+import { feedbackRoutes } from '../adapters/http/routes/feedback.js';
 import { socialRoutes } from '../adapters/http/routes/social.js';
 import { signInProviders } from '../adapters/oidc/providers.js';
 import { systemRoutes } from '../adapters/http/routes/system.js';
@@ -95,6 +97,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...accountRoutes(deps, settings),
     ...socialRoutes({ ...deps, ...signInProviders(config, logger, deps.clock) }, settings),
     ...householdRoutes(deps),
+    ...referenceRoutes(deps),
+    ...feedbackRoutes(deps, settings),
   ];
   const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
   const app = createHttpApp({ config, logger, rateLimiter, sessions: deps }, routes);
@@ -107,7 +111,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     routes,
     mailer,
     async close() {
-      await mailer.drain();
+      // Shutdown waits a little for mails under way, never for a mail server that does not answer.
+      await mailer.drain(10_000);
       smtp?.close();
       await db.close();
     },

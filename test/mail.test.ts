@@ -59,4 +59,12 @@ describe('mail adapters', () => {
     await dead.drain();
     expect(log.lines.find((l) => l['msg'] === 'mail not delivered')).to.include({ to: 'kari@example.com' });
   });
+
+  it('a bounded drain gives up on a mail server that never answers, and says so', async () => {
+    const log = captureLog();
+    const stuck = backgroundMailer({ send: () => new Promise<void>(() => {}) }, log.logger, []);
+    await stuck.send(mail);
+    await stuck.drain(50);
+    expect(log.lines.find((l) => l['msg'] === 'mails not delivered before shutdown')).to.include({ count: 1 });
+  });
 });

@@ -9,6 +9,7 @@ import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
 import { koaPath, type AnyRoute } from './route.js';
+import { readMultipart, type ParsedMultipart } from './multipart.js';
 import { containsNul, parseWith } from './validation.js';
 import { versionGate } from './version-gate.js';
 import { authenticateRequest, crossSiteGuard, type SessionDeps } from './session-cookie.js';
@@ -57,7 +58,14 @@ function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
   if (route.rateLimit === 'backstop') {
     chain.push(limit(settings.rateLimiter, 'backstop', (ctx) => (ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`)));
   }
-  if (!route.body) chain.push(refuseNulInIgnoredBody);
+  if (route.body && route.multipart) throw new Error(`${route.operationId}: a route takes a JSON body or a multipart body, not both`);
+  if (route.multipart) {
+    const def = route.multipart;
+    chain.push(async (ctx, next) => {
+      ctx.state['multipart'] = await step('multipart', () => readMultipart(ctx, def));
+      await next();
+    });
+  } else if (!route.body) chain.push(refuseNulInIgnoredBody);
   else {
     chain.push(requireJsonContentType);
     chain.push(
@@ -80,10 +88,13 @@ function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
     const input = await step('validate', async () => {
       const body = route.body ? bodyOf(ctx) : undefined;
       if (body !== undefined && containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
+      // Its text fields were read and checked for NUL by readMultipart; they validate like a JSON body.
+      const multipart = ctx.state['multipart'] as ParsedMultipart | undefined;
       return {
         params: route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {},
         query: route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {},
-        body: route.body ? parseWith(route.body, body, 'body') : undefined,
+        body: route.body ? parseWith(route.body, body, 'body') : route.multipart && multipart ? parseWith(route.multipart.fields, multipart.fields, 'body') : undefined,
+        files: multipart?.files ?? {},
         caller: ctx.state['caller'] ?? null,
       };
     });

@@ -5,10 +5,13 @@ import type { HouseholdDeps } from '../../core/households/households.js';
 import type { MemberDeps } from '../../core/households/members.js';
 import type { InviteDeps } from '../../core/households/invites.js';
 import type { SignInStores } from '../../core/accounts/social.js';
+import type { LoyaltyDeps } from '../../core/reference/loyalty-programs.js';
+import type { ReferralDeps } from '../../core/reference/referral-codes.js';
+import type { FeedbackDeps } from '../../core/feedback/submit-feedback.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps;
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps;
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ProblemBody } from './schemas.js';
-import type { AnyRoute } from './route.js';
+import type { AnyRoute, MultipartDef } from './route.js';
 
 type Json = Record<string, unknown>;
 
@@ -18,6 +18,36 @@ const COMMON: Record<number, string> = {
   500: 'internal_error: no stack trace or SQL in the body; the trace id finds it in the logs',
   503: 'store_busy: the database stayed locked; Retry-After gives seconds',
 };
+
+/**
+ * A multipart/form-data request body: the text fields' schema with the file parts added as binary strings; the
+ * encoding names the JSON fields and the media types a file's bytes must have.
+ */
+function multipartBody(m: MultipartDef<unknown>): Json {
+  const fields = jsonSchema(m.fields);
+  const properties: Record<string, Json> = { ...((fields['properties'] as Record<string, Json> | undefined) ?? {}) };
+  const encoding: Record<string, Json> = {};
+  for (const name of m.jsonFields ?? []) encoding[name] = { contentType: 'application/json' };
+  for (const [name, f] of Object.entries(m.files)) {
+    const kinds = f.mediaTypes ? ` Its bytes must be ${f.mediaTypes.join(', ')} (sniffed; the declared type is not trusted), else 400 validation_failed.` : '';
+    properties[name] = {
+      type: 'string',
+      format: 'binary',
+      description: `${f.description} Optional; an empty part counts as absent. At most ${f.maxBytes} bytes, else 400 value_too_long.${kinds}`,
+    };
+    if (f.mediaTypes) encoding[name] = { contentType: f.mediaTypes.join(', ') };
+  }
+  return {
+    required: true,
+    description: `multipart/form-data of at most ${m.maxTotalBytes} bytes in all (413 payload_too_large above). Part names match case-insensitively; parts not listed are ignored.`,
+    content: {
+      'multipart/form-data': {
+        schema: { type: 'object', properties, required: (fields['required'] as string[] | undefined) ?? [] },
+        ...(Object.keys(encoding).length ? { encoding } : {}),
+      },
+    },
+  };
+}
 
 export interface ApiInfo {
   readonly version: string;
@@ -51,6 +81,10 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
     const statuses = new Map<number, string>();
     for (const [status, codes] of Object.entries(own)) statuses.set(Number(status), codes.join(', '));
     if (r.auth === 'session') statuses.set(401, [statuses.get(401), 'unauthenticated: no session, or it is no longer valid'].filter(Boolean).join('; '));
+    if (r.multipart) {
+      statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${r.multipart.maxTotalBytes} bytes in all`].filter(Boolean).join('; '));
+      statuses.set(415, [statuses.get(415), 'unsupported_media_type: the body is not multipart/form-data'].filter(Boolean).join('; '));
+    }
     if (r.method !== 'GET' && r.auth === 'session') statuses.set(403, [statuses.get(403), 'cross_site_request: a cross-site request carried the session cookie'].filter(Boolean).join('; '));
     for (const [status, text] of Object.entries(COMMON)) {
       const s = Number(status);
@@ -71,6 +105,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       'x-rate-limit-class': r.rateLimit,
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } } } : {}),
+      ...(r.multipart ? { requestBody: multipartBody(r.multipart) } : {}),
       responses,
     };
   }

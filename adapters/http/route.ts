@@ -21,7 +21,39 @@ export interface RouteInput<A extends Auth, P, Q, B> {
   readonly params: P;
   readonly query: Q;
   readonly body: B;
+  /** The file parts of a multipart body, by part name (a part sent empty counts as absent); {} otherwise. */
+  readonly files: Readonly<Record<string, UploadedFile>>;
   readonly caller: A extends 'session' ? Authenticated : null;
+}
+
+/** One file part a multipart route takes. */
+export interface FilePartDef {
+  readonly description: string;
+  /** Larger answers 400 value_too_long. */
+  readonly maxBytes: number;
+  /** Media types the part's BYTES must have (sniffed, whatever its Content-Type says); else 400. Omitted: any. */
+  readonly mediaTypes?: readonly string[];
+}
+
+/**
+ * A multipart/form-data body: text fields validated together like a JSON body (`body` of the handler), and
+ * files held in memory (`files`). A route has either `body` or `multipart`.
+ */
+export interface MultipartDef<B> {
+  /** The text fields as one object; names match case-insensitively. */
+  readonly fields: Schema<B>;
+  /** Text fields that hold JSON text, parsed before validation (documented with encoding application/json). */
+  readonly jsonFields?: readonly string[];
+  readonly files: Readonly<Record<string, FilePartDef>>;
+  /** The whole body, part headers and boundaries included; larger answers 413 payload_too_large. */
+  readonly maxTotalBytes: number;
+}
+
+export interface UploadedFile {
+  /** Sniffed from the bytes when the part declares mediaTypes; else the part's Content-Type. */
+  readonly mediaType: string;
+  readonly filename: string | null;
+  readonly bytes: Buffer;
 }
 
 /**
@@ -44,6 +76,7 @@ export interface RouteDef<A extends Auth, P, Q, B> {
   readonly params?: Schema<P>;
   readonly query?: Schema<Q>;
   readonly body?: Schema<B>;
+  readonly multipart?: MultipartDef<B>;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
   /** Problem codes this handler itself may answer, with their status (documented in OpenAPI). */
   readonly problems?: Readonly<Record<string, number>>;

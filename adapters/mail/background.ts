@@ -4,9 +4,9 @@ import type { Mailer } from '../../ports/mailer.js';
 /**
  * Hands mails to `inner` without making the request wait: the answer and its timing never depend on a mail
  * server (nor on whether a mail was sent at all). A failed delivery is retried a few times, then logged.
- * `drain()` waits for the mails under way (graceful shutdown, tests).
+ * `drain()` waits for the mails under way (tests), `drain(ms)` at most that long (graceful shutdown).
  */
-export function backgroundMailer(inner: Mailer, logger: Logger, retryDelaysMs: readonly number[] = [1000, 5000, 30000]): Mailer & { drain(): Promise<void> } {
+export function backgroundMailer(inner: Mailer, logger: Logger, retryDelaysMs: readonly number[] = [1000, 5000, 30000]): Mailer & { drain(timeoutMs?: number): Promise<void> } {
   const pending = new Set<Promise<void>>();
   const deliver = async (mail: Parameters<Mailer['send']>[0]) => {
     for (let attempt = 0; ; attempt++) {
@@ -28,8 +28,18 @@ export function backgroundMailer(inner: Mailer, logger: Logger, retryDelaysMs: r
       const p = deliver(mail).finally(() => pending.delete(p));
       pending.add(p);
     },
-    async drain() {
-      while (pending.size > 0) await Promise.all([...pending]);
+    async drain(timeoutMs = Infinity) {
+      const deadline = Date.now() + timeoutMs;
+      while (pending.size > 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          logger.error('mails not delivered before shutdown', { count: pending.size });
+          return;
+        }
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.all([...pending]), new Promise((r) => (timer = setTimeout(r, Math.min(left, 2 ** 31 - 1))))]);
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -17,6 +17,12 @@ import type { PushOutbox } from '../../ports/push-outbox.js';
 import { knexInviteStore } from '../../adapters/knex/invite-store.js';
 import { knexPushOutbox } from '../../adapters/knex/push-outbox.js';
 import { memoryInviteStore, memoryPushOutbox } from '../../adapters/memory/invites.js';
+import type { FeedbackStore } from '../../ports/feedback-store.js';
+import type { ReferralCodeStore } from '../../ports/referral-code-store.js';
+import { knexFeedbackStore } from '../../adapters/knex/feedback-store.js';
+import { knexReferralCodeStore } from '../../adapters/knex/referral-code-store.js';
+import { memoryFeedbackStore } from '../../adapters/memory/feedback-store.js';
+import { memoryReferralCodeStore } from '../../adapters/memory/referral-code-store.js';
 
 /** The stores of one backend over one fresh set of tables. */
 export interface Stores {
@@ -27,6 +33,8 @@ export interface Stores {
   loginThrottle: LoginThrottle;
   invites: InviteStore;
   pushOutbox: PushOutbox;
+  feedback: FeedbackStore;
+  referralCodes: ReferralCodeStore;
   identities: IdentityStore;
   signInFlows: SignInFlowStore;
   signInCodes: SignInCodeStore;
@@ -53,6 +61,8 @@ export function backends(): Backend[] {
           loginThrottle: memoryLoginThrottle(),
           invites: memoryInviteStore(t),
           pushOutbox: memoryPushOutbox(t),
+          feedback: memoryFeedbackStore(t),
+          referralCodes: memoryReferralCodeStore(t),
           identities: memoryIdentityStore(t),
           signInFlows: memorySignInFlowStore(),
           signInCodes: memorySignInCodeStore(t),
@@ -73,6 +83,8 @@ export function backends(): Backend[] {
           loginThrottle: knexLoginThrottle(db.knex),
           invites: knexInviteStore(db.knex),
           pushOutbox: knexPushOutbox(db.knex),
+          feedback: knexFeedbackStore(db.knex),
+          referralCodes: knexReferralCodeStore(db.knex),
           identities: knexIdentityStore(db.knex),
           signInFlows: knexSignInFlowStore(db.knex),
           signInCodes: knexSignInCodeStore(db.knex),

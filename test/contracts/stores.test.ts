@@ -6,6 +6,8 @@ import { identityStoreContract, signInCodeStoreContract, signInFlowStoreContract
 import { accountTokenStoreContract } from './account-token-store.contract.js';
 import { loginThrottleContract } from './login-throttle.contract.js';
 import { inviteStoreContract, pushOutboxContract } from './invite-store.contract.js';
+import { feedbackStoreContract } from './feedback-store.contract.js';
+import { referralCodeStoreContract } from './referral-code-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -19,4 +21,6 @@ for (const backend of backends()) {
   loginThrottleContract(backend);
   inviteStoreContract(backend);
   pushOutboxContract(backend);
+  feedbackStoreContract(backend);
+  referralCodeStoreContract(backend);
 }

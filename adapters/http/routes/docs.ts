@@ -20,7 +20,12 @@ export function renderDocs(doc: Json): string {
         `<p><strong>${esc(String(op['summary']))}</strong>${(op['security'] as unknown[]).length ? ' · session' : ' · public'} · rate limit <code>${esc(String(op['x-rate-limit-class']))}</code></p>`,
         op['description'] ? `<p>${esc(String(op['description']))}</p>` : '',
         params.length ? `<h4>Parameters</h4><ul>${params.map((p) => `<li><code>${esc(String(p['name']))}</code> in ${esc(String(p['in']))}${p['required'] ? ' (required)' : ''}: <code>${esc(JSON.stringify(p['schema']))}</code></li>`).join('')}</ul>` : '',
-        body ? `<h4>Request body</h4>${pretty(body['application/json']?.['schema'])}` : '',
+        // JSON, or multipart/form-data with the encoding of its parts.
+        body
+          ? `<h4>Request body</h4>${Object.entries(body)
+              .map(([type, media]) => `<p><code>${esc(type)}</code></p>${pretty(media['schema'] ?? {})}${media['encoding'] ? pretty({ encoding: media['encoding'] }) : ''}`)
+              .join('')}`
+          : '',
         `<h4>Responses</h4><ul>${Object.entries(responses)
           .map(([status, r]) => {
             const content = r['content'] as Record<string, Json> | undefined;

@@ -5,6 +5,7 @@ import * as m0003 from './0003_rate_limits.js';
 import * as m0004 from './0004_account_tokens_and_throttle.js';
 import * as m0005 from './0005_identities.js';
 import * as m0006 from './0006_invites_and_push_outbox.js';
+import * as m0007 from './0007_feedback_and_referrals.js';
 
 interface Migration {
   readonly name: string;
@@ -12,7 +13,7 @@ interface Migration {
 }
 
 /** Forward-only and never edited once landed: a new change is a new file appended here. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...migrations],

@@ -1,0 +1,178 @@
+import { Writable } from 'node:stream';
+import type Koa from 'koa';
+import { formidable, errors as formidableErrors, multipart as multipartPlugin } from 'formidable';
+import { fileTypeFromBuffer } from 'file-type';
+import { HttpProblem, problems } from './problem.js';
+import type { MultipartDef, UploadedFile } from './route.js';
+import { containsNul } from './validation.js';
+
+export interface ParsedMultipart {
+  /** Text fields by name (JSON fields parsed), ready for the fields schema. */
+  readonly fields: Record<string, unknown>;
+  readonly files: Record<string, UploadedFile>;
+}
+
+const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';
+const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(2)} MiB`;
+
+/** The whole body grew past the route's limit (counted as it arrives, whatever Content-Length said). */
+class BodyTooLarge extends Error {}
+interface Collected {
+  readonly name: string;
+  readonly filename: string | null;
+  readonly declaredType: string | null;
+  readonly chunks: Buffer[];
+  size: number;
+}
+
+/**
+ * Reads a multipart/form-data body into memory with formidable: no temporary files. The whole body is limited
+ * (413), each declared file part has its own limit (400) and, when it names media types, its bytes must be of one
+ * of them (400). Parts the route does not declare are skipped. A text part sent with a Content-Type (some HTTP
+ * clients send a JSON part as application/json) is read as text all the same. An empty file part counts as absent.
+ */
+export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>): Promise<ParsedMultipart> {
+  const declaredLength = Number(ctx.get('Content-Length') || 0);
+  const hasBody = declaredLength > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (!hasBody) return { fields: {}, files: {} };
+  if (!ctx.is('multipart/form-data')) {
+    throw new HttpProblem(415, 'unsupported_media_type', 'Unsupported media type', 'send the body as multipart/form-data');
+  }
+  // Refused before a byte is read; Node discards the unread body after the answer.
+  if (declaredLength > def.maxTotalBytes) throw problems.tooLarge(mib(def.maxTotalBytes));
+
+  const fileDefs = new Map(Object.entries(def.files).map(([name, f]) => [name.toLowerCase(), { name, ...f }]));
+  const textNames = new Map(fieldNames(def).map((n) => [n.toLowerCase(), n]));
+  const begun = new Map<unknown, Collected>();
+  const collected: Collected[] = [];
+
+  const form = formidable({
+    enabledPlugins: [multipartPlugin],
+    maxFields: 100,
+    maxFieldsSize: def.maxTotalBytes,
+    maxFiles: fileDefs.size + textNames.size,
+    maxFileSize: def.maxTotalBytes,
+    maxTotalFileSize: def.maxTotalBytes,
+    allowEmptyFiles: true,
+    minFileSize: 0,
+    filter: (part) => part.name !== null && (fileDefs.has(part.name.toLowerCase()) || textNames.has(part.name.toLowerCase())),
+    fileWriteStreamHandler: (file) => {
+      const entry = begun.get(file)!;
+      const limit = fileDefs.get(entry.name.toLowerCase())?.maxBytes ?? def.maxTotalBytes;
+      // Past its limit a part is only counted (refused once the body is read): a stream error here could lose
+      // the race against formidable's end of the part and go unseen.
+      return new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          entry.size += chunk.length;
+          if (entry.size <= limit) entry.chunks.push(chunk);
+          done();
+        },
+      });
+    },
+  });
+  // 'fileBegin' comes just before formidable opens the file's write stream: it tells the stream whose part it is.
+  form.on('fileBegin', (name, file) => {
+    const entry: Collected = { name, filename: file.originalFilename ?? null, declaredType: file.mimetype ?? null, chunks: [], size: 0 };
+    begun.set(file, entry);
+    collected.push(entry);
+  });
+  // Formidable turns an exception thrown while it takes a chunk into a parse error (its data handler catches).
+  form.on('progress', (received) => {
+    if (received > def.maxTotalBytes) throw new BodyTooLarge();
+  });
+
+  let rawFields: Record<string, string[] | undefined>;
+  try {
+    [rawFields] = await form.parse(ctx.req);
+  } catch (err) {
+    // Formidable stops reading at its first error; the rest of the body is drained so the answer can go out.
+    ctx.req.resume();
+    throw multipartProblem(err, def);
+  }
+
+  const fields: Record<string, unknown> = {};
+  const addText = (name: string, value: string) => {
+    const key = textNames.get(name.toLowerCase()) ?? name;
+    if (key in fields) throw problems.validation(`body.${key}: send this field once`, [{ path: `body.${key}`, message: 'send this field once' }]);
+    fields[key] = value;
+  };
+  for (const [name, values] of Object.entries(rawFields)) {
+    // A field the route does not take is ignored, as an unknown JSON property is, but the NUL rule still holds.
+    if (!textNames.has(name.toLowerCase())) {
+      if (containsNul(name) || containsNul(values)) throw problems.validation(NUL_REFUSED);
+      continue;
+    }
+    for (const value of values ?? []) addText(name, value);
+  }
+
+  const files: Record<string, UploadedFile> = {};
+  for (const entry of collected) {
+    const fileDef = fileDefs.get(entry.name.toLowerCase());
+    if (entry.size > (fileDef?.maxBytes ?? def.maxTotalBytes)) {
+      const part = fileDef?.name ?? entry.name;
+      const message = `at most ${fileDef?.maxBytes ?? def.maxTotalBytes} bytes`;
+      throw problems.tooLong(`body.${part}: ${message}`, [{ path: `body.${part}`, message }]);
+    }
+    const bytes = Buffer.concat(entry.chunks);
+    if (!fileDef) {
+      addText(entry.name, bytes.toString('utf8'));
+      continue;
+    }
+    if (bytes.length === 0) continue;
+    if (fileDef.name in files) throw problems.validation(`body.${fileDef.name}: send one file`, [{ path: `body.${fileDef.name}`, message: 'send one file' }]);
+    files[fileDef.name] = { mediaType: await mediaTypeOf(fileDef.name, bytes, fileDef.mediaTypes, entry.declaredType), filename: entry.filename, bytes };
+  }
+
+  // The NUL rule covers the text of the body, not the bytes of its files.
+  if (containsNul(fields)) throw problems.validation(NUL_REFUSED);
+  for (const name of def.jsonFields ?? []) {
+    const text = fields[name];
+    if (typeof text !== 'string') continue;
+    try {
+      fields[name] = JSON.parse(text);
+    } catch {
+      throw problems.validation(`body.${name}: not valid JSON`, [{ path: `body.${name}`, message: 'not valid JSON' }]);
+    }
+    if (containsNul(fields[name])) throw problems.validation(NUL_REFUSED);
+  }
+  return { fields, files };
+}
+
+async function mediaTypeOf(part: string, bytes: Buffer, accepted: readonly string[] | undefined, declared: string | null): Promise<string> {
+  if (!accepted) return declared ?? 'application/octet-stream';
+  const sniffed = (await fileTypeFromBuffer(bytes))?.mime;
+  if (sniffed && accepted.includes(sniffed)) return sniffed;
+  const message = `must be ${accepted.join(', ')} (judged by its bytes${sniffed ? `, which are ${sniffed}` : ''})`;
+  throw problems.validation(`body.${part}: ${message}`, [{ path: `body.${part}`, message }]);
+}
+
+function multipartProblem(err: unknown, def: MultipartDef<unknown>): unknown {
+  if (err instanceof BodyTooLarge) return problems.tooLarge(mib(def.maxTotalBytes));
+  const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : undefined;
+  switch (code) {
+    case formidableErrors.biggerThanTotalMaxFileSize:
+    case formidableErrors.biggerThanMaxFileSize:
+    case formidableErrors.maxFieldsSizeExceeded:
+      return problems.tooLarge(mib(def.maxTotalBytes));
+    case formidableErrors.maxFieldsExceeded:
+    case formidableErrors.maxFilesExceeded:
+      return problems.validation('the body has more parts than this operation takes');
+    case formidableErrors.malformedMultipart:
+    case formidableErrors.missingMultipartBoundary:
+    case formidableErrors.missingContentType:
+    case formidableErrors.noParser:
+    case formidableErrors.unknownTransferEncoding:
+    case formidableErrors.aborted:
+      return problems.validation('the body is not valid multipart/form-data');
+    default:
+      // Any other refusal of formidable's is about the body's form; anything else is a fault (500).
+      return typeof code === 'number' ? problems.validation('the body is not valid multipart/form-data') : err;
+  }
+}
+
+/** The names of the fields schema's entries (an object schema, possibly wrapped). */
+function fieldNames(def: MultipartDef<unknown>): string[] {
+  let s = def.fields as unknown as { wrapped?: unknown; entries?: Record<string, unknown> };
+  while (s.wrapped) s = s.wrapped as typeof s;
+  return Object.keys(s.entries ?? {});
+}

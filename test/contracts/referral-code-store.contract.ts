@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { NewReferralCode } from '../../ports/referral-code-store.js';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+let counter = 0;
+/** Distinct codes of the referral shape, unique per run. */
+const freshCode = () => `R${(++counter).toString(32).toUpperCase().padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 7).toUpperCase()}`;
+
+export function referralCodeStoreContract(backend: Backend): void {
+  describe(`ReferralCodeStore [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    async function household() {
+      const account = newAccount();
+      await s.accounts.create(account);
+      const id = randomUUID();
+      await s.households.create(
+        { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Plus', createdAt: at('2026-02-01T12:00:00.500Z') },
+        { id: randomUUID(), displayName: 'Kari', role: 'Owner', accountId: account.id, createdAt: at('2026-02-01T12:00:00.500Z') },
+      );
+      return id;
+    }
+    const batch = (slots: number[], createdAt = at('2026-05-04T09:00:00.123Z')): NewReferralCode[] => slots.map((slot) => ({ code: freshCode(), slot, createdAt }));
+
+    it('round-trips codes with their slots and dates, oldest first, scoped to the household', async () => {
+      const h = await household();
+      const other = await household();
+      const later = batch([1], at('2026-05-05T10:00:00.456Z'));
+      const first = batch([0], at('2026-05-04T09:00:00.123Z'));
+      expect(await s.referralCodes.addToFreeSlots(h, later)).to.have.length(1);
+      const added = await s.referralCodes.addToFreeSlots(h, first);
+      expect(added).to.deep.equal([{ code: first[0]!.code, householdId: h, slot: 0, usedAt: null, createdAt: at('2026-05-04T09:00:00.123Z') }]);
+      await s.referralCodes.addToFreeSlots(other, batch([0]));
+      expect(await s.referralCodes.listOf(h)).to.deep.equal([
+        { code: first[0]!.code, householdId: h, slot: 0, usedAt: null, createdAt: at('2026-05-04T09:00:00.123Z') },
+        { code: later[0]!.code, householdId: h, slot: 1, usedAt: null, createdAt: at('2026-05-05T10:00:00.456Z') },
+      ]);
+      expect(await s.referralCodes.listOf(randomUUID())).to.deep.equal([]);
+    });
+
+    it('drops a code whose slot is taken and keeps the others of the batch', async () => {
+      const h = await household();
+      const [kept] = await s.referralCodes.addToFreeSlots(h, batch([0]));
+      const second = batch([0, 1, 2]);
+      const added = await s.referralCodes.addToFreeSlots(h, second);
+      expect(added.map((c) => c.slot)).to.deep.equal([1, 2]);
+      const listed = await s.referralCodes.listOf(h);
+      expect(listed.map((c) => c.code).sort()).to.deep.equal([kept!.code, second[1]!.code, second[2]!.code].sort());
+    });
+
+    it('never holds more unused codes than slots when several fill them at once, each code unique', async () => {
+      const h = await household();
+      const results = await Promise.all(Array.from({ length: 6 }, () => s.referralCodes.addToFreeSlots(h, batch([0, 1, 2]))));
+      expect(results.flat()).to.have.length(3);
+      const listed = await s.referralCodes.listOf(h);
+      expect(listed).to.have.length(3);
+      expect(listed.map((c) => c.slot).sort()).to.deep.equal([0, 1, 2]);
+      expect(new Set(listed.map((c) => c.code)).size).to.equal(3);
+    });
+
+    it('refuses a code another household holds already (codes are unique)', async () => {
+      const h = await household();
+      const other = await household();
+      const [mine] = batch([0]);
+      await s.referralCodes.addToFreeSlots(h, [mine!]);
+      expect(await s.referralCodes.addToFreeSlots(other, [{ ...mine!, slot: 0 }])).to.deep.equal([]);
+      expect(await s.referralCodes.listOf(other)).to.deep.equal([]);
+    });
+
+    it('spends a code once, within its household only, and frees its slot', async () => {
+      const h = await household();
+      const other = await household();
+      const [code] = await s.referralCodes.addToFreeSlots(h, batch([0]));
+      expect(await s.referralCodes.markUsed(other, code!.code, at('2026-05-06T00:00:00.000Z'))).to.equal(null);
+      const spent = await s.referralCodes.markUsed(h, code!.code, at('2026-05-06T07:30:00.789Z'));
+      expect(spent).to.deep.equal({ ...code, slot: null, usedAt: at('2026-05-06T07:30:00.789Z') });
+      expect(await s.referralCodes.markUsed(h, code!.code, at('2026-05-07T00:00:00.000Z'))).to.equal(null);
+      expect(await s.referralCodes.markUsed(h, 'UNKNOWN00000', at('2026-05-07T00:00:00.000Z'))).to.equal(null);
+      const refill = await s.referralCodes.addToFreeSlots(h, batch([0]));
+      expect(refill).to.have.length(1);
+      const listed = await s.referralCodes.listOf(h);
+      expect(listed.map((c) => [c.slot, c.usedAt !== null])).to.have.deep.members([
+        [null, true],
+        [0, false],
+      ]);
+    });
+
+    it('deletes the codes with their household', async () => {
+      const h = await household();
+      const [code] = await s.referralCodes.addToFreeSlots(h, batch([0]));
+      await s.households.delete(h);
+      expect(await s.referralCodes.listOf(h)).to.deep.equal([]);
+      expect(await s.referralCodes.markUsed(h, code!.code, at('2026-05-06T00:00:00.000Z'))).to.equal(null);
+    });
+  });
+}
