@@ -11,6 +11,8 @@ export interface MemoryTables {
   members: Map<string, Member>;
   /** What other memory stores drop when an account goes (the foreign-key cascades of the database). */
   onAccountDeleted: ((accountId: string) => void)[];
+  /** What other memory stores do when a recipe goes (plan days lose the dish, as ON DELETE SET NULL does). */
+  onRecipeDeleted: ((householdId: string, recipeId: string) => void)[];
 }
 
 export const emptyTables = (): MemoryTables => ({
@@ -19,6 +21,7 @@ export const emptyTables = (): MemoryTables => ({
   households: new Map(),
   members: new Map(),
   onAccountDeleted: [],
+  onRecipeDeleted: [],
 });
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());

@@ -1,0 +1,39 @@
+import type { IsoDate } from '../core/events/types.js';
+import type { HouseholdId } from '../core/shared/ids.js';
+
+export interface PlanDayRow {
+  /** The plan entry id (what shopping lines name in relatedPlanEntryIds). */
+  readonly id: string;
+  readonly date: IsoDate;
+  readonly recipeId: string | null;
+  readonly portionsOverride: number | null;
+  readonly note: string | null;
+}
+
+export interface PlanRow {
+  readonly id: string;
+  readonly householdId: HouseholdId;
+  /** The Monday of the week. */
+  readonly weekStart: IsoDate;
+  readonly days: readonly PlanDayRow[];
+  /** Set when a change (guests, say) means the week's shopping list should be looked at again; null otherwise. */
+  readonly listStaleSince: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface PlanStore {
+  /** The week's plan, made with its seven days when there is none yet; concurrent calls get the same plan. */
+  getOrCreate(householdId: HouseholdId, weekStart: IsoDate, fresh: { planId: string; dayIds: readonly string[]; at: Date }): Promise<PlanRow>;
+  byId(householdId: HouseholdId, planId: string): Promise<PlanRow | null>;
+  byWeek(householdId: HouseholdId, weekStart: IsoDate): Promise<PlanRow | null>;
+  /** Plans whose week starts within [fromWeek, toWeek] (Mondays), by week. */
+  weeksBetween(householdId: HouseholdId, fromWeek: IsoDate, toWeek: IsoDate): Promise<PlanRow[]>;
+  /** Sets a day's dish, portions and note; null when the plan is not the household's. */
+  setDay(householdId: HouseholdId, planId: string, date: IsoDate, day: { recipeId: string | null; portionsOverride: number | null; note: string | null }, at: Date): Promise<PlanDayRow | null>;
+  /**
+   * Marks the shopping list of the week holding `date` stale (when that week has a plan): a change such as
+   * guests means the list should be looked at again before buying more.
+   */
+  markListStale(householdId: HouseholdId, date: IsoDate, at: Date): Promise<void>;
+}
