@@ -18,6 +18,8 @@ import { knexInviteStore } from '../adapters/knex/invite-store.js';
 import { knexPushOutbox } from '../adapters/knex/push-outbox.js';
 import { memoryInviteStore, memoryPushOutbox } from '../adapters/memory/invites.js';
 import { randomReadableCodes } from '../adapters/crypto/readable-codes.js';
+import { knexPlanStore } from '../adapters/knex/plan-store.js';
+import { memoryPlanStore } from '../adapters/memory/plans.js';
 import { knexFeedbackStore } from '../adapters/knex/feedback-store.js';
 import { knexReferralCodeStore } from '../adapters/knex/referral-code-store.js';
 import { memoryFeedbackStore } from '../adapters/memory/feedback-store.js';
@@ -26,6 +28,11 @@ import { shippedLoyaltyPrograms } from '../adapters/reference/loyalty-programs.j
 import { knexIdentityStore, knexSignInCodeStore, knexSignInFlowStore } from '../adapters/knex/identity-store.js';
 import { memoryIdentityStore, memorySignInCodeStore, memorySignInFlowStore } from '../adapters/memory/identity-store.js';
 import type { ServiceDeps } from '../adapters/http/deps.js';
+import { knexMealEventStore } from '../adapters/knex/meal-event-store.js';
+import { memoryMealEventStore } from '../adapters/memory/meal-events.js';
+import { hmacPageCursors } from '../adapters/crypto/page-cursors.js';
+import { knexRecipeStore } from '../adapters/knex/recipe-store.js';
+import { memoryRecipeStore } from '../adapters/memory/recipe-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 
@@ -68,6 +75,10 @@ export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides 
     feedback: knexFeedbackStore(db.knex),
     referralCodes: knexReferralCodeStore(db.knex),
     pushOutbox: knexPushOutbox(db.knex),
+    recipes: knexRecipeStore(db.knex),
+    events: knexMealEventStore(db.knex),
+    pageCursors: hmacPageCursors(),
+    plans: knexPlanStore(db.knex),
     identities: knexIdentityStore(db.knex),
     signInFlows: knexSignInFlowStore(db.knex),
     signInCodes: knexSignInCodeStore(db.knex),
@@ -88,6 +99,10 @@ export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDe
     feedback: memoryFeedbackStore(t),
     referralCodes: memoryReferralCodeStore(t),
     pushOutbox: memoryPushOutbox(t),
+    recipes: memoryRecipeStore(t),
+    events: memoryMealEventStore(t),
+    pageCursors: hmacPageCursors(),
+    plans: memoryPlanStore(t),
     identities: memoryIdentityStore(t),
     signInFlows: memorySignInFlowStore(),
     signInCodes: memorySignInCodeStore(t),

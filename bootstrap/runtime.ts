@@ -11,6 +11,9 @@ import type { AnyRoute } from '../adapters/http/route.js';
 import { accountRoutes } from '../adapters/http/routes/accounts.js';
 import { docsRoutes } from '../adapters/http/routes/docs.js';
 import { householdRoutes } from '../adapters/http/routes/households.js';
+import { planRoutes } from '../adapters/http/routes/plans.js';
+import { recipeRoutes } from '../adapters/http/routes/recipes.js';
+import { eventRoutes } from '../adapters/http/routes/events.js';
 import { referenceRoutes } from '../adapters/http/routes/reference.js';
 import { feedbackRoutes } from '../adapters/http/routes/feedback.js';
 import { socialRoutes } from '../adapters/http/routes/social.js';
@@ -97,6 +100,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...accountRoutes(deps, settings),
     ...socialRoutes({ ...deps, ...signInProviders(config, logger, deps.clock) }, settings),
     ...householdRoutes(deps),
+    ...planRoutes(deps),
+    ...recipeRoutes(deps),
+    ...eventRoutes(deps),
     ...referenceRoutes(deps),
     ...feedbackRoutes(deps, settings),
   ];

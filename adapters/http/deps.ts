@@ -3,15 +3,18 @@ import type { AccountDeps } from '../../core/accounts/deps.js';
 import type { MeDeps } from '../../core/accounts/me.js';
 import type { HouseholdDeps } from '../../core/households/households.js';
 import type { MemberDeps } from '../../core/households/members.js';
+import type { PlanDeps } from '../../core/plans/plans.js';
 import type { InviteDeps } from '../../core/households/invites.js';
 import type { SignInStores } from '../../core/accounts/social.js';
 import type { LoyaltyDeps } from '../../core/reference/loyalty-programs.js';
 import type { ReferralDeps } from '../../core/reference/referral-codes.js';
 import type { FeedbackDeps } from '../../core/feedback/submit-feedback.js';
+import type { EventDeps } from '../../core/events/deps.js';
+import type { RecipeDeps } from '../../core/recipes/recipes.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps;
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps;
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

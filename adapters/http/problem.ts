@@ -85,10 +85,24 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'idp_signin_unavailable', 'Native sign-in unavailable', 'native sign-in is not configured on this server');
     case 'account-not-created':
       return new HttpProblem(500, 'account_not_created', 'Account not created', 'the account could not be created');
+    case 'recipe-not-found':
+      return new HttpProblem(404, 'recipe_not_found', 'Recipe not found', 'no recipe with this id in the household');
+    case 'recipe-cycle':
+      return new HttpProblem(400, 'recipe_cycle', 'Base recipes form a cycle', 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)');
+    case 'base-recipe-unknown':
+      return new HttpProblem(400, 'base_recipe_unknown', 'Unknown base recipe', `baseRecipeId ${error.baseRecipeId} is not a recipe of this household`);
+    case 'recipe-cursor-invalid':
+      return problems.validation('the cursor was not handed out by this list for this household and q; start again without one');
     case 'household-not-found':
       return new HttpProblem(404, 'household_not_found', 'Household not found', 'no household with this id has the caller as a member');
     case 'adults-only':
       return new HttpProblem(403, 'adults_only', 'Adults only', 'only an Owner or Adult of the household may do this');
+    case 'plan-not-found':
+      return new HttpProblem(404, 'plan_not_found', 'Plan not found', 'no plan with this id in the household');
+    case 'plan-range-invalid':
+      return new HttpProblem(400, 'validation_failed', 'Invalid range', 'to must not be before from, and the range may span at most 366 days');
+    case 'date-outside-week':
+      return new HttpProblem(400, 'date_outside_week', 'Date outside the week', 'the date is not one of the seven days of this plan');
     case 'owner-only':
       return new HttpProblem(403, 'owner_only', 'Owners only', 'only an Owner may grant, change or remove the Owner role');
     case 'member-not-found':
@@ -101,6 +115,18 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'loyalty_programs_unavailable', 'No loyalty programmes', `no loyalty programme reference data for country ${error.country}`);
     case 'time-zone-unknown':
       return new HttpProblem(400, 'time_zone_unknown', 'Unknown time zone', `"${error.timeZoneId}" is not in /api/v1/time-zones`);
+    case 'event-not-found':
+      return new HttpProblem(404, 'event_not_found', 'Event not found', 'no meal event with this id in the household');
+    case 'event-invalid':
+      return problems.validation(error.detail);
+    case 'page-cursor-invalid':
+      return problems.validation('the cursor was not handed out by this service for this household and range; start again without one');
+    case 'junior-forbidden':
+      return new HttpProblem(403, 'junior_forbidden', 'Not allowed for a Junior', 'a Junior may only write or remove her own presence (PersonAbsent or PersonPresent) from today through 14 days ahead');
+    case 'run-not-found':
+      return new HttpProblem(404, 'run_not_found', 'Run not found', 'no run of that type lies wholly inside the span');
+    case 'run-not-unique':
+      return new HttpProblem(409, 'run_not_unique', 'More than one run', `the span holds ${error.runs} runs of that type; name the rows by ids, or narrow the span`);
     default: {
       const unreachable: never = error;
       throw new Error(`unmapped error ${JSON.stringify(unreachable)}`);

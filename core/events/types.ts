@@ -36,3 +36,40 @@ export interface MealEvent {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
+
+/** A guest group as a writer sends it. */
+export interface GuestGroupInput {
+  readonly guestType: GuestType;
+  readonly guestCount: number;
+  readonly dietaryNotes: string | null;
+  readonly avoids: readonly string[];
+}
+
+/** A member's attendance as a writer sends it. */
+export interface MemberAttendanceInput {
+  readonly householdMemberId: MemberId;
+  readonly isPresent: boolean;
+  readonly dietaryNotes: string | null;
+}
+
+/** Everything a writer says about one event but its date (a run repeats it over days). */
+export interface MealEventFields {
+  readonly eventType: MealEventType;
+  readonly servingTime: string | null;
+  readonly availableCookingMinutes: number | null;
+  readonly notes: string | null;
+  readonly guests: readonly GuestGroupInput[];
+  readonly memberAttendance: readonly MemberAttendanceInput[];
+}
+
+export interface MealEventInput extends MealEventFields {
+  readonly date: IsoDate;
+}
+
+/** api.md > Limits. */
+export const AVOIDS_MAX = 20;
+export const AVOID_MAX_LENGTH = 200;
+export const RUN_MAX_DAYS = 31;
+export const JUNIOR_WINDOW_DAYS = 14;
+export const EVENTS_PAGE_MAX = 100;
+export const EVENTS_PAGE_DEFAULT = 50;

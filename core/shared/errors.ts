@@ -23,14 +23,30 @@ export type AppError =
   | { type: 'idp-signin-rejected' }
   | { type: 'idp-signin-unavailable' }
   | { type: 'account-not-created' }
+  // recipes
+  | { type: 'recipe-not-found' }
+  | { type: 'recipe-cycle' }
+  | { type: 'base-recipe-unknown'; baseRecipeId: string }
+  | { type: 'recipe-cursor-invalid' }
   // households
   | { type: 'household-not-found' }
   | { type: 'adults-only' }
   | { type: 'member-not-found' }
   | { type: 'owner-only' }
+  // plans
+  | { type: 'plan-not-found' }
+  | { type: 'plan-range-invalid' }
+  | { type: 'date-outside-week' }
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
   | { type: 'loyalty-programs-unavailable'; country: string }
-  | { type: 'time-zone-unknown'; timeZoneId: string };
+  | { type: 'time-zone-unknown'; timeZoneId: string }
+  // meal events
+  | { type: 'event-not-found' }
+  | { type: 'event-invalid'; detail: string }
+  | { type: 'page-cursor-invalid' }
+  | { type: 'junior-forbidden' }
+  | { type: 'run-not-found' }
+  | { type: 'run-not-unique'; runs: number };
 
 export type ErrorOf<T extends AppError['type']> = Extract<AppError, { type: T }>;

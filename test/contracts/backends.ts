@@ -4,6 +4,12 @@ import { emptyTables, memoryAccountStore, memoryHouseholdStore, memorySessionSto
 import { knexAccountStore, knexSessionStore } from '../../adapters/knex/account-store.js';
 import { knexHouseholdStore } from '../../adapters/knex/household-store.js';
 import { databaseKinds } from '../support/databases.js';
+import type { RecipeStore } from '../../ports/recipe-store.js';
+import { memoryRecipeStore } from '../../adapters/memory/recipe-store.js';
+import { knexRecipeStore } from '../../adapters/knex/recipe-store.js';
+import type { MealEventStore } from '../../ports/meal-event-store.js';
+import { memoryMealEventStore } from '../../adapters/memory/meal-events.js';
+import { knexMealEventStore } from '../../adapters/knex/meal-event-store.js';
 import type { IdentityStore, SignInCodeStore, SignInFlowStore } from '../../ports/identity-store.js';
 import { memoryIdentityStore, memorySignInCodeStore, memorySignInFlowStore } from '../../adapters/memory/identity-store.js';
 import { knexIdentityStore, knexSignInCodeStore, knexSignInFlowStore } from '../../adapters/knex/identity-store.js';
@@ -17,6 +23,9 @@ import type { PushOutbox } from '../../ports/push-outbox.js';
 import { knexInviteStore } from '../../adapters/knex/invite-store.js';
 import { knexPushOutbox } from '../../adapters/knex/push-outbox.js';
 import { memoryInviteStore, memoryPushOutbox } from '../../adapters/memory/invites.js';
+import type { PlanStore } from '../../ports/plan-store.js';
+import { knexPlanStore } from '../../adapters/knex/plan-store.js';
+import { memoryPlanStore } from '../../adapters/memory/plans.js';
 import type { FeedbackStore } from '../../ports/feedback-store.js';
 import type { ReferralCodeStore } from '../../ports/referral-code-store.js';
 import { knexFeedbackStore } from '../../adapters/knex/feedback-store.js';
@@ -33,8 +42,11 @@ export interface Stores {
   loginThrottle: LoginThrottle;
   invites: InviteStore;
   pushOutbox: PushOutbox;
+  plans: PlanStore;
   feedback: FeedbackStore;
   referralCodes: ReferralCodeStore;
+  recipes: RecipeStore;
+  events: MealEventStore;
   identities: IdentityStore;
   signInFlows: SignInFlowStore;
   signInCodes: SignInCodeStore;
@@ -61,8 +73,11 @@ export function backends(): Backend[] {
           loginThrottle: memoryLoginThrottle(),
           invites: memoryInviteStore(t),
           pushOutbox: memoryPushOutbox(t),
+          plans: memoryPlanStore(t),
           feedback: memoryFeedbackStore(t),
           referralCodes: memoryReferralCodeStore(t),
+          recipes: memoryRecipeStore(t),
+          events: memoryMealEventStore(t),
           identities: memoryIdentityStore(t),
           signInFlows: memorySignInFlowStore(),
           signInCodes: memorySignInCodeStore(t),
@@ -83,8 +98,11 @@ export function backends(): Backend[] {
           loginThrottle: knexLoginThrottle(db.knex),
           invites: knexInviteStore(db.knex),
           pushOutbox: knexPushOutbox(db.knex),
+          plans: knexPlanStore(db.knex),
           feedback: knexFeedbackStore(db.knex),
           referralCodes: knexReferralCodeStore(db.knex),
+          recipes: knexRecipeStore(db.knex),
+          events: knexMealEventStore(db.knex),
           identities: knexIdentityStore(db.knex),
           signInFlows: knexSignInFlowStore(db.knex),
           signInCodes: knexSignInCodeStore(db.knex),

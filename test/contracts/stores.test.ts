@@ -6,8 +6,11 @@ import { identityStoreContract, signInCodeStoreContract, signInFlowStoreContract
 import { accountTokenStoreContract } from './account-token-store.contract.js';
 import { loginThrottleContract } from './login-throttle.contract.js';
 import { inviteStoreContract, pushOutboxContract } from './invite-store.contract.js';
+import { planStoreContract } from './plan-store.contract.js';
 import { feedbackStoreContract } from './feedback-store.contract.js';
 import { referralCodeStoreContract } from './referral-code-store.contract.js';
+import { recipeStoreContract } from './recipe-store.contract.js';
+import { mealEventStoreContract } from './meal-event-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -21,6 +24,9 @@ for (const backend of backends()) {
   loginThrottleContract(backend);
   inviteStoreContract(backend);
   pushOutboxContract(backend);
+  planStoreContract(backend);
   feedbackStoreContract(backend);
   referralCodeStoreContract(backend);
+  recipeStoreContract(backend);
+  mealEventStoreContract(backend);
 }

@@ -6,6 +6,9 @@ import * as m0004 from './0004_account_tokens_and_throttle.js';
 import * as m0005 from './0005_identities.js';
 import * as m0006 from './0006_invites_and_push_outbox.js';
 import * as m0007 from './0007_feedback_and_referrals.js';
+import * as m0008 from './0008_recipes.js';
+import * as m0009 from './0009_meal_events.js';
+import * as m0010 from './0010_plans.js';
 
 interface Migration {
   readonly name: string;
@@ -13,7 +16,7 @@ interface Migration {
 }
 
 /** Forward-only and never edited once landed: a new change is a new file appended here. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...migrations],

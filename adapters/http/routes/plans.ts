@@ -1,0 +1,164 @@
+import * as v from 'valibot';
+import { clearPlanDay, ensureWeekPlan, getPlan, listPlans, PLAN_RANGE_MAX_DAYS, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
+import { isIsoDate } from '../../../core/shared/dates.js';
+import { problemFor } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { IsoDateTime, Uuid } from '../schemas.js';
+import type { ServiceDeps } from '../deps.js';
+
+const IsoDate = v.pipe(v.string(), v.maxLength(10, 'YYYY-MM-DD'), v.check(isIsoDate, 'a date YYYY-MM-DD'));
+const PlanDayResponse = v.object({
+  id: Uuid,
+  date: v.string(),
+  recipeId: v.nullable(Uuid),
+  recipeTitle: v.nullable(v.string()),
+  portions: v.number(),
+  portionsOverride: v.nullable(v.number()),
+  cookedAtHome: v.boolean(),
+  events: v.array(Uuid),
+  avoids: v.array(v.string()),
+  note: v.nullable(v.string()),
+});
+const PlanResponse = v.object({
+  id: Uuid,
+  householdId: Uuid,
+  weekStart: v.string(),
+  days: v.array(PlanDayResponse),
+  shoppingListStale: v.boolean(),
+  updatedAt: IsoDateTime,
+});
+const SetDayRequest = v.object({
+  recipeId: v.nullable(Uuid),
+  portions: v.nullable(v.pipe(v.number(), v.integer('a whole number'), v.minValue(1, 'at least 1'), v.maxValue(100, 'at most 100'))),
+  note: v.nullable(v.pipe(v.string(), v.maxLength(500, 'at most 500 characters'))),
+});
+
+const toDay = (d: PlanDayView): v.InferOutput<typeof PlanDayResponse> => ({
+  id: d.id,
+  date: d.date,
+  recipeId: d.recipeId,
+  recipeTitle: d.recipeTitle,
+  portions: d.portions,
+  portionsOverride: d.portionsOverride,
+  cookedAtHome: d.cookedAtHome,
+  events: [...d.eventIds],
+  avoids: [...d.avoids],
+  note: d.note,
+});
+const toPlan = (p: PlanView): v.InferOutput<typeof PlanResponse> => ({
+  id: p.id,
+  householdId: p.householdId,
+  weekStart: p.weekStart,
+  days: p.days.map(toDay),
+  shoppingListStale: p.listStaleSince !== null,
+  updatedAt: p.updatedAt.toISOString(),
+});
+
+const DAY_DOC =
+  'Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, ' +
+  'Baby 0) of the day\'s events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; ' +
+  'EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on ' +
+  'a day cooked at home. avoids lists the guests\' avoids of the day: hard constraints for the whole table. events are ' +
+  'the ids of the day\'s meal events. shoppingListStale is true once guests were added to the week (the list asks before ' +
+  'buying more). Derived at every read, so events and member changes show at once.';
+
+export function planRoutes(deps: ServiceDeps): AnyRoute[] {
+  const tag = 'Weekly plans';
+  const base = '/api/v1/households/{householdId}/plans';
+  return [
+    defineRoute({
+      method: 'PUT',
+      path: `${base}/week/{date}`,
+      operationId: 'ensureWeekPlan',
+      summary: 'Get or create the plan of the week holding a date (adults only)',
+      description: `Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. ${DAY_DOC}`,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, date: IsoDate }),
+      responses: { 200: { description: 'The week\'s plan', schema: PlanResponse } },
+      problems: { household_not_found: 404, adults_only: 403 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await ensureWeekPlan(deps, caller.account, params.householdId, params.date);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toPlan(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: base,
+      operationId: 'listPlans',
+      summary: 'Plans of the weeks overlapping a range',
+      description: `from defaults to today in the household's time zone, to to four weeks on; at most ${PLAN_RANGE_MAX_DAYS} days. Only weeks with a plan are listed. ${DAY_DOC}`,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid }),
+      query: v.object({ from: v.optional(IsoDate), to: v.optional(IsoDate) }),
+      responses: { 200: { description: 'Plans by week', schema: v.array(PlanResponse) } },
+      problems: { household_not_found: 404 },
+      handler: async (ctx, { caller, params, query }) => {
+        const result = await listPlans(deps, caller.account, params.householdId, query);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = result.value.map(toPlan);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${base}/{planId}`,
+      operationId: 'getPlan',
+      summary: 'One plan',
+      description: DAY_DOC,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, planId: Uuid }),
+      responses: { 200: { description: 'The plan', schema: PlanResponse } },
+      problems: { household_not_found: 404, plan_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await getPlan(deps, caller.account, params.householdId, params.planId);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toPlan(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: `${base}/{planId}/days/{date}`,
+      operationId: 'setPlanDay',
+      summary: 'Set a day\'s dish, portions and note (adults only)',
+      description:
+        'recipeId is a recipe of the household (404 recipe_not_found otherwise) or null; portions null means derived, else 1 to 100; ' +
+        'a date outside the plan\'s week gives 400 date_outside_week. Full replacement of the day; retry-safe.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
+      body: SetDayRequest,
+      responses: { 200: { description: 'The day', schema: PlanDayResponse } },
+      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, recipe_not_found: 404 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await setPlanDay(deps, caller.account, params.householdId, params.planId, params.date, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toDay(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: `${base}/{planId}/days/{date}`,
+      operationId: 'clearPlanDay',
+      summary: 'The day has no dish (adults only)',
+      description: 'Clears the dish, the portions override and the note; the day and its events stay.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
+      responses: { 204: { description: 'Cleared' } },
+      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await clearPlanDay(deps, caller.account, params.householdId, params.planId, params.date);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,225 @@
+import * as v from 'valibot';
+import { createRecipe, deleteRecipe, getRecipe, listRecipes, replaceRecipe } from '../../../core/recipes/recipes.js';
+import { RECIPE_LIMITS as L, type Recipe } from '../../../core/recipes/types.js';
+import { normalizeFoodKey } from '../../../core/shared/food-key.js';
+import type { ServiceDeps } from '../deps.js';
+import { problemFor } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { IsoDateTime, Uuid } from '../schemas.js';
+
+const FOOD_KEY_RULE =
+  'foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded ' +
+  '(é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and ' +
+  'non-digits separates words; words of four or more letters made singular by a closed list of rules (English: ' +
+  'berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: ' +
+  'tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as ' +
+  'cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.';
+
+const trimmed = (max: number, what: string) =>
+  v.pipe(v.string(), v.trim(), v.minLength(1, `${what} must not be blank`), v.maxLength(max, `${what}: at most ${max} characters`));
+const minutes = v.nullable(v.pipe(v.number(), v.integer('a whole number of minutes'), v.minValue(0, 'at least 0'), v.maxValue(L.minutesMax, `at most ${L.minutesMax}`)));
+
+const IngredientRequest = v.pipe(
+  v.object({
+    displayName: v.pipe(
+      trimmed(L.displayNameMax, 'displayName'),
+      v.check((s) => normalizeFoodKey(s) !== '', 'displayName needs a letter or a digit'),
+    ),
+    quantity: v.nullable(
+      v.pipe(v.number(), v.finite('a finite number'), v.gtValue(0, 'greater than 0'), v.maxValue(L.quantityMax, `at most ${L.quantityMax}`)),
+    ),
+    unit: v.nullable(trimmed(L.unitMax, 'unit')),
+    optional: v.boolean(),
+    baseRecipeId: v.nullable(Uuid),
+    reference: v.nullable(trimmed(L.referenceMax, 'reference')),
+  }),
+  v.check((i) => i.baseRecipeId === null || i.reference === null, 'a line has a baseRecipeId or a reference, not both'),
+);
+
+const RecipeRequest = v.pipe(
+  v.object({
+    title: trimmed(L.titleMax, 'title'),
+    servings: v.pipe(v.number(), v.integer('a whole number'), v.minValue(L.servingsMin, `at least ${L.servingsMin}`), v.maxValue(L.servingsMax, `at most ${L.servingsMax}`)),
+    activeMinutes: minutes,
+    totalMinutes: minutes,
+    steps: v.pipe(v.array(trimmed(L.stepMax, 'a step')), v.maxLength(L.stepsMax, `at most ${L.stepsMax} steps`)),
+    ingredients: v.pipe(v.array(IngredientRequest), v.maxLength(L.ingredientsMax, `at most ${L.ingredientsMax} ingredients`)),
+  }),
+  v.check(
+    (r) => r.activeMinutes === null || r.totalMinutes === null || r.activeMinutes <= r.totalMinutes,
+    'activeMinutes must not exceed totalMinutes',
+  ),
+);
+
+const IngredientResponse = v.object({
+  displayName: v.string(),
+  foodKey: v.pipe(v.string(), v.description(FOOD_KEY_RULE)),
+  quantity: v.nullable(v.number()),
+  unit: v.nullable(v.string()),
+  optional: v.boolean(),
+  baseRecipeId: v.nullable(Uuid),
+  reference: v.nullable(v.string()),
+});
+const RecipeResponse = v.object({
+  id: Uuid,
+  title: v.string(),
+  servings: v.number(),
+  activeMinutes: v.nullable(v.number()),
+  totalMinutes: v.nullable(v.number()),
+  steps: v.array(v.string()),
+  ingredients: v.array(IngredientResponse),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+});
+const RecipePage = v.object({ items: v.array(RecipeResponse), nextCursor: v.nullable(v.string()), total: v.number() });
+
+const HouseholdPath = v.object({ householdId: Uuid });
+const RecipePath = v.object({ householdId: Uuid, recipeId: Uuid });
+const ListQuery = v.object({
+  q: v.optional(v.pipe(v.string(), v.maxLength(L.titleMax, `at most ${L.titleMax} characters`))),
+  // Any cursor this list did not hand out is validation_failed, an over-long one included (no value_too_long).
+  cursor: v.optional(v.pipe(v.string(), v.check((c) => c.length <= 8192, 'not a cursor of this list'))),
+  limit: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'a whole number from 1 to 100'), v.transform(Number), v.minValue(1, 'at least 1'), v.maxValue(100, 'at most 100')),
+    '50',
+  ),
+});
+
+export function toRecipeResponse(r: Recipe): v.InferOutput<typeof RecipeResponse> {
+  return {
+    id: r.id,
+    title: r.title,
+    servings: r.servings,
+    activeMinutes: r.activeMinutes,
+    totalMinutes: r.totalMinutes,
+    steps: [...r.steps],
+    ingredients: r.ingredients.map((i) => ({
+      displayName: i.displayName,
+      foodKey: i.foodKey,
+      quantity: i.quantity,
+      unit: i.unit,
+      optional: i.optional,
+      baseRecipeId: i.baseRecipeId,
+      reference: i.reference,
+    })),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+const WRITE_RULES =
+  'Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of ' +
+  '1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, ' +
+  'reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. ' +
+  'baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another ' +
+  "household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 " +
+  'recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. ';
+
+export function recipeRoutes(deps: ServiceDeps): AnyRoute[] {
+  const tag = 'Recipes';
+  const base = '/api/v1/households/{householdId}/recipes';
+  return [
+    defineRoute({
+      method: 'POST',
+      path: base,
+      operationId: 'createRecipe',
+      summary: 'Add a recipe (adults only)',
+      description: WRITE_RULES + FOOD_KEY_RULE,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: HouseholdPath,
+      body: RecipeRequest,
+      responses: { 201: { description: 'Created', schema: RecipeResponse } },
+      problems: { household_not_found: 404, adults_only: 403, base_recipe_unknown: 400, recipe_cycle: 400 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await createRecipe(deps, caller.account, params.householdId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 201;
+        ctx.set('Location', `/api/v1/households/${params.householdId}/recipes/${result.value.id}`);
+        ctx.body = toRecipeResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: base,
+      operationId: 'listRecipes',
+      summary: "A page of the household's recipes",
+      description:
+        'Any member. Ordered by title without regard to case (NFKC, lower case, code point order), then id. q keeps ' +
+        'the titles containing it, any case. limit 1..100, default 50 (else 400). cursor is the nextCursor of the ' +
+        'previous page, opaque and bound to this household and q; any other value gives 400 validation_failed. ' +
+        'nextCursor is null on the last page; total counts every recipe matching q.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: HouseholdPath,
+      query: ListQuery,
+      responses: { 200: { description: 'A page', schema: RecipePage } },
+      problems: { household_not_found: 404 },
+      handler: async (ctx, { caller, params, query }) => {
+        const result = await listRecipes(deps, caller.account, params.householdId, { q: query.q ?? null, cursor: query.cursor ?? null, limit: query.limit });
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = { items: result.value.items.map(toRecipeResponse), nextCursor: result.value.nextCursor, total: result.value.total };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${base}/{recipeId}`,
+      operationId: 'getRecipe',
+      summary: 'One recipe',
+      description: "Any member. A recipe of another household answers 404 recipe_not_found, as if it did not exist.",
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: RecipePath,
+      responses: { 200: { description: 'The recipe', schema: RecipeResponse } },
+      problems: { household_not_found: 404, recipe_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await getRecipe(deps, caller.account, params.householdId, params.recipeId);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toRecipeResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: `${base}/{recipeId}`,
+      operationId: 'replaceRecipe',
+      summary: 'Replace a recipe (adults only)',
+      description: 'Full replacement: every field and every line is written anew; createdAt stays. ' + WRITE_RULES + FOOD_KEY_RULE,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: RecipePath,
+      body: RecipeRequest,
+      responses: { 200: { description: 'The recipe after the change', schema: RecipeResponse } },
+      problems: { household_not_found: 404, adults_only: 403, recipe_not_found: 404, base_recipe_unknown: 400, recipe_cycle: 400 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await replaceRecipe(deps, caller.account, params.householdId, params.recipeId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toRecipeResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: `${base}/{recipeId}`,
+      operationId: 'deleteRecipe',
+      summary: 'Delete a recipe (adults only)',
+      description:
+        'Plan days that served it keep the day and lose the dish. Lines of other recipes that used it as their base ' +
+        'keep their place and become a named reference (baseRecipeId null, reference = the deleted title), so the ' +
+        'shopping list reports them in skippedReferences instead of buying them; those recipes get a new updatedAt.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: RecipePath,
+      responses: { 204: { description: 'Deleted' } },
+      problems: { household_not_found: 404, adults_only: 403, recipe_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await deleteRecipe(deps, caller.account, params.householdId, params.recipeId);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import type { PlanDayRow, PlanRow, PlanStore } from '../../ports/plan-store.js';
+import { weekStartOf, weekDates } from '../../core/shared/dates.js';
+import { isUniqueViolation, translated } from './errors.js';
+import { iso, toDate } from './rows.js';
+
+interface PlanTableRow {
+  id: string;
+  household_id: string;
+  week_start: string;
+  list_stale_since: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+interface DayTableRow {
+  id: string;
+  plan_id: string;
+  date: string;
+  recipe_id: string | null;
+  portions_override: number | null;
+  note: string | null;
+}
+
+const toDay = (r: DayTableRow): PlanDayRow => ({ id: r.id, date: r.date, recipeId: r.recipe_id, portionsOverride: r.portions_override, note: r.note });
+
+export function knexPlanStore(knex: Knex): PlanStore {
+  /** Plans with their days, two queries whatever their number. */
+  const withDays = async (db: Knex | Knex.Transaction, rows: PlanTableRow[]): Promise<PlanRow[]> => {
+    if (rows.length === 0) return [];
+    const days = (await db<DayTableRow>('plan_days')
+      .whereIn('plan_id', rows.map((r) => r.id))
+      .orderBy('date')) as DayTableRow[];
+    return rows.map((r) => ({
+      id: r.id,
+      householdId: r.household_id,
+      weekStart: r.week_start,
+      listStaleSince: r.list_stale_since === null ? null : toDate(r.list_stale_since),
+      createdAt: toDate(r.created_at),
+      updatedAt: toDate(r.updated_at),
+      days: days.filter((d) => d.plan_id === r.id).map(toDay),
+    }));
+  };
+  const one = async (db: Knex | Knex.Transaction, where: Record<string, string>) => {
+    const row = (await db<PlanTableRow>('plans').where(where).first()) as PlanTableRow | undefined;
+    return row ? (await withDays(db, [row]))[0]! : null;
+  };
+  return translated<PlanStore>({
+    async getOrCreate(householdId, weekStart, fresh) {
+      const existing = await one(knex, { household_id: householdId, week_start: weekStart });
+      if (existing) return existing;
+      try {
+        await knex.transaction(async (trx) => {
+          await trx('plans').insert({ id: fresh.planId, household_id: householdId, week_start: weekStart, list_stale_since: null, created_at: iso(fresh.at), updated_at: iso(fresh.at) });
+          await trx('plan_days').insert(weekDates(weekStart).map((date, i) => ({ id: fresh.dayIds[i]!, plan_id: fresh.planId, date, recipe_id: null, portions_override: null, note: null })));
+        });
+      } catch (err) {
+        // Another request made the week's plan first: answer that one.
+        if (!isUniqueViolation(err)) throw err;
+      }
+      return (await one(knex, { household_id: householdId, week_start: weekStart }))!;
+    },
+    byId: (householdId, planId) => one(knex, { household_id: householdId, id: planId }),
+    byWeek: (householdId, weekStart) => one(knex, { household_id: householdId, week_start: weekStart }),
+    async weeksBetween(householdId, fromWeek, toWeek) {
+      const rows = (await knex<PlanTableRow>('plans')
+        .where({ household_id: householdId })
+        .andWhere('week_start', '>=', fromWeek)
+        .andWhere('week_start', '<=', toWeek)
+        .orderBy('week_start')) as PlanTableRow[];
+      return withDays(knex, rows);
+    },
+    async setDay(householdId, planId, date, day, at) {
+      return knex.transaction(async (trx) => {
+        const plan = await trx('plans').where({ household_id: householdId, id: planId }).first('id');
+        if (!plan) return null;
+        const n = await trx('plan_days').where({ plan_id: planId, date }).update({ recipe_id: day.recipeId, portions_override: day.portionsOverride, note: day.note });
+        if (n !== 1) return null;
+        await trx('plans').where({ id: planId }).update({ updated_at: iso(at) });
+        const row = (await trx<DayTableRow>('plan_days').where({ plan_id: planId, date }).first()) as DayTableRow;
+        return toDay(row);
+      });
+    },
+    async markListStale(householdId, date, at) {
+      await knex('plans').where({ household_id: householdId, week_start: weekStartOf(date) }).whereNull('list_stale_since').update({ list_stale_since: iso(at), updated_at: iso(at) });
+    },
+  });
+}

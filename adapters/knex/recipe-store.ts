@@ -1,0 +1,217 @@
+import type { Knex } from 'knex';
+import { reachesItself } from '../../core/recipes/base-links.js';
+import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent } from '../../core/recipes/types.js';
+import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
+import { translated } from './errors.js';
+import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
+
+interface RecipeRow {
+  id: string;
+  household_id: string;
+  title: string;
+  title_key: string;
+  servings: number | string;
+  active_minutes: number | string | null;
+  total_minutes: number | string | null;
+  steps: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+interface IngredientRow {
+  recipe_id: string;
+  position: number | string;
+  household_id: string;
+  display_name: string;
+  food_key: string;
+  quantity: number | string | null;
+  unit: string | null;
+  optional: boolean | number;
+  base_recipe_id: string | null;
+  reference: string | null;
+}
+
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+const toIngredient = (r: IngredientRow): Ingredient => ({
+  displayName: r.display_name,
+  foodKey: r.food_key,
+  quantity: num(r.quantity),
+  unit: r.unit,
+  optional: toBool(r.optional),
+  baseRecipeId: r.base_recipe_id,
+  reference: r.reference,
+});
+
+const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[]): Recipe => ({
+  id: r.id,
+  householdId: r.household_id,
+  title: r.title,
+  servings: Number(r.servings),
+  activeMinutes: num(r.active_minutes),
+  totalMinutes: num(r.total_minutes),
+  steps: fromJsonText<string[]>(r.steps),
+  ingredients: lines.map(toIngredient),
+  createdAt: toDate(r.created_at),
+  updatedAt: toDate(r.updated_at),
+});
+
+const contentColumns = (c: RecipeContent) => ({
+  title: c.title,
+  title_key: recipeTitleKey(c.title),
+  servings: c.servings,
+  active_minutes: c.activeMinutes,
+  total_minutes: c.totalMinutes,
+  steps: toJsonText(c.steps),
+});
+
+const lineRows = (householdId: string, recipeId: string, c: RecipeContent): IngredientRow[] =>
+  c.ingredients.map((i, position) => ({
+    recipe_id: recipeId,
+    position,
+    household_id: householdId,
+    display_name: i.displayName,
+    food_key: i.foodKey,
+    quantity: i.quantity,
+    unit: i.unit,
+    optional: i.optional,
+    base_recipe_id: i.baseRecipeId,
+    reference: i.reference,
+  }));
+
+const basesOf = (c: RecipeContent) => [...new Set(c.ingredients.map((i) => i.baseRecipeId).filter((b): b is string => b !== null))];
+
+/** LIKE pattern for "contains", with the wildcards of the text escaped. */
+const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function knexRecipeStore(knex: Knex): RecipeStore {
+  const postgres = knex.client.config.client === 'pg';
+
+  /**
+   * Serializes the recipe writes of one household for the rest of the transaction, so that the base checks and
+   * the write are one step (SQLite: the single connection and its write lock already do).
+   */
+  async function lockHousehold(trx: Knex.Transaction, householdId: string) {
+    if (postgres) await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`recipes:${householdId}`]);
+  }
+
+  async function withLines(db: Knex | Knex.Transaction, rows: readonly RecipeRow[]): Promise<Recipe[]> {
+    if (rows.length === 0) return [];
+    const lines = (await db<IngredientRow>('recipe_ingredients')
+      .whereIn(
+        'recipe_id',
+        rows.map((r) => r.id),
+      )
+      .orderBy([{ column: 'recipe_id' }, { column: 'position' }])) as IngredientRow[];
+    const byRecipe = new Map<string, IngredientRow[]>();
+    for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
+    return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? []));
+  }
+
+  async function one(db: Knex | Knex.Transaction, householdId: string, recipeId: string): Promise<Recipe | null> {
+    const row = (await db<RecipeRow>('recipes').where({ household_id: householdId, id: recipeId }).first()) as RecipeRow | undefined;
+    return row ? ((await withLines(db, [row]))[0] ?? null) : null;
+  }
+
+  /** The first base that is not a recipe of the household (`self` counts as known: the cycle check refuses it). */
+  async function unknownBase(trx: Knex.Transaction, householdId: string, bases: readonly string[], self: string | null): Promise<string | null> {
+    const wanted = bases.filter((b) => b !== self);
+    if (wanted.length === 0) return null;
+    const found = new Set(((await trx('recipes').where({ household_id: householdId }).whereIn('id', wanted).select('id')) as { id: string }[]).map((r) => r.id));
+    return wanted.find((b) => !found.has(b)) ?? null;
+  }
+
+  async function refusal(trx: Knex.Transaction, householdId: string, recipeId: string, content: RecipeContent): Promise<RecipeWriteRefusal | null> {
+    const bases = basesOf(content);
+    const unknown = await unknownBase(trx, householdId, bases, recipeId);
+    if (unknown !== null) return { refused: 'unknown-base', baseRecipeId: unknown };
+    const rows = (await trx('recipe_ingredients')
+      .where({ household_id: householdId })
+      .whereNotNull('base_recipe_id')
+      .select('recipe_id', 'base_recipe_id')) as { recipe_id: string; base_recipe_id: string }[];
+    const links = new Map<string, string[]>();
+    for (const r of rows) (links.get(r.recipe_id) ?? links.set(r.recipe_id, []).get(r.recipe_id)!).push(r.base_recipe_id);
+    links.set(recipeId, bases);
+    return reachesItself(recipeId, links) ? { refused: 'cycle' } : null;
+  }
+
+  async function writeLines(trx: Knex.Transaction, householdId: string, recipeId: string, content: RecipeContent) {
+    const rows = lineRows(householdId, recipeId, content);
+    // Chunks stay well under SQLite's bound-parameter limit.
+    for (let i = 0; i < rows.length; i += 50) await trx('recipe_ingredients').insert(rows.slice(i, i + 50));
+  }
+
+  return translated<RecipeStore>({
+    async create(householdId, id, content, at) {
+      return knex.transaction(async (trx) => {
+        await lockHousehold(trx, householdId);
+        // A recipe that does not exist yet cannot be its own base: a self-link is an unknown base here.
+        const unknown = await unknownBase(trx, householdId, basesOf(content), null);
+        if (unknown !== null) return { refused: 'unknown-base', baseRecipeId: unknown } as const;
+        await trx('recipes').insert({ id, household_id: householdId, ...contentColumns(content), created_at: iso(at), updated_at: iso(at) });
+        await writeLines(trx, householdId, id, content);
+        return (await one(trx, householdId, id))!;
+      });
+    },
+    async byId(householdId, recipeId) {
+      return one(knex, householdId, recipeId);
+    },
+    async titlesOf(householdId, recipeIds) {
+      const ids = [...new Set(recipeIds)];
+      const out: Record<string, string> = {};
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = (await knex('recipes')
+          .where({ household_id: householdId })
+          .whereIn('id', ids.slice(i, i + 500))
+          .select('id', 'title')) as { id: string; title: string }[];
+        for (const r of rows) out[r.id] = r.title;
+      }
+      return out;
+    },
+    async page(householdId, query) {
+      const matching = () => {
+        const q = knex<RecipeRow>('recipes').where({ household_id: householdId });
+        if (query.titleKeyContains !== null) q.andWhereRaw(`title_key like ? escape '\\'`, [containsPattern(query.titleKeyContains)]);
+        return q;
+      };
+      const counted = (await matching().count<{ n: number | string }[]>({ n: '*' })) as { n: number | string }[];
+      const rows = matching();
+      const after = query.after;
+      if (after) rows.andWhere((w) => w.where('title_key', '>', after.titleKey).orWhere((x) => x.where('title_key', '=', after.titleKey).andWhere('id', '>', after.id)));
+      const found = (await rows.orderBy([{ column: 'title_key' }, { column: 'id' }]).limit(query.limit + 1)) as RecipeRow[];
+      return { items: await withLines(knex, found.slice(0, query.limit)), total: Number(counted[0]?.n ?? 0), more: found.length > query.limit };
+    },
+    async replace(householdId, recipeId, content, at) {
+      return knex.transaction(async (trx) => {
+        await lockHousehold(trx, householdId);
+        const exists = await trx('recipes').where({ household_id: householdId, id: recipeId }).first('id');
+        if (!exists) return null;
+        const refused = await refusal(trx, householdId, recipeId, content);
+        if (refused) return refused;
+        await trx('recipes').where({ id: recipeId }).update({ ...contentColumns(content), updated_at: iso(at) });
+        await trx('recipe_ingredients').where({ recipe_id: recipeId }).delete();
+        await writeLines(trx, householdId, recipeId, content);
+        return (await one(trx, householdId, recipeId))!;
+      });
+    },
+    async delete(householdId, recipeId, at) {
+      return knex.transaction(async (trx) => {
+        await lockHousehold(trx, householdId);
+        const gone = (await trx('recipes').where({ household_id: householdId, id: recipeId }).first('title')) as { title: string } | undefined;
+        if (!gone) return false;
+        const users = (await trx('recipe_ingredients').where({ household_id: householdId, base_recipe_id: recipeId }).distinct('recipe_id')) as { recipe_id: string }[];
+        if (users.length > 0) {
+          await trx('recipe_ingredients').where({ household_id: householdId, base_recipe_id: recipeId }).update({ base_recipe_id: null, reference: gone.title });
+          await trx('recipes')
+            .whereIn(
+              'id',
+              users.map((u) => u.recipe_id),
+            )
+            .update({ updated_at: iso(at) });
+        }
+        await trx('recipes').where({ household_id: householdId, id: recipeId }).delete();
+        return true;
+      });
+    },
+  });
+}

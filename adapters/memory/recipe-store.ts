@@ -1,0 +1,99 @@
+import { reachesItself } from '../../core/recipes/base-links.js';
+import { recipeTitleKey, type Recipe, type RecipeContent } from '../../core/recipes/types.js';
+import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
+import type { MemoryTables } from './stores.js';
+
+/** Code point order, as SQLite (BINARY) and Postgres (COLLATE "C") compare the title key. */
+export function compareCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * Recipes of a household that is gone are gone too (the SQL cascade), checked on every access. Checks and writes
+ * run without an await between them, so each write is atomic as the database's transaction is.
+ */
+export function memoryRecipeStore(t: MemoryTables): RecipeStore {
+  const recipes = new Map<string, Recipe>();
+  const copy = (r: Recipe): Recipe => structuredClone(r);
+  const mine = (householdId: string, recipeId: string) => {
+    const r = recipes.get(recipeId);
+    return r && r.householdId === householdId && t.households.has(householdId) ? r : undefined;
+  };
+  const ofHousehold = (householdId: string) => (t.households.has(householdId) ? [...recipes.values()].filter((r) => r.householdId === householdId) : []);
+  const basesOf = (c: RecipeContent) => c.ingredients.map((i) => i.baseRecipeId).filter((b): b is string => b !== null);
+
+  function refusal(householdId: string, recipeId: string, content: RecipeContent): RecipeWriteRefusal | null {
+    const unknown = basesOf(content).find((b) => b !== recipeId && !mine(householdId, b));
+    if (unknown !== undefined) return { refused: 'unknown-base', baseRecipeId: unknown };
+    const links = new Map(ofHousehold(householdId).map((r) => [r.id, basesOf(r)]));
+    links.set(recipeId, basesOf(content));
+    return reachesItself(recipeId, links) ? { refused: 'cycle' } : null;
+  }
+
+  const stored = (householdId: string, id: string, content: RecipeContent, createdAt: Date, updatedAt: Date): Recipe =>
+    structuredClone({ id, householdId, ...content, createdAt, updatedAt });
+
+  return {
+    async create(householdId, id, content, at) {
+      // A recipe that does not exist yet cannot be its own base: a self-link is an unknown base here.
+      const unknown = basesOf(content).find((b) => !mine(householdId, b));
+      if (unknown !== undefined) return { refused: 'unknown-base', baseRecipeId: unknown };
+      const recipe = stored(householdId, id, content, at, at);
+      recipes.set(id, recipe);
+      return copy(recipe);
+    },
+    async byId(householdId, recipeId) {
+      const r = mine(householdId, recipeId);
+      return r ? copy(r) : null;
+    },
+    async titlesOf(householdId, recipeIds) {
+      const out: Record<string, string> = {};
+      for (const id of recipeIds) {
+        const r = mine(householdId, id);
+        if (r) out[id] = r.title;
+      }
+      return out;
+    },
+    async page(householdId, query) {
+      const matching = ofHousehold(householdId)
+        .map((r) => ({ r, key: recipeTitleKey(r.title) }))
+        .filter(({ key }) => query.titleKeyContains === null || key.includes(query.titleKeyContains))
+        .sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.r.id, b.r.id));
+      const after = query.after;
+      const rest = after
+        ? matching.filter(({ r, key }) => {
+            const c = compareCodePoints(key, after.titleKey);
+            return c > 0 || (c === 0 && compareCodePoints(r.id, after.id) > 0);
+          })
+        : matching;
+      return { items: rest.slice(0, query.limit).map(({ r }) => copy(r)), total: matching.length, more: rest.length > query.limit };
+    },
+    async replace(householdId, recipeId, content, at) {
+      const existing = mine(householdId, recipeId);
+      if (!existing) return null;
+      const refused = refusal(householdId, recipeId, content);
+      if (refused) return refused;
+      const recipe = stored(householdId, recipeId, content, existing.createdAt, at);
+      recipes.set(recipeId, recipe);
+      return copy(recipe);
+    },
+    async delete(householdId, recipeId, at) {
+      const gone = mine(householdId, recipeId);
+      if (!gone) return false;
+      recipes.delete(recipeId);
+      for (const r of ofHousehold(householdId)) {
+        if (!r.ingredients.some((i) => i.baseRecipeId === recipeId)) continue;
+        const ingredients = r.ingredients.map((i) => (i.baseRecipeId === recipeId ? { ...i, baseRecipeId: null, reference: gone.title } : i));
+        recipes.set(r.id, { ...r, ingredients, updatedAt: at });
+      }
+      for (const hook of t.onRecipeDeleted) hook(householdId, recipeId);
+      return true;
+    },
+  };
+}

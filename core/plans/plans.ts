@@ -1,0 +1,166 @@
+import type { Clock } from '../../ports/clock.js';
+import type { HouseholdStore } from '../../ports/household-store.js';
+import type { IdGenerator } from '../../ports/ids.js';
+import type { MealEventReader } from '../../ports/meal-event-store.js';
+import type { PlanRow, PlanStore } from '../../ports/plan-store.js';
+import type { Account } from '../accounts/types.js';
+import type { MealEvent } from '../events/types.js';
+import { requireAdult, requireMember } from '../households/access.js';
+import type { HouseholdWithMembers } from '../households/types.js';
+import { addDays, dateIn, daysBetween, weekDates, weekStartOf, type IsoDate } from '../shared/dates.js';
+import type { ErrorOf } from '../shared/errors.js';
+import type { HouseholdId } from '../shared/ids.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import { deriveDay, type DerivedDay } from './portions.js';
+
+export interface PlanDeps {
+  households: HouseholdStore;
+  plans: PlanStore;
+  events: MealEventReader;
+  recipes: { titlesOf(householdId: HouseholdId, recipeIds: readonly string[]): Promise<Record<string, string>>; byId(householdId: HouseholdId, recipeId: string): Promise<unknown | null> };
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+export interface PlanDayView extends DerivedDay {
+  readonly id: string;
+  readonly date: IsoDate;
+  readonly recipeId: string | null;
+  readonly recipeTitle: string | null;
+  readonly portionsOverride: number | null;
+  readonly note: string | null;
+}
+
+export interface PlanView {
+  readonly id: string;
+  readonly householdId: HouseholdId;
+  readonly weekStart: IsoDate;
+  readonly days: readonly PlanDayView[];
+  readonly listStaleSince: Date | null;
+  readonly updatedAt: Date;
+}
+
+/** The longest range GET plans answers, in days. */
+export const PLAN_RANGE_MAX_DAYS = 366;
+
+type Denied = ErrorOf<'household-not-found' | 'adults-only'>;
+
+/** A plan with each day's effective portions, derived from the members and the week's events as they are now. */
+async function view(deps: PlanDeps, household: HouseholdWithMembers, plans: readonly PlanRow[]): Promise<PlanView[]> {
+  if (plans.length === 0) return [];
+  const from = plans[0]!.weekStart;
+  const to = addDays(plans[plans.length - 1]!.weekStart, 6);
+  const [events, titles] = await Promise.all([
+    deps.events.eventsBetween(household.id, from, to),
+    deps.recipes.titlesOf(household.id, [...new Set(plans.flatMap((p) => p.days.map((d) => d.recipeId).filter((r): r is string => r !== null)))]),
+  ]);
+  const byDate = new Map<IsoDate, MealEvent[]>();
+  for (const e of events) byDate.set(e.date, [...(byDate.get(e.date) ?? []), e]);
+  return plans.map((plan) => ({
+    id: plan.id,
+    householdId: plan.householdId,
+    weekStart: plan.weekStart,
+    listStaleSince: plan.listStaleSince,
+    updatedAt: plan.updatedAt,
+    days: plan.days.map((d) => {
+      const derived = deriveDay(household.members, byDate.get(d.date) ?? []);
+      const title = d.recipeId !== null ? (titles[d.recipeId] ?? null) : null;
+      return {
+        ...derived,
+        // An override sets the portions of a day that is cooked at home; a closed day needs none.
+        portions: derived.cookedAtHome && d.portionsOverride !== null ? d.portionsOverride : derived.portions,
+        id: d.id,
+        date: d.date,
+        recipeId: title !== null ? d.recipeId : null,
+        recipeTitle: title,
+        portionsOverride: d.portionsOverride,
+        note: d.note,
+      };
+    }),
+  }));
+}
+
+async function household(deps: PlanDeps, householdId: HouseholdId): Promise<Result<HouseholdWithMembers, ErrorOf<'household-not-found'>>> {
+  const h = await deps.households.byId(householdId);
+  return h ? ok(h) : fail({ type: 'household-not-found' });
+}
+
+/** Get-or-create the plan of the week holding `date`; retry-safe (the same plan every time). */
+export async function ensureWeekPlan(deps: PlanDeps, caller: Account, householdId: HouseholdId, date: IsoDate): Promise<Result<PlanView, Denied>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const h = await household(deps, householdId);
+  if (!h.ok) return h;
+  const weekStart = weekStartOf(date);
+  const plan = await deps.plans.getOrCreate(householdId, weekStart, { planId: deps.ids.newId(), dayIds: weekDates(weekStart).map(() => deps.ids.newId()), at: deps.clock.now() });
+  return ok((await view(deps, h.value, [plan]))[0]!);
+}
+
+export async function getPlan(deps: PlanDeps, caller: Account, householdId: HouseholdId, planId: string): Promise<Result<PlanView, ErrorOf<'household-not-found' | 'plan-not-found'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const [h, plan] = await Promise.all([household(deps, householdId), deps.plans.byId(householdId, planId)]);
+  if (!h.ok) return h;
+  if (!plan) return fail({ type: 'plan-not-found' });
+  return ok((await view(deps, h.value, [plan]))[0]!);
+}
+
+/** Days GET plans covers from `from` when `to` is not given. */
+export const PLAN_RANGE_DEFAULT_DAYS = 27;
+
+/**
+ * Plans of the weeks overlapping [from, to]; `from` defaults to today in the household's time zone, `to` to four
+ * weeks on. Only weeks that have a plan are answered.
+ */
+export async function listPlans(
+  deps: PlanDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  range: { from?: IsoDate | undefined; to?: IsoDate | undefined },
+): Promise<Result<PlanView[], ErrorOf<'household-not-found' | 'plan-range-invalid'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const h = await household(deps, householdId);
+  if (!h.ok) return h;
+  const from = range.from ?? dateIn(h.value.timeZoneId, deps.clock.now());
+  const to = range.to ?? addDays(from, PLAN_RANGE_DEFAULT_DAYS);
+  const span = daysBetween(from, to);
+  if (span < 0 || span > PLAN_RANGE_MAX_DAYS) return fail({ type: 'plan-range-invalid' });
+  return ok(await view(deps, h.value, await deps.plans.weeksBetween(householdId, weekStartOf(from), weekStartOf(to))));
+}
+
+/** Sets a day's dish (a recipe of the household, or none), portions (null: derived) and note. */
+export async function setPlanDay(
+  deps: PlanDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  planId: string,
+  date: IsoDate,
+  day: { recipeId: string | null; portions: number | null; note: string | null },
+): Promise<Result<PlanDayView, Denied | ErrorOf<'plan-not-found' | 'date-outside-week' | 'recipe-not-found'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const plan = await deps.plans.byId(householdId, planId);
+  if (!plan) return fail({ type: 'plan-not-found' });
+  if (!plan.days.some((d) => d.date === date)) return fail({ type: 'date-outside-week' });
+  if (day.recipeId !== null && !(await deps.recipes.byId(householdId, day.recipeId))) return fail({ type: 'recipe-not-found' });
+  const saved = await deps.plans.setDay(householdId, planId, date, { recipeId: day.recipeId, portionsOverride: day.portions, note: day.note }, deps.clock.now());
+  if (!saved) return fail({ type: 'plan-not-found' });
+  const h = await household(deps, householdId);
+  if (!h.ok) return h;
+  const updated = await deps.plans.byId(householdId, planId);
+  const views = await view(deps, h.value, [updated ?? plan]);
+  return ok(views[0]!.days.find((d) => d.date === date)!);
+}
+
+/** The day has no dish: recipe, portions override and note are cleared. */
+export async function clearPlanDay(
+  deps: PlanDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  planId: string,
+  date: IsoDate,
+): Promise<Result<void, Denied | ErrorOf<'plan-not-found' | 'date-outside-week' | 'recipe-not-found'>>> {
+  const result = await setPlanDay(deps, caller, householdId, planId, date, { recipeId: null, portions: null, note: null });
+  return result.ok ? ok(undefined) : result;
+}

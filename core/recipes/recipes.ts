@@ -1,0 +1,153 @@
+import type { Clock } from '../../ports/clock.js';
+import type { HouseholdStore } from '../../ports/household-store.js';
+import type { IdGenerator } from '../../ports/ids.js';
+import type { PageCursors } from '../../ports/page-cursors.js';
+import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
+import type { Account } from '../accounts/types.js';
+import { requireAdult, requireMember } from '../households/access.js';
+import type { ErrorOf } from '../shared/errors.js';
+import { normalizeFoodKey } from '../shared/food-key.js';
+import type { HouseholdId } from '../shared/ids.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeId, type RecipePosition } from './types.js';
+
+export interface RecipeDeps {
+  households: HouseholdStore;
+  recipes: RecipeStore;
+  pageCursors: PageCursors;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+/** A line as the household writes it; the food key is the server's. */
+export interface IngredientInput {
+  readonly displayName: string;
+  readonly quantity: number | null;
+  readonly unit: string | null;
+  readonly optional: boolean;
+  readonly baseRecipeId: RecipeId | null;
+  readonly reference: string | null;
+}
+
+export type RecipeInput = Omit<RecipeContent, 'ingredients'> & { readonly ingredients: readonly IngredientInput[] };
+
+export interface RecipeListQuery {
+  /** Part of the title, any case; null or blank: every recipe. */
+  readonly q: string | null;
+  readonly cursor: string | null;
+  readonly limit: number;
+}
+
+export interface RecipeList {
+  readonly items: Recipe[];
+  /** null on the last page. */
+  readonly nextCursor: string | null;
+  readonly total: number;
+}
+
+type Denied = ErrorOf<'household-not-found' | 'adults-only'>;
+type WriteRefused = ErrorOf<'base-recipe-unknown' | 'recipe-cycle'>;
+
+const contentOf = (input: RecipeInput): RecipeContent => ({
+  title: input.title,
+  servings: input.servings,
+  activeMinutes: input.activeMinutes,
+  totalMinutes: input.totalMinutes,
+  steps: [...input.steps],
+  ingredients: input.ingredients.map((i) => ({
+    displayName: i.displayName,
+    foodKey: normalizeFoodKey(i.displayName),
+    quantity: i.quantity,
+    unit: i.unit,
+    optional: i.optional,
+    baseRecipeId: i.baseRecipeId,
+    reference: i.reference,
+  })),
+});
+
+const refusal = (r: RecipeWriteRefusal): WriteRefused =>
+  r.refused === 'cycle' ? { type: 'recipe-cycle' } : { type: 'base-recipe-unknown', baseRecipeId: r.baseRecipeId };
+
+const isRefusal = (x: Recipe | RecipeWriteRefusal | null): x is RecipeWriteRefusal => x !== null && 'refused' in x;
+
+/** A new recipe (adults only). Its base recipes must be the household's; a new recipe cannot close a cycle. */
+export async function createRecipe(
+  deps: RecipeDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  input: RecipeInput,
+): Promise<Result<Recipe, Denied | WriteRefused>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const saved = await deps.recipes.create(householdId, deps.ids.newId(), contentOf(input), deps.clock.now());
+  return isRefusal(saved) ? fail(refusal(saved)) : ok(saved);
+}
+
+export async function getRecipe(
+  deps: Pick<RecipeDeps, 'households' | 'recipes'>,
+  caller: Account,
+  householdId: HouseholdId,
+  recipeId: RecipeId,
+): Promise<Result<Recipe, ErrorOf<'household-not-found' | 'recipe-not-found'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const recipe = await deps.recipes.byId(householdId, recipeId);
+  return recipe ? ok(recipe) : fail({ type: 'recipe-not-found' });
+}
+
+// A cursor is bound to the household and the filter it was handed out for: any other list refuses it.
+const scopeOf = (householdId: HouseholdId, titleKeyContains: string | null) => `recipes\n${householdId}\n${titleKeyContains ?? ''}`;
+
+/** A page of the household's recipes by title (any case), then id; `q` narrows to titles containing it. */
+export async function listRecipes(
+  deps: Pick<RecipeDeps, 'households' | 'recipes' | 'pageCursors'>,
+  caller: Account,
+  householdId: HouseholdId,
+  query: RecipeListQuery,
+): Promise<Result<RecipeList, ErrorOf<'household-not-found' | 'recipe-cursor-invalid'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const q = query.q?.trim() ?? '';
+  const titleKeyContains = q === '' ? null : recipeTitleKey(q);
+  const scope = scopeOf(householdId, titleKeyContains);
+  let after: RecipePosition | null = null;
+  if (query.cursor !== null) {
+    const position = deps.pageCursors.open(scope, query.cursor);
+    if (!position || position.length !== 2) return fail({ type: 'recipe-cursor-invalid' });
+    after = { titleKey: position[0]!, id: position[1]! };
+  }
+  const page = await deps.recipes.page(householdId, { titleKeyContains, after, limit: query.limit });
+  const last = page.items[page.items.length - 1];
+  const nextCursor = page.more && last ? deps.pageCursors.seal(scope, [recipeTitleKey(last.title), last.id]) : null;
+  return ok({ items: page.items, nextCursor, total: page.total });
+}
+
+/** Full replacement (adults only): every field and every line is written anew; createdAt stays. */
+export async function replaceRecipe(
+  deps: RecipeDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  recipeId: RecipeId,
+  input: RecipeInput,
+): Promise<Result<Recipe, Denied | WriteRefused | ErrorOf<'recipe-not-found'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const saved = await deps.recipes.replace(householdId, recipeId, contentOf(input), deps.clock.now());
+  if (saved === null) return fail({ type: 'recipe-not-found' });
+  return isRefusal(saved) ? fail(refusal(saved)) : ok(saved);
+}
+
+/**
+ * Deletes a recipe (adults only). Plan days that served it keep the day without a dish; lines of other recipes
+ * that used it as their base keep their place as a named reference to its title (see RecipeStore.delete).
+ */
+export async function deleteRecipe(
+  deps: Pick<RecipeDeps, 'households' | 'recipes' | 'clock'>,
+  caller: Account,
+  householdId: HouseholdId,
+  recipeId: RecipeId,
+): Promise<Result<void, Denied | ErrorOf<'recipe-not-found'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  return (await deps.recipes.delete(householdId, recipeId, deps.clock.now())) ? ok(undefined) : fail({ type: 'recipe-not-found' });
+}

@@ -1,0 +1,66 @@
+import type { HouseholdId } from '../shared/ids.js';
+
+export type RecipeId = string;
+
+/** Limits of a recipe (the HTTP schema answers 400 past them). */
+export const RECIPE_LIMITS = {
+  titleMax: 200,
+  servingsMin: 1,
+  servingsMax: 100,
+  /** activeMinutes and totalMinutes: 0 to one week. */
+  minutesMax: 10_080,
+  stepsMax: 100,
+  stepMax: 2_000,
+  ingredientsMax: 100,
+  displayNameMax: 200,
+  unitMax: 32,
+  referenceMax: 200,
+  /** quantity is greater than 0 and at most this. */
+  quantityMax: 100_000,
+} as const;
+
+/**
+ * One line of a recipe, in the recipe's order. A line names a food (`foodKey`, from `displayName`), or points at a
+ * base recipe of the same household whose own lines it stands for (`baseRecipeId`, e.g. a dough or a sauce), or
+ * names a base that has no recipe here (`reference`, e.g. "see the pizza dough"): never both of the last two.
+ */
+export interface Ingredient {
+  readonly displayName: string;
+  /** normalizeFoodKey(displayName), computed by the server. */
+  readonly foodKey: string;
+  /** Greater than 0; null for "to taste". */
+  readonly quantity: number | null;
+  readonly unit: string | null;
+  readonly optional: boolean;
+  readonly baseRecipeId: RecipeId | null;
+  readonly reference: string | null;
+}
+
+/** What a recipe says, as written by its household (a replacement writes all of it). */
+export interface RecipeContent {
+  readonly title: string;
+  readonly servings: number;
+  readonly activeMinutes: number | null;
+  readonly totalMinutes: number | null;
+  readonly steps: readonly string[];
+  readonly ingredients: readonly Ingredient[];
+}
+
+export interface Recipe extends RecipeContent {
+  readonly id: RecipeId;
+  readonly householdId: HouseholdId;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/**
+ * Recipes list by title without regard to case, then by id: the title's sort key is its NFKC form in lower case
+ * (locale-independent), compared by code point. The title filter `q` matches a substring of the same key.
+ */
+export const recipeTitleKey = (title: string): string => title.normalize('NFKC').toLowerCase();
+
+/** Where a page ends: the last recipe's title key and id. */
+export interface RecipePosition {
+  readonly titleKey: string;
+  readonly id: RecipeId;
+}

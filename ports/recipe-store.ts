@@ -1,0 +1,44 @@
+import type { HouseholdId } from '../core/shared/ids.js';
+import type { Recipe, RecipeContent, RecipeId, RecipePosition } from '../core/recipes/types.js';
+
+/**
+ * Why a store refused a write, checked in the same atomic step as the write (concurrent writers of one
+ * household cannot together build a cycle or point at a recipe deleted meanwhile):
+ * - 'unknown-base': a line's baseRecipeId is not a recipe of the household (another household's counts as unknown);
+ * - 'cycle': after the write the recipe would reach itself through base links.
+ */
+export type RecipeWriteRefusal = { readonly refused: 'unknown-base'; readonly baseRecipeId: RecipeId } | { readonly refused: 'cycle' };
+
+export interface RecipePageQuery {
+  /** Only recipes whose recipeTitleKey(title) contains this (already a title key); null: all. */
+  readonly titleKeyContains: string | null;
+  /** Recipes after this position in (title key, id) order; null: from the start. */
+  readonly after: RecipePosition | null;
+  readonly limit: number;
+}
+
+export interface RecipePage {
+  readonly items: Recipe[];
+  /** Recipes matching the filter, whatever the position. */
+  readonly total: number;
+  /** More matching recipes follow the last item. */
+  readonly more: boolean;
+}
+
+/** A household's recipes with their lines, in order. Every read and write is scoped to the household. */
+export interface RecipeStore {
+  create(householdId: HouseholdId, id: RecipeId, content: RecipeContent, at: Date): Promise<Recipe | RecipeWriteRefusal>;
+  byId(householdId: HouseholdId, recipeId: RecipeId): Promise<Recipe | null>;
+  /** id → title of those ids that are the household's recipes; others are absent. */
+  titlesOf(householdId: HouseholdId, recipeIds: readonly RecipeId[]): Promise<Record<RecipeId, string>>;
+  /** Ordered by recipeTitleKey(title) (code point order), then id. */
+  page(householdId: HouseholdId, query: RecipePageQuery): Promise<RecipePage>;
+  /** Writes every field and the lines anew, keeping createdAt; null when the recipe is not the household's. */
+  replace(householdId: HouseholdId, recipeId: RecipeId, content: RecipeContent, at: Date): Promise<Recipe | null | RecipeWriteRefusal>;
+  /**
+   * Deletes the recipe; false when it is not the household's. Lines of other recipes that used it as their base
+   * keep their place and become a named reference (baseRecipeId null, reference = the deleted recipe's title),
+   * and those recipes' updatedAt becomes `at`. Plan days that served it lose the dish (the day stays).
+   */
+  delete(householdId: HouseholdId, recipeId: RecipeId, at: Date): Promise<boolean>;
+}

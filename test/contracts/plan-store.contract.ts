@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+async function household(s: Stores) {
+  const owner = newAccount();
+  await s.accounts.create(owner);
+  const id = randomUUID();
+  await s.households.create(
+    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
+    { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
+  );
+  return id;
+}
+
+const fresh = () => ({ planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-11-20T10:00:00.500Z') });
+
+export function planStoreContract(backend: Backend): void {
+  describe(`PlanStore [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    it('makes a week\'s plan with its seven days once, and round-trips it', async () => {
+      const h = await household(s);
+      const f = fresh();
+      const plan = await s.plans.getOrCreate(h, '2026-11-23', f);
+      expect(plan).to.deep.equal({
+        id: f.planId,
+        householdId: h,
+        weekStart: '2026-11-23',
+        listStaleSince: null,
+        createdAt: f.at,
+        updatedAt: f.at,
+        days: ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'].map((date, i) => ({ id: f.dayIds[i], date, recipeId: null, portionsOverride: null, note: null })),
+      });
+      expect(await s.plans.getOrCreate(h, '2026-11-23', fresh())).to.deep.equal(plan);
+      expect(await s.plans.byId(h, f.planId)).to.deep.equal(plan);
+      expect(await s.plans.byWeek(h, '2026-11-23')).to.deep.equal(plan);
+    });
+
+    it('gives concurrent get-or-create calls the same plan', async () => {
+      const h = await household(s);
+      const plans = await Promise.all(Array.from({ length: 4 }, () => s.plans.getOrCreate(h, '2026-11-30', fresh())));
+      expect(new Set(plans.map((p) => p.id)).size).to.equal(1);
+      expect(plans[0]!.days).to.have.length(7);
+    });
+
+    it('scopes plans by household', async () => {
+      const h = await household(s);
+      const other = await household(s);
+      const plan = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      expect(await s.plans.byId(other, plan.id)).to.equal(null);
+      expect(await s.plans.setDay(other, plan.id, '2026-11-24', { recipeId: null, portionsOverride: 4, note: null }, at('2026-11-21T00:00:00.000Z'))).to.equal(null);
+      expect(await s.plans.weeksBetween(other, '2026-11-01', '2026-12-31')).to.deep.equal([]);
+    });
+
+    it('sets a day and lists weeks in a range, in week order', async () => {
+      const h = await household(s);
+      const later = await s.plans.getOrCreate(h, '2026-12-07', fresh());
+      const first = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      await s.plans.getOrCreate(h, '2027-01-04', fresh());
+      const day = await s.plans.setDay(h, first.id, '2026-11-25', { recipeId: null, portionsOverride: 6, note: 'Bursdag' }, at('2026-11-21T08:00:00.000Z'));
+      expect(day).to.deep.equal({ id: first.days[2]!.id, date: '2026-11-25', recipeId: null, portionsOverride: 6, note: 'Bursdag' });
+      expect(await s.plans.setDay(h, first.id, '2026-12-01', { recipeId: null, portionsOverride: null, note: null }, at('2026-11-21T08:00:00.000Z'))).to.equal(null);
+      const weeks = await s.plans.weeksBetween(h, '2026-11-23', '2026-12-07');
+      expect(weeks.map((w) => w.id)).to.deep.equal([first.id, later.id]);
+      expect(weeks[0]!.days[2]).to.deep.equal(day);
+      expect(weeks[0]!.updatedAt).to.deep.equal(at('2026-11-21T08:00:00.000Z'));
+    });
+
+    it('marks the week holding a date stale once', async () => {
+      const h = await household(s);
+      const plan = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      await s.plans.markListStale(h, '2026-11-27', at('2026-11-21T09:00:00.000Z'));
+      await s.plans.markListStale(h, '2026-11-28', at('2026-11-21T10:00:00.000Z'));
+      await s.plans.markListStale(h, '2026-12-10', at('2026-11-21T10:00:00.000Z')); // no plan that week: nothing
+      expect((await s.plans.byId(h, plan.id))?.listStaleSince).to.deep.equal(at('2026-11-21T09:00:00.000Z'));
+    });
+  });
+}

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { Ingredient, Recipe, RecipeContent } from '../../core/recipes/types.js';
+import type { RecipeWriteRefusal } from '../../ports/recipe-store.js';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+const line = (over: Partial<Ingredient> = {}): Ingredient => ({
+  displayName: 'Tomater',
+  foodKey: 'tomat',
+  quantity: 4,
+  unit: null,
+  optional: false,
+  baseRecipeId: null,
+  reference: null,
+  ...over,
+});
+
+const content = (over: Partial<RecipeContent> = {}): RecipeContent => ({
+  title: 'Tomatsuppe',
+  servings: 4,
+  activeMinutes: null,
+  totalMinutes: null,
+  steps: [],
+  ingredients: [],
+  ...over,
+});
+
+const isRecipe = (x: Recipe | RecipeWriteRefusal | null): Recipe => {
+  if (x === null || 'refused' in x) throw new Error(`expected a recipe, got ${JSON.stringify(x)}`);
+  return x;
+};
+
+export function recipeStoreContract(backend: Backend): void {
+  describe(`RecipeStore [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    async function household() {
+      const account = newAccount();
+      await s.accounts.create(account);
+      const id = randomUUID();
+      await s.households.create(
+        { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-02-01T12:00:00.500Z') },
+        { id: randomUUID(), displayName: 'Kari', role: 'Owner', accountId: account.id, createdAt: at('2026-02-01T12:00:00.500Z') },
+      );
+      return id;
+    }
+    const add = async (h: string, c: Partial<RecipeContent> = {}, when = at('2026-05-04T09:00:00.123Z')) =>
+      isRecipe(await s.recipes.create(h, randomUUID(), content(c), when));
+
+    it('round-trips a recipe: lines in order with numbers, nulls and booleans, steps, dates to the millisecond', async () => {
+      const h = await household();
+      const dough = await add(h, { title: 'Pizzadeig' });
+      const id = randomUUID();
+      const written: RecipeContent = {
+        title: 'Pizza «Margherita» – æøå',
+        servings: 3,
+        activeMinutes: 25,
+        totalMinutes: 90,
+        steps: ['Lag deigen.', 'Stek på 250 °C i 12 minutter.', ''.padEnd(2000, 'x')],
+        ingredients: [
+          line({ displayName: 'Pizzadeig', foodKey: 'pizzadeig', quantity: 1, unit: null, baseRecipeId: dough.id }),
+          line({ displayName: 'Tomater', foodKey: 'tomat', quantity: 0.1, unit: 'kg' }),
+          line({ displayName: 'Mozzarella', foodKey: 'mozzarella', quantity: 125.5, unit: 'g', optional: true }),
+          line({ displayName: 'Basilikum', foodKey: 'basilikum', quantity: null, unit: null, optional: true }),
+          line({ displayName: 'Tomatsaus', foodKey: 'tomatsaus', quantity: 100000, unit: 'ml', reference: 'se tomatsausen' }),
+        ],
+      };
+      const created = isRecipe(await s.recipes.create(h, id, written, at('2026-05-04T09:00:00.123Z')));
+      const expected: Recipe = { id, householdId: h, ...written, createdAt: at('2026-05-04T09:00:00.123Z'), updatedAt: at('2026-05-04T09:00:00.123Z') };
+      expect(created).to.deep.equal(expected);
+      expect(await s.recipes.byId(h, id)).to.deep.equal(expected);
+      const bare = await add(h, { title: 'Vann', servings: 1, steps: [], ingredients: [] });
+      expect(await s.recipes.byId(h, bare.id)).to.deep.equal(bare);
+    });
+
+    it('keeps every read and write inside the household', async () => {
+      const h = await household();
+      const other = await household();
+      const r = await add(h);
+      expect(await s.recipes.byId(other, r.id)).to.equal(null);
+      expect(await s.recipes.byId(h, randomUUID())).to.equal(null);
+      expect(await s.recipes.replace(other, r.id, content({ title: 'Stjålet' }), at('2026-05-05T00:00:00.000Z'))).to.equal(null);
+      expect(await s.recipes.delete(other, r.id, at('2026-05-05T00:00:00.000Z'))).to.equal(false);
+      expect(await s.recipes.titlesOf(other, [r.id])).to.deep.equal({});
+      expect((await s.recipes.page(other, { titleKeyContains: null, after: null, limit: 10 })).total).to.equal(0);
+      expect(await s.recipes.byId(h, r.id)).to.deep.equal(r);
+    });
+
+    it('names the titles of the household\'s recipes only, leaving unknown ids out', async () => {
+      const h = await household();
+      const other = await household();
+      const a = await add(h, { title: 'Lasagne' });
+      const b = await add(h, { title: 'Taco' });
+      const theirs = await add(other, { title: 'Fårikål' });
+      const missing = randomUUID();
+      expect(await s.recipes.titlesOf(h, [a.id, b.id, a.id, theirs.id, missing])).to.deep.equal({ [a.id]: 'Lasagne', [b.id]: 'Taco' });
+      expect(await s.recipes.titlesOf(h, [])).to.deep.equal({});
+    });
+
+    it('refuses a base that is unknown or another household\'s, writing nothing', async () => {
+      const h = await household();
+      const other = await household();
+      const theirs = await add(other, { title: 'Deres deig' });
+      const unknown = randomUUID();
+      expect(await s.recipes.create(h, randomUUID(), content({ ingredients: [line({ baseRecipeId: unknown })] }), at('2026-05-04T09:00:00.000Z'))).to.deep.equal({
+        refused: 'unknown-base',
+        baseRecipeId: unknown,
+      });
+      expect(await s.recipes.create(h, randomUUID(), content({ ingredients: [line(), line({ baseRecipeId: theirs.id })] }), at('2026-05-04T09:00:00.000Z'))).to.deep.equal({
+        refused: 'unknown-base',
+        baseRecipeId: theirs.id,
+      });
+      const selfId = randomUUID();
+      expect(await s.recipes.create(h, selfId, content({ ingredients: [line({ baseRecipeId: selfId })] }), at('2026-05-04T09:00:00.000Z'))).to.deep.equal({
+        refused: 'unknown-base',
+        baseRecipeId: selfId,
+      });
+      expect((await s.recipes.page(h, { titleKeyContains: null, after: null, limit: 10 })).total).to.equal(0);
+      const mine = await add(h);
+      expect(await s.recipes.replace(h, mine.id, content({ ingredients: [line({ baseRecipeId: theirs.id })] }), at('2026-05-05T00:00:00.000Z'))).to.deep.equal({
+        refused: 'unknown-base',
+        baseRecipeId: theirs.id,
+      });
+      expect(await s.recipes.byId(h, mine.id)).to.deep.equal(mine);
+    });
+
+    it('replaces every field and line, keeping createdAt', async () => {
+      const h = await household();
+      const sauce = await add(h, { title: 'Tomatsaus' });
+      const r = await add(h, { title: 'Pasta', steps: ['Kok', 'Server'], ingredients: [line(), line({ displayName: 'Løk', foodKey: 'løk' }), line({ displayName: 'Salt', foodKey: 'salt' })] });
+      const next = content({
+        title: 'Pasta med saus',
+        servings: 2,
+        activeMinutes: 10,
+        totalMinutes: 20,
+        steps: ['Kok pastaen'],
+        ingredients: [line({ displayName: 'Saus', foodKey: 'saus', baseRecipeId: sauce.id, quantity: 0.5, unit: 'porsjon' }), line({ displayName: 'Pasta', foodKey: 'pasta', quantity: 400, unit: 'g' })],
+      });
+      const replaced = isRecipe(await s.recipes.replace(h, r.id, next, at('2026-05-06T08:30:00.999Z')));
+      const expected: Recipe = { id: r.id, householdId: h, ...next, createdAt: r.createdAt, updatedAt: at('2026-05-06T08:30:00.999Z') };
+      expect(replaced).to.deep.equal(expected);
+      expect(await s.recipes.byId(h, r.id)).to.deep.equal(expected);
+      expect(await s.recipes.replace(h, randomUUID(), next, at('2026-05-06T08:30:00.999Z'))).to.equal(null);
+    });
+
+    it('refuses a replacement that closes a cycle of base recipes (A→A, A→B→A, A→B→C→A), changing nothing', async () => {
+      const h = await household();
+      const a = await add(h, { title: 'A' });
+      const b = await add(h, { title: 'B', ingredients: [line({ baseRecipeId: a.id })] });
+      const c = await add(h, { title: 'C', ingredients: [line({ baseRecipeId: b.id })] });
+      const when = at('2026-05-07T00:00:00.000Z');
+      expect(await s.recipes.replace(h, a.id, content({ title: 'A', ingredients: [line({ baseRecipeId: a.id })] }), when)).to.deep.equal({ refused: 'cycle' });
+      expect(await s.recipes.replace(h, a.id, content({ title: 'A', ingredients: [line({ baseRecipeId: b.id })] }), when)).to.deep.equal({ refused: 'cycle' });
+      expect(await s.recipes.replace(h, a.id, content({ title: 'A', ingredients: [line(), line({ baseRecipeId: c.id })] }), when)).to.deep.equal({ refused: 'cycle' });
+      expect(await s.recipes.byId(h, a.id)).to.deep.equal(a);
+      // A diamond is no cycle: D uses B and C, which both lead to A.
+      const d = await add(h, { title: 'D', ingredients: [line({ baseRecipeId: b.id }), line({ baseRecipeId: c.id })] });
+      expect(isRecipe(await s.recipes.replace(h, d.id, content({ title: 'D', ingredients: [line({ baseRecipeId: c.id }), line({ baseRecipeId: a.id })] }), when)).ingredients).to.have.length(2);
+    });
+
+    it('lets only one of two concurrent replacements that together would close a cycle through', async () => {
+      const h = await household();
+      for (let round = 0; round < 3; round++) {
+        const a = await add(h, { title: `A${round}` });
+        const b = await add(h, { title: `B${round}` });
+        const when = at('2026-05-07T00:00:00.000Z');
+        const answers = await Promise.all([
+          s.recipes.replace(h, a.id, content({ title: `A${round}`, ingredients: [line({ baseRecipeId: b.id })] }), when),
+          s.recipes.replace(h, b.id, content({ title: `B${round}`, ingredients: [line({ baseRecipeId: a.id })] }), when),
+        ]);
+        expect(answers.filter((x) => x !== null && 'refused' in x)).to.deep.equal([{ refused: 'cycle' }]);
+        const links = [(await s.recipes.byId(h, a.id))!, (await s.recipes.byId(h, b.id))!].map((r) => r.ingredients.length);
+        expect(links.sort()).to.deep.equal([0, 1]);
+      }
+    });
+
+    it('pages by title without regard to case (code point order), then id, with total, filter and position', async () => {
+      const h = await household();
+      const other = await household();
+      await add(other, { title: 'apple pie' });
+      const titles = ['banana bread', 'Apple pie', 'apple pie', 'Øllebrød', 'Ærtesuppe', 'Åpen sandwich', 'cake 100%', 'cake_1', 'Zucchini'];
+      const made = await Promise.all(titles.map((title) => add(h, { title })));
+      const key = (r: Recipe) => r.title.toLowerCase();
+      const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      const expected = [...made].sort((x, y) => byCodePoint(key(x), key(y)) || byCodePoint(x.id, y.id));
+      // å (U+00E5) < æ (U+00E6) < ø (U+00F8), all after z.
+      expect(expected.map((r) => r.title).slice(-3)).to.deep.equal(['Åpen sandwich', 'Ærtesuppe', 'Øllebrød']);
+
+      const seen: Recipe[] = [];
+      let after = null;
+      for (;;) {
+        const page = await s.recipes.page(h, { titleKeyContains: null, after, limit: 4 });
+        expect(page.total).to.equal(titles.length);
+        seen.push(...page.items);
+        const last = page.items[page.items.length - 1]!;
+        if (!page.more) break;
+        after = { titleKey: key(last), id: last.id };
+      }
+      expect(seen.map((r) => r.id)).to.deep.equal(expected.map((r) => r.id));
+      expect(seen[0]).to.deep.equal(expected[0]);
+
+      const apples = await s.recipes.page(h, { titleKeyContains: 'apple', after: null, limit: 10 });
+      expect(apples.total).to.equal(2);
+      expect(apples.more).to.equal(false);
+      expect(apples.items.map((r) => r.title).sort()).to.deep.equal(['Apple pie', 'apple pie']);
+      // LIKE wildcards in the filter are plain characters.
+      expect((await s.recipes.page(h, { titleKeyContains: '100%', after: null, limit: 10 })).items.map((r) => r.title)).to.deep.equal(['cake 100%']);
+      expect((await s.recipes.page(h, { titleKeyContains: '_', after: null, limit: 10 })).items.map((r) => r.title)).to.deep.equal(['cake_1']);
+      expect((await s.recipes.page(h, { titleKeyContains: 'æ', after: null, limit: 10 })).items.map((r) => r.title)).to.deep.equal(['Ærtesuppe']);
+      const none = await s.recipes.page(h, { titleKeyContains: 'pizza', after: null, limit: 10 });
+      expect(none).to.deep.equal({ items: [], total: 0, more: false });
+      const exact = await s.recipes.page(h, { titleKeyContains: null, after: null, limit: titles.length });
+      expect(exact.more).to.equal(false);
+    });
+
+    it('deletes a recipe; lines that used it as their base become a reference to its title', async () => {
+      const h = await household();
+      const dough = await add(h, { title: 'Pizzadeig' });
+      const pizza = await add(h, { title: 'Pizza', ingredients: [line({ displayName: 'Deig', foodKey: 'deig', baseRecipeId: dough.id }), line()] });
+      const calzone = await add(h, { title: 'Calzone', ingredients: [line({ displayName: 'Deig', foodKey: 'deig', baseRecipeId: dough.id, optional: true })] });
+      const untouched = await add(h, { title: 'Salat', ingredients: [line()] });
+      const when = at('2026-05-08T17:00:00.250Z');
+      expect(await s.recipes.delete(h, dough.id, when)).to.equal(true);
+      expect(await s.recipes.byId(h, dough.id)).to.equal(null);
+      expect(await s.recipes.delete(h, dough.id, when)).to.equal(false);
+      expect(await s.recipes.byId(h, pizza.id)).to.deep.equal({
+        ...pizza,
+        ingredients: [{ ...pizza.ingredients[0]!, baseRecipeId: null, reference: 'Pizzadeig' }, pizza.ingredients[1]!],
+        updatedAt: when,
+      });
+      expect(await s.recipes.byId(h, calzone.id)).to.deep.equal({
+        ...calzone,
+        ingredients: [{ ...calzone.ingredients[0]!, baseRecipeId: null, reference: 'Pizzadeig' }],
+        updatedAt: when,
+      });
+      expect(await s.recipes.byId(h, untouched.id)).to.deep.equal(untouched);
+      expect(await s.recipes.titlesOf(h, [dough.id, pizza.id])).to.deep.equal({ [pizza.id]: 'Pizza' });
+    });
+
+    it('forgets the recipes of a deleted household', async () => {
+      const h = await household();
+      const r = await add(h);
+      await s.households.delete(h);
+      expect(await s.recipes.byId(h, r.id)).to.equal(null);
+      expect(await s.recipes.titlesOf(h, [r.id])).to.deep.equal({});
+    });
+  });
+}

@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { addDays, dateIn, daysBetween, isIsoDate, weekStartOf } from '../../core/shared/dates.js';
+import { deriveDay } from '../../core/plans/portions.js';
+import type { MealEvent, MealEventParticipant } from '../../core/events/types.js';
+import type { Member } from '../../core/households/types.js';
+
+const member = (id: string, role: Member['role'] = 'Adult'): Member => ({ id, householdId: 'h', displayName: id, role, accountId: null, createdAt: new Date(0) });
+const attendance = (memberId: string, isPresent: boolean): MealEventParticipant => ({ id: `p-${memberId}`, householdMemberId: memberId, isPresent, guestType: null, guestCount: 0, dietaryNotes: null, avoids: [] });
+const guests = (guestType: 'Adult' | 'Child' | 'Baby', guestCount: number, avoids: string[] = []): MealEventParticipant => ({ id: `g-${guestType}`, householdMemberId: null, isPresent: true, guestType, guestCount, dietaryNotes: null, avoids });
+const event = (eventType: MealEvent['eventType'], participants: MealEventParticipant[], id: string = eventType): MealEvent => ({
+  id, householdId: 'h', date: '2026-11-23', eventType, servingTime: null, availableCookingMinutes: null, notes: null, participants, createdAt: new Date(0), updatedAt: new Date(0),
+});
+
+describe('dates', () => {
+  it('finds the Monday of a week, across months and years', () => {
+    expect(weekStartOf('2026-11-22')).to.equal('2026-11-16'); // a Sunday
+    expect(weekStartOf('2026-11-23')).to.equal('2026-11-23'); // a Monday
+    expect(weekStartOf('2027-01-01')).to.equal('2026-12-28');
+    expect(addDays('2026-03-28', 2)).to.equal('2026-03-30'); // over the DST change in Europe
+    expect(daysBetween('2026-02-27', '2026-03-01')).to.equal(2);
+  });
+
+  it('knows real dates and the date in a time zone', () => {
+    expect(isIsoDate('2026-02-28')).to.equal(true);
+    expect(isIsoDate('2026-02-29')).to.equal(false);
+    expect(isIsoDate('2026-2-28')).to.equal(false);
+    const lateUtc = new Date('2026-11-22T23:30:00Z');
+    expect(dateIn('Europe/Oslo', lateUtc)).to.equal('2026-11-23');
+    expect(dateIn('America/New_York', lateUtc)).to.equal('2026-11-22');
+  });
+});
+
+describe('derived portions (domain)', () => {
+  const family = [member('mor', 'Owner'), member('far'), member('barn', 'Junior')];
+
+  it('counts every member on a day without events', () => {
+    expect(deriveDay(family, [])).to.deep.equal({ portions: 3, cookedAtHome: true, avoids: [], eventIds: [] });
+  });
+
+  it('adds guests by weight, rounded up, and gathers their avoids', () => {
+    const d = deriveDay(family, [event('Guests', [guests('Adult', 2, ['Peanuts']), guests('Child', 1, ['peanuts', 'Shellfish']), guests('Baby', 1)])]);
+    expect(d.portions).to.equal(Math.ceil(3 + 2 + 0.5));
+    expect(d.avoids).to.deep.equal(['Peanuts', 'Shellfish']);
+    expect(d.eventIds).to.deep.equal(['Guests']);
+  });
+
+  it('removes an absent member, and PersonPresent brings one back', () => {
+    expect(deriveDay(family, [event('PersonAbsent', [attendance('far', false)])]).portions).to.equal(2);
+    const travel = event('Custom', [attendance('mor', false), attendance('far', false)], 'away');
+    expect(deriveDay(family, [travel, event('PersonPresent', [attendance('far', true)])]).portions).to.equal(2);
+  });
+
+  it('closes the day for EatingOut and Travel: nothing is cooked or bought', () => {
+    for (const type of ['EatingOut', 'Travel'] as const) {
+      expect(deriveDay(family, [event(type, [])])).to.include({ portions: 0, cookedAtHome: false });
+    }
+    expect(deriveDay(family, [event('Celebration', [])])).to.include({ portions: 3, cookedAtHome: true });
+  });
+});

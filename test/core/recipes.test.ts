@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { fixedClock } from '../../adapters/clock/system-clock.js';
+import { uuidIds } from '../../adapters/crypto/node-crypto.js';
+import { hmacPageCursors } from '../../adapters/crypto/page-cursors.js';
+import { memoryRecipeStore } from '../../adapters/memory/recipe-store.js';
+import { emptyTables, memoryHouseholdStore } from '../../adapters/memory/stores.js';
+import type { Account } from '../../core/accounts/types.js';
+import type { HouseholdRole } from '../../core/households/types.js';
+import {
+  createRecipe,
+  deleteRecipe,
+  getRecipe,
+  listRecipes,
+  replaceRecipe,
+  type IngredientInput,
+  type RecipeList,
+  type RecipeDeps,
+  type RecipeInput,
+} from '../../core/recipes/recipes.js';
+import type { Recipe } from '../../core/recipes/types.js';
+import type { Result } from '../../core/shared/result.js';
+
+const person = (name: string): Account => ({
+  id: randomUUID(),
+  email: `${name}@example.com`,
+  emailConfirmed: true,
+  displayName: name,
+  language: 'nb',
+  passwordHash: null,
+  securityStamp: randomUUID(),
+  createdAt: new Date('2026-01-01T00:00:00.000Z'),
+  updatedAt: new Date('2026-01-01T00:00:00.000Z'),
+});
+
+const line = (over: Partial<IngredientInput> = {}): IngredientInput => ({
+  displayName: 'Tomater',
+  quantity: 4,
+  unit: null,
+  optional: false,
+  baseRecipeId: null,
+  reference: null,
+  ...over,
+});
+
+const recipe = (over: Partial<RecipeInput> = {}): RecipeInput => ({
+  title: 'Tomatsuppe',
+  servings: 4,
+  activeMinutes: 15,
+  totalMinutes: 30,
+  steps: ['Kok opp', 'Mos'],
+  ingredients: [line()],
+  ...over,
+});
+
+function value<T>(r: Result<T, unknown>): T {
+  if (!r.ok) throw new Error(`expected success, got ${JSON.stringify(r.error)}`);
+  return r.value;
+}
+
+function world() {
+  const t = emptyTables();
+  const clock = fixedClock(new Date('2026-05-04T09:00:00.000Z'));
+  const deps: RecipeDeps = { households: memoryHouseholdStore(t), recipes: memoryRecipeStore(t), pageCursors: hmacPageCursors(), ids: uuidIds, clock };
+  async function household(owner: Account) {
+    const id = randomUUID();
+    await deps.households.create(
+      { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: clock.now() },
+      { id: randomUUID(), displayName: owner.displayName, role: 'Owner', accountId: owner.id, createdAt: clock.now() },
+    );
+    return id;
+  }
+  async function join(householdId: string, who: Account, role: HouseholdRole) {
+    await deps.households.addMember(householdId, { id: randomUUID(), displayName: who.displayName, role, accountId: who.id, createdAt: clock.now() });
+  }
+  return { t, deps, clock, household, join };
+}
+
+describe('recipes (domain)', () => {
+  it('lets an adult add a recipe with server-made food keys; a Junior gets adults-only, a stranger household-not-found', async () => {
+    const { deps, household, join } = world();
+    const kari = person('kari');
+    const ola = person('ola');
+    const junior = person('junior');
+    const h = await household(kari);
+    await join(h, ola, 'Adult');
+    await join(h, junior, 'Junior');
+    const made = value(await createRecipe(deps, ola, h, recipe({ ingredients: [line({ displayName: 'Cherry Tomatoes' }), line({ displayName: 'Gulrøtter' })] })));
+    expect(made).to.include({ householdId: h, title: 'Tomatsuppe', servings: 4, activeMinutes: 15, totalMinutes: 30 });
+    expect(made.ingredients.map((i) => i.foodKey)).to.deep.equal(['cherry-tomato', 'gulrot']);
+    expect(made.createdAt).to.deep.equal(new Date('2026-05-04T09:00:00.000Z'));
+    expect(await createRecipe(deps, junior, h, recipe())).to.deep.equal({ ok: false, error: { type: 'adults-only' } });
+    expect(await createRecipe(deps, person('stranger'), h, recipe())).to.deep.equal({ ok: false, error: { type: 'household-not-found' } });
+    expect(value(await getRecipe(deps, junior, h, made.id))).to.deep.equal(made);
+    expect(await getRecipe(deps, person('stranger'), h, made.id)).to.deep.equal({ ok: false, error: { type: 'household-not-found' } });
+    expect(value(await listRecipes(deps, junior, h, { q: null, cursor: null, limit: 50 })).total).to.equal(1);
+  });
+
+  it("refuses another household's recipe as a base, and an unknown one", async () => {
+    const { deps, household } = world();
+    const kari = person('kari');
+    const per = person('per');
+    const h = await household(kari);
+    const other = await household(per);
+    const theirs = value(await createRecipe(deps, per, other, recipe({ title: 'Deres pizzadeig' })));
+    expect(await createRecipe(deps, kari, h, recipe({ ingredients: [line({ baseRecipeId: theirs.id })] }))).to.deep.equal({
+      ok: false,
+      error: { type: 'base-recipe-unknown', baseRecipeId: theirs.id },
+    });
+    const missing = randomUUID();
+    expect(await createRecipe(deps, kari, h, recipe({ ingredients: [line({ baseRecipeId: missing })] }))).to.deep.equal({
+      ok: false,
+      error: { type: 'base-recipe-unknown', baseRecipeId: missing },
+    });
+    expect(await getRecipe(deps, kari, h, theirs.id)).to.deep.equal({ ok: false, error: { type: 'recipe-not-found' } });
+    expect(value(await listRecipes(deps, kari, h, { q: null, cursor: null, limit: 50 })).total).to.equal(0);
+  });
+
+  it('refuses cycles of base recipes: A→A, A→B→A, A→B→C→A', async () => {
+    const { deps, household } = world();
+    const kari = person('kari');
+    const h = await household(kari);
+    const a = value(await createRecipe(deps, kari, h, recipe({ title: 'A' })));
+    const b = value(await createRecipe(deps, kari, h, recipe({ title: 'B', ingredients: [line({ displayName: 'A', baseRecipeId: a.id })] })));
+    const c = value(await createRecipe(deps, kari, h, recipe({ title: 'C', ingredients: [line({ displayName: 'B', baseRecipeId: b.id })] })));
+    const cycle = { ok: false, error: { type: 'recipe-cycle' } };
+    expect(await replaceRecipe(deps, kari, h, a.id, recipe({ title: 'A', ingredients: [line({ baseRecipeId: a.id })] }))).to.deep.equal(cycle);
+    expect(await replaceRecipe(deps, kari, h, a.id, recipe({ title: 'A', ingredients: [line({ baseRecipeId: b.id })] }))).to.deep.equal(cycle);
+    expect(await replaceRecipe(deps, kari, h, a.id, recipe({ title: 'A', ingredients: [line(), line({ baseRecipeId: c.id })] }))).to.deep.equal(cycle);
+    expect(value(await getRecipe(deps, kari, h, a.id))).to.deep.equal(a);
+    // C may point straight at A as well as through B: shared bases are no cycle.
+    const c2 = value(await replaceRecipe(deps, kari, h, c.id, recipe({ title: 'C', ingredients: [line({ baseRecipeId: b.id }), line({ baseRecipeId: a.id })] })));
+    expect(c2.ingredients.map((i) => i.baseRecipeId)).to.deep.equal([b.id, a.id]);
+  });
+
+  it('replaces a recipe whole, keeping createdAt and moving updatedAt', async () => {
+    const { deps, clock, household, join } = world();
+    const kari = person('kari');
+    const junior = person('junior');
+    const h = await household(kari);
+    await join(h, junior, 'Junior');
+    const r = value(await createRecipe(deps, kari, h, recipe({ ingredients: [line(), line({ displayName: 'Løk' }), line({ displayName: 'Salt', quantity: null })] })));
+    clock.advance(3_600_000);
+    const replaced = value(
+      await replaceRecipe(deps, kari, h, r.id, recipe({ title: 'Løksuppe', servings: 2, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [line({ displayName: 'Løker', quantity: 3, unit: 'stk' })] })),
+    );
+    expect(replaced).to.deep.equal({
+      id: r.id,
+      householdId: h,
+      title: 'Løksuppe',
+      servings: 2,
+      activeMinutes: null,
+      totalMinutes: null,
+      steps: [],
+      ingredients: [{ displayName: 'Løker', foodKey: 'løk', quantity: 3, unit: 'stk', optional: false, baseRecipeId: null, reference: null }],
+      createdAt: r.createdAt,
+      updatedAt: clock.now(),
+    });
+    expect(await replaceRecipe(deps, junior, h, r.id, recipe())).to.deep.equal({ ok: false, error: { type: 'adults-only' } });
+    expect(await replaceRecipe(deps, kari, h, randomUUID(), recipe())).to.deep.equal({ ok: false, error: { type: 'recipe-not-found' } });
+    expect(value(await getRecipe(deps, kari, h, r.id))).to.deep.equal(replaced);
+  });
+
+  it('deletes a recipe: plan hooks hear of it, recipes built on it keep the line as a reference to its title', async () => {
+    const { t, deps, clock, household, join } = world();
+    const heard: [string, string][] = [];
+    t.onRecipeDeleted.push((householdId, recipeId) => heard.push([householdId, recipeId]));
+    const kari = person('kari');
+    const junior = person('junior');
+    const h = await household(kari);
+    await join(h, junior, 'Junior');
+    const sauce = value(await createRecipe(deps, kari, h, recipe({ title: 'Tomatsaus' })));
+    const pasta = value(await createRecipe(deps, kari, h, recipe({ title: 'Pasta', ingredients: [line({ displayName: 'Saus', baseRecipeId: sauce.id }), line({ displayName: 'Pasta' })] })));
+    expect(await deleteRecipe(deps, junior, h, sauce.id)).to.deep.equal({ ok: false, error: { type: 'adults-only' } });
+    expect(await deleteRecipe(deps, person('stranger'), h, sauce.id)).to.deep.equal({ ok: false, error: { type: 'household-not-found' } });
+    expect(heard).to.deep.equal([]);
+    clock.advance(60_000);
+    expect(await deleteRecipe(deps, kari, h, sauce.id)).to.deep.equal({ ok: true, value: undefined });
+    expect(heard).to.deep.equal([[h, sauce.id]]);
+    expect(await getRecipe(deps, kari, h, sauce.id)).to.deep.equal({ ok: false, error: { type: 'recipe-not-found' } });
+    expect(await deleteRecipe(deps, kari, h, sauce.id)).to.deep.equal({ ok: false, error: { type: 'recipe-not-found' } });
+    const after = value(await getRecipe(deps, kari, h, pasta.id));
+    expect(after.ingredients.map((i) => [i.displayName, i.baseRecipeId, i.reference])).to.deep.equal([
+      ['Saus', null, 'Tomatsaus'],
+      ['Pasta', null, null],
+    ]);
+    expect(after.updatedAt).to.deep.equal(clock.now());
+    expect(heard).to.have.length(1);
+  });
+
+  it('pages by title with cursors bound to the household and the filter', async () => {
+    const { deps, household } = world();
+    const kari = person('kari');
+    const per = person('per');
+    const h = await household(kari);
+    const other = await household(per);
+    for (const title of ['pizza', 'Pasta', 'Ærtesuppe', 'lasagne', 'Pizza bianca']) await createRecipe(deps, kari, h, recipe({ title }));
+    await createRecipe(deps, per, other, recipe({ title: 'Pizza' }));
+    const seen: Recipe[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: RecipeList = value(await listRecipes(deps, kari, h, { q: null, cursor, limit: 2 }));
+      expect(page.total).to.equal(5);
+      seen.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(seen.map((r) => r.title)).to.deep.equal(['lasagne', 'Pasta', 'pizza', 'Pizza bianca', 'Ærtesuppe']);
+
+    const pizzas = value(await listRecipes(deps, kari, h, { q: ' PIZZA ', cursor: null, limit: 1 }));
+    expect(pizzas.items.map((r) => r.title)).to.deep.equal(['pizza']);
+    expect(pizzas.total).to.equal(2);
+    const next = pizzas.nextCursor!;
+    expect(value(await listRecipes(deps, kari, h, { q: 'pizza', cursor: next, limit: 1 }))).to.include({ nextCursor: null, total: 2 });
+    const invalid = { ok: false, error: { type: 'recipe-cursor-invalid' } };
+    expect(await listRecipes(deps, kari, h, { q: 'pasta', cursor: next, limit: 1 })).to.deep.equal(invalid);
+    expect(await listRecipes(deps, kari, h, { q: null, cursor: next, limit: 1 })).to.deep.equal(invalid);
+    expect(await listRecipes(deps, per, other, { q: 'pizza', cursor: next, limit: 1 })).to.deep.equal(invalid);
+    expect(await listRecipes(deps, kari, h, { q: 'pizza', cursor: `${next}x`, limit: 1 })).to.deep.equal(invalid);
+    expect(await listRecipes(deps, kari, h, { q: 'pizza', cursor: 'bm90IGEgY3Vyc29y', limit: 1 })).to.deep.equal(invalid);
+    // A cursor whose position was edited (here: to start before 'lasagne') fails its check.
+    const [payload, tag] = next.split('.') as [string, string];
+    const edited = Buffer.from(JSON.stringify(['a', randomUUID()])).toString('base64url');
+    expect(payload).to.not.equal(edited);
+    expect(await listRecipes(deps, kari, h, { q: 'pizza', cursor: `${edited}.${tag}`, limit: 1 })).to.deep.equal(invalid);
+  });
+});
