@@ -33,6 +33,11 @@ import { memoryMealEventStore } from '../adapters/memory/meal-events.js';
 import { hmacPageCursors } from '../adapters/crypto/page-cursors.js';
 import { knexRecipeStore } from '../adapters/knex/recipe-store.js';
 import { memoryRecipeStore } from '../adapters/memory/recipe-store.js';
+import { knexPantryObservationStore } from '../adapters/knex/pantry-observation-store.js';
+import { memoryPantryObservationStore } from '../adapters/memory/pantry-observations.js';
+import { knexPantryMergeStore } from '../adapters/knex/pantry-merge-store.js';
+import { memoryPantryMergeStore, memoryUnitWeightStore } from '../adapters/memory/pantry-merges.js';
+import { knexUnitWeightStore } from '../adapters/knex/unit-weight-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 
@@ -82,6 +87,9 @@ export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides 
     identities: knexIdentityStore(db.knex),
     signInFlows: knexSignInFlowStore(db.knex),
     signInCodes: knexSignInCodeStore(db.knex),
+    pantry: knexPantryObservationStore(db.knex),
+    pantryMerges: knexPantryMergeStore(db.knex),
+    unitWeights: knexUnitWeightStore(db.knex),
   };
 }
 
@@ -106,5 +114,8 @@ export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDe
     identities: memoryIdentityStore(t),
     signInFlows: memorySignInFlowStore(),
     signInCodes: memorySignInCodeStore(t),
+    pantry: memoryPantryObservationStore(t),
+    pantryMerges: memoryPantryMergeStore(t),
+    unitWeights: memoryUnitWeightStore(t),
   };
 }

@@ -14,6 +14,8 @@ import { householdRoutes } from '../adapters/http/routes/households.js';
 import { planRoutes } from '../adapters/http/routes/plans.js';
 import { recipeRoutes } from '../adapters/http/routes/recipes.js';
 import { eventRoutes } from '../adapters/http/routes/events.js';
+import { pantryInventoryRoutes } from '../adapters/http/routes/pantry-inventory.js';
+import { pantryMergeRoutes } from '../adapters/http/routes/pantry-merges.js';
 import { referenceRoutes } from '../adapters/http/routes/reference.js';
 import { feedbackRoutes } from '../adapters/http/routes/feedback.js';
 import { socialRoutes } from '../adapters/http/routes/social.js';
@@ -103,6 +105,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...planRoutes(deps),
     ...recipeRoutes(deps),
     ...eventRoutes(deps),
+    ...pantryInventoryRoutes(deps),
+    ...pantryMergeRoutes(deps),
     ...referenceRoutes(deps),
     ...feedbackRoutes(deps, settings),
   ];

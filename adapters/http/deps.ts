@@ -11,10 +11,12 @@ import type { ReferralDeps } from '../../core/reference/referral-codes.js';
 import type { FeedbackDeps } from '../../core/feedback/submit-feedback.js';
 import type { EventDeps } from '../../core/events/deps.js';
 import type { RecipeDeps } from '../../core/recipes/recipes.js';
+import type { PantryDeps } from '../../core/pantry/rows.js';
+import type { PantryMergeDeps, UnitWeightDeps } from '../../core/pantry/merge-deps.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps;
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps;
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

@@ -127,6 +127,28 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'run_not_found', 'Run not found', 'no run of that type lies wholly inside the span');
     case 'run-not-unique':
       return new HttpProblem(409, 'run_not_unique', 'More than one run', `the span holds ${error.runs} runs of that type; name the rows by ids, or narrow the span`);
+    case 'food-key-empty':
+      return problems.validation('the food key (foodKey, or displayName when foodKey is left out) needs a letter or a digit');
+    case 'observation-not-found':
+      return new HttpProblem(404, 'observation_not_found', 'Observation not found', 'no observation with this id in the household (already removed: the pantry is as asked)');
+    case 'inventory-cursor-invalid':
+      return problems.validation('the cursor was not handed out by this list for this household, q, place and group; start again without one');
+    case 'same-food':
+      return new HttpProblem(400, 'same_food', 'Same food', 'both keys name the same food (after normalization)');
+    case 'mutual-merge':
+      return new HttpProblem(409, 'mutual_merge', 'Mutual merge', 'the target is merged into the source already; split that merge first');
+    case 'pantry-food-not-found':
+      return new HttpProblem(404, 'pantry_food_not_found', 'Food not in the pantry', 'neither key has a row in the pantry: there is nothing to merge');
+    case 'merge-not-found':
+      return new HttpProblem(404, 'merge_not_found', 'Merge not found', 'no merge stands on this key');
+    case 'merge-rejection-not-found':
+      return new HttpProblem(404, 'merge_rejection_not_found', 'Rejection not found', 'no different-foods answer is stored for this pair');
+    case 'unit-empty':
+      return problems.validation('the unit needs a letter or a digit');
+    case 'unit-weight-not-found':
+      return new HttpProblem(404, 'unit_weight_not_found', 'Unit weight not found', 'no weight is stored for this food and unit');
+    case 'unit-weight-out-of-bounds':
+      return problems.validation('grams must be greater than 0 and at most 10000');
     default: {
       const unreachable: never = error;
       throw new Error(`unmapped error ${JSON.stringify(unreachable)}`);

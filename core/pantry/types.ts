@@ -31,3 +31,48 @@ export interface PantryMerge {
   readonly toDisplayName: string;
   readonly mergedAt: Date;
 }
+
+/** What an observation says happened to a food (docs/pantry-model.md gives each its effect on the row). */
+export const OBSERVATION_TYPES = ['Purchased', 'Seen', 'Estimated', 'Used', 'Gone'] as const;
+export type ObservationType = (typeof OBSERVATION_TYPES)[number];
+
+/**
+ * One entry of the household's pantry log. The log is append-only (an entry is only ever removed whole), and
+ * every pantry row is derived from it; null fields leave the row's earlier value standing.
+ */
+export interface PantryObservation {
+  readonly id: string;
+  readonly householdId: HouseholdId;
+  /** normalizeFoodKey of what the client sent. */
+  readonly foodKey: string;
+  readonly displayName: string | null;
+  readonly observationType: ObservationType;
+  readonly quantity: number | null;
+  readonly unit: string | null;
+  readonly storageLocation: StorageLocation | null;
+  readonly confidence: number | null;
+  readonly observedAt: Date;
+}
+
+/**
+ * A "these are different foods" answer for an unordered pair of food keys, stored with keyA < keyB (code-unit
+ * order), so that {a, b} and {b, a} are one answer.
+ */
+export interface PantryMergeRejection {
+  readonly householdId: HouseholdId;
+  readonly keyA: string;
+  readonly keyB: string;
+  readonly keyADisplayName: string;
+  readonly keyBDisplayName: string;
+  readonly decidedAt: Date;
+}
+
+/** The household's own weight of one unit of a food (e.g. 1 "stk" of "løk" = 110 g). */
+export interface UnitWeight {
+  readonly householdId: HouseholdId;
+  readonly foodKey: string;
+  readonly unit: string;
+  readonly displayName: string;
+  readonly grams: number;
+  readonly updatedAt: Date;
+}

@@ -47,6 +47,19 @@ export type AppError =
   | { type: 'page-cursor-invalid' }
   | { type: 'junior-forbidden' }
   | { type: 'run-not-found' }
-  | { type: 'run-not-unique'; runs: number };
+  | { type: 'run-not-unique'; runs: number }
+  // pantry observations and inventory
+  | { type: 'food-key-empty' }
+  | { type: 'observation-not-found' }
+  | { type: 'inventory-cursor-invalid' }
+  // pantry merges and unit weights
+  | { type: 'same-food' }
+  | { type: 'mutual-merge' }
+  | { type: 'pantry-food-not-found' }
+  | { type: 'merge-not-found' }
+  | { type: 'merge-rejection-not-found' }
+  | { type: 'unit-empty' }
+  | { type: 'unit-weight-not-found' }
+  | { type: 'unit-weight-out-of-bounds' };
 
 export type ErrorOf<T extends AppError['type']> = Extract<AppError, { type: T }>;

@@ -32,6 +32,14 @@ import { knexFeedbackStore } from '../../adapters/knex/feedback-store.js';
 import { knexReferralCodeStore } from '../../adapters/knex/referral-code-store.js';
 import { memoryFeedbackStore } from '../../adapters/memory/feedback-store.js';
 import { memoryReferralCodeStore } from '../../adapters/memory/referral-code-store.js';
+import type { PantryMergeStore } from '../../ports/pantry-merge-store.js';
+import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
+import { memoryPantryMergeStore, memoryUnitWeightStore } from '../../adapters/memory/pantry-merges.js';
+import { knexPantryMergeStore } from '../../adapters/knex/pantry-merge-store.js';
+import { knexUnitWeightStore } from '../../adapters/knex/unit-weight-store.js';
+import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
+import { memoryPantryObservationStore } from '../../adapters/memory/pantry-observations.js';
+import { knexPantryObservationStore } from '../../adapters/knex/pantry-observation-store.js';
 
 /** The stores of one backend over one fresh set of tables. */
 export interface Stores {
@@ -50,6 +58,9 @@ export interface Stores {
   identities: IdentityStore;
   signInFlows: SignInFlowStore;
   signInCodes: SignInCodeStore;
+  pantry: PantryObservationStore;
+  pantryMerges: PantryMergeStore;
+  unitWeights: UnitWeightStore;
   close(): Promise<void>;
 }
 
@@ -81,6 +92,9 @@ export function backends(): Backend[] {
           identities: memoryIdentityStore(t),
           signInFlows: memorySignInFlowStore(),
           signInCodes: memorySignInCodeStore(t),
+          pantryMerges: memoryPantryMergeStore(t),
+          unitWeights: memoryUnitWeightStore(t),
+          pantry: memoryPantryObservationStore(t),
           close: async () => {},
         };
       },
@@ -106,6 +120,9 @@ export function backends(): Backend[] {
           identities: knexIdentityStore(db.knex),
           signInFlows: knexSignInFlowStore(db.knex),
           signInCodes: knexSignInCodeStore(db.knex),
+          pantryMerges: knexPantryMergeStore(db.knex),
+          unitWeights: knexUnitWeightStore(db.knex),
+          pantry: knexPantryObservationStore(db.knex),
           async close() {
             await db.close();
             await database.cleanup();

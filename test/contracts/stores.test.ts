@@ -11,6 +11,8 @@ import { feedbackStoreContract } from './feedback-store.contract.js';
 import { referralCodeStoreContract } from './referral-code-store.contract.js';
 import { recipeStoreContract } from './recipe-store.contract.js';
 import { mealEventStoreContract } from './meal-event-store.contract.js';
+import { pantryMergeStoreContract, unitWeightStoreContract } from './pantry-merge-store.contract.js';
+import { pantryObservationStoreContract } from './pantry-observation-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -29,4 +31,7 @@ for (const backend of backends()) {
   referralCodeStoreContract(backend);
   recipeStoreContract(backend);
   mealEventStoreContract(backend);
+  pantryMergeStoreContract(backend);
+  unitWeightStoreContract(backend);
+  pantryObservationStoreContract(backend);
 }

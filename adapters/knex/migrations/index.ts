@@ -9,6 +9,8 @@ import * as m0007 from './0007_feedback_and_referrals.js';
 import * as m0008 from './0008_recipes.js';
 import * as m0009 from './0009_meal_events.js';
 import * as m0010 from './0010_plans.js';
+import * as m0011 from './0011_pantry_observations.js';
+import * as m0012 from './0012_pantry_merges_and_unit_weights.js';
 
 interface Migration {
   readonly name: string;
@@ -16,7 +18,7 @@ interface Migration {
 }
 
 /** Forward-only and never edited once landed: a new change is a new file appended here. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...migrations],

@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+import type { ObservationType, PantryObservation, StorageLocation } from '../../core/pantry/types.js';
+import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
+import { translated } from './errors.js';
+import { iso, toDate } from './rows.js';
+
+interface ObservationRow {
+  id: string;
+  household_id: string;
+  food_key: string;
+  display_name: string | null;
+  observation_type: string;
+  quantity: number | string | null;
+  unit: string | null;
+  storage_location: string | null;
+  confidence: number | string | null;
+  observed_at: Date | string;
+}
+
+const COLUMNS = ['id', 'household_id', 'food_key', 'display_name', 'observation_type', 'quantity', 'unit', 'storage_location', 'confidence', 'observed_at'];
+const LOG_ORDER = [{ column: 'observed_at' }, { column: 'seq' }];
+// Well below SQLite's and Postgres's bound variable limits.
+const CHUNK = 500;
+
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+const toObservation = (r: ObservationRow): PantryObservation => ({
+  id: r.id,
+  householdId: r.household_id,
+  foodKey: r.food_key,
+  displayName: r.display_name,
+  observationType: r.observation_type as ObservationType,
+  quantity: num(r.quantity),
+  unit: r.unit,
+  storageLocation: r.storage_location as StorageLocation | null,
+  confidence: num(r.confidence),
+  observedAt: toDate(r.observed_at),
+});
+
+/** How many households' logs a process keeps in memory between reads. */
+const CACHED_HOUSEHOLDS = 200;
+
+export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
+  const table = () => knex<ObservationRow>('pantry_observations');
+  // A household's log, read once and kept while it does not change: every read first asks the database for the
+  // log's version (row count and newest seq; seq is never reused), one indexed aggregate, so a change made by
+  // any process is seen at once. Reading and mapping thousands of rows is what a pantry read cost before.
+  const cache = new Map<string, { version: string; log: readonly PantryObservation[] }>();
+  const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
+  return translated<PantryObservationStore>({
+    async add(o) {
+      await table().insert({
+        id: o.id,
+        household_id: o.householdId,
+        food_key: o.foodKey,
+        display_name: o.displayName,
+        observation_type: o.observationType,
+        quantity: o.quantity,
+        unit: o.unit,
+        storage_location: o.storageLocation,
+        confidence: o.confidence,
+        observed_at: iso(o.observedAt),
+      });
+    },
+    async ofHousehold(householdId) {
+      const v = (await table().where({ household_id: householdId }).count({ n: '*' }).max({ m: 'seq' }).first()) as { n: number | string; m: number | string | null };
+      const version = `${v.n}:${v.m}`;
+      const hit = cache.get(householdId);
+      if (hit?.version === version) return [...hit.log];
+      const log = (await read(table().where({ household_id: householdId }))).map((o) => Object.freeze(o));
+      cache.delete(householdId);
+      cache.set(householdId, { version, log });
+      if (cache.size > CACHED_HOUSEHOLDS) cache.delete(cache.keys().next().value!);
+      return [...log];
+    },
+    async ofFoods(householdId, foodKeys) {
+      if (foodKeys.length === 0) return [];
+      if (foodKeys.length > CHUNK) {
+        const wanted = new Set(foodKeys);
+        return (await read(table().where({ household_id: householdId }))).filter((o) => wanted.has(o.foodKey));
+      }
+      return read(table().where({ household_id: householdId }).whereIn('food_key', [...foodKeys]));
+    },
+    async remove(householdId, observationId) {
+      return (await table().where({ household_id: householdId, id: observationId }).delete()) > 0;
+    },
+    async removeOfFoods(householdId, foodKeys) {
+      if (foodKeys === null) return table().where({ household_id: householdId }).delete();
+      let removed = 0;
+      for (let i = 0; i < foodKeys.length; i += CHUNK) {
+        removed += await table().where({ household_id: householdId }).whereIn('food_key', foodKeys.slice(i, i + CHUNK)).delete();
+      }
+      return removed;
+    },
+  });
+}

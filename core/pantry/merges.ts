@@ -1,0 +1,224 @@
+import type { Account } from '../accounts/types.js';
+import { requireAdult, requireMember } from '../households/access.js';
+import type { ErrorOf } from '../shared/errors.js';
+import { normalizeFoodKey } from '../shared/food-key.js';
+import type { HouseholdId } from '../shared/ids.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import type { MergePosition, RejectionPosition } from '../../ports/pantry-merge-store.js';
+import type { PantryMergeDeps } from './merge-deps.js';
+import { pantryRows } from './rows.js';
+import { suggestMerges, type MergeSuggestion } from './merge-suggestions.js';
+import { sortedPair } from './merge-types.js';
+import type { PantryMerge, PantryMergeRejection, PantryRow } from './types.js';
+
+type NotMember = ErrorOf<'household-not-found'>;
+type AdultsOnly = ErrorOf<'household-not-found' | 'adults-only'>;
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly nextCursor: string | null;
+  readonly total: number;
+}
+
+/** A food key from a request: normalized; one without any letter or digit is refused. */
+function keyOf(raw: string): Result<string, ErrorOf<'food-key-empty'>> {
+  const key = normalizeFoodKey(raw);
+  return key === '' ? fail({ type: 'food-key-empty' }) : ok(key);
+}
+
+/** The name shown for a key: its row's, else what a stored answer remembers, else the text the caller sent. */
+function displayNameOf(key: string, raw: string, rows: readonly PantryRow[], merges: readonly PantryMerge[]): string {
+  return (
+    rows.find((r) => r.foodKey === key)?.displayName ??
+    merges.find((m) => m.fromKey === key)?.fromDisplayName ??
+    merges.find((m) => m.toKey === key)?.toDisplayName ??
+    raw.trim()
+  );
+}
+
+/** GET merge-suggestions: computed on every read from the rows as they are now. */
+export async function listMergeSuggestions(deps: PantryMergeDeps, caller: Account, householdId: HouseholdId): Promise<Result<MergeSuggestion[], NotMember>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const [rows, rejections, merges] = await Promise.all([pantryRows(deps, householdId), deps.pantryMerges.rejections(householdId), deps.pantryMerges.activeMerges(householdId)]);
+  return ok(suggestMerges(rows, rejections, merges));
+}
+
+export interface MergeOutcome {
+  readonly fromKey: string;
+  readonly toKey: string;
+  readonly item: PantryRow;
+}
+
+/**
+ * POST merges: `fromKey`'s observations count toward `toKey`'s row from now on.
+ *  - Chains are resolved, so merges stay one step deep: with B→C standing, A→B is stored as A→C; merging B→C
+ *    while A→B stands re-points A to C. The answer names the key that survives.
+ *  - A key merged elsewhere before is re-pointed (a food folds into one other; the latest answer wins).
+ *  - A stored "different foods" answer for the pair is removed.
+ *  - The same pair again (A→C standing) writes nothing and answers as before.
+ *  - toKey need not have observations of its own: fromKey's row then shows under toKey. At least one of the two
+ *    keys must have a row now (else there is nothing to merge: 404 pantry-food-not-found).
+ */
+export async function mergePantryKeys(
+  deps: PantryMergeDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  input: { fromKey: string; toKey: string },
+): Promise<Result<MergeOutcome, AdultsOnly | ErrorOf<'food-key-empty' | 'same-food' | 'mutual-merge' | 'pantry-food-not-found'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const from = keyOf(input.fromKey);
+  if (!from.ok) return from;
+  const to = keyOf(input.toKey);
+  if (!to.ok) return to;
+  if (from.value === to.value) return fail({ type: 'same-food' });
+  // Two tries: a concurrent merge may have folded the target away between reading and writing.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const [rows, merges] = await Promise.all([pantryRows(deps, householdId), deps.pantryMerges.activeMerges(householdId)]);
+    const target = merges.find((m) => m.fromKey === to.value)?.toKey ?? to.value;
+    if (target === from.value) return fail({ type: 'mutual-merge' });
+    const standing = merges.find((m) => m.fromKey === from.value);
+    if (standing?.toKey !== target) {
+      if (!rows.some((r) => r.foodKey === from.value || r.foodKey === target)) return fail({ type: 'pantry-food-not-found' });
+      const written = await deps.pantryMerges.merge({
+        householdId,
+        fromKey: from.value,
+        toKey: target,
+        fromDisplayName: displayNameOf(from.value, input.fromKey, rows, merges),
+        toDisplayName: displayNameOf(target, target === to.value ? input.toKey : target, rows, merges),
+        mergedAt: deps.clock.now(),
+      });
+      if (written === 'target-merged') continue;
+    }
+    const item = (await pantryRows(deps, householdId)).find((r) => r.foodKey === target);
+    // Only when the observations went in between (removed by someone else).
+    if (!item) return fail({ type: 'pantry-food-not-found' });
+    return ok({ fromKey: from.value, toKey: target, item });
+  }
+  return fail({ type: 'mutual-merge' });
+}
+
+/** DELETE merges/{fromKey}: the rows split again and the pair is remembered as different foods. */
+export async function splitPantryMerge(
+  deps: PantryMergeDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  rawFromKey: string,
+): Promise<Result<void, AdultsOnly | ErrorOf<'food-key-empty' | 'merge-not-found'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const from = keyOf(rawFromKey);
+  if (!from.ok) return from;
+  const split = await deps.pantryMerges.split(householdId, from.value, deps.clock.now());
+  return split ? ok(undefined) : fail({ type: 'merge-not-found' });
+}
+
+/** POST merge-rejections: the unordered pair is different foods (idempotent; a merge standing between them goes). */
+export async function rejectPantryMerge(
+  deps: PantryMergeDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  input: { keyA: string; keyB: string },
+): Promise<Result<void, AdultsOnly | ErrorOf<'food-key-empty' | 'same-food'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const a = keyOf(input.keyA);
+  if (!a.ok) return a;
+  const b = keyOf(input.keyB);
+  if (!b.ok) return b;
+  if (a.value === b.value) return fail({ type: 'same-food' });
+  const [rows, merges] = await Promise.all([pantryRows(deps, householdId), deps.pantryMerges.activeMerges(householdId)]);
+  const named = { [a.value]: displayNameOf(a.value, input.keyA, rows, merges), [b.value]: displayNameOf(b.value, input.keyB, rows, merges) };
+  const [keyA, keyB] = sortedPair(a.value, b.value);
+  await deps.pantryMerges.reject({ householdId, keyA, keyB, keyADisplayName: named[keyA]!, keyBDisplayName: named[keyB]!, decidedAt: deps.clock.now() });
+  return ok(undefined);
+}
+
+/** DELETE merge-rejections/{keyA}/{keyB}: the pair may be suggested again. Keys in either order. */
+export async function removePantryMergeRejection(
+  deps: PantryMergeDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  input: { keyA: string; keyB: string },
+): Promise<Result<void, AdultsOnly | ErrorOf<'food-key-empty' | 'merge-rejection-not-found'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const a = keyOf(input.keyA);
+  if (!a.ok) return a;
+  const b = keyOf(input.keyB);
+  if (!b.ok) return b;
+  const [keyA, keyB] = sortedPair(a.value, b.value);
+  return (await deps.pantryMerges.removeRejection(householdId, keyA, keyB)) ? ok(undefined) : fail({ type: 'merge-rejection-not-found' });
+}
+
+// Cursors are bound to the household and the list: another list's or household's cursor is refused.
+const mergeScope = (householdId: HouseholdId) => `pantry-merges\n${householdId}`;
+const rejectionScope = (householdId: HouseholdId) => `pantry-merge-rejections\n${householdId}`;
+
+/** A date written by toISOString, or null: a cursor is input like any other. */
+function dateOf(text: string): Date | null {
+  const at = new Date(text);
+  return Number.isNaN(at.getTime()) || at.toISOString() !== text ? null : at;
+}
+
+function mergePositionOf(sealed: readonly string[] | null): MergePosition | null {
+  if (!sealed || sealed.length !== 3) return null;
+  const [toKey, mergedAt, fromKey] = sealed as [string, string, string];
+  const at = dateOf(mergedAt);
+  return at ? { toKey, mergedAt: at, fromKey } : null;
+}
+
+function rejectionPositionOf(sealed: readonly string[] | null): RejectionPosition | null {
+  if (!sealed || sealed.length !== 3) return null;
+  const [decidedAt, keyA, keyB] = sealed as [string, string, string];
+  const at = dateOf(decidedAt);
+  return at ? { decidedAt: at, keyA, keyB } : null;
+}
+
+/** GET merges: by the surviving key (toKey), then the newest answer first, then fromKey. */
+export async function listPantryMerges(
+  deps: PantryMergeDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  query: { cursor: string | null; limit: number },
+): Promise<Result<Page<PantryMerge>, NotMember | ErrorOf<'page-cursor-invalid'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const scope = mergeScope(householdId);
+  let after: MergePosition | null = null;
+  if (query.cursor !== null) {
+    after = mergePositionOf(deps.pageCursors.open(scope, query.cursor));
+    if (!after) return fail({ type: 'page-cursor-invalid' });
+  }
+  const [rows, total] = await Promise.all([deps.pantryMerges.pageMerges(householdId, { after, limit: query.limit + 1 }), deps.pantryMerges.countMerges(householdId)]);
+  const items = rows.slice(0, query.limit);
+  const last = items[items.length - 1];
+  const nextCursor = rows.length > query.limit && last ? deps.pageCursors.seal(scope, [last.toKey, last.mergedAt.toISOString(), last.fromKey]) : null;
+  return ok({ items, nextCursor, total });
+}
+
+/** GET merge-rejections: newest answer first, then keyA, then keyB. */
+export async function listPantryMergeRejections(
+  deps: PantryMergeDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  query: { cursor: string | null; limit: number },
+): Promise<Result<Page<PantryMergeRejection>, NotMember | ErrorOf<'page-cursor-invalid'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const scope = rejectionScope(householdId);
+  let after: RejectionPosition | null = null;
+  if (query.cursor !== null) {
+    after = rejectionPositionOf(deps.pageCursors.open(scope, query.cursor));
+    if (!after) return fail({ type: 'page-cursor-invalid' });
+  }
+  const [rows, total] = await Promise.all([
+    deps.pantryMerges.pageRejections(householdId, { after, limit: query.limit + 1 }),
+    deps.pantryMerges.countRejections(householdId),
+  ]);
+  const items = rows.slice(0, query.limit);
+  const last = items[items.length - 1];
+  const nextCursor = rows.length > query.limit && last ? deps.pageCursors.seal(scope, [last.decidedAt.toISOString(), last.keyA, last.keyB]) : null;
+  return ok({ items, nextCursor, total });
+}

@@ -1,0 +1,175 @@
+import type { InventoryGroup, ObservationType, PantryMerge, PantryObservation, PantryRow, StorageLocation } from './types.js';
+import { INVENTORY_GROUPS } from './types.js';
+
+/**
+ * The pantry model: how a food's observations become its PantryRow. Pure and deterministic: the same log, merges
+ * and `now` give the same rows. docs/pantry-model.md states it in words, with the parameters below.
+ */
+
+export const USE_PRIORITIES = ['High', 'Normal', 'Low'] as const;
+export type UsePriority = (typeof USE_PRIORITIES)[number];
+export const AISLES = ['Produce', 'Dairy', 'Meat', 'Bakery', 'Frozen', 'Dry', 'Other'] as const;
+export type Aisle = (typeof AISLES)[number];
+
+const DAY_MS = 86_400_000;
+
+/** Confidence halves every this many days without new evidence. */
+export const HALF_LIFE_DAYS: Readonly<Record<StorageLocation, number>> = { Fridge: 4, Freezer: 90, Pantry: 30, Unknown: 10 };
+/** The confidence an observation gives when the client sends none. */
+export const DEFAULT_CONFIDENCE: Readonly<Record<ObservationType, number>> = { Purchased: 1, Seen: 0.9, Estimated: 0.6, Used: 0.8, Gone: 1 };
+/** A Used observation in another unit than the row's cannot be subtracted: the row keeps its amount at this confidence. */
+export const UNCOMPARABLE_USE_CONFIDENCE = 0.5;
+/** Below this (decayed) confidence a row is archived (Aged); below UNCERTAIN_BELOW it is Uncertain. */
+export const AGED_BELOW = 0.2;
+export const UNCERTAIN_BELOW = 0.5;
+/** A Fridge row this many days after its last evidence gets usePriority High (and so UseSoon while still trusted). */
+export const FRIDGE_USE_SOON_DAYS = 2;
+export const DEFAULT_UNIT = 'pcs';
+
+/**
+ * Keywords per aisle, tried in this order; the first aisle with a keyword matching a word of the food key wins.
+ * A keyword of four or more letters matches inside a word too (Norwegian compounds: kyllingfilet, sjokolademelk);
+ * a shorter one only a whole word (ost, egg, ris: no "eggplant" in Dairy).
+ */
+const AISLE_KEYWORDS: ReadonlyArray<readonly [Aisle, readonly string[]]> = [
+  ['Frozen', ['frossen', 'frosne', 'frozen', 'is', 'iskrem', 'fryst']],
+  ['Meat', ['kjøtt', 'meat', 'kylling', 'chicken', 'svin', 'pork', 'biff', 'beef', 'storfe', 'lam', 'lamb', 'laks', 'salmon', 'fisk', 'fish', 'torsk', 'pølse', 'sausage', 'bacon', 'skinke', 'ham', 'reke', 'shrimp', 'karbonade', 'kotelett', 'filet', 'turkey', 'kalkun']],
+  ['Dairy', ['melk', 'milk', 'ost', 'cheese', 'yoghurt', 'yogurt', 'smør', 'butter', 'fløte', 'cream', 'rømme', 'egg', 'kesam', 'cottage']],
+  ['Produce', ['tomat', 'tomato', 'potet', 'potato', 'løk', 'onion', 'gulrot', 'carrot', 'salat', 'lettuce', 'agurk', 'cucumber', 'eple', 'apple', 'banan', 'banana', 'paprika', 'brokkoli', 'broccoli', 'sitron', 'lemon', 'lime', 'avokado', 'avocado', 'spinat', 'spinach', 'hvitløk', 'garlic', 'drue', 'grape', 'pære', 'pear', 'appelsin', 'orange', 'bær', 'berry', 'sopp', 'mushroom', 'champignon', 'kål', 'cabbage', 'urt', 'herb', 'frukt', 'fruit']],
+  ['Bakery', ['brød', 'bread', 'bolle', 'rundstykke', 'baguette', 'lompe', 'tortilla', 'bagel', 'ciabatta', 'croissant', 'kake', 'cake']],
+  ['Dry', ['ris', 'rice', 'basmati', 'jasmin', 'pasta', 'spagetti', 'spaghetti', 'mel', 'flour', 'sukker', 'sugar', 'havre', 'oat', 'nudel', 'noodle', 'bønne', 'bean', 'linse', 'lentil', 'salt', 'krydder', 'spice', 'kaffe', 'coffee', 'te', 'tea', 'hermetikk', 'canned', 'olje', 'oil', 'eddik', 'vinegar', 'müsli', 'musli', 'granola', 'knekkebrød', 'kjeks', 'nøtt', 'nut']],
+];
+
+/** The aisle of a food key by the keyword table (Other when nothing matches). */
+export function aisleOf(foodKey: string): Aisle {
+  const words = foodKey.split('-');
+  for (const [aisle, keywords] of AISLE_KEYWORDS) {
+    if (keywords.some((k) => words.some((w) => w === k || (k.length >= 4 && w.includes(k))))) return aisle;
+  }
+  return 'Other';
+}
+
+/** c0 × 0.5^(days since the last evidence / half-life of the place), rounded to 3 decimals. */
+export function decayedConfidence(c0: number, location: StorageLocation, lastEvidenceAt: Date, now: Date): number {
+  const days = Math.max(0, now.getTime() - lastEvidenceAt.getTime()) / DAY_MS;
+  return round3(c0 * 0.5 ** (days / HALF_LIFE_DAYS[location]));
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const sameUnit = (a: string | null, b: string | null) => a === null || b === null || a.toLowerCase() === b.toLowerCase();
+
+/** What the fold keeps between observations of one food. */
+interface FoodState {
+  quantity: number;
+  unit: string | null;
+  location: StorageLocation;
+  /** The confidence at the time of the last evidence, before decay. */
+  confidence: number;
+  lastEvidenceAt: Date;
+  lastEvidenceKind: ObservationType;
+  /** Latest name given under the row's own key, and latest given under any key folded into it. */
+  ownName: string | null;
+  anyName: string | null;
+}
+
+/** One observation's effect on the state (null: the food's first observation). */
+export function applyObservation(rowKey: string, s: FoodState | null, o: PantryObservation): FoodState {
+  const before = s ?? { quantity: 0, unit: null, location: 'Unknown' as StorageLocation, ownName: null, anyName: null };
+  let quantity = before.quantity;
+  let unit = o.unit ?? before.unit;
+  let confidence = o.confidence ?? DEFAULT_CONFIDENCE[o.observationType];
+  const comparable = sameUnit(o.unit, before.unit);
+  switch (o.observationType) {
+    case 'Purchased':
+      quantity = (comparable ? before.quantity : 0) + (o.quantity ?? 1);
+      break;
+    case 'Seen':
+    case 'Estimated':
+      quantity = o.quantity ?? (before.quantity > 0 ? before.quantity : 1);
+      break;
+    case 'Used':
+      if (comparable) quantity = Math.max(0, before.quantity - (o.quantity ?? 1));
+      else {
+        unit = before.unit;
+        confidence = o.confidence ?? UNCOMPARABLE_USE_CONFIDENCE;
+      }
+      break;
+    case 'Gone':
+      quantity = 0;
+      break;
+  }
+  return {
+    quantity,
+    unit,
+    location: o.storageLocation ?? before.location,
+    confidence,
+    lastEvidenceAt: o.observedAt,
+    lastEvidenceKind: o.observationType,
+    ownName: o.foodKey === rowKey && o.displayName !== null ? o.displayName : before.ownName,
+    anyName: o.displayName ?? before.anyName,
+  };
+}
+
+/** The row a folded state shows at `now`. */
+export function rowOf(foodKey: string, s: FoodState, now: Date): PantryRow {
+  const empty = s.quantity <= 0;
+  const confidence = decayedConfidence(s.confidence, s.location, s.lastEvidenceAt, now);
+  const aisle = aisleOf(foodKey);
+  const ageDays = Math.max(0, now.getTime() - s.lastEvidenceAt.getTime()) / DAY_MS;
+  const usePriority: UsePriority = empty || s.location === 'Freezer' ? 'Low' : s.location === 'Fridge' && ageDays >= FRIDGE_USE_SOON_DAYS ? 'High' : 'Normal';
+  const group: InventoryGroup =
+    empty || confidence < AGED_BELOW ? 'Aged' : confidence < UNCERTAIN_BELOW ? 'Uncertain' : usePriority === 'High' ? 'UseSoon' : 'LikelyAvailable';
+  return {
+    foodKey,
+    displayName: s.ownName ?? s.anyName ?? foodKey.replace(/-/g, ' '),
+    estimatedQuantity: empty ? 0 : round3(s.quantity),
+    unit: s.unit ?? DEFAULT_UNIT,
+    confidence,
+    storageLocation: s.location,
+    usePriority,
+    lastEvidenceAt: new Date(s.lastEvidenceAt.getTime()),
+    aisle,
+    asksForDate: group !== 'Aged' && (aisle === 'Meat' || aisle === 'Dairy') && s.location !== 'Freezer',
+    lastEvidenceKind: s.lastEvidenceKind,
+    group,
+  };
+}
+
+/**
+ * Where each key's observations count: a merge points fromKey at toKey, and chains are followed (A→B, B→C sends
+ * A to C). A cycle, which the merge rules forbid, stops at the first key met twice.
+ */
+export function mergeTargets(merges: readonly Pick<PantryMerge, 'fromKey' | 'toKey'>[]): (foodKey: string) => string {
+  const next = new Map(merges.map((m) => [m.fromKey, m.toKey]));
+  return (foodKey) => {
+    const seen = new Set([foodKey]);
+    let key = foodKey;
+    for (let to = next.get(key); to !== undefined && !seen.has(to); to = next.get(key)) {
+      seen.add(to);
+      key = to;
+    }
+    return key;
+  };
+}
+
+/** Every row of a log (in log order), merges applied, at `now`: one pass over the observations. */
+export function pantryRowsOf(observations: readonly PantryObservation[], merges: readonly Pick<PantryMerge, 'fromKey' | 'toKey'>[], now: Date): PantryRow[] {
+  const target = mergeTargets(merges);
+  const states = new Map<string, FoodState>();
+  for (const o of observations) {
+    const key = target(o.foodKey);
+    states.set(key, applyObservation(key, states.get(key) ?? null, o));
+  }
+  return [...states].map(([key, s]) => rowOf(key, s, now)).sort(compareRows);
+}
+
+/** The sort key of a row in list order: section, use priority, name (any case), food key. */
+export function positionOf(row: PantryRow): [number, number, string, string] {
+  return [INVENTORY_GROUPS.indexOf(row.group), USE_PRIORITIES.indexOf(row.usePriority as UsePriority), row.displayName.toLowerCase(), row.foodKey];
+}
+
+export function comparePositions(a: readonly [number, number, string, string], b: readonly [number, number, string, string]): number {
+  return a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0) || (a[3] < b[3] ? -1 : a[3] > b[3] ? 1 : 0);
+}
+
+export const compareRows = (a: PantryRow, b: PantryRow): number => comparePositions(positionOf(a), positionOf(b));

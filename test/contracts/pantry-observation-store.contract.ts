@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { PantryObservation } from '../../core/pantry/types.js';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+async function household(s: Stores): Promise<string> {
+  const owner = newAccount();
+  await s.accounts.create(owner);
+  const id = randomUUID();
+  await s.households.create(
+    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
+    { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
+  );
+  return id;
+}
+
+const observation = (householdId: string, over: Partial<PantryObservation> = {}): PantryObservation => ({
+  id: randomUUID(),
+  householdId,
+  foodKey: 'melk',
+  displayName: null,
+  observationType: 'Purchased',
+  quantity: null,
+  unit: null,
+  storageLocation: null,
+  confidence: null,
+  observedAt: at('2026-05-04T09:00:00.123Z'),
+  ...over,
+});
+
+export function pantryObservationStoreContract(backend: Backend): void {
+  describe(`PantryObservationStore [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    it('round-trips observations with every field set and every field null', async () => {
+      const h = await household(s);
+      const full = observation(h, {
+        foodKey: 'hvitløk',
+        displayName: 'Hvitløk (økologisk)',
+        observationType: 'Estimated',
+        quantity: 2.375,
+        unit: 'fedd',
+        storageLocation: 'Pantry',
+        confidence: 0.625,
+        observedAt: at('2026-05-04T09:00:00.001Z'),
+      });
+      const bare = observation(h, { observationType: 'Gone', observedAt: at('2026-05-04T09:00:00.002Z') });
+      await s.pantry.add(full);
+      await s.pantry.add(bare);
+      expect(await s.pantry.ofHousehold(h)).to.deep.equal([full, bare]);
+    });
+
+    it('reads in log order: observedAt, then the order written within the same millisecond', async () => {
+      const h = await household(s);
+      const late = observation(h, { observedAt: at('2026-05-05T00:00:00.000Z') });
+      const same = Array.from({ length: 5 }, (_, i) => observation(h, { foodKey: `k${i}` }));
+      const early = observation(h, { observedAt: at('2026-05-01T00:00:00.000Z') });
+      for (const o of [late, ...same, early]) await s.pantry.add(o);
+      expect((await s.pantry.ofHousehold(h)).map((o) => o.id)).to.deep.equal([early, ...same, late].map((o) => o.id));
+      expect((await s.pantry.ofFoods(h, ['k3', 'k1', 'none'])).map((o) => o.id)).to.deep.equal([same[1]!.id, same[3]!.id]);
+      expect(await s.pantry.ofFoods(h, [])).to.deep.equal([]);
+    });
+
+    it('keeps households apart in every read and removal', async () => {
+      const a = await household(s);
+      const b = await household(s);
+      const ofA = observation(a);
+      const ofB = observation(b);
+      await s.pantry.add(ofA);
+      await s.pantry.add(ofB);
+      expect(await s.pantry.ofHousehold(a)).to.deep.equal([ofA]);
+      expect(await s.pantry.ofFoods(b, ['melk'])).to.deep.equal([ofB]);
+      expect(await s.pantry.remove(a, ofB.id)).to.equal(false);
+      expect(await s.pantry.removeOfFoods(a, null)).to.equal(1);
+      expect(await s.pantry.ofHousehold(a)).to.deep.equal([]);
+      expect(await s.pantry.ofHousehold(b)).to.deep.equal([ofB]);
+    });
+
+    it('removes one observation once; removes by food keys and counts what went', async () => {
+      const h = await household(s);
+      const log = ['melk', 'melk', 'ost', 'ris', 'egg'].map((foodKey) => observation(h, { foodKey }));
+      for (const o of log) await s.pantry.add(o);
+      expect(await s.pantry.remove(h, log[0]!.id)).to.equal(true);
+      expect(await s.pantry.remove(h, log[0]!.id)).to.equal(false);
+      expect(await s.pantry.remove(h, randomUUID())).to.equal(false);
+      expect(await s.pantry.removeOfFoods(h, ['melk', 'ost', 'none'])).to.equal(2);
+      expect(await s.pantry.removeOfFoods(h, [])).to.equal(0);
+      expect((await s.pantry.ofHousehold(h)).map((o) => o.foodKey)).to.deep.equal(['ris', 'egg']);
+      expect(await s.pantry.removeOfFoods(h, null)).to.equal(2);
+      expect(await s.pantry.ofHousehold(h)).to.deep.equal([]);
+    });
+
+    it('removes by more food keys than one statement binds', async () => {
+      const h = await household(s);
+      const keys = Array.from({ length: 1100 }, (_, i) => `food-${i}`);
+      for (const foodKey of keys.slice(0, 3)) await s.pantry.add(observation(h, { foodKey }));
+      await s.pantry.add(observation(h, { foodKey: 'food-1099' }));
+      expect((await s.pantry.ofFoods(h, keys)).length).to.equal(4);
+      expect(await s.pantry.removeOfFoods(h, keys)).to.equal(4);
+    });
+
+    it("a household that goes takes its observations along", async () => {
+      const h = await household(s);
+      await s.pantry.add(observation(h));
+      await s.households.delete(h);
+      expect(await s.pantry.ofHousehold(h)).to.deep.equal([]);
+    });
+  });
+}
