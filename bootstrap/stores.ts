@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import { knexAccountStore, knexSessionStore } from '../adapters/knex/account-store.js';
+import { knexHouseholdStore } from '../adapters/knex/household-store.js';
+import { memoryAccountStore, memoryHouseholdStore, memorySessionStore, type MemoryTables } from '../adapters/memory/stores.js';
+import { memoryAccountTokenStore, memoryLoginThrottle } from '../adapters/memory/account-security.js';
+import { knexAccountTokenStore } from '../adapters/knex/account-token-store.js';
+import { knexLoginThrottle } from '../adapters/knex/login-throttle.js';
+import { knexInviteStore } from '../adapters/knex/invite-store.js';
+import { knexPushOutbox } from '../adapters/knex/push-outbox.js';
+import { memoryInviteStore, memoryPushOutbox } from '../adapters/memory/invites.js';
+import { knexPlanStore } from '../adapters/knex/plan-store.js';
+import { memoryPlanStore } from '../adapters/memory/plans.js';
+import { knexFeedbackStore } from '../adapters/knex/feedback-store.js';
+import { knexReferralCodeStore } from '../adapters/knex/referral-code-store.js';
+import { memoryFeedbackStore } from '../adapters/memory/feedback-store.js';
+import { memoryReferralCodeStore } from '../adapters/memory/referral-code-store.js';
+import { knexIdentityStore, knexSignInCodeStore, knexSignInFlowStore } from '../adapters/knex/identity-store.js';
+import { memoryIdentityStore, memorySignInCodeStore, memorySignInFlowStore } from '../adapters/memory/identity-store.js';
+import { knexMealEventStore } from '../adapters/knex/meal-event-store.js';
+import { memoryMealEventStore } from '../adapters/memory/meal-events.js';
+import { knexRecipeStore } from '../adapters/knex/recipe-store.js';
+import { memoryRecipeStore } from '../adapters/memory/recipe-store.js';
+import { knexPantryObservationStore } from '../adapters/knex/pantry-observation-store.js';
+import { memoryPantryObservationStore } from '../adapters/memory/pantry-observations.js';
+import { knexPantryMergeStore } from '../adapters/knex/pantry-merge-store.js';
+import { memoryPantryMergeStore, memoryUnitWeightStore } from '../adapters/memory/pantry-merges.js';
+import { knexUnitWeightStore } from '../adapters/knex/unit-weight-store.js';
+
+/**
+ * Every store of the service over one backend. The composition roots and the store contract suites build them
+ * here, so a store added once is wired everywhere.
+ */
+export function knexStores(knex: Knex) {
+  return {
+    accounts: knexAccountStore(knex),
+    sessions: knexSessionStore(knex),
+    households: knexHouseholdStore(knex),
+    accountTokens: knexAccountTokenStore(knex),
+    loginThrottle: knexLoginThrottle(knex),
+    invites: knexInviteStore(knex),
+    feedback: knexFeedbackStore(knex),
+    referralCodes: knexReferralCodeStore(knex),
+    pushOutbox: knexPushOutbox(knex),
+    recipes: knexRecipeStore(knex),
+    events: knexMealEventStore(knex),
+    plans: knexPlanStore(knex),
+    identities: knexIdentityStore(knex),
+    signInFlows: knexSignInFlowStore(knex),
+    signInCodes: knexSignInCodeStore(knex),
+    pantry: knexPantryObservationStore(knex),
+    pantryMerges: knexPantryMergeStore(knex),
+    unitWeights: knexUnitWeightStore(knex),
+  };
+}
+
+export type StoreSet = ReturnType<typeof knexStores>;
+
+/** The same stores in memory, over one set of tables (so that cascades between them hold). */
+export function memoryStores(t: MemoryTables): StoreSet {
+  return {
+    accounts: memoryAccountStore(t),
+    sessions: memorySessionStore(t),
+    households: memoryHouseholdStore(t),
+    accountTokens: memoryAccountTokenStore(t),
+    loginThrottle: memoryLoginThrottle(),
+    invites: memoryInviteStore(t),
+    feedback: memoryFeedbackStore(t),
+    referralCodes: memoryReferralCodeStore(t),
+    pushOutbox: memoryPushOutbox(t),
+    recipes: memoryRecipeStore(t),
+    events: memoryMealEventStore(t),
+    plans: memoryPlanStore(t),
+    identities: memoryIdentityStore(t),
+    signInFlows: memorySignInFlowStore(),
+    signInCodes: memorySignInCodeStore(t),
+    pantry: memoryPantryObservationStore(t),
+    pantryMerges: memoryPantryMergeStore(t),
+    unitWeights: memoryUnitWeightStore(t),
+  };
+}
