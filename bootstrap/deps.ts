@@ -5,7 +5,7 @@ import { argon2Hasher } from '../adapters/crypto/argon2-hasher.js';
 import { randomTokens, uuidIds } from '../adapters/crypto/node-crypto.js';
 import type { Database } from '../adapters/knex/database.js';
 import { emptyTables } from '../adapters/memory/stores.js';
-import { knexStores, memoryStores } from './stores.js';
+import { knexStores, memoryStores, type StoreSet } from './stores.js';
 import { memoryMailer } from '../adapters/mail/memory.js';
 import { offlineBreachedPasswords } from '../adapters/passwords/breached-passwords.js';
 import type { BreachedPasswords } from '../ports/breached-passwords.js';
@@ -16,12 +16,16 @@ import type { ServiceDeps } from '../adapters/http/deps.js';
 import { hmacPageCursors } from '../adapters/crypto/page-cursors.js';
 import type { Clock } from '../ports/clock.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { FoodSource } from '../ports/food-source.js';
+import { embeddedFoodSource } from '../adapters/foodtable/embedded-source.js';
+import { foodTablePrices } from '../core/food/prices.js';
 
 export interface DepsOverrides {
   clock?: Clock;
   hasher?: PasswordHasher;
   mailer?: Mailer;
   breached?: BreachedPasswords;
+  foodSource?: FoodSource;
 }
 
 /** The settings the use cases read. */
@@ -42,13 +46,14 @@ const common = (config: DepsConfig, o: DepsOverrides) => ({
   loyaltyPrograms: shippedLoyaltyPrograms(),
   pageCursors: hmacPageCursors(),
   referralCodesPerHousehold: config.referralCodesPerHousehold,
+  foodSource: o.foodSource ?? embeddedFoodSource(),
 });
 
 /** Production wiring: the Knex stores on the configured database. */
 export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides = {}): ServiceDeps {
   return {
     ...common(config, o),
-    ...knexStores(db.knex),
+    ...withPrices(knexStores(db.knex)),
   };
 }
 
@@ -56,6 +61,9 @@ export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides 
 export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDeps {
   return {
     ...common(config, o),
-    ...memoryStores(emptyTables()),
+    ...withPrices(memoryStores(emptyTables())),
   };
 }
+
+/** The default price provider reads the synced food table of the same stores. */
+const withPrices = (stores: StoreSet) => ({ ...stores, prices: foodTablePrices(stores) });

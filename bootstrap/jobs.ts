@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Database } from '../adapters/knex/database.js';
 import type { Logger } from '../ports/logger.js';
 import type { Runtime } from './runtime.js';
+import { syncFoodTable } from '../core/food/sync.js';
 
 export interface Job {
   readonly name: string;
@@ -34,6 +35,15 @@ export function jobsOf(runtime: Runtime): Job[] {
         const flows = await runtime.deps.signInFlows.deleteExpired(now);
         const codes = await runtime.deps.signInCodes.deleteExpired(now);
         if (tokens + counts + flows + codes > 0) runtime.logger.info('purged expired sign-in state', { tokens, counts, flows, codes });
+      },
+    },
+    {
+      name: 'sync-food-table',
+      lockKey: 7_100_013,
+      cron: '41 4 * * *',
+      run: async () => {
+        const result = await syncFoodTable(runtime.deps);
+        runtime.logger.info('food table synced', result);
       },
     },
   ];

@@ -21,6 +21,8 @@ import { feedbackRoutes } from '../adapters/http/routes/feedback.js';
 import { socialRoutes } from '../adapters/http/routes/social.js';
 import { signInProviders } from '../adapters/oidc/providers.js';
 import { systemRoutes } from '../adapters/http/routes/system.js';
+import { receiptRoutes } from '../adapters/http/routes/receipts.js';
+import { syncFoodTableIfEmpty } from '../core/food/sync.js';
 import { openDatabase, type Database } from '../adapters/knex/database.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
@@ -85,6 +87,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ? anyOf(offlineBreachedPasswords(), rangeApiBreachedPasswords(config.pwnedRangeApiUrl, logger))
     : offlineBreachedPasswords();
   const deps = databaseDeps(db, config, { mailer, breached, ...options });
+  // A fresh install gets the embedded food table at once; a failure is logged, the scheduled sync tries again.
+  try {
+    if (await syncFoodTableIfEmpty(deps)) logger.info('food table synced at start', { products: await deps.foodTable.count() });
+  } catch (err) {
+    logger.warn('food table sync at start failed', { err });
+  }
   const version = buildVersion();
   const settings: RouteSettings = {
     publicBaseUrl: config.publicBaseUrl,
@@ -109,6 +117,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...pantryMergeRoutes(deps),
     ...referenceRoutes(deps),
     ...feedbackRoutes(deps, settings),
+    ...receiptRoutes(deps),
   ];
   const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
   const app = createHttpApp({ config, logger, rateLimiter, sessions: deps }, routes);

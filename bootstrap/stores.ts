@@ -25,6 +25,9 @@ import { memoryPantryObservationStore } from '../adapters/memory/pantry-observat
 import { knexPantryMergeStore } from '../adapters/knex/pantry-merge-store.js';
 import { memoryPantryMergeStore, memoryUnitWeightStore } from '../adapters/memory/pantry-merges.js';
 import { knexUnitWeightStore } from '../adapters/knex/unit-weight-store.js';
+import { knexFoodTableStore } from '../adapters/knex/food-table-store.js';
+import { knexReceiptStore } from '../adapters/knex/receipt-store.js';
+import { memoryFoodTableStore, memoryReceiptStore } from '../adapters/memory/food-table.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -50,6 +53,8 @@ export function knexStores(knex: Knex) {
     pantry: knexPantryObservationStore(knex),
     pantryMerges: knexPantryMergeStore(knex),
     unitWeights: knexUnitWeightStore(knex),
+    foodTable: knexFoodTableStore(knex),
+    receipts: knexReceiptStore(knex),
   };
 }
 
@@ -76,5 +81,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     pantry: memoryPantryObservationStore(t),
     pantryMerges: memoryPantryMergeStore(t),
     unitWeights: memoryUnitWeightStore(t),
+    foodTable: memoryFoodTableStore(t),
+    receipts: memoryReceiptStore(t),
   };
 }

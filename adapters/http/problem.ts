@@ -149,6 +149,8 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'unit_weight_not_found', 'Unit weight not found', 'no weight is stored for this food and unit');
     case 'unit-weight-out-of-bounds':
       return problems.validation('grams must be greater than 0 and at most 10000');
+    case 'receipt-cursor-invalid':
+      return problems.validation('the cursor was not handed out by this list for this household; start again without one');
     default: {
       const unreachable: never = error;
       throw new Error(`unmapped error ${JSON.stringify(unreachable)}`);

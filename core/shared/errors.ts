@@ -60,6 +60,8 @@ export type AppError =
   | { type: 'merge-rejection-not-found' }
   | { type: 'unit-empty' }
   | { type: 'unit-weight-not-found' }
-  | { type: 'unit-weight-out-of-bounds' };
+  | { type: 'unit-weight-out-of-bounds' }
+  // receipts
+  | { type: 'receipt-cursor-invalid' };
 
 export type ErrorOf<T extends AppError['type']> = Extract<AppError, { type: T }>;

@@ -13,6 +13,7 @@ import { recipeStoreContract } from './recipe-store.contract.js';
 import { mealEventStoreContract } from './meal-event-store.contract.js';
 import { pantryMergeStoreContract, unitWeightStoreContract } from './pantry-merge-store.contract.js';
 import { pantryObservationStoreContract } from './pantry-observation-store.contract.js';
+import { foodTableStoreContract, receiptStoreContract } from './food-table-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -34,4 +35,6 @@ for (const backend of backends()) {
   pantryMergeStoreContract(backend);
   unitWeightStoreContract(backend);
   pantryObservationStoreContract(backend);
+  foodTableStoreContract(backend);
+  receiptStoreContract(backend);
 }
