@@ -22,6 +22,7 @@ import { socialRoutes } from '../adapters/http/routes/social.js';
 import { signInProviders } from '../adapters/oidc/providers.js';
 import { systemRoutes } from '../adapters/http/routes/system.js';
 import { receiptRoutes } from '../adapters/http/routes/receipts.js';
+import { shoppingRoutes } from '../adapters/http/routes/shopping.js';
 import { syncFoodTableIfEmpty } from '../core/food/sync.js';
 import { openDatabase, type Database } from '../adapters/knex/database.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
@@ -118,6 +119,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...referenceRoutes(deps),
     ...feedbackRoutes(deps, settings),
     ...receiptRoutes(deps),
+    ...shoppingRoutes(deps, logger),
   ];
   const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
   const app = createHttpApp({ config, logger, rateLimiter, sessions: deps }, routes);

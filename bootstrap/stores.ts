@@ -28,6 +28,8 @@ import { knexUnitWeightStore } from '../adapters/knex/unit-weight-store.js';
 import { knexFoodTableStore } from '../adapters/knex/food-table-store.js';
 import { knexReceiptStore } from '../adapters/knex/receipt-store.js';
 import { memoryFoodTableStore, memoryReceiptStore } from '../adapters/memory/food-table.js';
+import { knexShoppingListStore } from '../adapters/knex/shopping-list-store.js';
+import { memoryShoppingListStore } from '../adapters/memory/shopping-lists.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -55,6 +57,7 @@ export function knexStores(knex: Knex) {
     unitWeights: knexUnitWeightStore(knex),
     foodTable: knexFoodTableStore(knex),
     receipts: knexReceiptStore(knex),
+    shoppingLists: knexShoppingListStore(knex),
   };
 }
 
@@ -83,5 +86,6 @@ export function memoryStores(t: MemoryTables): StoreSet {
     unitWeights: memoryUnitWeightStore(t),
     foodTable: memoryFoodTableStore(t),
     receipts: memoryReceiptStore(t),
+    shoppingLists: memoryShoppingListStore(t),
   };
 }

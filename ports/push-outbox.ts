@@ -1,7 +1,12 @@
 import type { HouseholdId } from '../core/shared/ids.js';
 
 /** Push events waiting for delivery: recorded with the change that caused them, drained by the push sender. */
-export type PushEvent = { kind: 'member-joined'; memberId: string; displayName: string };
+export type PushEvent =
+  | { kind: 'member-joined'; memberId: string; displayName: string }
+  /** A line was added by hand to a week's shopping list (one push to the household). */
+  | { kind: 'list-item-added'; planId: string; lineId: string; displayName: string }
+  /** A line's first tick; the sender folds a household's pending ticks into one "ticked N items" push. */
+  | { kind: 'list-items-ticked'; planId: string; lineId: string };
 
 export interface OutboxEntry {
   readonly id: string;

@@ -29,6 +29,8 @@ export interface RecipePage {
 export interface RecipeStore {
   create(householdId: HouseholdId, id: RecipeId, content: RecipeContent, at: Date): Promise<Recipe | RecipeWriteRefusal>;
   byId(householdId: HouseholdId, recipeId: RecipeId): Promise<Recipe | null>;
+  /** Those of `recipeIds` that are the household's recipes, with their lines, in one read (order not given). */
+  byIds(householdId: HouseholdId, recipeIds: readonly RecipeId[]): Promise<Recipe[]>;
   /** id → title of those ids that are the household's recipes; others are absent. */
   titlesOf(householdId: HouseholdId, recipeIds: readonly RecipeId[]): Promise<Record<RecipeId, string>>;
   /** Ordered by recipeTitleKey(title) (code point order), then id. */

@@ -14,10 +14,11 @@ import type { RecipeDeps } from '../../core/recipes/recipes.js';
 import type { PantryDeps } from '../../core/pantry/rows.js';
 import type { PantryMergeDeps, UnitWeightDeps } from '../../core/pantry/merge-deps.js';
 import type { ReceiptDeps } from '../../core/food/receipts.js';
+import type { ShoppingDeps } from '../../core/shopping/lists.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps;
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps;
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

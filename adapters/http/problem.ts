@@ -151,6 +151,12 @@ export function problemFor(error: AppError): HttpProblem {
       return problems.validation('grams must be greater than 0 and at most 10000');
     case 'receipt-cursor-invalid':
       return problems.validation('the cursor was not handed out by this list for this household; start again without one');
+    case 'shopping-item-not-found':
+      return new HttpProblem(404, 'shopping_item_not_found', 'Shopping item not found', 'no shopping-list line with this id in the household');
+    case 'shopping-item-name-empty':
+      return problems.validation('displayName names no food');
+    case 'shopping-quantity-out-of-bounds':
+      return problems.validation('a quantity must be greater than 0 and at most 100000');
     default: {
       const unreachable: never = error;
       throw new Error(`unmapped error ${JSON.stringify(unreachable)}`);

@@ -156,6 +156,12 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
     async byId(householdId, recipeId) {
       return one(knex, householdId, recipeId);
     },
+    async byIds(householdId, recipeIds) {
+      const ids = [...new Set(recipeIds)];
+      if (ids.length === 0) return [];
+      const rows = (await knex<RecipeRow>('recipes').where({ household_id: householdId }).whereIn('id', ids)) as RecipeRow[];
+      return withLines(knex, rows);
+    },
     async titlesOf(householdId, recipeIds) {
       const ids = [...new Set(recipeIds)];
       const out: Record<string, string> = {};

@@ -52,6 +52,9 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
       const r = mine(householdId, recipeId);
       return r ? copy(r) : null;
     },
+    async byIds(householdId, recipeIds) {
+      return [...new Set(recipeIds)].map((id) => mine(householdId, id)).filter((r): r is NonNullable<typeof r> => r !== undefined && r !== null).map(copy);
+    },
     async titlesOf(householdId, recipeIds) {
       const out: Record<string, string> = {};
       for (const id of recipeIds) {

@@ -62,6 +62,10 @@ export type AppError =
   | { type: 'unit-weight-not-found' }
   | { type: 'unit-weight-out-of-bounds' }
   // receipts
-  | { type: 'receipt-cursor-invalid' };
+  | { type: 'receipt-cursor-invalid' }
+  // shopping list
+  | { type: 'shopping-item-not-found' }
+  | { type: 'shopping-item-name-empty' }
+  | { type: 'shopping-quantity-out-of-bounds' };
 
 export type ErrorOf<T extends AppError['type']> = Extract<AppError, { type: T }>;

@@ -102,6 +102,17 @@ export function recipeStoreContract(backend: Backend): void {
       expect(await s.recipes.titlesOf(h, [])).to.deep.equal({});
     });
 
+    it('reads several of the household\'s recipes with their lines at once, leaving others\' and unknown ids out', async () => {
+      const h = await household();
+      const other = await household();
+      const a = await add(h, { title: 'Lasagne', ingredients: [line(), line({ displayName: 'Ost', foodKey: 'ost', quantity: 200, unit: 'g', optional: true })] });
+      const b = await add(h, { title: 'Taco' });
+      const theirs = await add(other, { title: 'Fårikål' });
+      const got = await s.recipes.byIds(h, [b.id, a.id, a.id, theirs.id, randomUUID()]);
+      expect([...got].sort((x, y) => (x.title < y.title ? -1 : 1))).to.deep.equal([a, b]);
+      expect(await s.recipes.byIds(h, [])).to.deep.equal([]);
+    });
+
     it('refuses a base that is unknown or another household\'s, writing nothing', async () => {
       const h = await household();
       const other = await household();

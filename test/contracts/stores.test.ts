@@ -14,6 +14,7 @@ import { mealEventStoreContract } from './meal-event-store.contract.js';
 import { pantryMergeStoreContract, unitWeightStoreContract } from './pantry-merge-store.contract.js';
 import { pantryObservationStoreContract } from './pantry-observation-store.contract.js';
 import { foodTableStoreContract, receiptStoreContract } from './food-table-store.contract.js';
+import { shoppingListStoreContract } from './shopping-list-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -37,4 +38,5 @@ for (const backend of backends()) {
   pantryObservationStoreContract(backend);
   foodTableStoreContract(backend);
   receiptStoreContract(backend);
+  shoppingListStoreContract(backend);
 }

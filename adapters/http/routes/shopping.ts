@@ -1,0 +1,211 @@
+import type Koa from 'koa';
+import * as v from 'valibot';
+import { addShoppingItem, generateShoppingList, getShoppingList, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
+import { LINE_STATUSES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList } from '../../../core/shopping/types.js';
+import type { Logger } from '../../../ports/logger.js';
+import { problemFor } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { IsoDateTime, Uuid } from '../schemas.js';
+import type { ServiceDeps } from '../deps.js';
+
+const ShoppingListItemResponse = v.object({
+  id: Uuid,
+  foodKey: v.string(),
+  displayName: v.string(),
+  requiredQuantity: v.number(),
+  unit: v.string(),
+  status: v.picklist(LINE_STATUSES),
+  purchasedQuantity: v.number(),
+  purchasedUnit: v.nullable(v.string()),
+  reasonCode: v.string(),
+  haveQuantity: v.number(),
+  relatedPlanEntryIds: v.array(Uuid),
+  addedAfterShopping: v.boolean(),
+  suggestedPrice: v.nullable(v.number()),
+  suggestedProductName: v.nullable(v.string()),
+  suggestedPriceIsAggregate: v.boolean(),
+  suggestedPriceSource: v.picklist(['None', 'FoodTable']),
+  aisle: v.string(),
+  isManual: v.boolean(),
+  preferenceFit: v.picklist(['NotAssessed']),
+});
+const ShoppingListResponse = v.object({
+  id: Uuid,
+  householdId: Uuid,
+  weeklyPlanId: Uuid,
+  generatedAt: IsoDateTime,
+  completedAt: v.nullable(IsoDateTime),
+  items: v.array(ShoppingListItemResponse),
+  skippedReferences: v.array(v.string()),
+  sharingOff: v.boolean(),
+  priceCatalogueOn: v.boolean(),
+});
+const Quantity = v.pipe(v.number(), v.gtValue(0, 'greater than 0'), v.maxValue(SHOPPING_QUANTITY_MAX, `at most ${SHOPPING_QUANTITY_MAX}`));
+const Unit = v.pipe(v.string(), v.trim(), v.minLength(1, 'a unit'), v.maxLength(32, 'at most 32 characters'));
+const AddShoppingItemRequest = v.object({
+  displayName: v.pipe(v.string(), v.maxLength(200, 'at most 200 characters')),
+  quantity: v.optional(Quantity),
+  unit: v.optional(Unit),
+});
+const UpdateShoppingItemRequest = v.object({
+  status: v.picklist(LINE_STATUSES),
+  purchasedQuantity: v.optional(Quantity),
+  purchasedUnit: v.optional(Unit),
+});
+
+export const toItem = (l: ShoppingLine): v.InferOutput<typeof ShoppingListItemResponse> => ({
+  id: l.id,
+  foodKey: l.foodKey,
+  displayName: l.displayName,
+  requiredQuantity: l.requiredQuantity,
+  unit: l.unit,
+  status: l.status,
+  purchasedQuantity: l.purchasedQuantity,
+  purchasedUnit: l.purchasedUnit,
+  reasonCode: l.reasonCode,
+  haveQuantity: l.haveQuantity,
+  relatedPlanEntryIds: [...l.relatedPlanEntryIds],
+  addedAfterShopping: l.addedAfterShopping,
+  suggestedPrice: l.suggestedPrice,
+  suggestedProductName: l.suggestedProductName,
+  suggestedPriceIsAggregate: l.suggestedPriceIsAggregate,
+  suggestedPriceSource: l.suggestedPriceSource,
+  aisle: l.aisle,
+  isManual: l.isManual,
+  preferenceFit: 'NotAssessed',
+});
+export const toList = (l: ShoppingList): v.InferOutput<typeof ShoppingListResponse> => ({
+  id: l.id,
+  householdId: l.householdId,
+  weeklyPlanId: l.planId,
+  generatedAt: l.generatedAt.toISOString(),
+  completedAt: l.completedAt === null ? null : l.completedAt.toISOString(),
+  items: l.lines.map(toItem),
+  skippedReferences: [...l.skippedReferences],
+  sharingOff: false,
+  priceCatalogueOn: true,
+});
+
+/** The weak ETag of a stored list: its id and version (every write bumps the version). */
+export const etagOf = (l: ShoppingList): string => `W/"${l.id}-${l.version}"`;
+
+/** If-None-Match holds the tag (weak comparison: a W/ prefix on either side is ignored), or is `*`. */
+function matches(header: string, etag: string): boolean {
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
+}
+
+export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
+  const tag = 'Shopping list';
+  const base = '/api/v1/households/{householdId}/plans/{planId}/shopping-list';
+  const answer = (ctx: Koa.Context, a: ListAnswer) => {
+    if (a.priceError !== null) logger.warn('price provider failed; list answered without suggestions', { err: a.priceError });
+    ctx.set('ETag', etagOf(a.list));
+    ctx.set('Cache-Control', 'private, no-cache');
+    ctx.body = toList(a.list);
+  };
+  const LIST_DOC =
+    'The list is derived from the week: each day cooked at home with a dish adds its recipe\'s lines scaled by the day\'s ' +
+    'portions over the servings, base recipes included (scaled by the line\'s quantity, in batches); optional lines are ' +
+    'left out and named references are listed in skippedReferences, never bought. Lines merge per food and convertible ' +
+    'unit. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the need: a food it covers whole is ' +
+    'not listed, one it covers in part has reasonCode PartlyInPantry and haveQuantity. Ticks and hand-added amounts are ' +
+    'kept when the list is derived again.';
+  return [
+    defineRoute({
+      method: 'GET',
+      path: base,
+      operationId: 'getShoppingList',
+      summary: 'The week\'s shopping list',
+      description:
+        `${LIST_DOC} Every read derives the list again and stores it only when its content changed (its version, and ` +
+        'so the weak ETag, moves only then). A matching If-None-Match answers 304 without a body.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, planId: Uuid }),
+      responses: {
+        200: { description: 'The list', schema: ShoppingListResponse, headers: { ETag: 'W/"<list id>-<version>"', 'Cache-Control': 'private, no-cache' } },
+        304: { description: 'Not modified since the ETag sent' },
+      },
+      problems: { household_not_found: 404, plan_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await getShoppingList(deps, caller.account, params.householdId, params.planId);
+        if (!result.ok) throw problemFor(result.error);
+        const inm = ctx.get('If-None-Match');
+        if (inm !== '' && matches(inm, etagOf(result.value.list))) {
+          ctx.set('ETag', etagOf(result.value.list));
+          ctx.set('Cache-Control', 'private, no-cache');
+          ctx.status = 304;
+          return;
+        }
+        answer(ctx, result.value);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/generate`,
+      operationId: 'generateShoppingList',
+      summary: 'Derive the week\'s shopping list again now',
+      description: `${LIST_DOC} Prices are optional: a failing price provider gives a list without suggestions.`,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, planId: Uuid }),
+      responses: { 200: { description: 'The list', schema: ShoppingListResponse } },
+      problems: { household_not_found: 404, plan_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await generateShoppingList(deps, caller.account, params.householdId, params.planId);
+        if (!result.ok) throw problemFor(result.error);
+        answer(ctx, result.value);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/items`,
+      operationId: 'addShoppingItem',
+      summary: 'Add a line by hand',
+      description:
+        'Without quantity and unit both are read from the name ("2 kg poteter", "500g kjøttdeig"); no amount means 1 pcs. ' +
+        'A food already on the list whose unit converts gets the amount added to that line (a bought line opens again); ' +
+        'otherwise a line of its own. Hand-added amounts survive regeneration. 400 on an empty name or a quantity not ' +
+        'greater than 0 or above 100000. The household gets one push.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, planId: Uuid }),
+      body: AddShoppingItemRequest,
+      responses: { 200: { description: 'The line', schema: ShoppingListItemResponse } },
+      problems: { household_not_found: 404, plan_not_found: 404 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await addShoppingItem(deps, caller.account, params.householdId, params.planId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toItem(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/api/v1/households/{householdId}/shopping-items/{itemId}',
+      operationId: 'updateShoppingItem',
+      summary: 'Tick or untick a line',
+      description:
+        'Buy clears the line\'s purchase. Purchased without purchasedQuantity means all of it was bought; with one, it is ' +
+        'the total bought so far: less than the line needs keeps the line open (status Buy, purchasedQuantity set, the ' +
+        'remainder still to buy). A purchasedUnit other than the line\'s is converted (pieces ↔ mass by the household\'s ' +
+        'piece weight); one that does not convert is kept as said in purchasedUnit and the line stays open. The first ' +
+        'purchase on a line queues one ticked-items push.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, itemId: Uuid }),
+      body: UpdateShoppingItemRequest,
+      responses: { 200: { description: 'The line', schema: ShoppingListItemResponse } },
+      problems: { household_not_found: 404, shopping_item_not_found: 404 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await updateShoppingItem(deps, caller.account, params.householdId, params.itemId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toItem(result.value);
+      },
+    }),
+  ];
+}

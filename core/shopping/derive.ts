@@ -1,0 +1,168 @@
+import type { FoodPrice } from '../../ports/price-provider.js';
+import { AISLES, aisleOf } from '../pantry/model.js';
+import { normalizeUnit } from '../pantry/unit-weights.js';
+import type { PantryRow } from '../pantry/types.js';
+import type { PlanView } from '../plans/plans.js';
+import type { Recipe } from '../recipes/types.js';
+import type { ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';
+import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
+
+/** A line as the week derives it, before ticks and hand-added amounts are laid over it. */
+export type DerivedLine = Omit<ShoppingLine, 'id' | 'extraQuantity' | 'status' | 'purchasedQuantity' | 'purchasedUnit' | 'isManual' | 'addedAfterShopping' | 'tickNotified'>;
+
+export interface DerivedList {
+  readonly lines: readonly DerivedLine[];
+  readonly skippedReferences: readonly string[];
+}
+
+export interface DeriveInput {
+  readonly plan: Pick<PlanView, 'days'>;
+  /** The week's recipes and every base recipe they reach, by id. */
+  readonly recipes: ReadonlyMap<string, Recipe>;
+  readonly pantry: readonly PantryRow[];
+  /** The household's grams in one piece of a food, or null (pieces then never convert to mass). */
+  gramsPerPiece(foodKey: string): number | null;
+  /** Prices by food key; empty when the provider failed. */
+  readonly prices: ReadonlyMap<string, FoodPrice>;
+}
+
+/** One spelling per unit: the canonical one when units.ts knows it, else the household's own, normalized. */
+export const unitOf = (unit: string | null): string => (unit === null || unit.trim() === '' ? PIECE_UNIT : (canonicalUnit(unit) ?? normalizeUnit(unit)));
+
+/** Floating-point noise off (0.1 × 3), far below any amount anyone shops for. */
+export const tidy = (n: number): number => Number(n.toPrecision(12));
+
+const PANTRY_GROUPS = new Set(['UseSoon', 'LikelyAvailable']);
+
+interface Bucket {
+  foodKey: string;
+  displayName: string;
+  unit: string;
+  quantity: number;
+  entries: string[];
+}
+
+/**
+ * The week's shopping need. Each day cooked at home with a dish adds the dish's lines scaled by the day's
+ * portions over the recipe's servings. A line pointing at a base recipe adds the base's own lines, scaled by the
+ * dish's factor times the line's quantity (the number of batches of the base; none given: one). Optional lines
+ * are left out; named references are reported, never bought; "to taste" lines (no quantity) count as 0 of the
+ * food. Per food, amounts merge into the first line whose unit converts (pieces ↔ mass with the household's
+ * piece weight); a unit that does not convert starts a line of its own. The pantry's UseSoon and LikelyAvailable
+ * rows count against the first line of their food whose unit converts: a food the pantry covers whole is not
+ * listed; one it covers in part is `PartlyInPantry` with the row's amount in haveQuantity.
+ */
+export function deriveList(input: DeriveInput): DerivedList {
+  const buckets: Bucket[] = [];
+  const skipped: string[] = [];
+  const add = (foodKey: string, displayName: string, quantity: number, unit: string, entry: string) => {
+    const gpp = input.gramsPerPiece(foodKey);
+    for (const b of buckets) {
+      if (b.foodKey !== foodKey) continue;
+      const q = convert(quantity, unit, b.unit, gpp);
+      if (q === null) continue;
+      b.quantity = tidy(b.quantity + q);
+      if (!b.entries.includes(entry)) b.entries.push(entry);
+      return;
+    }
+    buckets.push({ foodKey, displayName, unit, quantity: tidy(quantity), entries: [entry] });
+  };
+  const expand = (recipe: Recipe, factor: number, entry: string, seen: ReadonlySet<string>) => {
+    for (const line of recipe.ingredients) {
+      if (line.optional) continue;
+      if (line.baseRecipeId !== null) {
+        const base = input.recipes.get(line.baseRecipeId);
+        // Recipes refuse cycles; `seen` only keeps a damaged store from looping.
+        if (base && !seen.has(base.id)) expand(base, factor * (line.quantity ?? 1), entry, new Set([...seen, base.id]));
+        continue;
+      }
+      if (line.reference !== null) {
+        if (!skipped.includes(line.reference)) skipped.push(line.reference);
+        continue;
+      }
+      add(line.foodKey, line.displayName, (line.quantity ?? 0) * factor, unitOf(line.unit), entry);
+    }
+  };
+  for (const day of input.plan.days) {
+    if (!day.cookedAtHome || day.recipeId === null || day.portions <= 0) continue;
+    const recipe = input.recipes.get(day.recipeId);
+    if (!recipe) continue;
+    expand(recipe, day.portions / recipe.servings, day.id, new Set([recipe.id]));
+  }
+
+  const pantry = new Map(input.pantry.filter((r) => PANTRY_GROUPS.has(r.group) && r.estimatedQuantity > 0).map((r) => [r.foodKey, r]));
+  const lines: DerivedLine[] = [];
+  for (const b of buckets) {
+    const row = pantry.get(b.foodKey);
+    const have = row ? convert(row.estimatedQuantity, unitOf(row.unit), b.unit, input.gramsPerPiece(b.foodKey)) : null;
+    if (row && have !== null) pantry.delete(b.foodKey);
+    if (have !== null && have >= b.quantity) continue;
+    const price = input.prices.get(b.foodKey);
+    lines.push({
+      foodKey: b.foodKey,
+      displayName: b.displayName,
+      requiredQuantity: b.quantity,
+      unit: b.unit,
+      reasonCode: have !== null && have > 0 ? 'PartlyInPantry' : 'Planned',
+      haveQuantity: have !== null ? tidy(have) : 0,
+      relatedPlanEntryIds: b.entries,
+      aisle: aisleOf(b.foodKey),
+      suggestedPrice: price?.price ?? null,
+      suggestedProductName: price?.productName ?? null,
+      suggestedPriceSource: price ? 'FoodTable' : 'None',
+      suggestedPriceIsAggregate: price?.isAggregate ?? false,
+    });
+  }
+  const aisleRank = (a: string) => (AISLES as readonly string[]).indexOf(a);
+  lines.sort((a, b) => aisleRank(a.aisle) - aisleRank(b.aisle) || cmp(a.foodKey, b.foodKey) || cmp(a.unit, b.unit));
+  return { lines, skippedReferences: skipped };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The stored list after deriving again: a derived line takes over the stored line of the same food and unit
+ * (its id, ticks, hand-added amount, push flag); a stored line with a hand-added amount and no derived match
+ * stays as a `Manual` line of that amount; other stored lines go. `generatedAt` moves to `now` when forced
+ * (generate) or when the content changed.
+ */
+export function reconcile(
+  current: ShoppingList | null,
+  derived: DerivedList,
+  newId: () => string,
+  now: Date,
+  force: boolean,
+): ShoppingListContent | null {
+  const used = new Set<string>();
+  const lines: ShoppingLine[] = derived.lines.map((d) => {
+    const match = current?.lines.find((l) => !used.has(l.id) && l.foodKey === d.foodKey && l.unit === d.unit);
+    if (match) used.add(match.id);
+    const extra = match?.extraQuantity ?? 0;
+    return {
+      ...d,
+      id: match?.id ?? newId(),
+      requiredQuantity: tidy(d.requiredQuantity + extra),
+      extraQuantity: extra,
+      status: match?.status ?? 'Buy',
+      purchasedQuantity: match?.purchasedQuantity ?? 0,
+      purchasedUnit: match?.purchasedUnit ?? null,
+      isManual: match?.isManual ?? false,
+      addedAfterShopping: match?.addedAfterShopping ?? false,
+      tickNotified: match?.tickNotified ?? false,
+    };
+  });
+  for (const l of current?.lines ?? []) {
+    if (used.has(l.id) || l.extraQuantity <= 0) continue;
+    lines.push({ ...l, requiredQuantity: l.extraQuantity, reasonCode: 'Manual', haveQuantity: 0, relatedPlanEntryIds: [] });
+  }
+  const changed = current === null || !sameContent(current, { skippedReferences: derived.skippedReferences, lines });
+  if (!changed && !force) return null;
+  return { skippedReferences: derived.skippedReferences, lines, generatedAt: now, completedAt: current?.completedAt ?? null };
+}
+
+/** Same lines (every field, in order) and references: key order of the objects does not matter. */
+export function sameContent(a: Pick<ShoppingListContent, 'lines' | 'skippedReferences'>, b: Pick<ShoppingListContent, 'lines' | 'skippedReferences'>): boolean {
+  const canon = (c: Pick<ShoppingListContent, 'lines' | 'skippedReferences'>) =>
+    JSON.stringify([c.skippedReferences, c.lines.map((l) => Object.keys(l).sort().map((k) => [k, l[k as keyof ShoppingLine]]))]);
+  return canon(a) === canon(b);
+}

@@ -1,0 +1,233 @@
+import type { HouseholdStore } from '../../ports/household-store.js';
+import type { PantryMergeReader } from '../../ports/pantry-merge-store.js';
+import type { FoodPrice, PriceProvider } from '../../ports/price-provider.js';
+import type { PushOutbox } from '../../ports/push-outbox.js';
+import type { RecipeStore } from '../../ports/recipe-store.js';
+import type { ShoppingListStore } from '../../ports/shopping-list-store.js';
+import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
+import type { Account } from '../accounts/types.js';
+import { requireMember } from '../households/access.js';
+import { aisleOf } from '../pantry/model.js';
+import { pantryRows, type PantryDeps } from '../pantry/rows.js';
+import { getPlan, type PlanDeps, type PlanView } from '../plans/plans.js';
+import type { Recipe } from '../recipes/types.js';
+import type { ErrorOf } from '../shared/errors.js';
+import { normalizeFoodKey } from '../shared/food-key.js';
+import type { HouseholdId } from '../shared/ids.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import { parseItemText } from './amounts.js';
+import { deriveList, reconcile, tidy, unitOf } from './derive.js';
+import { SHOPPING_QUANTITY_MAX, type LineStatus, type ShoppingLine, type ShoppingList } from './types.js';
+import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
+
+export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pantryMerges'> {
+  households: HouseholdStore;
+  recipes: PlanDeps['recipes'] & Pick<RecipeStore, 'byIds'>;
+  unitWeights: UnitWeightStore;
+  pantryMerges: PantryMergeReader;
+  prices: PriceProvider;
+  shoppingLists: ShoppingListStore;
+  pushOutbox: PushOutbox;
+}
+
+/** The list answered, and the price provider's failure when it failed (the list then has no suggestions). */
+export interface ListAnswer {
+  readonly list: ShoppingList;
+  readonly priceError: unknown;
+}
+
+type ListDenied = ErrorOf<'household-not-found' | 'plan-not-found'>;
+
+/** The week's recipes and every base they reach: one read per level of base links. */
+async function recipesOf(deps: ShoppingDeps, householdId: HouseholdId, plan: PlanView): Promise<Map<string, Recipe>> {
+  const out = new Map<string, Recipe>();
+  const asked = new Set<string>();
+  let wanted = [...new Set(plan.days.filter((d) => d.cookedAtHome && d.recipeId !== null).map((d) => d.recipeId!))];
+  while (wanted.length > 0) {
+    for (const id of wanted) asked.add(id);
+    for (const r of await deps.recipes.byIds(householdId, wanted)) out.set(r.id, r);
+    // A base that is not the household's (gone meanwhile) is asked for once only.
+    wanted = [...new Set([...out.values()].flatMap((r) => r.ingredients.map((i) => i.baseRecipeId).filter((b): b is string => b !== null && !asked.has(b))))];
+  }
+  return out;
+}
+
+/**
+ * Grams in one piece of each food, by food key: the household's weight for a piece unit (pcs, stk, …) of the food,
+ * else of the food it is merged into. Two reads whatever the number of foods.
+ */
+export async function pieceWeights(deps: Pick<ShoppingDeps, 'unitWeights' | 'pantryMerges'>, householdId: HouseholdId): Promise<(foodKey: string) => number | null> {
+  const [weights, merges] = await Promise.all([deps.unitWeights.list(householdId, null), deps.pantryMerges.activeMerges(householdId)]);
+  const own = new Map<string, number>();
+  for (const w of weights) if (canonicalUnit(w.unit) === PIECE_UNIT) own.set(w.foodKey, w.grams);
+  const target = new Map(merges.map((m) => [m.fromKey, m.toKey]));
+  return (foodKey) => own.get(foodKey) ?? own.get(target.get(foodKey) ?? '') ?? null;
+}
+
+/**
+ * Derives the week's list from the plan, its recipes, the pantry and prices, and stores it over the stored one
+ * (ticks and hand-added amounts kept). Without `force` (GET) the stored list is left alone, version included,
+ * unless the derived content differs, and a closed list is never derived again; with it (generate) the list is
+ * written and generatedAt moves to now.
+ */
+async function refresh(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string, force: boolean): Promise<Result<ListAnswer, ListDenied>> {
+  const planned = await getPlan(deps, caller, householdId, planId);
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  const [household, recipes, pantry, gramsPerPiece] = await Promise.all([
+    deps.households.byId(householdId),
+    recipesOf(deps, householdId, plan),
+    pantryRows(deps, householdId),
+    pieceWeights(deps, householdId),
+  ]);
+  if (!household) return fail({ type: 'household-not-found' });
+  const unpriced = deriveList({ plan, recipes, pantry, gramsPerPiece, prices: new Map() });
+  let prices = new Map<string, FoodPrice>();
+  let priceError: unknown = null;
+  if (unpriced.lines.length > 0) {
+    try {
+      prices = await deps.prices.pricesFor([...new Set(unpriced.lines.map((l) => l.foodKey))], household.chains);
+    } catch (err) {
+      priceError = err;
+    }
+  }
+  const derived = prices.size > 0 ? deriveList({ plan, recipes, pantry, gramsPerPiece, prices }) : unpriced;
+  const now = deps.clock.now();
+  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => ({
+    write: current !== null && current.completedAt !== null && !force ? null : reconcile(current, derived, () => deps.ids.newId(), now, force),
+    result: null,
+  }));
+  return ok({ list: list!, priceError });
+}
+
+/** GET shopping-list: the stored list, derived again first so that it follows the week and the pantry. */
+export const getShoppingList = (deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string) => refresh(deps, caller, householdId, planId, false);
+
+/** POST shopping-list/generate: derives the list again now. */
+export const generateShoppingList = (deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string) => refresh(deps, caller, householdId, planId, true);
+
+/** Shopping has begun once a line has a purchase on it or the trip was closed. */
+const shoppingStarted = (list: ShoppingList | null) => list !== null && (list.completedAt !== null || list.lines.some((l) => l.status === 'Purchased' || l.purchasedQuantity > 0));
+
+const inBounds = (q: number) => Number.isFinite(q) && q > 0 && q <= SHOPPING_QUANTITY_MAX;
+
+/**
+ * POST shopping-list/items. Without quantity and unit, both are read from the name ("2 kg poteter"); no amount
+ * means 1 piece. A food already on the list whose unit converts (pieces ↔ mass with the household's piece weight)
+ * gets the amount added to that line (a bought line opens again); otherwise the food gets a line of its own. The
+ * hand-added amount survives derivation. One `list-item-added` push is queued.
+ */
+export async function addShoppingItem(
+  deps: ShoppingDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  planId: string,
+  input: { displayName: string; quantity?: number | undefined; unit?: string | undefined },
+): Promise<Result<ShoppingLine, ListDenied | ErrorOf<'shopping-item-name-empty' | 'shopping-quantity-out-of-bounds'>>> {
+  const text = input.displayName.trim().replace(/\s+/g, ' ');
+  if (text === '') return fail({ type: 'shopping-item-name-empty' });
+  const parsed = input.quantity === undefined && input.unit === undefined ? parseItemText(text) : { quantity: null, unit: null, name: text };
+  const quantity = input.quantity ?? parsed.quantity ?? 1;
+  const unit = unitOf(input.unit ?? parsed.unit);
+  const name = parsed.name.trim();
+  const foodKey = normalizeFoodKey(name);
+  if (name === '' || foodKey === '') return fail({ type: 'shopping-item-name-empty' });
+  if (!inBounds(quantity)) return fail({ type: 'shopping-quantity-out-of-bounds' });
+  const listed = await refresh(deps, caller, householdId, planId, false);
+  if (!listed.ok) return listed;
+  const gpp = (await pieceWeights(deps, householdId))(foodKey);
+  const { result: line } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+    const lines = [...(current?.lines ?? [])];
+    const i = lines.findIndex((l) => l.foodKey === foodKey && convert(quantity, unit, l.unit, gpp) !== null);
+    const after = shoppingStarted(current);
+    let changed: ShoppingLine;
+    if (i >= 0) {
+      const l = lines[i]!;
+      const more = convert(quantity, unit, l.unit, gpp)!;
+      changed = { ...l, requiredQuantity: tidy(l.requiredQuantity + more), extraQuantity: tidy(l.extraQuantity + more), status: 'Buy', addedAfterShopping: l.addedAfterShopping || after };
+      lines[i] = changed;
+    } else {
+      changed = {
+        id: deps.ids.newId(),
+        foodKey,
+        displayName: name,
+        requiredQuantity: tidy(quantity),
+        unit,
+        extraQuantity: tidy(quantity),
+        status: 'Buy',
+        purchasedQuantity: 0,
+        purchasedUnit: null,
+        reasonCode: 'Manual',
+        haveQuantity: 0,
+        relatedPlanEntryIds: [],
+        isManual: true,
+        addedAfterShopping: after,
+        aisle: aisleOf(foodKey),
+        suggestedPrice: null,
+        suggestedProductName: null,
+        suggestedPriceSource: 'None',
+        suggestedPriceIsAggregate: false,
+        tickNotified: false,
+      };
+      lines.push(changed);
+    }
+    const base = current ?? listed.value.list;
+    return { write: { generatedAt: base.generatedAt, completedAt: base.completedAt, skippedReferences: base.skippedReferences, lines }, result: changed };
+  });
+  await deps.pushOutbox.record({ id: deps.ids.newId(), householdId, event: { kind: 'list-item-added', planId, lineId: line.id, displayName: line.displayName }, createdAt: deps.clock.now() });
+  return ok(line);
+}
+
+/** What a line still needs bought, in its unit: the need less what the pantry likely holds. */
+export const toBuy = (l: ShoppingLine): number => tidy(Math.max(l.requiredQuantity - l.haveQuantity, 0));
+
+/**
+ * PATCH shopping-items/{id}. `Buy` clears the line's purchase. `Purchased` without an amount means all of it was
+ * bought; with one, the amount is the total bought so far (a retry sets the same), converted to the line's unit
+ * when the units convert (pieces ↔ mass by the household's piece weight): less than the line needs keeps the
+ * line open (`Buy`) with purchasedQuantity set, the remainder still to buy. A unit that does not convert is kept
+ * as said (purchasedUnit) and the line stays open. The first purchase on a line queues one `list-items-ticked`.
+ */
+export async function updateShoppingItem(
+  deps: ShoppingDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  itemId: string,
+  input: { status: LineStatus; purchasedQuantity?: number | undefined; purchasedUnit?: string | undefined },
+): Promise<Result<ShoppingLine, ErrorOf<'household-not-found' | 'shopping-item-not-found' | 'shopping-quantity-out-of-bounds'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  if (input.purchasedQuantity !== undefined && !inBounds(input.purchasedQuantity)) return fail({ type: 'shopping-quantity-out-of-bounds' });
+  const found = await deps.shoppingLists.byLine(householdId, itemId);
+  if (!found) return fail({ type: 'shopping-item-not-found' });
+  const foodKey = found.lines.find((l) => l.id === itemId)!.foodKey;
+  const gpp = input.purchasedUnit !== undefined ? (await pieceWeights(deps, householdId))(foodKey) : null;
+  const { result } = await deps.shoppingLists.change(householdId, found.planId, { listId: found.id }, (current) => {
+    const lines = [...(current?.lines ?? [])];
+    const i = lines.findIndex((l) => l.id === itemId);
+    // The line went (derived away) between the read and this change.
+    if (!current || i < 0) return { write: null, result: null };
+    const l = lines[i]!;
+    let next: ShoppingLine;
+    if (input.status === 'Buy') next = { ...l, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null };
+    else if (input.purchasedQuantity === undefined) next = { ...l, status: 'Purchased', purchasedQuantity: toBuy(l), purchasedUnit: null };
+    else {
+      const said = input.purchasedUnit === undefined ? l.unit : unitOf(input.purchasedUnit);
+      const q = convert(input.purchasedQuantity, said, l.unit, gpp);
+      next =
+        q === null
+          ? { ...l, status: 'Buy', purchasedQuantity: input.purchasedQuantity, purchasedUnit: said }
+          : { ...l, status: q >= toBuy(l) ? 'Purchased' : 'Buy', purchasedQuantity: tidy(q), purchasedUnit: null };
+    }
+    const ticked = next.purchasedQuantity > 0 || next.status === 'Purchased';
+    const first = ticked && !l.tickNotified;
+    if (first) next = { ...next, tickNotified: true };
+    lines[i] = next;
+    return { write: { generatedAt: current.generatedAt, completedAt: current.completedAt, skippedReferences: current.skippedReferences, lines }, result: { line: next, first } };
+  });
+  if (!result) return fail({ type: 'shopping-item-not-found' });
+  if (result.first) {
+    await deps.pushOutbox.record({ id: deps.ids.newId(), householdId, event: { kind: 'list-items-ticked', planId: found.planId, lineId: itemId }, createdAt: deps.clock.now() });
+  }
+  return ok(result.line);
+}

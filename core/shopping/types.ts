@@ -1,0 +1,61 @@
+import type { HouseholdId } from '../shared/ids.js';
+
+export const LINE_STATUSES = ['Buy', 'Purchased'] as const;
+export type LineStatus = (typeof LINE_STATUSES)[number];
+
+/**
+ * Why a line is on the list: `Planned` the week's dishes need it; `PartlyInPantry` they need more than the pantry
+ * likely holds (haveQuantity); `Manual` only a hand-added amount. A food the pantry covers whole is not a line.
+ */
+export const REASON_CODES = ['Planned', 'PartlyInPantry', 'Manual'] as const;
+export type ReasonCode = (typeof REASON_CODES)[number];
+
+export type PriceSource = 'None' | 'FoodTable';
+
+/** One line of a shopping list. Quantities are in the line's `unit`. */
+export interface ShoppingLine {
+  readonly id: string;
+  readonly foodKey: string;
+  readonly displayName: string;
+  /** What the week needs (derived part plus `extraQuantity`); the pantry's likely stock is `haveQuantity`. */
+  readonly requiredQuantity: number;
+  readonly unit: string;
+  /** The part added by hand (POST items), kept when the list is derived again. */
+  readonly extraQuantity: number;
+  readonly status: LineStatus;
+  /** Bought so far, in `purchasedUnit` when set (a unit that would not convert), else in `unit`. */
+  readonly purchasedQuantity: number;
+  readonly purchasedUnit: string | null;
+  readonly reasonCode: ReasonCode;
+  readonly haveQuantity: number;
+  readonly relatedPlanEntryIds: readonly string[];
+  readonly isManual: boolean;
+  readonly addedAfterShopping: boolean;
+  readonly aisle: string;
+  readonly suggestedPrice: number | null;
+  readonly suggestedProductName: string | null;
+  readonly suggestedPriceSource: PriceSource;
+  readonly suggestedPriceIsAggregate: boolean;
+  /** The line's first tick queued its push already (once per line). */
+  readonly tickNotified: boolean;
+}
+
+/** What a write sets: everything but the identity and the version. */
+export interface ShoppingListContent {
+  readonly generatedAt: Date;
+  readonly completedAt: Date | null;
+  readonly skippedReferences: readonly string[];
+  /** In list order. */
+  readonly lines: readonly ShoppingLine[];
+}
+
+export interface ShoppingList extends ShoppingListContent {
+  readonly id: string;
+  readonly householdId: HouseholdId;
+  readonly planId: string;
+  /** Starts at 1; every write adds one (the weak ETag is the id and this). */
+  readonly version: number;
+}
+
+/** Bounds of a hand-added or bought amount. */
+export const SHOPPING_QUANTITY_MAX = 100_000;

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { ShoppingLine, ShoppingListContent } from '../../core/shopping/types.js';
+import type { Backend, Stores } from './backends.js';
+import { at, newAccount } from './fixtures.js';
+
+const shoppingLine = (over: Partial<ShoppingLine> = {}): ShoppingLine => ({
+  id: randomUUID(),
+  foodKey: 'kjøttdeig',
+  displayName: 'Kjøttdeig',
+  requiredQuantity: 612.5,
+  unit: 'g',
+  extraQuantity: 12.5,
+  status: 'Purchased',
+  purchasedQuantity: 0.25,
+  purchasedUnit: 'kg',
+  reasonCode: 'PartlyInPantry',
+  haveQuantity: 100,
+  relatedPlanEntryIds: [randomUUID(), randomUUID()],
+  isManual: true,
+  addedAfterShopping: true,
+  aisle: 'Meat',
+  suggestedPrice: 59.9,
+  suggestedProductName: 'Kjøttdeig 400 g',
+  suggestedPriceSource: 'FoodTable',
+  suggestedPriceIsAggregate: true,
+  tickNotified: true,
+  ...over,
+});
+const plain = (over: Partial<ShoppingLine> = {}): ShoppingLine =>
+  shoppingLine({
+    status: 'Buy', purchasedQuantity: 0, purchasedUnit: null, reasonCode: 'Planned', haveQuantity: 0, relatedPlanEntryIds: [], isManual: false, addedAfterShopping: false,
+    suggestedPrice: null, suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false, tickNotified: false, extraQuantity: 0, ...over,
+  });
+const content = (lines: ShoppingLine[], over: Partial<ShoppingListContent> = {}): ShoppingListContent => ({
+  generatedAt: at('2026-05-04T09:00:00.123Z'),
+  completedAt: null,
+  skippedReferences: [],
+  lines,
+  ...over,
+});
+
+export function shoppingListStoreContract(backend: Backend): void {
+  describe(`ShoppingListStore [${backend.name}]`, () => {
+    let s: Stores;
+    beforeEach(async () => {
+      s = await backend.open();
+    });
+    afterEach(async () => s.close());
+
+    async function plan() {
+      const owner = newAccount();
+      await s.accounts.create(owner);
+      const householdId = randomUUID();
+      await s.households.create(
+        { id: householdId, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
+        { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
+      );
+      const p = await s.plans.getOrCreate(householdId, '2026-05-04', { planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
+      return { householdId, planId: p.id };
+    }
+    const write = (c: ShoppingListContent) => () => ({ write: c, result: null });
+
+    it('round-trips a list with its lines in order: numbers, nulls, booleans, arrays and dates to the millisecond', async () => {
+      const { householdId, planId } = await plan();
+      const listId = randomUUID();
+      const c = content([shoppingLine(), plain({ foodKey: 'løk', displayName: 'Løk', unit: 'pcs', requiredQuantity: 1.5 })], {
+        completedAt: at('2026-05-05T18:30:00.456Z'),
+        skippedReferences: ['Pizzadeig', 'Saus'],
+      });
+      const { list } = await s.shoppingLists.change(householdId, planId, { listId }, write(c));
+      const expected = { id: listId, householdId, planId, version: 1, ...c };
+      expect(list).to.deep.equal(expected);
+      expect(await s.shoppingLists.byPlan(householdId, planId)).to.deep.equal(expected);
+      expect(await s.shoppingLists.byLine(householdId, c.lines[1]!.id)).to.deep.equal(expected);
+    });
+
+    it('bumps the version on every write, not when the change writes nothing, and hands back the result', async () => {
+      const { householdId, planId } = await plan();
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(content([plain()])));
+      const seen: (number | null)[] = [];
+      const none = await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, (current) => {
+        seen.push(current?.version ?? null);
+        return { write: null, result: 'kept' };
+      });
+      expect([none.result, none.list?.version, seen]).to.deep.equal(['kept', 1, [1]]);
+      const next = await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(content([])));
+      expect([next.list?.version, next.list?.lines]).to.deep.equal([2, []]);
+      expect((await s.shoppingLists.byPlan(householdId, planId))?.version).to.equal(2);
+    });
+
+    it('keeps every read inside the household', async () => {
+      const mine = await plan();
+      const theirs = await plan();
+      const l = plain();
+      await s.shoppingLists.change(mine.householdId, mine.planId, { listId: randomUUID() }, write(content([l])));
+      expect(await s.shoppingLists.byPlan(theirs.householdId, mine.planId)).to.equal(null);
+      expect(await s.shoppingLists.byLine(theirs.householdId, l.id)).to.equal(null);
+      expect(await s.shoppingLists.byLine(mine.householdId, randomUUID())).to.equal(null);
+      expect(await s.shoppingLists.byPlan(mine.householdId, theirs.planId)).to.equal(null);
+    });
+
+    it('applies concurrent changes one after the other: none is lost, the first list is made once', async () => {
+      const { householdId, planId } = await plan();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, (current) => ({
+            write: content([...(current?.lines ?? []), plain({ foodKey: `mat ${i}` })]),
+            result: i,
+          })),
+        ),
+      );
+      expect(new Set(results.map((r) => r.list?.id)).size).to.equal(1);
+      const list = (await s.shoppingLists.byPlan(householdId, planId))!;
+      expect(list.version).to.equal(8);
+      expect(list.lines.map((l) => l.foodKey).sort()).to.deep.equal(Array.from({ length: 8 }, (_, i) => `mat ${i}`));
+    });
+
+    it('forgets the lists of a deleted household', async () => {
+      const { householdId, planId } = await plan();
+      const l = plain();
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(content([l])));
+      await s.households.delete(householdId);
+      expect(await s.shoppingLists.byPlan(householdId, planId)).to.equal(null);
+      expect(await s.shoppingLists.byLine(householdId, l.id)).to.equal(null);
+    });
+  });
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { Account } from '../../core/accounts/types.js';
+import { createHousehold } from '../../core/households/households.js';
+import type { PantryRow } from '../../core/pantry/types.js';
+import { ensureWeekPlan, setPlanDay } from '../../core/plans/plans.js';
+import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
+import type { Ingredient, Recipe } from '../../core/recipes/types.js';
+import { deriveList, reconcile, type DeriveInput } from '../../core/shopping/derive.js';
+import { addShoppingItem, generateShoppingList, getShoppingList, updateShoppingItem } from '../../core/shopping/lists.js';
+import type { ShoppingList } from '../../core/shopping/types.js';
+import { domain } from './support.js';
+
+const ing = (displayName: string, foodKey: string, quantity: number | null, unit: string | null, over: Partial<Ingredient> = {}): Ingredient => ({
+  displayName, foodKey, quantity, unit, optional: false, baseRecipeId: null, reference: null, ...over,
+});
+const dish = (id: string, servings: number, ingredients: Ingredient[]): Recipe => ({
+  id, householdId: 'h', title: id, servings, activeMinutes: null, totalMinutes: null, steps: [], ingredients, createdAt: new Date(0), updatedAt: new Date(0),
+});
+const day = (id: string, recipeId: string | null, portions: number, cookedAtHome = true) => ({
+  id, date: '2026-05-04', recipeId, recipeTitle: null, portions, portionsOverride: null, note: null, cookedAtHome, avoids: [], eventIds: [],
+});
+const pantryRow = (foodKey: string, estimatedQuantity: number, unit: string, group: PantryRow['group'] = 'LikelyAvailable'): PantryRow => ({
+  foodKey, displayName: foodKey, estimatedQuantity, unit, confidence: 1, storageLocation: 'Fridge', usePriority: 'Normal', lastEvidenceAt: new Date(0), aisle: 'Other', asksForDate: false, lastEvidenceKind: 'Purchased', group,
+});
+const input = (days: ReturnType<typeof day>[], recipes: Recipe[], over: Partial<DeriveInput> = {}): DeriveInput => ({
+  plan: { days },
+  recipes: new Map(recipes.map((r) => [r.id, r])),
+  pantry: [],
+  gramsPerPiece: () => null,
+  prices: new Map(),
+  ...over,
+});
+
+describe('shopping list derivation (domain)', () => {
+  const sauce = dish('sauce', 2, [ing('Fløte', 'fløte', 1, 'dl'), ing('Basilikum', 'basilikum', 1, 'bunt', { optional: true })]);
+  const pasta = dish('pasta', 4, [
+    ing('Pasta', 'pasta', 400, 'g'),
+    ing('Løk', 'løk', 2, 'stk'),
+    ing('Parmesan', 'parmesan', 50, 'g', { optional: true }),
+    ing('Saus', 'saus', 2, null, { baseRecipeId: 'sauce' }),
+    ing('Se pizzadeig', 'se pizzadeig', null, null, { reference: 'Pizzadeig' }),
+  ]);
+  const soup = dish('soup', 2, [ing('Pasta', 'pasta', 0.1, 'kg'), ing('Løk', 'løk', 300, 'g')]);
+
+  it('scales by portions over servings, expands bases scaled, leaves optional lines out and reports references', () => {
+    const d = deriveList(input([day('mon', 'pasta', 2)], [pasta, sauce]));
+    expect(d.skippedReferences).to.deep.equal(['Pizzadeig']);
+    const by = Object.fromEntries(d.lines.map((l) => [l.foodKey, l]));
+    expect(Object.keys(by).sort()).to.deep.equal(['fløte', 'løk', 'pasta']);
+    expect(by['pasta']).to.include({ requiredQuantity: 200, unit: 'g', reasonCode: 'Planned', haveQuantity: 0, suggestedPriceSource: 'None' });
+    expect(by['løk']).to.include({ requiredQuantity: 1, unit: 'pcs' });
+    // 2 batches of a 2-serving sauce for half a 4-serving dish: 0.5 × 2 × 1 dl
+    expect(by['fløte']).to.include({ requiredQuantity: 1, unit: 'dl' });
+    expect(by['fløte']!.relatedPlanEntryIds).to.deep.equal(['mon']);
+  });
+
+  it('leaves closed days and days without a dish out, and merges a food over days and convertible units', () => {
+    const d = deriveList(input([day('mon', 'pasta', 4), day('tue', 'soup', 2), day('wed', 'pasta', 0, false), day('thu', null, 4)], [pasta, sauce, soup]));
+    const pasta_ = d.lines.filter((l) => l.foodKey === 'pasta');
+    expect(pasta_).to.have.length(1);
+    expect(pasta_[0]).to.include({ requiredQuantity: 500, unit: 'g' });
+    expect(pasta_[0]!.relatedPlanEntryIds).to.deep.equal(['mon', 'tue']);
+    // pieces and grams stay apart without the household's piece weight …
+    expect(d.lines.filter((l) => l.foodKey === 'løk').map((l) => [l.requiredQuantity, l.unit])).to.deep.equal([[300, 'g'], [2, 'pcs']]);
+    // … and merge with it
+    const weighed = deriveList(input([day('mon', 'pasta', 4), day('tue', 'soup', 2)], [pasta, sauce, soup], { gramsPerPiece: (k) => (k === 'løk' ? 150 : null) }));
+    expect(weighed.lines.filter((l) => l.foodKey === 'løk').map((l) => [l.requiredQuantity, l.unit])).to.deep.equal([[4, 'pcs']]);
+  });
+
+  it('takes the pantry off: covered foods go, partly covered are PartlyInPantry; Uncertain rows and other units do not count', () => {
+    const pantry = [pantryRow('pasta', 1, 'kg'), pantryRow('løk', 1, 'stk', 'UseSoon'), pantryRow('fløte', 5, 'dl', 'Uncertain')];
+    const d = deriveList(input([day('mon', 'pasta', 4)], [pasta, sauce], { pantry }));
+    const by = Object.fromEntries(d.lines.map((l) => [l.foodKey, l]));
+    expect(by['pasta']).to.equal(undefined);
+    expect(by['løk']).to.include({ requiredQuantity: 2, haveQuantity: 1, reasonCode: 'PartlyInPantry' });
+    expect(by['fløte']).to.include({ requiredQuantity: 2, haveQuantity: 0, reasonCode: 'Planned' });
+    const other = deriveList(input([day('mon', 'pasta', 4)], [pasta, sauce], { pantry: [pantryRow('pasta', 3, 'pk')] }));
+    expect(other.lines.find((l) => l.foodKey === 'pasta')).to.include({ requiredQuantity: 400, haveQuantity: 0 });
+  });
+
+  it('carries prices when the provider has them', () => {
+    const prices = new Map([['pasta', { foodKey: 'pasta', price: 24.9, unit: 'pk', packageSize: 500, chain: 'Kiwi', productName: 'Pasta 500 g', isAggregate: true, source: 'food-table' as const }]]);
+    const d = deriveList(input([day('mon', 'pasta', 4)], [pasta, sauce], { prices }));
+    expect(d.lines.find((l) => l.foodKey === 'pasta')).to.include({ suggestedPrice: 24.9, suggestedPriceSource: 'FoodTable', suggestedPriceIsAggregate: true, suggestedProductName: 'Pasta 500 g' });
+  });
+
+  it('keeps ticks of lines whose food and unit survive and hand-added amounts; unchanged content writes nothing', () => {
+    let n = 0;
+    const newId = () => `id-${++n}`;
+    const at = new Date('2026-05-04T09:00:00.000Z');
+    const first = reconcile(null, deriveList(input([day('mon', 'pasta', 4)], [pasta, sauce])), newId, at, false)!;
+    const stored: ShoppingList = { ...first, id: 'list', householdId: 'h', planId: 'p', version: 1 };
+    const pastaLine = first.lines.find((l) => l.foodKey === 'pasta')!;
+    const ticked: ShoppingList = {
+      ...stored,
+      lines: [
+        ...stored.lines.map((l) => (l.id === pastaLine.id ? { ...l, status: 'Purchased' as const, purchasedQuantity: 400, tickNotified: true } : l)),
+        { ...pastaLine, id: 'manual', foodKey: 'dopapir', displayName: 'Dopapir', unit: 'pk', requiredQuantity: 1, extraQuantity: 1, isManual: true, reasonCode: 'Manual' as const, relatedPlanEntryIds: [] },
+      ],
+    };
+    expect(reconcile(ticked, deriveList(input([day('mon', 'pasta', 4)], [pasta, sauce])), newId, at, false)).to.equal(null);
+    const later = new Date('2026-05-05T09:00:00.000Z');
+    const again = reconcile(ticked, deriveList(input([day('mon', 'pasta', 4), day('tue', 'soup', 2)], [pasta, sauce, soup])), newId, later, false)!;
+    expect(again.generatedAt).to.equal(later);
+    expect(again.lines.find((l) => l.foodKey === 'pasta')).to.include({ id: pastaLine.id, status: 'Purchased', purchasedQuantity: 400, requiredQuantity: 500, tickNotified: true });
+    expect(again.lines.find((l) => l.id === 'manual')).to.include({ displayName: 'Dopapir', requiredQuantity: 1, isManual: true, reasonCode: 'Manual' });
+    const gone = reconcile(ticked, deriveList(input([], [])), newId, later, true)!;
+    expect(gone.lines.map((l) => l.id)).to.deep.equal(['manual']);
+  });
+});
+
+describe('shopping list use cases (memory)', () => {
+  const person = (): Account => ({
+    id: randomUUID(), email: `${randomUUID()}@example.com`, emailConfirmed: true, displayName: 'Kari', language: 'nb', passwordHash: null, securityStamp: randomUUID(),
+    createdAt: new Date(0), updatedAt: new Date(0),
+  });
+  const line = (displayName: string, quantity: number | null, unit: string | null, over: Partial<IngredientInput> = {}): IngredientInput => ({
+    displayName, quantity, unit, optional: false, baseRecipeId: null, reference: null, ...over,
+  });
+
+  async function week() {
+    const { deps, clock } = domain();
+    const kari = person();
+    await deps.accounts.create({ ...kari });
+    const h = await createHousehold(deps, kari, { name: 'Hansen' });
+    if (!h.ok) throw new Error('household');
+    const hid = h.value.id;
+    const r = await createRecipe(deps, kari, hid, { title: 'Taco', servings: 1, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [line('Kjøttdeig', 100, 'g'), line('Lomper', 2, 'stk')] });
+    if (!r.ok) throw new Error('recipe');
+    const plan = await ensureWeekPlan(deps, kari, hid, '2026-05-04');
+    if (!plan.ok) throw new Error('plan');
+    await setPlanDay(deps, kari, hid, plan.value.id, '2026-05-05', { recipeId: r.value.id, portions: null, note: null });
+    return { deps, clock, kari, hid, planId: plan.value.id, recipeId: r.value.id };
+  }
+
+  it('a failing price provider gives a list without suggestions, reported to the caller', async () => {
+    const w = await week();
+    const failing = { ...w.deps, prices: { pricesFor: () => Promise.reject(new Error('catalogue down')) } };
+    const res = await generateShoppingList(failing, w.kari, w.hid, w.planId);
+    if (!res.ok) throw new Error('list');
+    expect((res.value.priceError as Error).message).to.equal('catalogue down');
+    expect(res.value.list.lines.map((l) => [l.displayName, l.requiredQuantity, l.suggestedPriceSource])).to.deep.equal([['Kjøttdeig', 100, 'None'], ['Lomper', 2, 'None']]);
+  });
+
+  it('stores the list once, bumps the version only on change, and keeps ticks and hand-added lines through generate', async () => {
+    const w = await week();
+    const a = await getShoppingList(w.deps, w.kari, w.hid, w.planId);
+    const b = await getShoppingList(w.deps, w.kari, w.hid, w.planId);
+    if (!a.ok || !b.ok) throw new Error('list');
+    expect([a.value.list.version, b.value.list.version, b.value.list.id]).to.deep.equal([1, 1, a.value.list.id]);
+    const meat = a.value.list.lines[0]!;
+    const tick = await updateShoppingItem(w.deps, w.kari, w.hid, meat.id, { status: 'Purchased', purchasedQuantity: 40 });
+    expect(tick.ok && tick.value).to.include({ status: 'Buy', purchasedQuantity: 40, tickNotified: true });
+    const added = await addShoppingItem(w.deps, w.kari, w.hid, w.planId, { displayName: '3 egg' });
+    expect(added.ok && added.value).to.include({ requiredQuantity: 3, unit: 'pcs', isManual: true, addedAfterShopping: true });
+    const gen = await generateShoppingList(w.deps, w.kari, w.hid, w.planId);
+    if (!gen.ok) throw new Error('list');
+    expect(gen.value.list.version).to.equal(4);
+    expect(gen.value.list.lines.find((l) => l.id === meat.id)).to.include({ purchasedQuantity: 40 });
+    expect(gen.value.list.lines.some((l) => added.ok && l.id === added.value.id)).to.equal(true);
+    const other = await updateShoppingItem(w.deps, person(), w.hid, meat.id, { status: 'Purchased' });
+    expect(other).to.deep.equal({ ok: false, error: { type: 'household-not-found' } });
+  });
+});

@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { fixedClock } from '../../adapters/clock/system-clock.js';
+import { databaseKinds } from '../support/databases.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { Client, signedInClient } from '../support/client.js';
+
+const NOW = new Date('2026-05-04T09:00:00.000Z');
+const MONDAY = '2026-05-04';
+const dateOf = (i: number) => `2026-05-${String(4 + i).padStart(2, '0')}`;
+
+type Line = { displayName: string; quantity: number | null; unit: string | null; optional?: boolean; baseRecipeId?: string | null; reference?: string | null };
+const recipe = (title: string, servings: number, lines: Line[]) => ({
+  title,
+  servings,
+  activeMinutes: null,
+  totalMinutes: null,
+  steps: [],
+  ingredients: lines.map((l) => ({ optional: false, baseRecipeId: null, reference: null, ...l })),
+});
+const eventBody = (date: string, eventType: string) => ({ date, eventType, servingTime: null, availableCookingMinutes: null, notes: null, guests: null, memberAttendance: null });
+const queriesOf = (serverTiming: string | null) => Number(/desc="(\d+) queries"/.exec(serverTiming ?? '')?.[1] ?? NaN);
+
+interface Item {
+  id: string;
+  foodKey: string;
+  displayName: string;
+  requiredQuantity: number;
+  unit: string;
+  status: string;
+  purchasedQuantity: number;
+  purchasedUnit: string | null;
+  reasonCode: string;
+  haveQuantity: number;
+  relatedPlanEntryIds: string[];
+  isManual: boolean;
+  addedAfterShopping: boolean;
+}
+
+for (const kind of databaseKinds()) {
+  describe(`shopping list [${kind.name}]`, function () {
+    let server: TestServer;
+    const clock = fixedClock(NOW);
+    before(async () => {
+      server = await startTestServer(kind, {}, { clock });
+    });
+    after(async () => server.stop());
+
+    async function household() {
+      const { client } = await signedInClient(server.url, 'Owner');
+      const h = (await client.post('/api/v1/households', { name: 'Hansen' })).json;
+      const base = `/api/v1/households/${h.id}`;
+      const plan = (await client.put(`${base}/plans/week/${MONDAY}`)).json;
+      return { owner: client, id: h.id as string, base, plan, list: `${base}/plans/${plan.id}/shopping-list` };
+    }
+    type H = Awaited<ReturnType<typeof household>>;
+    async function dish(h: H, body: ReturnType<typeof recipe>) {
+      const res = await h.owner.post(`${h.base}/recipes`, body);
+      expect(res.status, res.text).to.equal(201);
+      return res.json as { id: string; ingredients: { foodKey: string }[] };
+    }
+    async function serve(h: H, day: number, recipeId: string, portions: number | null) {
+      const res = await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${dateOf(day)}`, { recipeId, portions, note: null });
+      expect(res.status, res.text).to.equal(200);
+    }
+    /** Taco (4 servings) with a sauce base, an optional line and a reference. */
+    async function tacoWeek(h: H) {
+      const sauce = await dish(h, recipe('Saus', 4, [{ displayName: 'Fløte', quantity: 2, unit: 'dl' }]));
+      const taco = await dish(
+        h,
+        recipe('Taco', 4, [
+          { displayName: 'Kjøttdeig', quantity: 400, unit: 'g' },
+          { displayName: 'Løk', quantity: 1, unit: 'stk' },
+          { displayName: 'Ost', quantity: 100, unit: 'g', optional: true },
+          { displayName: 'Saus', quantity: null, unit: null, baseRecipeId: sauce.id },
+          { displayName: 'Deig', quantity: null, unit: null, reference: 'Pizzadeig' },
+        ]),
+      );
+      await serve(h, 0, taco.id, 2);
+      await serve(h, 1, taco.id, 4);
+      return taco;
+    }
+    const byKey = (items: Item[], foodKey: string) => items.filter((i) => i.foodKey === foodKey);
+    async function pushes(h: H, kind: string) {
+      return (await server.runtime.deps.pushOutbox.pending(10_000)).filter((e) => e.householdId === h.id && e.event.kind === kind);
+    }
+
+    it('derives the list on first read: scaled, bases expanded, optional left out, references skipped, merged per food', async () => {
+      const h = await household();
+      const taco = await tacoWeek(h);
+      const res = await h.owner.get(h.list);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json).to.include({ householdId: h.id, weeklyPlanId: h.plan.id, completedAt: null, sharingOff: false });
+      expect(res.json.skippedReferences).to.deep.equal(['Pizzadeig']);
+      const items = res.json.items as Item[];
+      const [meat, onion] = [taco.ingredients[0]!.foodKey, taco.ingredients[1]!.foodKey];
+      expect(byKey(items, meat)).to.have.length(1);
+      expect(byKey(items, meat)[0]).to.include({ requiredQuantity: 600, unit: 'g', status: 'Buy', reasonCode: 'Planned', haveQuantity: 0, isManual: false });
+      expect(byKey(items, meat)[0]!.relatedPlanEntryIds).to.have.members([h.plan.days[0].id, h.plan.days[1].id]);
+      expect(byKey(items, onion)[0]).to.include({ requiredQuantity: 1.5, unit: 'pcs' });
+      expect(items.find((i) => i.displayName === 'Fløte')).to.include({ requiredQuantity: 3, unit: 'dl' });
+      expect(items.some((i) => i.displayName === 'Ost')).to.equal(false);
+      expect(items.find((i) => i.displayName === 'Fløte')).to.include.keys('aisle', 'suggestedPriceSource', 'suggestedPriceIsAggregate', 'preferenceFit');
+    });
+
+    it('answers a weak ETag of the stored version with private, no-cache; If-None-Match gives 304 with no body until the week changes', async () => {
+      const h = await household();
+      const taco = await tacoWeek(h);
+      const first = await h.owner.get(h.list);
+      const etag = first.headers.get('etag')!;
+      expect(etag).to.equal(`W/"${first.json.id}-1"`);
+      expect(first.headers.get('cache-control')).to.equal('private, no-cache');
+      const again = await h.owner.get(h.list, { headers: { 'If-None-Match': etag } });
+      expect([again.status, again.text]).to.deep.equal([304, '']);
+      expect(again.headers.get('etag')).to.equal(etag);
+      expect((await h.owner.get(h.list, { headers: { 'If-None-Match': 'W/"other-1"' } })).status).to.equal(200);
+      // Eating out on Tuesday shrinks the list at once.
+      expect((await h.owner.post(`${h.base}/events`, eventBody(dateOf(1), 'EatingOut'))).status).to.equal(201);
+      const after = await h.owner.get(h.list, { headers: { 'If-None-Match': etag } });
+      expect(after.status).to.equal(200);
+      expect(after.headers.get('etag')).to.equal(`W/"${first.json.id}-2"`);
+      expect(byKey(after.json.items, taco.ingredients[0]!.foodKey)[0]).to.include({ requiredQuantity: 200 });
+      expect(byKey(after.json.items, taco.ingredients[0]!.foodKey)[0]!.relatedPlanEntryIds).to.deep.equal([h.plan.days[0].id]);
+    });
+
+    it('is 404 only when the plan is not the household\'s; any member reads it', async () => {
+      const h = await household();
+      const other = await household();
+      const theirs = await other.owner.get(`${other.base}/plans/${h.plan.id}/shopping-list`);
+      expect([theirs.status, theirs.json.code]).to.deep.equal([404, 'plan_not_found']);
+      expect((await other.owner.get(h.list)).status).to.equal(404);
+      expect((await h.owner.get(`${h.base}/plans/${randomUUID()}/shopping-list`)).status).to.equal(404);
+      const empty = await h.owner.get(h.list);
+      expect([empty.status, empty.json.items]).to.deep.equal([200, []]);
+    });
+
+    it('takes what the pantry likely holds off the list: covered foods go, partly covered ones say how much is there', async () => {
+      const h = await household();
+      const taco = await tacoWeek(h);
+      const [meat, onion] = [taco.ingredients[0]!.foodKey, taco.ingredients[1]!.foodKey];
+      const observe = (foodKey: string, quantity: number, unit: string) =>
+        h.owner.post(`${h.base}/inventory/observations`, { foodKey, observationType: 'Purchased', quantity, unit, storageLocation: 'Fridge' });
+      expect((await observe(meat, 1, 'kg')).status).to.equal(200);
+      expect((await observe(onion, 1, 'stk')).status).to.equal(200);
+      const items = (await h.owner.get(h.list)).json.items as Item[];
+      expect(byKey(items, meat)).to.deep.equal([]);
+      expect(byKey(items, onion)[0]).to.include({ requiredQuantity: 1.5, haveQuantity: 1, reasonCode: 'PartlyInPantry' });
+    });
+
+    it('generate derives again now, keeping ticks and hand-added lines, and bumps the version', async () => {
+      const h = await household();
+      const taco = await tacoWeek(h);
+      const first = (await h.owner.get(h.list)).json;
+      const meat = byKey(first.items, taco.ingredients[0]!.foodKey)[0]!;
+      expect((await h.owner.patch(`${h.base}/shopping-items/${meat.id}`, { status: 'Purchased' })).status).to.equal(200);
+      const added = await h.owner.post(`${h.list}/items`, { displayName: 'Dopapir' });
+      expect(added.status, added.text).to.equal(200);
+      await serve(h, 2, taco.id, 4);
+      clock.set(new Date('2026-05-04T10:00:00.000Z'));
+      const gen = await h.owner.post(`${h.list}/generate`);
+      clock.set(NOW);
+      expect(gen.status, gen.text).to.equal(200);
+      expect(gen.json.generatedAt).to.equal('2026-05-04T10:00:00.000Z');
+      const meatNow = byKey(gen.json.items, taco.ingredients[0]!.foodKey)[0]!;
+      expect(meatNow).to.include({ id: meat.id, status: 'Purchased', purchasedQuantity: 600, requiredQuantity: 1000 });
+      expect(gen.json.items.find((i: Item) => i.id === added.json.id)).to.include({ displayName: 'Dopapir', isManual: true, reasonCode: 'Manual' });
+      const read = await h.owner.get(h.list);
+      expect(read.headers.get('etag')).to.equal(`W/"${first.id}-4"`);
+      expect(read.json).to.deep.equal(gen.json);
+    });
+
+    describe('POST items', () => {
+      it('reads amount and unit from the name, joins a food already on the list, and pushes once per add', async () => {
+        const h = await household();
+        const a = await h.owner.post(`${h.list}/items`, { displayName: '2 kg poteter' });
+        expect(a.status, a.text).to.equal(200);
+        expect(a.json).to.include({ requiredQuantity: 2, unit: 'kg', isManual: true, reasonCode: 'Manual', status: 'Buy', addedAfterShopping: false, preferenceFit: 'NotAssessed' });
+        const b = await h.owner.post(`${h.list}/items`, { displayName: `500 g ${a.json.displayName}` });
+        expect(b.json).to.include({ id: a.json.id, requiredQuantity: 2.5, unit: 'kg' });
+        const c = await h.owner.post(`${h.list}/items`, { displayName: a.json.displayName, quantity: 2, unit: 'pakke' });
+        expect(c.json.id).to.not.equal(a.json.id);
+        expect(c.json).to.include({ requiredQuantity: 2, unit: 'pk' });
+        const plain = await h.owner.post(`${h.list}/items`, { displayName: 'Melk' });
+        expect(plain.json).to.include({ requiredQuantity: 1, unit: 'pcs', displayName: 'Melk' });
+        expect((await h.owner.get(h.list)).json.items).to.have.length(3);
+        expect(await pushes(h, 'list-item-added')).to.have.length(4);
+      });
+
+      it('joins a planned line, keeping the hand-added part through regeneration; a line added after ticking says so', async () => {
+        const h = await household();
+        const taco = await tacoWeek(h);
+        const meatKey = taco.ingredients[0]!.foodKey;
+        const planned = byKey((await h.owner.get(h.list)).json.items, meatKey)[0]!;
+        const more = await h.owner.post(`${h.list}/items`, { displayName: 'Kjøttdeig', quantity: 0.4, unit: 'kg' });
+        expect(more.json).to.include({ id: planned.id, requiredQuantity: 1000 });
+        expect(byKey((await h.owner.post(`${h.list}/generate`)).json.items, meatKey)[0]).to.include({ id: planned.id, requiredQuantity: 1000 });
+        await h.owner.patch(`${h.base}/shopping-items/${planned.id}`, { status: 'Purchased' });
+        expect((await h.owner.post(`${h.list}/items`, { displayName: 'Salt' })).json.addedAfterShopping).to.equal(true);
+      });
+
+      it('answers 400 on an empty name and on a quantity not greater than 0 or above 100000', async () => {
+        const h = await household();
+        for (const body of [{ displayName: '' }, { displayName: '   ' }, { displayName: 'Melk', quantity: 0 }, { displayName: 'Melk', quantity: -1 }, { displayName: 'Melk', quantity: 100_001 }, {}]) {
+          const res = await h.owner.post(`${h.list}/items`, body);
+          expect([res.status, res.json.code], JSON.stringify(body)).to.deep.equal([400, 'validation_failed']);
+        }
+        expect((await h.owner.post(`${h.list}/items`, { displayName: 'Melk', quantity: 100_000 })).status).to.equal(200);
+        expect(await pushes(h, 'list-item-added')).to.have.length(1);
+      });
+    });
+
+    describe('PATCH shopping-items', () => {
+      it('ticks all, part (the rest stays to buy) or in another unit; unticks; one push for the first tick of a line', async () => {
+        const h = await household();
+        const taco = await tacoWeek(h);
+        const items = (await h.owner.get(h.list)).json.items as Item[];
+        const meat = byKey(items, taco.ingredients[0]!.foodKey)[0]!;
+        const onion = byKey(items, taco.ingredients[1]!.foodKey)[0]!;
+        const cream = items.find((i) => i.displayName === 'Fløte')!;
+        const patch = (id: string, body: Record<string, unknown>) => h.owner.patch(`${h.base}/shopping-items/${id}`, body);
+
+        const part = await patch(meat.id, { status: 'Purchased', purchasedQuantity: 200 });
+        expect(part.status, part.text).to.equal(200);
+        expect(part.json).to.include({ status: 'Buy', purchasedQuantity: 200, purchasedUnit: null });
+        expect((await patch(meat.id, { status: 'Purchased', purchasedQuantity: 0.6, purchasedUnit: 'kg' })).json).to.include({ status: 'Purchased', purchasedQuantity: 600 });
+        expect((await patch(meat.id, { status: 'Buy' })).json).to.include({ status: 'Buy', purchasedQuantity: 0 });
+        expect((await patch(meat.id, { status: 'Purchased' })).json).to.include({ status: 'Purchased', purchasedQuantity: 600 });
+        expect(await pushes(h, 'list-items-ticked')).to.have.length(1);
+
+        // pieces ↔ grams only with the household's piece weight
+        const unweighed = await patch(onion.id, { status: 'Purchased', purchasedQuantity: 300, purchasedUnit: 'g' });
+        expect(unweighed.json).to.include({ status: 'Buy', purchasedQuantity: 300, purchasedUnit: 'g' });
+        expect((await h.owner.put(`${h.base}/inventory/unit-weights/${encodeURIComponent(onion.foodKey)}/stk`, { grams: 150 })).status).to.equal(200);
+        expect((await patch(onion.id, { status: 'Purchased', purchasedQuantity: 300, purchasedUnit: 'g' })).json).to.include({ status: 'Purchased', purchasedQuantity: 2, purchasedUnit: null });
+        expect((await patch(cream.id, { status: 'Purchased', purchasedQuantity: 1, purchasedUnit: 'pk' })).json).to.include({ status: 'Buy', purchasedUnit: 'pk' });
+        expect(await pushes(h, 'list-items-ticked')).to.have.length(3);
+        const stored = (await h.owner.get(h.list)).json.items as Item[];
+        expect(stored.find((i) => i.id === meat.id)).to.include({ status: 'Purchased', purchasedQuantity: 600 });
+      });
+
+      it('answers 404 for another household\'s item and an unknown one; 400 on a bad body', async () => {
+        const h = await household();
+        const other = await household();
+        const line = (await h.owner.post(`${h.list}/items`, { displayName: 'Melk' })).json;
+        const theirs = await other.owner.patch(`${other.base}/shopping-items/${line.id}`, { status: 'Purchased' });
+        expect([theirs.status, theirs.json.code]).to.deep.equal([404, 'shopping_item_not_found']);
+        expect((await other.owner.patch(`${h.base}/shopping-items/${line.id}`, { status: 'Purchased' })).status).to.equal(404);
+        expect((await h.owner.patch(`${h.base}/shopping-items/${randomUUID()}`, { status: 'Purchased' })).status).to.equal(404);
+        expect((await h.owner.patch(`${h.base}/shopping-items/${line.id}`, { status: 'Gone' })).status).to.equal(400);
+        expect((await h.owner.patch(`${h.base}/shopping-items/${line.id}`, { status: 'Purchased', purchasedQuantity: 0 })).status).to.equal(400);
+        expect((await h.owner.get(h.list)).json.items[0]).to.include({ status: 'Buy', purchasedQuantity: 0 });
+      });
+
+      it('loses no update when two phones tick lines and add items at once', async () => {
+        const h = await household();
+        const names = ['Melk', 'Brød', 'Egg', 'Smør', 'Ost', 'Kaffe', 'Te', 'Ris'];
+        const lines = [] as Item[];
+        for (const n of names) lines.push((await h.owner.post(`${h.list}/items`, { displayName: n })).json);
+        const before = (await h.owner.get(h.list)).headers.get('etag')!;
+        const results = await Promise.all([
+          ...lines.map((l) => h.owner.patch(`${h.base}/shopping-items/${l.id}`, { status: 'Purchased' })),
+          ...['Epler', 'Pærer', 'Bananer', 'Druer'].map((n) => h.owner.post(`${h.list}/items`, { displayName: n })),
+        ]);
+        expect(results.map((r) => r.status)).to.deep.equal(results.map(() => 200));
+        const after = await h.owner.get(h.list);
+        const items = after.json.items as Item[];
+        expect(items.filter((i) => i.status === 'Purchased').map((i) => i.id)).to.have.members(lines.map((l) => l.id));
+        expect(items.filter((i) => i.status === 'Buy').map((i) => i.displayName)).to.have.members(['Epler', 'Pærer', 'Bananer', 'Druer']);
+        const version = (etag: string) => Number(/-(\d+)"$/.exec(etag)![1]);
+        expect(version(after.headers.get('etag')!)).to.equal(version(before) + 12);
+        expect(await pushes(h, 'list-items-ticked')).to.have.length(8);
+      });
+    });
+
+    it('documents its operations in the OpenAPI document and takes PascalCase request properties', async () => {
+      const doc = (await new Client(server.url).get('/api/v1/openapi.json')).json;
+      const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+      expect(ops).to.include.members(['getShoppingList', 'generateShoppingList', 'addShoppingItem', 'updateShoppingItem']);
+      const h = await household();
+      const line = (await h.owner.post(`${h.list}/items`, { DisplayName: 'Mel', Quantity: 2, Unit: 'kg' })).json;
+      expect(line).to.include({ requiredQuantity: 2, unit: 'kg' });
+      const res = await h.owner.patch(`${h.base}/shopping-items/${line.id}`, { Status: 'Purchased', PurchasedQuantity: 500, PurchasedUnit: 'g' });
+      expect(res.json).to.include({ status: 'Buy', purchasedQuantity: 0.5 });
+    });
+
+    it('derives a week of 7 dinners with bounded statements: as many as for one dinner', async () => {
+      const h = await household();
+      const base = await dish(h, recipe('Grunnsaus', 4, [{ displayName: 'Tomat', quantity: 2, unit: 'bx' }]));
+      const dinners = [];
+      for (let i = 0; i < 7; i++) {
+        dinners.push(
+          await dish(h, recipe(`Middag ${i}`, 4, [{ displayName: `Rett ${i}`, quantity: 500, unit: 'g' }, { displayName: 'Løk', quantity: 1, unit: 'stk' }, { displayName: 'Saus', quantity: 1, unit: null, baseRecipeId: base.id }])),
+        );
+      }
+      await serve(h, 0, dinners[0]!.id, null);
+      await h.owner.post(`${h.list}/generate`);
+      const one = queriesOf((await h.owner.post(`${h.list}/generate`)).headers.get('server-timing'));
+      for (let i = 1; i < 7; i++) await serve(h, i, dinners[i]!.id, null);
+      const res = await h.owner.post(`${h.list}/generate`);
+      expect(res.json.items).to.have.length(9);
+      const seven = queriesOf(res.headers.get('server-timing'));
+      expect(seven).to.equal(one);
+      expect(seven).to.be.at.most(30);
+    });
+  });
+}
