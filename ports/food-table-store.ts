@@ -15,4 +15,6 @@ export interface FoodTableStore {
   byEans(eans: readonly string[]): Promise<FoodProduct[]>;
   byNameKeys(nameKeys: readonly string[]): Promise<FoodProduct[]>;
   byFoodKeys(foodKeys: readonly string[]): Promise<FoodProduct[]>;
+  /** Products of the given food-table groups (foodGroup), ordered by id. */
+  byFoodGroups(groups: readonly string[]): Promise<FoodProduct[]>;
 }

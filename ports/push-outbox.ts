@@ -6,7 +6,9 @@ export type PushEvent =
   /** A line was added by hand to a week's shopping list (one push to the household). */
   | { kind: 'list-item-added'; planId: string; lineId: string; displayName: string }
   /** A line's first tick; the sender folds a household's pending ticks into one "ticked N items" push. */
-  | { kind: 'list-items-ticked'; planId: string; lineId: string };
+  | { kind: 'list-items-ticked'; planId: string; lineId: string }
+  /** The shopper closed a trip: one reminder to add the receipt, to that account only. */
+  | { kind: 'receipt-reminder'; planId: string; listId: string; accountId: string };
 
 export interface OutboxEntry {
   readonly id: string;

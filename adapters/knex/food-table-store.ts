@@ -79,5 +79,6 @@ export function knexFoodTableStore(knex: Knex): FoodTableStore {
     byEans: (eans) => byColumn('ean', eans),
     byNameKeys: (keys) => byColumn('name_key', keys),
     byFoodKeys: (keys) => byColumn('food_key', keys),
+    byFoodGroups: (groups) => byColumn('food_group', groups),
   });
 }

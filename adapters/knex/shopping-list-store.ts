@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { LineStatus, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent } from '../../core/shopping/types.js';
+import type { LineStatus, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from '../../core/shopping/types.js';
 import type { ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
@@ -12,6 +12,7 @@ interface ListRow {
   generated_at: Date | string;
   completed_at: Date | string | null;
   skipped_references: string;
+  trip: string | null;
 }
 interface LineRow {
   id: string;
@@ -101,6 +102,7 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
       generatedAt: toDate(r.generated_at),
       completedAt: r.completed_at === null ? null : toDate(r.completed_at),
       skippedReferences: fromJsonText<string[]>(r.skipped_references),
+      trip: r.trip === null ? null : fromJsonText<TripRecord>(r.trip),
       lines: lines.map(toLine),
     };
   };
@@ -108,6 +110,7 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     generated_at: iso(c.generatedAt),
     completed_at: c.completedAt === null ? null : iso(c.completedAt),
     skipped_references: toJsonText(c.skippedReferences),
+    trip: c.trip === null ? null : toJsonText(c.trip),
   });
 
   async function attempt<T>(householdId: string, planId: string, listId: string, decide: Parameters<ShoppingListStore['change']>[3]) {

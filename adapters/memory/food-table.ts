@@ -47,6 +47,10 @@ export function memoryFoodTableStore(t: MemoryTables): FoodTableStore {
       const s = new Set(keys);
       return where((p) => s.has(p.foodKey));
     },
+    async byFoodGroups(groups) {
+      const s = new Set(groups);
+      return where((p) => s.has(p.foodGroup));
+    },
   };
 }
 

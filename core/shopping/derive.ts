@@ -16,7 +16,8 @@ export interface DerivedList {
 }
 
 export interface DeriveInput {
-  readonly plan: Pick<PlanView, 'days'>;
+  /** The days that need dishes (a recipe added by hand is one such day of its own). */
+  readonly plan: { readonly days: readonly Pick<PlanView['days'][number], 'id' | 'cookedAtHome' | 'recipeId' | 'portions'>[] };
   /** The week's recipes and every base recipe they reach, by id. */
   readonly recipes: ReadonlyMap<string, Recipe>;
   readonly pantry: readonly PantryRow[];
@@ -153,11 +154,11 @@ export function reconcile(
   });
   for (const l of current?.lines ?? []) {
     if (used.has(l.id) || l.extraQuantity <= 0) continue;
-    lines.push({ ...l, requiredQuantity: l.extraQuantity, reasonCode: 'Manual', haveQuantity: 0, relatedPlanEntryIds: [] });
+    lines.push({ ...l, requiredQuantity: l.extraQuantity, reasonCode: l.reasonCode === 'AddedRecipe' ? 'AddedRecipe' : 'Manual', haveQuantity: 0, relatedPlanEntryIds: [] });
   }
   const changed = current === null || !sameContent(current, { skippedReferences: derived.skippedReferences, lines });
   if (!changed && !force) return null;
-  return { skippedReferences: derived.skippedReferences, lines, generatedAt: now, completedAt: current?.completedAt ?? null };
+  return { skippedReferences: derived.skippedReferences, lines, generatedAt: now, completedAt: current?.completedAt ?? null, trip: current?.trip ?? null };
 }
 
 /** Same lines (every field, in order) and references: key order of the objects does not matter. */

@@ -38,11 +38,15 @@ export interface ListAnswer {
 
 type ListDenied = ErrorOf<'household-not-found' | 'plan-not-found'>;
 
-/** The week's recipes and every base they reach: one read per level of base links. */
-async function recipesOf(deps: ShoppingDeps, householdId: HouseholdId, plan: PlanView): Promise<Map<string, Recipe>> {
+/** The week's recipes and every base they reach. */
+const recipesOf = (deps: ShoppingDeps, householdId: HouseholdId, plan: PlanView): Promise<Map<string, Recipe>> =>
+  recipesReaching(deps, householdId, plan.days.filter((d) => d.cookedAtHome && d.recipeId !== null).map((d) => d.recipeId!));
+
+/** These recipes (those that are the household's) and every base they reach: one read per level of base links. */
+export async function recipesReaching(deps: Pick<ShoppingDeps, 'recipes'>, householdId: HouseholdId, ids: readonly string[]): Promise<Map<string, Recipe>> {
   const out = new Map<string, Recipe>();
   const asked = new Set<string>();
-  let wanted = [...new Set(plan.days.filter((d) => d.cookedAtHome && d.recipeId !== null).map((d) => d.recipeId!))];
+  let wanted = [...new Set(ids)];
   while (wanted.length > 0) {
     for (const id of wanted) asked.add(id);
     for (const r of await deps.recipes.byIds(householdId, wanted)) out.set(r.id, r);
@@ -70,7 +74,7 @@ export async function pieceWeights(deps: Pick<ShoppingDeps, 'unitWeights' | 'pan
  * unless the derived content differs, and a closed list is never derived again; with it (generate) the list is
  * written and generatedAt moves to now.
  */
-async function refresh(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string, force: boolean): Promise<Result<ListAnswer, ListDenied>> {
+export async function refresh(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string, force: boolean): Promise<Result<ListAnswer, ListDenied>> {
   const planned = await getPlan(deps, caller, householdId, planId);
   if (!planned.ok) return planned;
   const plan = planned.value;
@@ -107,9 +111,9 @@ export const getShoppingList = (deps: ShoppingDeps, caller: Account, householdId
 export const generateShoppingList = (deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string) => refresh(deps, caller, householdId, planId, true);
 
 /** Shopping has begun once a line has a purchase on it or the trip was closed. */
-const shoppingStarted = (list: ShoppingList | null) => list !== null && (list.completedAt !== null || list.lines.some((l) => l.status === 'Purchased' || l.purchasedQuantity > 0));
+export const shoppingStarted = (list: ShoppingList | null) => list !== null && (list.completedAt !== null || list.lines.some((l) => l.status === 'Purchased' || l.purchasedQuantity > 0));
 
-const inBounds = (q: number) => Number.isFinite(q) && q > 0 && q <= SHOPPING_QUANTITY_MAX;
+export const inBounds = (q: number) => Number.isFinite(q) && q > 0 && q <= SHOPPING_QUANTITY_MAX;
 
 /**
  * POST shopping-list/items. Without quantity and unit, both are read from the name ("2 kg poteter"); no amount
@@ -172,7 +176,7 @@ export async function addShoppingItem(
       lines.push(changed);
     }
     const base = current ?? listed.value.list;
-    return { write: { generatedAt: base.generatedAt, completedAt: base.completedAt, skippedReferences: base.skippedReferences, lines }, result: changed };
+    return { write: { generatedAt: base.generatedAt, completedAt: base.completedAt, skippedReferences: base.skippedReferences, trip: base.trip, lines }, result: changed };
   });
   await deps.pushOutbox.record({ id: deps.ids.newId(), householdId, event: { kind: 'list-item-added', planId, lineId: line.id, displayName: line.displayName }, createdAt: deps.clock.now() });
   return ok(line);
@@ -223,7 +227,7 @@ export async function updateShoppingItem(
     const first = ticked && !l.tickNotified;
     if (first) next = { ...next, tickNotified: true };
     lines[i] = next;
-    return { write: { generatedAt: current.generatedAt, completedAt: current.completedAt, skippedReferences: current.skippedReferences, lines }, result: { line: next, first } };
+    return { write: { generatedAt: current.generatedAt, completedAt: current.completedAt, skippedReferences: current.skippedReferences, trip: current.trip, lines }, result: { line: next, first } };
   });
   if (!result) return fail({ type: 'shopping-item-not-found' });
   if (result.first) {

@@ -5,9 +5,10 @@ export type LineStatus = (typeof LINE_STATUSES)[number];
 
 /**
  * Why a line is on the list: `Planned` the week's dishes need it; `PartlyInPantry` they need more than the pantry
- * likely holds (haveQuantity); `Manual` only a hand-added amount. A food the pantry covers whole is not a line.
+ * likely holds (haveQuantity); `Manual` only a hand-added amount; `AddedRecipe` only amounts a recipe added (POST
+ * shopping-list/recipe), kept like hand-added ones. A food the pantry covers whole is not a line.
  */
-export const REASON_CODES = ['Planned', 'PartlyInPantry', 'Manual'] as const;
+export const REASON_CODES = ['Planned', 'PartlyInPantry', 'Manual', 'AddedRecipe'] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
 export type PriceSource = 'None' | 'FoodTable';
@@ -40,11 +41,38 @@ export interface ShoppingLine {
   readonly tickNotified: boolean;
 }
 
+/** Counts answered for a closed trip. */
+export interface TripSummary {
+  /** Lines bought whole (status Purchased) when the trip closed. */
+  readonly linesBought: number;
+  /** Lines still to buy (status Buy) when the trip closed. */
+  readonly linesLeft: number;
+  /** Purchased observations the closing wrote to the pantry. */
+  readonly observationsWritten: number;
+}
+
+/** A line the closing ticked (markAllBought) and its state before, so that reopening can put it back. */
+export interface ClosingTick {
+  readonly lineId: string;
+  readonly status: LineStatus;
+  readonly purchasedQuantity: number;
+  readonly purchasedUnit: string | null;
+}
+
+/** The closing's own doing, recorded on the list so that reopening undoes exactly it. */
+export interface TripRecord {
+  readonly summary: TripSummary;
+  readonly observationIds: readonly string[];
+  readonly closingTicks: readonly ClosingTick[];
+}
+
 /** What a write sets: everything but the identity and the version. */
 export interface ShoppingListContent {
   readonly generatedAt: Date;
   readonly completedAt: Date | null;
   readonly skippedReferences: readonly string[];
+  /** What the closing of the trip did, while the list is closed (null while open). */
+  readonly trip: TripRecord | null;
   /** In list order. */
   readonly lines: readonly ShoppingLine[];
 }

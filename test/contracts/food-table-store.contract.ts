@@ -56,6 +56,8 @@ export function foodTableStoreContract(backend: Backend): void {
       expect(await s.foodTable.byNameKeys(['tine-lettmelk-1-l', 'banan-løsvekt'])).to.deep.equal([a, b]);
       expect(await s.foodTable.byFoodKeys(['banan'])).to.deep.equal([b]);
       expect(await s.foodTable.byFoodKeys([])).to.deep.equal([]);
+      expect(await s.foodTable.byFoodGroups([b.foodGroup, 'Nope'])).to.deep.equal([a, b].filter((p) => p.foodGroup === b.foodGroup));
+      expect(await s.foodTable.byFoodGroups([])).to.deep.equal([]);
     });
 
     it('upserts by id and removes the products the source no longer has, recording the new time', async () => {

@@ -36,6 +36,7 @@ const content = (lines: ShoppingLine[], over: Partial<ShoppingListContent> = {})
   generatedAt: at('2026-05-04T09:00:00.123Z'),
   completedAt: null,
   skippedReferences: [],
+  trip: null,
   lines,
   ...over,
 });
@@ -73,6 +74,22 @@ export function shoppingListStoreContract(backend: Backend): void {
       expect(list).to.deep.equal(expected);
       expect(await s.shoppingLists.byPlan(householdId, planId)).to.deep.equal(expected);
       expect(await s.shoppingLists.byLine(householdId, c.lines[1]!.id)).to.deep.equal(expected);
+    });
+
+    it('round-trips the closing\'s trip record and clears it when a write sets none', async () => {
+      const { householdId, planId } = await plan();
+      const l = plain();
+      const trip = {
+        summary: { linesBought: 1, linesLeft: 0, observationsWritten: 1 },
+        observationIds: [randomUUID(), randomUUID()],
+        closingTicks: [{ lineId: l.id, status: 'Buy' as const, purchasedQuantity: 0.5, purchasedUnit: 'kg' }, { lineId: randomUUID(), status: 'Buy' as const, purchasedQuantity: 0, purchasedUnit: null }],
+      };
+      const c = content([l], { completedAt: at('2026-05-05T18:30:00.456Z'), trip });
+      const { list } = await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(c));
+      expect(list?.trip).to.deep.equal(trip);
+      expect((await s.shoppingLists.byPlan(householdId, planId))?.trip).to.deep.equal(trip);
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(content([l])));
+      expect((await s.shoppingLists.byPlan(householdId, planId))?.trip).to.equal(null);
     });
 
     it('bumps the version on every write, not when the change writes nothing, and hands back the result', async () => {

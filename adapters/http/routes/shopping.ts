@@ -4,6 +4,8 @@ import { addShoppingItem, generateShoppingList, getShoppingList, updateShoppingI
 import { LINE_STATUSES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList } from '../../../core/shopping/types.js';
 import type { Logger } from '../../../ports/logger.js';
 import { problemFor } from '../problem.js';
+import { betterChoicesRoute } from './better-choices.js';
+import { shoppingTripRoutes } from './shopping-trip.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
@@ -37,6 +39,7 @@ const ShoppingListResponse = v.object({
   completedAt: v.nullable(IsoDateTime),
   items: v.array(ShoppingListItemResponse),
   skippedReferences: v.array(v.string()),
+  tripSummary: v.nullable(v.object({ linesBought: v.number(), linesLeft: v.number(), observationsWritten: v.number() })),
   sharingOff: v.boolean(),
   priceCatalogueOn: v.boolean(),
 });
@@ -82,6 +85,7 @@ export const toList = (l: ShoppingList): v.InferOutput<typeof ShoppingListRespon
   completedAt: l.completedAt === null ? null : l.completedAt.toISOString(),
   items: l.lines.map(toItem),
   skippedReferences: [...l.skippedReferences],
+  tripSummary: l.trip === null ? null : { ...l.trip.summary },
   sharingOff: false,
   priceCatalogueOn: true,
 });
@@ -112,6 +116,8 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
     'not listed, one it covers in part has reasonCode PartlyInPantry and haveQuantity. Ticks and hand-added amounts are ' +
     'kept when the list is derived again.';
   return [
+    betterChoicesRoute(deps),
+    ...shoppingTripRoutes(deps, { answer, schema: ShoppingListResponse }),
     defineRoute({
       method: 'GET',
       path: base,

@@ -1,0 +1,119 @@
+import type { Account } from '../accounts/types.js';
+import { requireMember } from '../households/access.js';
+import { aisleOf } from '../pantry/model.js';
+import { getPlan } from '../plans/plans.js';
+import { dateIn, weekDates, weekStartOf, type IsoDate } from '../shared/dates.js';
+import type { ErrorOf } from '../shared/errors.js';
+import type { HouseholdId } from '../shared/ids.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import { deriveList, tidy, type DerivedLine } from './derive.js';
+import { pieceWeights, recipesReaching, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
+import type { ShoppingLine, ShoppingList } from './types.js';
+import { convert } from './units.js';
+
+export const RECIPE_PORTIONS = { min: 1, max: 100 } as const;
+
+type AddDenied = ErrorOf<'household-not-found' | 'plan-not-found' | 'recipe-not-found'>;
+
+/**
+ * Lays a recipe's lines over the list (pure). A food already listed whose unit converts gets the amount added to
+ * that line (a bought line opens again); otherwise a line of its own, `AddedRecipe`, tied to no day. The amounts
+ * go into extraQuantity, so they survive deriving again as hand-added amounts do.
+ */
+export function addRecipeLines(list: ShoppingList, added: readonly DerivedLine[], gramsPerPiece: (foodKey: string) => number | null, newId: () => string): ShoppingLine[] {
+  const lines = [...list.lines];
+  const after = shoppingStarted(list);
+  for (const d of added) {
+    // "To taste" lines add nothing to buy.
+    if (d.requiredQuantity <= 0) continue;
+    const gpp = gramsPerPiece(d.foodKey);
+    const i = lines.findIndex((l) => l.foodKey === d.foodKey && convert(d.requiredQuantity, d.unit, l.unit, gpp) !== null);
+    if (i >= 0) {
+      const l = lines[i]!;
+      const more = convert(d.requiredQuantity, d.unit, l.unit, gpp)!;
+      lines[i] = { ...l, requiredQuantity: tidy(l.requiredQuantity + more), extraQuantity: tidy(l.extraQuantity + more), status: 'Buy', addedAfterShopping: l.addedAfterShopping || after };
+      continue;
+    }
+    lines.push({
+      id: newId(),
+      foodKey: d.foodKey,
+      displayName: d.displayName,
+      requiredQuantity: d.requiredQuantity,
+      unit: d.unit,
+      extraQuantity: d.requiredQuantity,
+      status: 'Buy',
+      purchasedQuantity: 0,
+      purchasedUnit: null,
+      reasonCode: 'AddedRecipe',
+      haveQuantity: 0,
+      relatedPlanEntryIds: [],
+      isManual: false,
+      addedAfterShopping: after,
+      aisle: aisleOf(d.foodKey),
+      suggestedPrice: null,
+      suggestedProductName: null,
+      suggestedPriceSource: 'None',
+      suggestedPriceIsAggregate: false,
+      tickNotified: false,
+    });
+  }
+  return lines;
+}
+
+/**
+ * POST plans/{planId}/shopping-list/recipe (any member): the recipe's lines for `portions` (default its servings),
+ * base recipes expanded and scaled, optional lines left out, named references reported in the answer's
+ * skippedReferences (with the week's own). A stored list is never derived again here: the lines are added to it
+ * as it is (only a plan with no stored list yet gets its list derived first).
+ */
+export async function addRecipeToPlanList(
+  deps: ShoppingDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  planId: string,
+  input: { recipeId: string; portions?: number | undefined },
+): Promise<Result<ListAnswer, AddDenied>> {
+  const plan = await getPlan(deps, caller, householdId, planId);
+  if (!plan.ok) return plan;
+  const [recipes, gramsPerPiece] = await Promise.all([recipesReaching(deps, householdId, [input.recipeId]), pieceWeights(deps, householdId)]);
+  const recipe = recipes.get(input.recipeId);
+  if (!recipe) return fail({ type: 'recipe-not-found' });
+  const portions = input.portions ?? recipe.servings;
+  const derived = deriveList({ plan: { days: [{ id: recipe.id, cookedAtHome: true, recipeId: recipe.id, portions }] }, recipes, pantry: [], gramsPerPiece, prices: new Map() });
+  let priceError: unknown = null;
+  if (!(await deps.shoppingLists.byPlan(householdId, planId))) {
+    const made = await refresh(deps, caller, householdId, planId, false);
+    if (!made.ok) return made;
+    priceError = made.value.priceError;
+  }
+  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+    // The list was stored above; it goes only with its plan (deleted meanwhile: nothing to add to).
+    if (!current) return { write: null, result: null };
+    const lines = addRecipeLines(current, derived.lines, gramsPerPiece, () => deps.ids.newId());
+    return { write: { generatedAt: current.generatedAt, completedAt: current.completedAt, skippedReferences: current.skippedReferences, trip: current.trip, lines }, result: null };
+  });
+  if (!list) return fail({ type: 'plan-not-found' });
+  const skippedReferences = [...new Set([...list.skippedReferences, ...derived.skippedReferences])];
+  return ok({ list: { ...list, skippedReferences }, priceError });
+}
+
+/**
+ * POST shopping-list/recipe (any member), addressed by week: `weekStart` is any date of the wanted week (default the
+ * household's current week in its time zone). An unplanned week gets an empty plan (made through the plan store: a
+ * Junior may add a recipe, so no adult is needed) and a fresh list; a list in progress is only added to.
+ */
+export async function addRecipeToWeekList(
+  deps: ShoppingDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  input: { recipeId: string; weekStart?: IsoDate | undefined; portions?: number | undefined },
+): Promise<Result<ListAnswer, AddDenied>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const household = await deps.households.byId(householdId);
+  if (!household) return fail({ type: 'household-not-found' });
+  if (!(await deps.recipes.byId(householdId, input.recipeId))) return fail({ type: 'recipe-not-found' });
+  const week = weekStartOf(input.weekStart ?? dateIn(household.timeZoneId, deps.clock.now()));
+  const plan = await deps.plans.getOrCreate(householdId, week, { planId: deps.ids.newId(), dayIds: weekDates(week).map(() => deps.ids.newId()), at: deps.clock.now() });
+  return addRecipeToPlanList(deps, caller, householdId, plan.id, { recipeId: input.recipeId, portions: input.portions });
+}
