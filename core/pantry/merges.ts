@@ -4,6 +4,8 @@ import type { ErrorOf } from '../shared/errors.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
+import { keysetPage, type Page } from '../shared/paging.js';
+export type { Page } from '../shared/paging.js';
 import type { MergePosition, RejectionPosition } from '../../ports/pantry-merge-store.js';
 import type { PantryMergeDeps } from './merge-deps.js';
 import { pantryRows } from './rows.js';
@@ -13,12 +15,6 @@ import type { PantryMerge, PantryMergeRejection, PantryRow } from './types.js';
 
 type NotMember = ErrorOf<'household-not-found'>;
 type AdultsOnly = ErrorOf<'household-not-found' | 'adults-only'>;
-
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly nextCursor: string | null;
-  readonly total: number;
-}
 
 /** A food key from a request: normalized; one without any letter or digit is refused. */
 function keyOf(raw: string): Result<string, ErrorOf<'food-key-empty'>> {
@@ -185,17 +181,12 @@ export async function listPantryMerges(
 ): Promise<Result<Page<PantryMerge>, NotMember | ErrorOf<'page-cursor-invalid'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
-  const scope = mergeScope(householdId);
-  let after: MergePosition | null = null;
-  if (query.cursor !== null) {
-    after = mergePositionOf(deps.pageCursors.open(scope, query.cursor));
-    if (!after) return fail({ type: 'page-cursor-invalid' });
-  }
-  const [rows, total] = await Promise.all([deps.pantryMerges.pageMerges(householdId, { after, limit: query.limit + 1 }), deps.pantryMerges.countMerges(householdId)]);
-  const items = rows.slice(0, query.limit);
-  const last = items[items.length - 1];
-  const nextCursor = rows.length > query.limit && last ? deps.pageCursors.seal(scope, [last.toKey, last.mergedAt.toISOString(), last.fromKey]) : null;
-  return ok({ items, nextCursor, total });
+  return keysetPage(deps.pageCursors, mergeScope(householdId), query, {
+    decode: mergePositionOf,
+    rows: (after, limit) => deps.pantryMerges.pageMerges(householdId, { after, limit }),
+    count: () => deps.pantryMerges.countMerges(householdId),
+    positionOf: (m) => [m.toKey, m.mergedAt.toISOString(), m.fromKey],
+  });
 }
 
 /** GET merge-rejections: newest answer first, then keyA, then keyB. */
@@ -207,18 +198,10 @@ export async function listPantryMergeRejections(
 ): Promise<Result<Page<PantryMergeRejection>, NotMember | ErrorOf<'page-cursor-invalid'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
-  const scope = rejectionScope(householdId);
-  let after: RejectionPosition | null = null;
-  if (query.cursor !== null) {
-    after = rejectionPositionOf(deps.pageCursors.open(scope, query.cursor));
-    if (!after) return fail({ type: 'page-cursor-invalid' });
-  }
-  const [rows, total] = await Promise.all([
-    deps.pantryMerges.pageRejections(householdId, { after, limit: query.limit + 1 }),
-    deps.pantryMerges.countRejections(householdId),
-  ]);
-  const items = rows.slice(0, query.limit);
-  const last = items[items.length - 1];
-  const nextCursor = rows.length > query.limit && last ? deps.pageCursors.seal(scope, [last.decidedAt.toISOString(), last.keyA, last.keyB]) : null;
-  return ok({ items, nextCursor, total });
+  return keysetPage(deps.pageCursors, rejectionScope(householdId), query, {
+    decode: rejectionPositionOf,
+    rows: (after, limit) => deps.pantryMerges.pageRejections(householdId, { after, limit }),
+    count: () => deps.pantryMerges.countRejections(householdId),
+    positionOf: (r) => [r.decidedAt.toISOString(), r.keyA, r.keyB],
+  });
 }
