@@ -110,6 +110,16 @@ export async function splitPantryMerge(
   return split ? ok(undefined) : fail({ type: 'merge-not-found' });
 }
 
+/** The unordered pair of a request: both keys normalized, sorted, with the spelling each came in. */
+function pairOf(input: { keyA: string; keyB: string }): Result<{ keyA: string; keyB: string; rawA: string; rawB: string }, ErrorOf<'food-key-empty'>> {
+  const a = keyOf(input.keyA);
+  if (!a.ok) return a;
+  const b = keyOf(input.keyB);
+  if (!b.ok) return b;
+  const [keyA, keyB] = sortedPair(a.value, b.value);
+  return ok(keyA === a.value ? { keyA, keyB, rawA: input.keyA, rawB: input.keyB } : { keyA, keyB, rawA: input.keyB, rawB: input.keyA });
+}
+
 /** POST merge-rejections: the unordered pair is different foods (idempotent; a merge standing between them goes). */
 export async function rejectPantryMerge(
   deps: PantryMergeDeps,
@@ -119,14 +129,12 @@ export async function rejectPantryMerge(
 ): Promise<Result<void, AdultsOnly | ErrorOf<'food-key-empty' | 'same-food'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
-  const a = keyOf(input.keyA);
-  if (!a.ok) return a;
-  const b = keyOf(input.keyB);
-  if (!b.ok) return b;
-  if (a.value === b.value) return fail({ type: 'same-food' });
+  const pair = pairOf(input);
+  if (!pair.ok) return pair;
+  if (pair.value.keyA === pair.value.keyB) return fail({ type: 'same-food' });
   const [rows, merges] = await Promise.all([pantryRows(deps, householdId), deps.pantryMerges.activeMerges(householdId)]);
-  const named = { [a.value]: displayNameOf(a.value, input.keyA, rows, merges), [b.value]: displayNameOf(b.value, input.keyB, rows, merges) };
-  const [keyA, keyB] = sortedPair(a.value, b.value);
+  const { keyA, keyB, rawA, rawB } = pair.value;
+  const named = { [keyA]: displayNameOf(keyA, rawA, rows, merges), [keyB]: displayNameOf(keyB, rawB, rows, merges) };
   await deps.pantryMerges.reject({ householdId, keyA, keyB, keyADisplayName: named[keyA]!, keyBDisplayName: named[keyB]!, decidedAt: deps.clock.now() });
   return ok(undefined);
 }
@@ -140,11 +148,9 @@ export async function removePantryMergeRejection(
 ): Promise<Result<void, AdultsOnly | ErrorOf<'food-key-empty' | 'merge-rejection-not-found'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
-  const a = keyOf(input.keyA);
-  if (!a.ok) return a;
-  const b = keyOf(input.keyB);
-  if (!b.ok) return b;
-  const [keyA, keyB] = sortedPair(a.value, b.value);
+  const pair = pairOf(input);
+  if (!pair.ok) return pair;
+  const { keyA, keyB } = pair.value;
   return (await deps.pantryMerges.removeRejection(householdId, keyA, keyB)) ? ok(undefined) : fail({ type: 'merge-rejection-not-found' });
 }
 

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { databaseKinds } from '../support/databases.js';
+import { ownedHousehold } from '../support/household.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { signedInClient, type Client } from '../support/client.js';
+import type { Client } from '../support/client.js';
 
 // Monday 4 May 2026, 11:00 in Oslo.
 const NOW = new Date('2026-05-04T09:00:00.000Z');
@@ -34,17 +35,8 @@ for (const kind of databaseKinds()) {
     beforeEach(() => clock.set(NOW));
 
     async function household() {
-      const owner = await signedInClient(server.url, 'Owner');
-      const h = (await owner.client.post('/api/v1/households', { name: 'Hansen' })).json;
-      const base = `/api/v1/households/${h.id}`;
-      const join = async (role: 'Adult' | 'Junior') => {
-        const { client } = await signedInClient(server.url, role);
-        const code = (await owner.client.post(`${base}/invites`, { role })).json.code;
-        const res = await client.post('/api/v1/invites/accept', { code });
-        expect(res.status, res.text).to.equal(200);
-        return { client, memberId: res.json.memberId as string };
-      };
-      return { owner: owner.client, ownerMemberId: h.members[0].id as string, id: h.id as string, base, events: `${base}/events`, join };
+      const h = await ownedHousehold(server.url);
+      return { ...h, events: `${h.base}/events` };
     }
     const expectProblem = (res: { status: number; json: { code?: string }; text: string }, status: number, code?: string) => {
       expect(res.status, res.text).to.equal(status);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { databaseKinds } from '../support/databases.js';
+import { ownedHousehold } from '../support/household.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { signedInClient, type Client } from '../support/client.js';
 
@@ -19,17 +20,8 @@ for (const kind of databaseKinds()) {
     beforeEach(() => clock.set(NOW));
 
     async function household() {
-      const owner = await signedInClient(server.url, 'Owner');
-      const h = (await owner.client.post('/api/v1/households', { name: 'Hansen' })).json;
-      const base = `/api/v1/households/${h.id}`;
-      const join = async (role: 'Adult' | 'Junior') => {
-        const { client } = await signedInClient(server.url, role);
-        const code = (await owner.client.post(`${base}/invites`, { role })).json.code;
-        const res = await client.post('/api/v1/invites/accept', { code });
-        expect(res.status, res.text).to.equal(200);
-        return client;
-      };
-      return { owner: owner.client, base, inv: `${base}/inventory`, obs: `${base}/inventory/observations`, join };
+      const h = await ownedHousehold(server.url);
+      return { owner: h.owner, base: h.base, inv: `${h.base}/inventory`, obs: `${h.base}/inventory/observations`, join: async (role: 'Adult' | 'Junior') => (await h.join(role)).client };
     }
     const expectStatus = (res: { status: number; json: { code?: string }; text: string }, status: number, code?: string) => {
       expect(res.status, res.text).to.equal(status);
