@@ -30,6 +30,8 @@ import { knexReceiptStore } from '../adapters/knex/receipt-store.js';
 import { memoryFoodTableStore, memoryReceiptStore } from '../adapters/memory/food-table.js';
 import { knexShoppingListStore } from '../adapters/knex/shopping-list-store.js';
 import { memoryShoppingListStore } from '../adapters/memory/shopping-lists.js';
+import { knexHouseholdRevisions } from '../adapters/knex/household-revisions.js';
+import { memoryHouseholdRevisions } from '../adapters/memory/stores.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -58,6 +60,7 @@ export function knexStores(knex: Knex) {
     foodTable: knexFoodTableStore(knex),
     receipts: knexReceiptStore(knex),
     shoppingLists: knexShoppingListStore(knex),
+    revisions: knexHouseholdRevisions(knex),
   };
 }
 
@@ -65,6 +68,8 @@ export type StoreSet = ReturnType<typeof knexStores>;
 
 /** The same stores in memory, over one set of tables (so that cascades between them hold). */
 export function memoryStores(t: MemoryTables): StoreSet {
+  const pantry = memoryPantryObservationStore(t);
+  const pushOutbox = memoryPushOutbox(t);
   return {
     accounts: memoryAccountStore(t),
     sessions: memorySessionStore(t),
@@ -74,18 +79,19 @@ export function memoryStores(t: MemoryTables): StoreSet {
     invites: memoryInviteStore(t),
     feedback: memoryFeedbackStore(t),
     referralCodes: memoryReferralCodeStore(t),
-    pushOutbox: memoryPushOutbox(t),
+    pushOutbox,
     recipes: memoryRecipeStore(t),
     events: memoryMealEventStore(t),
     plans: memoryPlanStore(t),
     identities: memoryIdentityStore(t),
     signInFlows: memorySignInFlowStore(),
     signInCodes: memorySignInCodeStore(t),
-    pantry: memoryPantryObservationStore(t),
+    pantry,
+    shoppingLists: memoryShoppingListStore(t, { pantry, pushOutbox }),
     pantryMerges: memoryPantryMergeStore(t),
     unitWeights: memoryUnitWeightStore(t),
     foodTable: memoryFoodTableStore(t),
     receipts: memoryReceiptStore(t),
-    shoppingLists: memoryShoppingListStore(t),
+    revisions: memoryHouseholdRevisions(t),
   };
 }

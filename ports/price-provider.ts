@@ -20,4 +20,9 @@ export interface FoodPrice {
  */
 export interface PriceProvider {
   pricesFor(foodKeys: readonly string[], chains: readonly string[]): Promise<Map<string, FoodPrice>>;
+  /**
+   * A token that moves whenever the prices may have changed (equal tokens: the same answers); null when the
+   * provider cannot tell, and lists are then priced again on every read.
+   */
+  revision(): Promise<string | null>;
 }

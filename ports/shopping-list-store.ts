@@ -1,19 +1,40 @@
-import type { ShoppingLine, ShoppingList, ShoppingListContent } from '../core/shopping/types.js';
+import type { PantryObservation } from '../core/pantry/types.js';
+import type { Derivation, ListStamp, ShoppingLine, ShoppingList, ShoppingListContent } from '../core/shopping/types.js';
 import type { HouseholdId } from '../core/shared/ids.js';
+import type { OutboxEntry } from './push-outbox.js';
+
+/** Writes that belong to a list change and land in its transaction (or not at all), the household's only. */
+export interface ListEffects {
+  /** Pantry observations written with the change (a trip's closing). */
+  readonly addObservations?: readonly PantryObservation[];
+  /** Pantry observations removed with the change, by id (a trip's reopening). */
+  readonly removeObservations?: readonly string[];
+  /** Push events recorded in the outbox with the change. */
+  readonly pushes?: readonly OutboxEntry[];
+}
 
 /**
  * What a change decided, given the stored list as it is inside the store's transaction (null: none stored yet).
- * `write: null` leaves the list as it is (and its version); `result` is handed back to the caller either way.
+ * `write: null` leaves the content as it is (and its version); `derivation`, when given, is recorded either way
+ * without moving the version (undefined keeps the stored one); `effects` land only with a write. `result` is
+ * handed back to the caller either way.
  */
-export type ListChange<T> = (current: ShoppingList | null) => { readonly write: ShoppingListContent | null; readonly result: T };
+export type ListChange<T> = (current: ShoppingList | null) => {
+  readonly write: ShoppingListContent | null;
+  readonly result: T;
+  readonly derivation?: Derivation | null;
+  readonly effects?: ListEffects;
+};
 
 /**
  * The stored shopping list of each weekly plan (one per plan) with its lines. Every change is one
  * read-decide-write step against the stored list: concurrent changes of one list are applied one after the
- * other (none is lost), and each write bumps the list's version by one.
+ * other (none is lost), and each content write bumps the list's version by one.
  */
 export interface ShoppingListStore {
   byPlan(householdId: HouseholdId, planId: string): Promise<ShoppingList | null>;
+  /** The plan's list without its lines: one small read. */
+  stamp(householdId: HouseholdId, planId: string): Promise<ListStamp | null>;
   /** The list holding the line, when the line is the household's. */
   byLine(householdId: HouseholdId, lineId: string): Promise<ShoppingList | null>;
   /**

@@ -37,6 +37,20 @@ const toObservation = (r: ObservationRow): PantryObservation => ({
   observedAt: toDate(r.observed_at),
 });
 
+/** The row of an observation (the shopping list store writes a trip's observations in its own transaction). */
+export const observationRow = (o: PantryObservation): Omit<ObservationRow, 'observed_at'> & { observed_at: string } => ({
+  id: o.id,
+  household_id: o.householdId,
+  food_key: o.foodKey,
+  display_name: o.displayName,
+  observation_type: o.observationType,
+  quantity: o.quantity,
+  unit: o.unit,
+  storage_location: o.storageLocation,
+  confidence: o.confidence,
+  observed_at: iso(o.observedAt),
+});
+
 /** How many households' logs a process keeps in memory between reads. */
 const CACHED_HOUSEHOLDS = 200;
 
@@ -49,18 +63,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
   return translated<PantryObservationStore>({
     async add(o) {
-      await table().insert({
-        id: o.id,
-        household_id: o.householdId,
-        food_key: o.foodKey,
-        display_name: o.displayName,
-        observation_type: o.observationType,
-        quantity: o.quantity,
-        unit: o.unit,
-        storage_location: o.storageLocation,
-        confidence: o.confidence,
-        observed_at: iso(o.observedAt),
-      });
+      await table().insert(observationRow(o));
     },
     async ofHousehold(householdId) {
       const v = (await table().where({ household_id: householdId }).count({ n: '*' }).max({ m: 'seq' }).first()) as { n: number | string; m: number | string | null };

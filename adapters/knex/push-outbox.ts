@@ -10,10 +10,13 @@ interface OutboxRow {
   created_at: Date | string;
 }
 
+/** The row of an outbox entry (stores that record a push in their own transaction write this). */
+export const outboxRow = (e: OutboxEntry) => ({ id: e.id, household_id: e.householdId, event: toJsonText(e.event), created_at: iso(e.createdAt), sent_at: null });
+
 export function knexPushOutbox(knex: Knex): PushOutbox {
   return translated<PushOutbox>({
     async record(e) {
-      await knex('push_outbox').insert({ id: e.id, household_id: e.householdId, event: toJsonText(e.event), created_at: iso(e.createdAt), sent_at: null });
+      await knex('push_outbox').insert(outboxRow(e));
     },
     async pending(limit) {
       const rows = (await knex<OutboxRow>('push_outbox')

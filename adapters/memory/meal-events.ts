@@ -1,6 +1,6 @@
 import type { MealEvent } from '../../core/events/types.js';
 import type { EventPosition, MealEventStore } from '../../ports/meal-event-store.js';
-import type { MemoryTables } from './stores.js';
+import { bumpRevision, type MemoryTables } from './stores.js';
 
 /** List order: date, then createdAt, then id. */
 const compare = (a: EventPosition, b: EventPosition): number =>
@@ -20,6 +20,7 @@ export function memoryMealEventStore(t: MemoryTables): MealEventStore {
       if (ids.size !== batch.length || batch.some((e) => events.has(e.id))) throw new Error('meal event id taken');
       if (batch.some((e) => !t.households.has(e.householdId))) throw new Error('no such household');
       for (const e of batch) events.set(e.id, structuredClone(e));
+      for (const h of new Set(batch.map((e) => e.householdId))) bumpRevision(t, h);
     },
     async byId(householdId, eventId) {
       const e = events.get(eventId);
@@ -49,6 +50,7 @@ export function memoryMealEventStore(t: MemoryTables): MealEventStore {
         events.set(e.id, structuredClone({ ...e, householdId, createdAt: before.createdAt }));
       }
       for (const id of remove) events.delete(id);
+      if (replace.length + remove.length > 0) bumpRevision(t, householdId);
       return true;
     },
   };

@@ -1,7 +1,7 @@
 import type { PantryMerge, PantryMergeRejection, UnitWeight } from '../../core/pantry/types.js';
 import type { MergePosition, PantryMergeStore, RejectionPosition } from '../../ports/pantry-merge-store.js';
 import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
-import type { MemoryTables } from './stores.js';
+import { bumpRevision, type MemoryTables } from './stores.js';
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byMergeOrder = (a: MergePosition, b: MergePosition) => cmp(a.toKey, b.toKey) || b.mergedAt.getTime() - a.mergedAt.getTime() || cmp(a.fromKey, b.fromKey);
@@ -44,12 +44,14 @@ export function memoryPantryMergeStore(t: MemoryTables): PantryMergeStore {
       }
       const [a, b] = m.fromKey < m.toKey ? [m.fromKey, m.toKey] : [m.toKey, m.fromKey];
       rejections.delete(rKey(m.householdId, a, b));
+      bumpRevision(t, m.householdId);
       return 'merged';
     },
     async split(householdId, fromKey, decidedAt) {
       const m = mergesOf(householdId).find((x) => x.fromKey === fromKey);
       if (!m) return null;
       merges.delete(mKey(householdId, fromKey));
+      bumpRevision(t, householdId);
       const fromFirst = m.fromKey < m.toKey;
       addRejection({
         householdId,
@@ -117,11 +119,14 @@ export function memoryUnitWeightStore(t: MemoryTables): UnitWeightStore {
     },
     async put(w) {
       weights.set(key(w.householdId, w.foodKey, w.unit), copy(w));
+      bumpRevision(t, w.householdId);
       return copy(w);
     },
     async remove(householdId, foodKey, unit) {
       if (!t.households.has(householdId)) return false;
-      return weights.delete(key(householdId, foodKey, unit));
+      const removed = weights.delete(key(householdId, foodKey, unit));
+      if (removed) bumpRevision(t, householdId);
+      return removed;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { PantryObservation } from '../../core/pantry/types.js';
 import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
-import type { MemoryTables } from './stores.js';
+import { bumpRevision, type MemoryTables } from './stores.js';
 
 /** The pantry log in memory; a household that is gone takes its observations along (the SQL cascade). */
 export function memoryPantryObservationStore(t: MemoryTables): PantryObservationStore {
@@ -20,6 +20,7 @@ export function memoryPantryObservationStore(t: MemoryTables): PantryObservation
       if (!t.households.has(o.householdId)) throw new Error('no such household');
       if (log.some((x) => x.id === o.id)) throw new Error('observation id taken');
       log.push(structuredClone(o));
+      bumpRevision(t, o.householdId);
     },
     async ofHousehold(householdId) {
       return of(householdId);
@@ -29,11 +30,15 @@ export function memoryPantryObservationStore(t: MemoryTables): PantryObservation
       return of(householdId).filter((o) => wanted.has(o.foodKey));
     },
     async remove(householdId, observationId) {
-      return removeWhere((o) => !(o.householdId === householdId && o.id === observationId)) > 0;
+      const removed = removeWhere((o) => !(o.householdId === householdId && o.id === observationId)) > 0;
+      if (removed) bumpRevision(t, householdId);
+      return removed;
     },
     async removeOfFoods(householdId, foodKeys) {
       const wanted = foodKeys === null ? null : new Set(foodKeys);
-      return removeWhere((o) => !(o.householdId === householdId && (wanted === null || wanted.has(o.foodKey))));
+      const removed = removeWhere((o) => !(o.householdId === householdId && (wanted === null || wanted.has(o.foodKey))));
+      if (removed > 0) bumpRevision(t, householdId);
+      return removed;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { PlanRow, PlanStore } from '../../ports/plan-store.js';
 import { weekDates, weekStartOf } from '../../core/shared/dates.js';
-import type { MemoryTables } from './stores.js';
+import { bumpRevision, type MemoryTables } from './stores.js';
 
 export function memoryPlanStore(t: MemoryTables): PlanStore {
   const plans = new Map<string, PlanRow>();
@@ -8,6 +8,7 @@ export function memoryPlanStore(t: MemoryTables): PlanStore {
     for (const [id, p] of plans) {
       if (p.householdId === householdId && p.days.some((d) => d.recipeId === recipeId)) {
         plans.set(id, { ...p, days: p.days.map((d) => (d.recipeId === recipeId ? { ...d, recipeId: null } : d)) });
+        bumpRevision(t, householdId);
       }
     }
   });
@@ -30,6 +31,7 @@ export function memoryPlanStore(t: MemoryTables): PlanStore {
         days: weekDates(weekStart).map((date, i) => ({ id: fresh.dayIds[i]!, date, recipeId: null, portionsOverride: null, note: null })),
       };
       plans.set(plan.id, plan);
+      bumpRevision(t, householdId);
       return structuredClone(plan);
     },
     async byId(householdId, planId) {
@@ -51,12 +53,16 @@ export function memoryPlanStore(t: MemoryTables): PlanStore {
       if (!current) return null;
       const updated = { ...current, recipeId: day.recipeId, portionsOverride: day.portionsOverride, note: day.note };
       plans.set(planId, { ...p, updatedAt: at, days: p.days.map((d) => (d.date === date ? updated : d)) });
+      bumpRevision(t, householdId);
       return { ...updated };
     },
     async markListStale(householdId, date, at) {
       const week = weekStartOf(date);
       for (const [id, p] of plans) {
-        if (p.householdId === householdId && p.weekStart === week && p.listStaleSince === null) plans.set(id, { ...p, listStaleSince: at, updatedAt: at });
+        if (p.householdId === householdId && p.weekStart === week && p.listStaleSince === null) {
+          plans.set(id, { ...p, listStaleSince: at, updatedAt: at });
+          bumpRevision(t, householdId);
+        }
       }
     },
   };

@@ -1,7 +1,7 @@
 import { reachesItself } from '../../core/recipes/base-links.js';
 import { recipeTitleKey, type Recipe, type RecipeContent } from '../../core/recipes/types.js';
 import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
-import type { MemoryTables } from './stores.js';
+import { bumpRevision, type MemoryTables } from './stores.js';
 
 /** Code point order, as SQLite (BINARY) and Postgres (COLLATE "C") compare the title key. */
 export function compareCodePoints(a: string, b: string): number {
@@ -46,6 +46,7 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
       if (unknown !== undefined) return { refused: 'unknown-base', baseRecipeId: unknown };
       const recipe = stored(householdId, id, content, at, at);
       recipes.set(id, recipe);
+      bumpRevision(t, householdId);
       return copy(recipe);
     },
     async byId(householdId, recipeId) {
@@ -84,12 +85,14 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
       if (refused) return refused;
       const recipe = stored(householdId, recipeId, content, existing.createdAt, at);
       recipes.set(recipeId, recipe);
+      bumpRevision(t, householdId);
       return copy(recipe);
     },
     async delete(householdId, recipeId, at) {
       const gone = mine(householdId, recipeId);
       if (!gone) return false;
       recipes.delete(recipeId);
+      bumpRevision(t, householdId);
       for (const r of ofHousehold(householdId)) {
         if (!r.ingredients.some((i) => i.baseRecipeId === recipeId)) continue;
         const ingredients = r.ingredients.map((i) => (i.baseRecipeId === recipeId ? { ...i, baseRecipeId: null, reference: gone.title } : i));

@@ -1,3 +1,4 @@
+import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import type { Account, Session } from '../../core/accounts/types.js';
 import type { HouseholdWithMembers, Member, Household } from '../../core/households/types.js';
 import type { AccountStore, SessionStore } from '../../ports/account-store.js';
@@ -13,6 +14,23 @@ export interface MemoryTables {
   onAccountDeleted: ((accountId: string) => void)[];
   /** What other memory stores do when a recipe goes (plan days lose the dish, as ON DELETE SET NULL does). */
   onRecipeDeleted: ((householdId: string, recipeId: string) => void)[];
+  /** Each household's revision of its list inputs (ports/household-revisions.ts): what the database's triggers keep. */
+  revisions: Map<string, number>;
+}
+
+/** Moves a household's revision: every memory store calls it where a database trigger of migration 0016 would fire. */
+export function bumpRevision(t: MemoryTables, householdId: string): void {
+  const r = t.revisions.get(householdId);
+  if (r !== undefined) t.revisions.set(householdId, r + 1);
+}
+
+export function memoryHouseholdRevisions(t: MemoryTables): HouseholdRevisions {
+  return {
+    async of(householdId) {
+      const r = t.revisions.get(householdId);
+      return r === undefined ? null : String(r);
+    },
+  };
 }
 
 export const emptyTables = (): MemoryTables => ({
@@ -22,6 +40,7 @@ export const emptyTables = (): MemoryTables => ({
   members: new Map(),
   onAccountDeleted: [],
   onRecipeDeleted: [],
+  revisions: new Map(),
 });
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
@@ -77,7 +96,11 @@ export function memoryAccountStore(t: MemoryTables): AccountStore {
     async delete(id) {
       t.accounts.delete(id);
       for (const [k, s] of t.sessions) if (s.accountId === id) t.sessions.delete(k);
-      for (const [k, m] of t.members) if (m.accountId === id) t.members.set(k, { ...m, accountId: null });
+      for (const [k, m] of t.members) {
+        if (m.accountId !== id) continue;
+        t.members.set(k, { ...m, accountId: null });
+        bumpRevision(t, m.householdId);
+      }
       for (const hook of t.onAccountDeleted) hook(id);
     },
   };
@@ -128,6 +151,7 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       const household: Household = { ...h, chains: [...h.chains], updatedAt: h.createdAt };
       t.households.set(h.id, household);
       t.members.set(first.id, { ...first, householdId: h.id });
+      t.revisions.set(h.id, 0);
       return withMembers(household);
     },
     async byId(householdId) {
@@ -147,6 +171,7 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       if (!m || m.householdId !== householdId) return null;
       const next = { ...m, ...(changes.displayName !== undefined ? { displayName: changes.displayName } : {}), ...(changes.role !== undefined ? { role: changes.role } : {}) };
       t.members.set(memberId, next);
+      bumpRevision(t, householdId);
       return copy(next);
     },
     async claimMember(householdId, memberId, accountId, role) {
@@ -155,11 +180,13 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       if ([...t.members.values()].some((x) => x.householdId === householdId && x.accountId === accountId)) return null;
       const next = { ...m, accountId, role };
       t.members.set(memberId, next);
+      bumpRevision(t, householdId);
       return copy(next);
     },
     async addMember(householdId, member) {
       const m: Member = { ...member, householdId };
       t.members.set(m.id, m);
+      bumpRevision(t, householdId);
       return copy(m);
     },
     async update(householdId, changes, at) {
@@ -168,16 +195,19 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       const next: Household = { ...h, ...defined, updatedAt: at };
       t.households.set(householdId, next);
+      bumpRevision(t, householdId);
       return withMembers(next);
     },
     async delete(householdId) {
       t.households.delete(householdId);
+      t.revisions.delete(householdId);
       for (const [k, m] of t.members) if (m.householdId === householdId) t.members.delete(k);
     },
     async removeMember(householdId, memberId) {
       const m = t.members.get(memberId);
       if (!m || m.householdId !== householdId) return false;
       t.members.delete(memberId);
+      bumpRevision(t, householdId);
       return true;
     },
     async membershipsOf(accountId) {

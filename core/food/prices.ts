@@ -12,6 +12,11 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 export function foodTablePrices(deps: { foodTable: FoodTableStore }): PriceProvider {
   return {
+    // Every sync replaces the table whole and records its time: the time names the prices.
+    async revision() {
+      const at = await deps.foodTable.lastSyncedAt();
+      return at === null ? 'unsynced' : at.toISOString();
+    },
     async pricesFor(foodKeys, chains) {
       const out = new Map<string, FoodPrice>();
       if (foodKeys.length === 0) return out;

@@ -56,6 +56,18 @@ export function decayedConfidence(c0: number, location: StorageLocation, lastEvi
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Until when a row the pantry counts as likely there (UseSoon or LikelyAvailable) keeps counting without new
+ * evidence: the moment its decayed confidence may fall below UNCERTAIN_BELOW. Reckoned from the row's rounded
+ * confidence minus the rounding's half step, so the answer may come a little early, never late. Null for a row
+ * that does not count now (time alone never makes it count).
+ */
+export function countsUntil(row: Pick<PantryRow, 'group' | 'confidence' | 'storageLocation'>, now: Date): Date | null {
+  if (row.group !== 'UseSoon' && row.group !== 'LikelyAvailable') return null;
+  const days = HALF_LIFE_DAYS[row.storageLocation] * Math.log2(Math.max(row.confidence - 0.0005, Number.MIN_VALUE) / UNCERTAIN_BELOW);
+  return new Date(now.getTime() + Math.max(0, days) * DAY_MS);
+}
 const sameUnit = (a: string | null, b: string | null) => a === null || b === null || a.toLowerCase() === b.toLowerCase();
 
 /** What the fold keeps between observations of one food. */

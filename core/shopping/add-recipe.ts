@@ -6,7 +6,7 @@ import { dateIn, weekDates, weekStartOf, type IsoDate } from '../shared/dates.js
 import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
-import { deriveList, tidy, type DerivedLine } from './derive.js';
+import { contentOf, deriveList, tidy, type DerivedLine } from './derive.js';
 import { pieceWeights, recipesReaching, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
 import type { ShoppingLine, ShoppingList } from './types.js';
 import { convert } from './units.js';
@@ -62,8 +62,8 @@ export function addRecipeLines(list: ShoppingList, added: readonly DerivedLine[]
 
 /**
  * POST plans/{planId}/shopping-list/recipe (any member): the recipe's lines for `portions` (default its servings),
- * base recipes expanded and scaled, optional lines left out, named references reported in the answer's
- * skippedReferences (with the week's own). A stored list is never derived again here: the lines are added to it
+ * base recipes expanded and scaled, optional lines left out, named references kept among the list's
+ * skippedReferences (with the week's own) for as long as the list lives. A stored list is never derived again here: the lines are added to it
  * as it is (only a plan with no stored list yet gets its list derived first).
  */
 export async function addRecipeToPlanList(
@@ -90,11 +90,11 @@ export async function addRecipeToPlanList(
     // The list was stored above; it goes only with its plan (deleted meanwhile: nothing to add to).
     if (!current) return { write: null, result: null };
     const lines = addRecipeLines(current, derived.lines, gramsPerPiece, () => deps.ids.newId());
-    return { write: { generatedAt: current.generatedAt, completedAt: current.completedAt, skippedReferences: current.skippedReferences, trip: current.trip, lines }, result: null };
+    const union = (a: readonly string[]) => [...new Set([...a, ...derived.skippedReferences])];
+    return { write: { ...contentOf(current), lines, skippedReferences: union(current.skippedReferences), addedReferences: union(current.addedReferences) }, result: null };
   });
   if (!list) return fail({ type: 'plan-not-found' });
-  const skippedReferences = [...new Set([...list.skippedReferences, ...derived.skippedReferences])];
-  return ok({ list: { ...list, skippedReferences }, priceError });
+  return ok({ list, priceError });
 }
 
 /**

@@ -13,6 +13,8 @@ export type DerivedLine = Omit<ShoppingLine, 'id' | 'extraQuantity' | 'status' |
 export interface DerivedList {
   readonly lines: readonly DerivedLine[];
   readonly skippedReferences: readonly string[];
+  /** The pantry rows counted against the need (their decay is what can change the list with time alone). */
+  readonly pantryCounted: readonly PantryRow[];
 }
 
 export interface DeriveInput {
@@ -93,10 +95,14 @@ export function deriveList(input: DeriveInput): DerivedList {
 
   const pantry = new Map(input.pantry.filter((r) => PANTRY_GROUPS.has(r.group) && r.estimatedQuantity > 0).map((r) => [r.foodKey, r]));
   const lines: DerivedLine[] = [];
+  const counted: PantryRow[] = [];
   for (const b of buckets) {
     const row = pantry.get(b.foodKey);
     const have = row ? convert(row.estimatedQuantity, unitOf(row.unit), b.unit, input.gramsPerPiece(b.foodKey)) : null;
-    if (row && have !== null) pantry.delete(b.foodKey);
+    if (row && have !== null) {
+      pantry.delete(b.foodKey);
+      counted.push(row);
+    }
     if (have !== null && have >= b.quantity) continue;
     const price = input.prices.get(b.foodKey);
     lines.push({
@@ -116,7 +122,7 @@ export function deriveList(input: DeriveInput): DerivedList {
   }
   const aisleRank = (a: string) => (AISLES as readonly string[]).indexOf(a);
   lines.sort((a, b) => aisleRank(a.aisle) - aisleRank(b.aisle) || cmp(a.foodKey, b.foodKey) || cmp(a.unit, b.unit));
-  return { lines, skippedReferences: skipped };
+  return { lines, skippedReferences: skipped, pantryCounted: counted };
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -124,7 +130,8 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * The stored list after deriving again: a derived line takes over the stored line of the same food and unit
  * (its id, ticks, hand-added amount, push flag); a stored line with a hand-added amount and no derived match
- * stays as a `Manual` line of that amount; other stored lines go. `generatedAt` moves to `now` when forced
+ * stays as a `Manual` line of that amount; other stored lines go. The references of recipes added by hand stay
+ * among the skipped ones. `generatedAt` moves to `now` when forced
  * (generate) or when the content changed.
  */
 export function reconcile(
@@ -156,10 +163,22 @@ export function reconcile(
     if (used.has(l.id) || l.extraQuantity <= 0) continue;
     lines.push({ ...l, requiredQuantity: l.extraQuantity, reasonCode: l.reasonCode === 'AddedRecipe' ? 'AddedRecipe' : 'Manual', haveQuantity: 0, relatedPlanEntryIds: [] });
   }
-  const changed = current === null || !sameContent(current, { skippedReferences: derived.skippedReferences, lines });
+  const addedReferences = current?.addedReferences ?? [];
+  const skippedReferences = [...new Set([...derived.skippedReferences, ...addedReferences])];
+  const changed = current === null || !sameContent(current, { skippedReferences, lines });
   if (!changed && !force) return null;
-  return { skippedReferences: derived.skippedReferences, lines, generatedAt: now, completedAt: current?.completedAt ?? null, trip: current?.trip ?? null };
+  return { skippedReferences, addedReferences, lines, generatedAt: now, completedAt: current?.completedAt ?? null, trip: current?.trip ?? null };
 }
+
+/** The content fields of a stored list (what a write sets), for a change that keeps all but some of them. */
+export const contentOf = (l: ShoppingListContent): ShoppingListContent => ({
+  generatedAt: l.generatedAt,
+  completedAt: l.completedAt,
+  skippedReferences: l.skippedReferences,
+  addedReferences: l.addedReferences,
+  trip: l.trip,
+  lines: l.lines,
+});
 
 /** Same lines (every field, in order) and references: key order of the objects does not matter. */
 export function sameContent(a: Pick<ShoppingListContent, 'lines' | 'skippedReferences'>, b: Pick<ShoppingListContent, 'lines' | 'skippedReferences'>): boolean {

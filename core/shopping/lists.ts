@@ -5,9 +5,10 @@ import type { PushOutbox } from '../../ports/push-outbox.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';
 import type { ShoppingListStore } from '../../ports/shopping-list-store.js';
 import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
+import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import type { Account } from '../accounts/types.js';
 import { requireMember } from '../households/access.js';
-import { aisleOf } from '../pantry/model.js';
+import { aisleOf, countsUntil } from '../pantry/model.js';
 import { pantryRows, type PantryDeps } from '../pantry/rows.js';
 import { getPlan, type PlanDeps, type PlanView } from '../plans/plans.js';
 import type { Recipe } from '../recipes/types.js';
@@ -16,8 +17,8 @@ import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { parseItemText } from './amounts.js';
-import { deriveList, reconcile, tidy, unitOf } from './derive.js';
-import { SHOPPING_QUANTITY_MAX, type LineStatus, type ShoppingLine, type ShoppingList } from './types.js';
+import { contentOf, deriveList, reconcile, tidy, unitOf } from './derive.js';
+import { SHOPPING_QUANTITY_MAX, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList } from './types.js';
 import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
 
 export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pantryMerges'> {
@@ -28,6 +29,7 @@ export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pan
   prices: PriceProvider;
   shoppingLists: ShoppingListStore;
   pushOutbox: PushOutbox;
+  revisions: HouseholdRevisions;
 }
 
 /** The list answered, and the price provider's failure when it failed (the list then has no suggestions). */
@@ -68,13 +70,32 @@ export async function pieceWeights(deps: Pick<ShoppingDeps, 'unitWeights' | 'pan
   return (foodKey) => own.get(foodKey) ?? own.get(target.get(foodKey) ?? '') ?? null;
 }
 
+/** Derived lists hold at most this long without a read deriving them again (a bound on anything unforeseen). */
+export const DERIVATION_HOLDS_MS = 86_400_000;
+
+/**
+ * The revision of everything a list is derived from (the household's inputs and the prices), or null when it
+ * cannot be told (the list is then derived on every read).
+ */
+async function inputsRevision(deps: Pick<ShoppingDeps, 'revisions' | 'prices'>, householdId: HouseholdId): Promise<string | null> {
+  const [household, prices] = await Promise.all([deps.revisions.of(householdId), deps.prices.revision().catch(() => null)]);
+  return household === null || prices === null ? null : `${household}/${prices}`;
+}
+
+/** A stored list is current when closed (never derived again) or derived from today's revision and still within its hold. */
+const isCurrent = (stamp: ListStamp, revision: string | null, now: Date) =>
+  stamp.completedAt !== null || (revision !== null && stamp.derivation !== null && stamp.derivation.from === revision && now.getTime() < stamp.derivation.until.getTime());
+
 /**
  * Derives the week's list from the plan, its recipes, the pantry and prices, and stores it over the stored one
  * (ticks and hand-added amounts kept). Without `force` (GET) the stored list is left alone, version included,
  * unless the derived content differs, and a closed list is never derived again; with it (generate) the list is
- * written and generatedAt moves to now.
+ * written and generatedAt moves to now. The derivation is recorded with the revision read before the inputs (a
+ * write landing meanwhile leaves it behind the revision, so the next read derives again) and holds until the
+ * first counted pantry row may stop counting; one priced without prices is not recorded.
  */
 export async function refresh(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string, force: boolean): Promise<Result<ListAnswer, ListDenied>> {
+  const revision = await inputsRevision(deps, householdId);
   const planned = await getPlan(deps, caller, householdId, planId);
   if (!planned.ok) return planned;
   const plan = planned.value;
@@ -97,15 +118,51 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
   }
   const derived = prices.size > 0 ? deriveList({ plan, recipes, pantry, gramsPerPiece, prices }) : unpriced;
   const now = deps.clock.now();
-  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => ({
-    write: current !== null && current.completedAt !== null && !force ? null : reconcile(current, derived, () => deps.ids.newId(), now, force),
-    result: null,
-  }));
+  const until = Math.min(now.getTime() + DERIVATION_HOLDS_MS, ...derived.pantryCounted.map((r) => countsUntil(r, now)!.getTime()));
+  const derivation: Derivation | null = revision !== null && priceError === null ? { from: revision, until: new Date(until) } : null;
+  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) =>
+    current !== null && current.completedAt !== null && !force
+      ? { write: null, result: null }
+      : { write: reconcile(current, derived, () => deps.ids.newId(), now, force), result: null, derivation },
+  );
   return ok({ list: list!, priceError });
 }
 
-/** GET shopping-list: the stored list, derived again first so that it follows the week and the pantry. */
-export const getShoppingList = (deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string) => refresh(deps, caller, householdId, planId, false);
+/** A read of a list: the caller already holds the stored version (`unchanged`), or the list. */
+export type ListRead = { readonly kind: 'unchanged'; readonly stamp: ListStamp } | { readonly kind: 'list'; readonly answer: ListAnswer };
+
+/**
+ * GET shopping-list: the stored list, derived again first when anything it was derived from has moved since (the
+ * week, the pantry, recipes, members, settings, prices) or a counted pantry row may have decayed. When the stored
+ * list is current and `clientHas` its stamp, nothing more is read: a 304 costs a membership check and three
+ * small reads.
+ */
+export async function readShoppingList(
+  deps: ShoppingDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  planId: string,
+  clientHas: (stamp: ListStamp) => boolean,
+): Promise<Result<ListRead, ListDenied>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const [stamp, revision] = await Promise.all([deps.shoppingLists.stamp(householdId, planId), inputsRevision(deps, householdId)]);
+  if (stamp && isCurrent(stamp, revision, deps.clock.now())) {
+    if (clientHas(stamp)) return ok({ kind: 'unchanged', stamp });
+    const list = await deps.shoppingLists.byPlan(householdId, planId);
+    if (list && list.version === stamp.version) return ok({ kind: 'list', answer: { list, priceError: null } });
+  }
+  const answer = await refresh(deps, caller, householdId, planId, false);
+  return answer.ok ? ok({ kind: 'list', answer: answer.value }) : answer;
+}
+
+/** GET shopping-list without a tag held: the list, derived again first when its inputs moved. */
+export async function getShoppingList(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string): Promise<Result<ListAnswer, ListDenied>> {
+  const read = await readShoppingList(deps, caller, householdId, planId, () => false);
+  if (!read.ok) return read;
+  if (read.value.kind !== 'list') throw new Error('a read asking for the list answered none');
+  return ok(read.value.answer);
+}
 
 /** POST shopping-list/generate: derives the list again now. */
 export const generateShoppingList = (deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string) => refresh(deps, caller, householdId, planId, true);
@@ -119,7 +176,7 @@ export const inBounds = (q: number) => Number.isFinite(q) && q > 0 && q <= SHOPP
  * POST shopping-list/items. Without quantity and unit, both are read from the name ("2 kg poteter"); no amount
  * means 1 piece. A food already on the list whose unit converts (pieces ↔ mass with the household's piece weight)
  * gets the amount added to that line (a bought line opens again); otherwise the food gets a line of its own. The
- * hand-added amount survives derivation. One `list-item-added` push is queued.
+ * hand-added amount survives derivation. One `list-item-added` push is queued with the write.
  */
 export async function addShoppingItem(
   deps: ShoppingDeps,
@@ -175,10 +232,9 @@ export async function addShoppingItem(
       };
       lines.push(changed);
     }
-    const base = current ?? listed.value.list;
-    return { write: { generatedAt: base.generatedAt, completedAt: base.completedAt, skippedReferences: base.skippedReferences, trip: base.trip, lines }, result: changed };
+    const push = { id: deps.ids.newId(), householdId, event: { kind: 'list-item-added', planId, lineId: changed.id, displayName: changed.displayName } as const, createdAt: deps.clock.now() };
+    return { write: { ...contentOf(current ?? listed.value.list), lines }, result: changed, effects: { pushes: [push] } };
   });
-  await deps.pushOutbox.record({ id: deps.ids.newId(), householdId, event: { kind: 'list-item-added', planId, lineId: line.id, displayName: line.displayName }, createdAt: deps.clock.now() });
   return ok(line);
 }
 
@@ -190,7 +246,8 @@ export const toBuy = (l: ShoppingLine): number => tidy(Math.max(l.requiredQuanti
  * bought; with one, the amount is the total bought so far (a retry sets the same), converted to the line's unit
  * when the units convert (pieces ↔ mass by the household's piece weight): less than the line needs keeps the
  * line open (`Buy`) with purchasedQuantity set, the remainder still to buy. A unit that does not convert is kept
- * as said (purchasedUnit) and the line stays open. The first purchase on a line queues one `list-items-ticked`.
+ * as said (purchasedUnit) and the line stays open. The first purchase on a line queues one `list-items-ticked`, in
+ * the same write.
  */
 export async function updateShoppingItem(
   deps: ShoppingDeps,
@@ -210,7 +267,7 @@ export async function updateShoppingItem(
     const lines = [...(current?.lines ?? [])];
     const i = lines.findIndex((l) => l.id === itemId);
     // The line went (derived away) between the read and this change.
-    if (!current || i < 0) return { write: null, result: null };
+    if (!current || i < 0) return { write: null, result: null as ShoppingLine | null };
     const l = lines[i]!;
     let next: ShoppingLine;
     if (input.status === 'Buy') next = { ...l, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null };
@@ -227,11 +284,9 @@ export async function updateShoppingItem(
     const first = ticked && !l.tickNotified;
     if (first) next = { ...next, tickNotified: true };
     lines[i] = next;
-    return { write: { generatedAt: current.generatedAt, completedAt: current.completedAt, skippedReferences: current.skippedReferences, trip: current.trip, lines }, result: { line: next, first } };
+    const pushes = first ? [{ id: deps.ids.newId(), householdId, event: { kind: 'list-items-ticked', planId: found.planId, lineId: itemId } as const, createdAt: deps.clock.now() }] : [];
+    return { write: { ...contentOf(current), lines }, result: next, effects: { pushes } };
   });
   if (!result) return fail({ type: 'shopping-item-not-found' });
-  if (result.first) {
-    await deps.pushOutbox.record({ id: deps.ids.newId(), householdId, event: { kind: 'list-items-ticked', planId: found.planId, lineId: itemId }, createdAt: deps.clock.now() });
-  }
-  return ok(result.line);
+  return ok(result);
 }

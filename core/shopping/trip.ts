@@ -3,6 +3,7 @@ import type { PantryObservation } from '../pantry/types.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { ok, type Result } from '../shared/result.js';
 import { refresh, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { contentOf } from './derive.js';
 import type { ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';
 
 /**
@@ -42,13 +43,7 @@ export function closeTrip(
     observationsWritten: observations.length,
   };
   return {
-    content: {
-      generatedAt: list.generatedAt,
-      completedAt: at,
-      skippedReferences: list.skippedReferences,
-      trip: { summary, observationIds: observations.map((o) => o.id), closingTicks },
-      lines,
-    },
+    content: { ...contentOf(list), completedAt: at, trip: { summary, observationIds: observations.map((o) => o.id), closingTicks }, lines },
     observations,
   };
 }
@@ -65,7 +60,7 @@ export function reopenTrip(list: ShoppingList): { content: ShoppingListContent; 
     return t ? { ...l, status: t.status, purchasedQuantity: t.purchasedQuantity, purchasedUnit: t.purchasedUnit } : l;
   });
   return {
-    content: { generatedAt: list.generatedAt, completedAt: null, skippedReferences: list.skippedReferences, trip: null, lines },
+    content: { ...contentOf(list), completedAt: null, trip: null, lines },
     observationIds: list.trip?.observationIds ?? [],
   };
 }
@@ -73,9 +68,9 @@ export function reopenTrip(list: ShoppingList): { content: ShoppingListContent; 
 type TripDenied = Extract<Awaited<ReturnType<typeof refresh>>, { ok: false }>['error'];
 
 /**
- * POST shopping-list/complete (any member), idempotent. The first call closes the trip in one list change, then
- * writes the closing's observations to the pantry (their ids were recorded on the list in that change) and queues
- * one `receipt-reminder` push to the caller. Later calls write nothing and answer the closed list.
+ * POST shopping-list/complete (any member), idempotent. The first call closes the trip in one list change that
+ * also writes the closing's observations to the pantry (their ids recorded on the list) and queues one
+ * `receipt-reminder` push to the caller: all of it or none. Later calls write nothing and answer the closed list.
  */
 export async function completeShoppingTrip(
   deps: ShoppingDeps,
@@ -87,35 +82,26 @@ export async function completeShoppingTrip(
   const listed = await refresh(deps, caller, householdId, planId, false);
   if (!listed.ok) return listed;
   const now = deps.clock.now();
-  const { list, result: observations } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     if (!current || current.completedAt !== null) return { write: null, result: null };
     const closed = closeTrip(current, input.markAllBought, now, () => deps.ids.newId());
-    return { write: closed.content, result: closed.observations };
+    const reminder = { id: deps.ids.newId(), householdId, event: { kind: 'receipt-reminder', planId, listId: current.id, accountId: caller.id } as const, createdAt: now };
+    return { write: closed.content, result: null, effects: { addObservations: closed.observations, pushes: [reminder] } };
   });
-  if (observations) {
-    for (const o of observations) await deps.pantry.add(o);
-    await deps.pushOutbox.record({
-      id: deps.ids.newId(),
-      householdId,
-      event: { kind: 'receipt-reminder', planId, listId: list!.id, accountId: caller.id },
-      createdAt: now,
-    });
-  }
   return ok({ list: list ?? listed.value.list, priceError: listed.value.priceError });
 }
 
 /**
- * POST shopping-list/reopen (any member), idempotent: the trip opens again in one list change, then exactly the
- * observations the closing wrote are removed from the pantry. Reopening an open list changes nothing.
+ * POST shopping-list/reopen (any member), idempotent: the trip opens again in one list change that also removes
+ * exactly the observations the closing wrote from the pantry. Reopening an open list changes nothing.
  */
 export async function reopenShoppingTrip(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string): Promise<Result<ListAnswer, TripDenied>> {
   const listed = await refresh(deps, caller, householdId, planId, false);
   if (!listed.ok) return listed;
-  const { result: removed } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+  await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     const opened = current ? reopenTrip(current) : null;
-    return opened ? { write: opened.content, result: opened.observationIds } : { write: null, result: [] as readonly string[] };
+    return opened ? { write: opened.content, result: null, effects: { removeObservations: opened.observationIds } } : { write: null, result: null };
   });
-  for (const id of removed) await deps.pantry.remove(householdId, id);
   // Open again, the list follows the week and the pantry as a GET would (nothing is written when nothing moved).
   return refresh(deps, caller, householdId, planId, false);
 }

@@ -70,11 +70,24 @@ export interface TripRecord {
 export interface ShoppingListContent {
   readonly generatedAt: Date;
   readonly completedAt: Date | null;
+  /** Named references the list reports (never bought): the week's recipes' and those of recipes added by hand. */
   readonly skippedReferences: readonly string[];
+  /** The references of recipes added by hand (POST shopping-list/recipe), kept when the list is derived again. */
+  readonly addedReferences: readonly string[];
   /** What the closing of the trip did, while the list is closed (null while open). */
   readonly trip: TripRecord | null;
   /** In list order. */
   readonly lines: readonly ShoppingLine[];
+}
+
+/**
+ * What the stored list was last derived from (`from`: the household's input revision and the price revision) and
+ * until when that derivation holds (`until`: the first moment a pantry row it counted may stop counting). Not
+ * content: recording it leaves the version (and the ETag) as it is.
+ */
+export interface Derivation {
+  readonly from: string;
+  readonly until: Date;
 }
 
 export interface ShoppingList extends ShoppingListContent {
@@ -83,7 +96,12 @@ export interface ShoppingList extends ShoppingListContent {
   readonly planId: string;
   /** Starts at 1; every write adds one (the weak ETag is the id and this). */
   readonly version: number;
+  /** Null: derive again on the next read. */
+  readonly derivation: Derivation | null;
 }
+
+/** A stored list without its lines: what a read needs to decide that the stored list is current. */
+export type ListStamp = Pick<ShoppingList, 'id' | 'version' | 'completedAt' | 'derivation'>;
 
 /** Bounds of a hand-added or bought amount. */
 export const SHOPPING_QUANTITY_MAX = 100_000;

@@ -36,6 +36,7 @@ const content = (lines: ShoppingLine[], over: Partial<ShoppingListContent> = {})
   generatedAt: at('2026-05-04T09:00:00.123Z'),
   completedAt: null,
   skippedReferences: [],
+  addedReferences: [],
   trip: null,
   lines,
   ...over,
@@ -70,7 +71,7 @@ export function shoppingListStoreContract(backend: Backend): void {
         skippedReferences: ['Pizzadeig', 'Saus'],
       });
       const { list } = await s.shoppingLists.change(householdId, planId, { listId }, write(c));
-      const expected = { id: listId, householdId, planId, version: 1, ...c };
+      const expected = { id: listId, householdId, planId, version: 1, derivation: null, ...c };
       expect(list).to.deep.equal(expected);
       expect(await s.shoppingLists.byPlan(householdId, planId)).to.deep.equal(expected);
       expect(await s.shoppingLists.byLine(householdId, c.lines[1]!.id)).to.deep.equal(expected);
@@ -104,6 +105,56 @@ export function shoppingListStoreContract(backend: Backend): void {
       const next = await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(content([])));
       expect([next.list?.version, next.list?.lines]).to.deep.equal([2, []]);
       expect((await s.shoppingLists.byPlan(householdId, planId))?.version).to.equal(2);
+    });
+
+    it('records a derivation without moving the version, keeps it through content writes, and answers it in the stamp', async () => {
+      const { householdId, planId } = await plan();
+      expect(await s.shoppingLists.stamp(householdId, planId)).to.equal(null);
+      const listId = randomUUID();
+      const d1 = { from: '7/2026-05-01T00:00:00.000Z', until: at('2026-05-06T12:34:56.789Z') };
+      await s.shoppingLists.change(householdId, planId, { listId }, () => ({ write: content([plain()]), result: null, derivation: d1 }));
+      expect(await s.shoppingLists.stamp(householdId, planId)).to.deep.equal({ id: listId, version: 1, completedAt: null, derivation: d1 });
+      const d2 = { from: '8/2026-05-01T00:00:00.000Z', until: at('2026-05-07T00:00:00.000Z') };
+      const restamped = await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: null, result: null, derivation: d2 }));
+      expect([restamped.list?.version, restamped.list?.derivation]).to.deep.equal([1, d2]);
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(content([plain(), plain({ foodKey: 'ost' })], { completedAt: at('2026-05-05T18:00:00.000Z') })));
+      expect(await s.shoppingLists.stamp(householdId, planId)).to.deep.equal({ id: listId, version: 2, completedAt: at('2026-05-05T18:00:00.000Z'), derivation: d2 });
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: null, result: null, derivation: null }));
+      expect((await s.shoppingLists.byPlan(householdId, planId))?.derivation).to.equal(null);
+      expect(await s.shoppingLists.stamp(householdId, randomUUID())).to.equal(null);
+    });
+
+    it('lands the effects of a change with its write: pantry observations added and removed, pushes recorded', async () => {
+      const { householdId, planId } = await plan();
+      const observation = (foodKey: string) => ({
+        id: randomUUID(), householdId, foodKey, displayName: foodKey, observationType: 'Purchased' as const, quantity: 2, unit: 'pcs', storageLocation: null, confidence: null, observedAt: at('2026-05-05T18:00:00.000Z'),
+      });
+      const [egg, milk] = [observation('egg'), observation('melk')];
+      const push = { id: randomUUID(), householdId, event: { kind: 'receipt-reminder' as const, planId, listId: 'l', accountId: 'a' }, createdAt: at('2026-05-05T18:00:00.000Z') };
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: content([plain()]), result: null, effects: { addObservations: [egg, milk], pushes: [push] } }));
+      expect((await s.pantry.ofHousehold(householdId)).map((o) => o.id).sort()).to.deep.equal([egg.id, milk.id].sort());
+      expect((await s.pushOutbox.pending(10)).map((e) => e.id)).to.deep.equal([push.id]);
+      // Without a write, effects do not land.
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: null, result: null, effects: { removeObservations: [egg.id] } }));
+      expect(await s.pantry.ofHousehold(householdId)).to.have.length(2);
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: content([]), result: null, effects: { removeObservations: [egg.id] } }));
+      expect((await s.pantry.ofHousehold(householdId)).map((o) => o.id)).to.deep.equal([milk.id]);
+    });
+
+    it('writes nothing when an effect fails: the list keeps its version and content', async () => {
+      const { householdId, planId } = await plan();
+      const taken = { id: randomUUID(), householdId, foodKey: 'egg', displayName: 'Egg', observationType: 'Purchased' as const, quantity: 2, unit: 'pcs', storageLocation: null, confidence: null, observedAt: at('2026-05-05T18:00:00.000Z') };
+      await s.pantry.add(taken);
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(content([plain()])));
+      let failed = false;
+      try {
+        await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: content([]), result: null, effects: { addObservations: [taken] } }));
+      } catch {
+        failed = true;
+      }
+      const list = await s.shoppingLists.byPlan(householdId, planId);
+      expect([failed, list?.version, list?.lines.length]).to.deep.equal([true, 1, 1]);
+      expect(await s.pantry.ofHousehold(householdId)).to.have.length(1);
     });
 
     it('keeps every read inside the household', async () => {

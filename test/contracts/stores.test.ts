@@ -15,6 +15,7 @@ import { pantryMergeStoreContract, unitWeightStoreContract } from './pantry-merg
 import { pantryObservationStoreContract } from './pantry-observation-store.contract.js';
 import { foodTableStoreContract, receiptStoreContract } from './food-table-store.contract.js';
 import { shoppingListStoreContract } from './shopping-list-store.contract.js';
+import { householdRevisionsContract } from './household-revisions.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -39,4 +40,5 @@ for (const backend of backends()) {
   foodTableStoreContract(backend);
   receiptStoreContract(backend);
   shoppingListStoreContract(backend);
+  householdRevisionsContract(backend);
 }

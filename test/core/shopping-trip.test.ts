@@ -18,7 +18,7 @@ const line = (over: Partial<ShoppingLine>): ShoppingLine => ({
   suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false, tickNotified: false, ...over,
 });
 const list = (lines: ShoppingLine[], over: Partial<ShoppingList> = {}): ShoppingList => ({
-  id: 'l', householdId: 'h', planId: 'p', version: 3, generatedAt: new Date(0), completedAt: null, skippedReferences: ['Deig'], trip: null, lines, ...over,
+  id: 'l', householdId: 'h', planId: 'p', version: 3, generatedAt: new Date(0), completedAt: null, skippedReferences: ['Deig'], addedReferences: [], trip: null, derivation: null, lines, ...over,
 });
 const counter = () => {
   let n = 0;
@@ -83,7 +83,7 @@ describe('shopping trip (pure)', () => {
   it('keeps AddedRecipe lines (and their reason) when the list is derived again, and the trip record', () => {
     const added = line({ foodKey: 'ost', requiredQuantity: 200, extraQuantity: 200, reasonCode: 'AddedRecipe', haveQuantity: 0 });
     const trip = { summary: { linesBought: 0, linesLeft: 1, observationsWritten: 0 }, observationIds: [], closingTicks: [] };
-    const next = reconcile(list([added], { trip }), { lines: [], skippedReferences: [] }, counter(), AT, true)!;
+    const next = reconcile(list([added], { trip }), { lines: [], skippedReferences: [], pantryCounted: [] }, counter(), AT, true)!;
     expect(next.lines).to.deep.equal([added]);
     expect(next.trip).to.deep.equal(trip);
   });

@@ -90,7 +90,7 @@ describe('shopping list derivation (domain)', () => {
     const newId = () => `id-${++n}`;
     const at = new Date('2026-05-04T09:00:00.000Z');
     const first = reconcile(null, deriveList(input([day('mon', 'pasta', 4)], [pasta, sauce])), newId, at, false)!;
-    const stored: ShoppingList = { ...first, id: 'list', householdId: 'h', planId: 'p', version: 1 };
+    const stored: ShoppingList = { ...first, id: 'list', householdId: 'h', planId: 'p', version: 1, derivation: null };
     const pastaLine = first.lines.find((l) => l.foodKey === 'pasta')!;
     const ticked: ShoppingList = {
       ...stored,
@@ -134,9 +134,31 @@ describe('shopping list use cases (memory)', () => {
     return { deps, clock, kari, hid, planId: plan.value.id, recipeId: r.value.id };
   }
 
+  it('prices a current list again after a food-table sync, and reads nothing more while nothing moves', async () => {
+    const w = await week();
+    const first = await getShoppingList(w.deps, w.kari, w.hid, w.planId);
+    if (!first.ok) throw new Error('list');
+    const meat = first.value.list.lines.find((l) => l.displayName === 'Kjøttdeig')!;
+    expect(meat.suggestedPriceSource).to.equal('None');
+    const stamp = await w.deps.shoppingLists.stamp(w.hid, w.planId);
+    expect(stamp?.derivation?.from).to.match(/^\d+\/unsynced$/);
+    let read = 0;
+    const counting = { ...w.deps, recipes: { ...w.deps.recipes, byIds: (...a: Parameters<typeof w.deps.recipes.byIds>) => ((read += 1), w.deps.recipes.byIds(...a)) } };
+    await getShoppingList(counting, w.kari, w.hid, w.planId);
+    expect(read).to.equal(0);
+    await w.deps.foodTable.replaceAll(
+      [{ id: 'p1', ean: '7000000000001', name: 'Kjøttdeig 400 g', foodKey: meat.foodKey, foodGroup: 'meat', novaGroup: 1, nutriScore: 'b', prices: [{ chain: 'Kiwi', price: 59.9, unit: 'pk', packageSize: 400 }] }],
+      w.clock.now(),
+    );
+    const priced = await getShoppingList(counting, w.kari, w.hid, w.planId);
+    if (!priced.ok) throw new Error('list');
+    expect(read).to.be.above(0);
+    expect(priced.value.list.lines.find((l) => l.id === meat.id)).to.include({ suggestedPriceSource: 'FoodTable', suggestedPrice: 59.9 });
+  });
+
   it('a failing price provider gives a list without suggestions, reported to the caller', async () => {
     const w = await week();
-    const failing = { ...w.deps, prices: { pricesFor: () => Promise.reject(new Error('catalogue down')) } };
+    const failing = { ...w.deps, prices: { pricesFor: () => Promise.reject(new Error('catalogue down')), revision: async () => 'r' } };
     const res = await generateShoppingList(failing, w.kari, w.hid, w.planId);
     if (!res.ok) throw new Error('list');
     expect((res.value.priceError as Error).message).to.equal('catalogue down');

@@ -283,6 +283,62 @@ for (const kind of databaseKinds()) {
       expect(res.json).to.include({ status: 'Buy', purchasedQuantity: 0.5 });
     });
 
+    it('answers 304 on a current list without deriving: fewer statements than a deriving read, none of them writes', async () => {
+      const h = await household();
+      await tacoWeek(h);
+      const first = await h.owner.get(h.list);
+      const etag = first.headers.get('etag')!;
+      const deriving = queriesOf(first.headers.get('server-timing'));
+      const cached = await h.owner.get(h.list, { headers: { 'If-None-Match': etag } });
+      expect(cached.status).to.equal(304);
+      const cheap = queriesOf(cached.headers.get('server-timing'));
+      // Session, membership, the list's stamp, the household's revision and the prices' revision.
+      expect(cheap).to.be.at.most(7);
+      expect(cheap).to.be.below(deriving);
+      // A pantry write the list does not depend on: the next read derives again, finds the same content (still 304,
+      // same version) and records the new revision, so the read after it is cheap again.
+      await h.owner.post(`${h.base}/inventory/observations`, { foodKey: 'kaffe', observationType: 'Purchased', quantity: 1, unit: 'pk', storageLocation: 'Pantry' });
+      const rederived = await h.owner.get(h.list, { headers: { 'If-None-Match': etag } });
+      expect([rederived.status, rederived.headers.get('etag')]).to.deep.equal([304, etag]);
+      expect(queriesOf(rederived.headers.get('server-timing'))).to.be.above(cheap);
+      const again = await h.owner.get(h.list, { headers: { 'If-None-Match': etag } });
+      expect([again.status, queriesOf(again.headers.get('server-timing'))]).to.deep.equal([304, cheap]);
+      // Without If-None-Match a current list is answered from the store, as stored.
+      const plain = await h.owner.get(h.list);
+      expect([plain.status, plain.headers.get('etag')]).to.deep.equal([200, etag]);
+      expect(plain.json.items).to.deep.equal(first.json.items);
+    });
+
+    it('follows the pantry\'s decay with time alone: a fridge row that is no longer trusted stops covering the need', async () => {
+      const h = await household();
+      const taco = await tacoWeek(h);
+      const meat = taco.ingredients[0]!.foodKey;
+      await h.owner.post(`${h.base}/inventory/observations`, { foodKey: meat, observationType: 'Purchased', quantity: 1, unit: 'kg', storageLocation: 'Fridge' });
+      const covered = await h.owner.get(h.list);
+      expect(byKey(covered.json.items, meat)).to.deep.equal([]);
+      try {
+        // A fridge row halves its confidence every 4 days: after 4 days and a bit it is Uncertain (below 0.5).
+        clock.advance(4 * 86_400_000 + 3_600_000);
+        const res = await h.owner.get(h.list, { headers: { 'If-None-Match': covered.headers.get('etag')! } });
+        expect(res.status).to.equal(200);
+        expect(byKey(res.json.items, meat)[0]).to.include({ requiredQuantity: 600, reasonCode: 'Planned', haveQuantity: 0 });
+      } finally {
+        clock.set(NOW);
+      }
+    });
+
+    it('keeps the references of recipes added by hand through every later derivation', async () => {
+      const h = await household();
+      await tacoWeek(h);
+      const pizza = await dish(h, recipe('Pizza', 2, [{ displayName: 'Mel', quantity: 500, unit: 'g' }, { displayName: 'Fyll', quantity: null, unit: null, reference: 'Pizzafyll' }]));
+      const added = await h.owner.post(`${h.list}/recipe`, { recipeId: pizza.id, portions: 2 });
+      expect(added.status, added.text).to.equal(200);
+      expect(added.json.skippedReferences).to.have.members(['Pizzadeig', 'Pizzafyll']);
+      expect((await h.owner.post(`${h.base}/events`, eventBody(dateOf(1), 'EatingOut'))).status).to.equal(201);
+      expect((await h.owner.get(h.list)).json.skippedReferences).to.have.members(['Pizzadeig', 'Pizzafyll']);
+      expect((await h.owner.post(`${h.list}/generate`)).json.skippedReferences).to.have.members(['Pizzadeig', 'Pizzafyll']);
+    });
+
     it('derives a week of 7 dinners with bounded statements: as many as for one dinner', async () => {
       const h = await household();
       const base = await dish(h, recipe('Grunnsaus', 4, [{ displayName: 'Tomat', quantity: 2, unit: 'bx' }]));

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { addShoppingItem, generateShoppingList, getShoppingList, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
+import { addShoppingItem, generateShoppingList, readShoppingList, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
 import { LINE_STATUSES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList } from '../../../core/shopping/types.js';
 import type { Logger } from '../../../ports/logger.js';
 import { problemFor } from '../problem.js';
@@ -91,7 +91,7 @@ export const toList = (l: ShoppingList): v.InferOutput<typeof ShoppingListRespon
 });
 
 /** The weak ETag of a stored list: its id and version (every write bumps the version). */
-export const etagOf = (l: ShoppingList): string => `W/"${l.id}-${l.version}"`;
+export const etagOf = (l: Pick<ShoppingList, 'id' | 'version'>): string => `W/"${l.id}-${l.version}"`;
 
 /** If-None-Match holds the tag (weak comparison: a W/ prefix on either side is ignored), or is `*`. */
 function matches(header: string, etag: string): boolean {
@@ -124,8 +124,11 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
       operationId: 'getShoppingList',
       summary: 'The week\'s shopping list',
       description:
-        `${LIST_DOC} Every read derives the list again and stores it only when its content changed (its version, and ` +
-        'so the weak ETag, moves only then). A matching If-None-Match answers 304 without a body.',
+        `${LIST_DOC} A read derives the list again when anything it is derived from moved since it was last derived ` +
+        '(the week\'s plan and events, members, settings, recipes, the pantry\'s observations, merges and unit weights, ' +
+        'the food table\'s prices), or when a pantry row it counted may have decayed below trust (and at least daily); ' +
+        'the result is stored only when its content changed (its version, and so the weak ETag, moves only then). ' +
+        'A matching If-None-Match on a current list answers 304 without a body and without deriving anything.',
       tag,
       auth: 'session',
       rateLimit: 'backstop',
@@ -136,16 +139,17 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
       },
       problems: { household_not_found: 404, plan_not_found: 404 },
       handler: async (ctx, { caller, params }) => {
-        const result = await getShoppingList(deps, caller.account, params.householdId, params.planId);
-        if (!result.ok) throw problemFor(result.error);
         const inm = ctx.get('If-None-Match');
-        if (inm !== '' && matches(inm, etagOf(result.value.list))) {
-          ctx.set('ETag', etagOf(result.value.list));
+        const result = await readShoppingList(deps, caller.account, params.householdId, params.planId, (stamp) => inm !== '' && matches(inm, etagOf(stamp)));
+        if (!result.ok) throw problemFor(result.error);
+        const read = result.value;
+        if (read.kind === 'unchanged' || (inm !== '' && matches(inm, etagOf(read.answer.list)))) {
+          ctx.set('ETag', etagOf(read.kind === 'unchanged' ? read.stamp : read.answer.list));
           ctx.set('Cache-Control', 'private, no-cache');
           ctx.status = 304;
           return;
         }
-        answer(ctx, result.value);
+        answer(ctx, read.answer);
       },
     }),
     defineRoute({

@@ -14,6 +14,7 @@ import * as m0012 from './0012_pantry_merges_and_unit_weights.js';
 import * as m0013 from './0013_food_table_and_receipts.js';
 import * as m0014 from './0014_shopping_lists.js';
 import * as m0015 from './0015_shopping_trips.js';
+import * as m0016 from './0016_household_revisions.js';
 
 interface Migration {
   readonly name: string;
@@ -21,7 +22,7 @@ interface Migration {
 }
 
 /** Forward-only and never edited once landed: a new change is a new file appended here. */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...migrations],
