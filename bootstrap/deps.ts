@@ -19,6 +19,18 @@ import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { FoodSource } from '../ports/food-source.js';
 import { embeddedFoodSource } from '../adapters/foodtable/embedded-source.js';
 import { foodTablePrices } from '../core/food/prices.js';
+import type { CalendarFeedDeps } from '../core/calendar/feeds.js';
+import type { CalendarFetcher, OutboundAddressGuard } from '../ports/calendar-fetcher.js';
+import { memoryCalendar } from '../adapters/memory/calendar-fetcher.js';
+import { createCalendarFetcher } from '../adapters/calendar/index.js';
+import type { PushSender } from '../ports/push-sender.js';
+import { recordingPushSenders } from '../adapters/memory/push-sender.js';
+import { hmacWebhookVerifier } from '../adapters/crypto/webhook-signature.js';
+import { decodeProviderEvent } from '../adapters/billing/provider-events.js';
+import type { RecipeLibrary } from '../ports/recipe-library.js';
+import { embeddedRecipeLibrary, noRecipeLibrary } from '../adapters/library/embedded-library.js';
+import { gzipFilePacker } from '../adapters/publicdata/gzip-packer.js';
+import { SAMPLE_CATALOGUE_NOTICE } from '../adapters/foodtable/sample-catalogue-notice.js';
 
 export interface DepsOverrides {
   clock?: Clock;
@@ -26,10 +38,20 @@ export interface DepsOverrides {
   mailer?: Mailer;
   breached?: BreachedPasswords;
   foodSource?: FoodSource;
+  /** The recipe library (default: from config RECIPE_LIBRARY, the embedded sample set unless none). */
+  recipeLibrary?: RecipeLibrary;
+  /** The ICS reader and the outbound address guard (production: built from config; in memory: memoryCalendar()). */
+  calendar?: { fetcher: CalendarFetcher; guard: OutboundAddressGuard };
+  /** The push providers by name and the default one (production: adapters/push from config; else recording fakes). */
+  push?: PushProviders;
 }
 
 /** The settings the use cases read. */
-export type DepsConfig = Pick<Config, 'adminEmails' | 'publicBaseUrl' | 'lockout' | 'referralCodesPerHousehold'>;
+export type DepsConfig = Pick<Config, 'adminEmails' | 'publicBaseUrl' | 'lockout' | 'referralCodesPerHousehold'> &
+  // Optional: without a secret the billing webhook refuses every delivery.
+  Partial<Pick<Config, 'billingWebhookSecret'>> &
+  // Optional: the embedded library unless RECIPE_LIBRARY=none.
+  Partial<Pick<Config, 'recipeLibrary'>>;
 
 const common = (config: DepsConfig, o: DepsOverrides) => ({
   hasher: o.hasher ?? argon2Hasher(),
@@ -47,23 +69,52 @@ const common = (config: DepsConfig, o: DepsOverrides) => ({
   pageCursors: hmacPageCursors(),
   referralCodesPerHousehold: config.referralCodesPerHousehold,
   foodSource: o.foodSource ?? embeddedFoodSource(),
+  recipeLibrary: o.recipeLibrary ?? (config.recipeLibrary === 'none' ? noRecipeLibrary() : embeddedRecipeLibrary()),
+  filePacker: gzipFilePacker(),
+  foodDataNotice: SAMPLE_CATALOGUE_NOTICE,
+  webhookVerifier: hmacWebhookVerifier(config.billingWebhookSecret ?? null),
+  billingEvents: decodeProviderEvent,
+  ...pushOf(o.push ?? recordingPushSenders()),
 });
 
+export interface PushProviders {
+  readonly senders: ReadonlyMap<string, PushSender>;
+  readonly defaultProvider: string;
+}
+const pushOf = (p: PushProviders) => ({ pushSenders: p.senders, defaultPushProvider: p.defaultProvider });
+
 /** Production wiring: the Knex stores on the configured database. */
-export function databaseDeps(db: Database, config: DepsConfig, o: DepsOverrides = {}): ServiceDeps {
+export function databaseDeps(db: Database, config: DepsConfig & CalendarConfig, o: DepsOverrides = {}): ServiceDeps & CalendarFeedDeps {
   return {
     ...common(config, o),
     ...withPrices(knexStores(db.knex)),
+    ...calendarOf(o.calendar ?? outboundCalendar(config, o.clock ?? systemClock)),
   };
 }
 
 /** The in-memory composition root: the same dependency object over memory stores, for fast tests. */
-export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDeps {
+export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDeps & CalendarFeedDeps {
   return {
     ...common(config, o),
     ...withPrices(memoryStores(emptyTables())),
+    ...calendarOf(o.calendar ?? memoryCalendar()),
   };
 }
 
 /** The default price provider reads the synced food table of the same stores. */
 const withPrices = (stores: StoreSet) => ({ ...stores, prices: foodTablePrices(stores) });
+
+/** The settings of the ICS reader and its outbound guard. */
+export type CalendarConfig = Pick<Config, 'calendar' | 'outboundAllowHosts'>;
+
+/** The real ICS reader: guarded outbound fetches with a timeout, a size cap and a short cache. */
+const outboundCalendar = (config: CalendarConfig, clock: Clock) =>
+  createCalendarFetcher({
+    clock,
+    allowHosts: config.outboundAllowHosts,
+    timeoutMs: config.calendar.fetchTimeoutMs,
+    maxBytes: config.calendar.maxBytes,
+    cacheTtlMs: config.calendar.cacheTtlMs,
+  });
+
+const calendarOf = (c: { fetcher: CalendarFetcher; guard: OutboundAddressGuard }) => ({ calendarFetcher: c.fetcher, outboundGuard: c.guard });

@@ -23,7 +23,16 @@ import { signInProviders } from '../adapters/oidc/providers.js';
 import { systemRoutes } from '../adapters/http/routes/system.js';
 import { receiptRoutes } from '../adapters/http/routes/receipts.js';
 import { shoppingRoutes } from '../adapters/http/routes/shopping.js';
+import { pushDeviceRoutes } from '../adapters/http/routes/push-devices.js';
+import { createPushSenders } from '../adapters/push/index.js';
+import { calendarRoutes } from '../adapters/http/routes/calendar.js';
+import { dinnerCalendarRoutes } from '../adapters/http/routes/dinner-calendar.js';
+import { billingRoutes } from '../adapters/http/routes/billing.js';
+import { dinnerPriceListRoutes } from '../adapters/http/routes/dinner-price-list.js';
+import { dinnerPriceRoutes } from '../adapters/http/routes/dinner-prices.js';
 import { syncFoodTableIfEmpty } from '../core/food/sync.js';
+import { ensureDerivedFiles } from '../core/publicdata/derived-files.js';
+import { publicDataRoutes } from '../adapters/http/routes/public-data.js';
 import { openDatabase, type Database } from '../adapters/knex/database.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
@@ -87,12 +96,21 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const breached = config.pwnedRangeApiUrl
     ? anyOf(offlineBreachedPasswords(), rangeApiBreachedPasswords(config.pwnedRangeApiUrl, logger))
     : offlineBreachedPasswords();
-  const deps = databaseDeps(db, config, { mailer, breached, ...options });
+  // The push providers from config, unless the caller brings its own (tests: recording senders).
+  const pushSenders = options.push ? null : createPushSenders(config.push, { logger, ...(options.clock ? { clock: options.clock } : {}) });
+  const deps = databaseDeps(db, config, { mailer, breached, ...options, push: options.push ?? pushSenders! });
   // A fresh install gets the embedded food table at once; a failure is logged, the scheduled sync tries again.
   try {
     if (await syncFoodTableIfEmpty(deps)) logger.info('food table synced at start', { products: await deps.foodTable.count() });
   } catch (err) {
     logger.warn('food table sync at start failed', { err });
+  }
+  // The public downloads are built before the server listens: the library always ("always 200"), the food db only
+  // after a sync. A failure is logged; the next start or sync builds them.
+  try {
+    for (const b of await ensureDerivedFiles(deps)) if (b.state === 'written') logger.info('public data file built', { ...b });
+  } catch (err) {
+    logger.warn('public data files at start failed', { err });
   }
   const version = buildVersion();
   const settings: RouteSettings = {
@@ -117,9 +135,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...pantryInventoryRoutes(deps),
     ...pantryMergeRoutes(deps),
     ...referenceRoutes(deps),
+    ...billingRoutes(deps, logger),
     ...feedbackRoutes(deps, settings),
     ...receiptRoutes(deps),
     ...shoppingRoutes(deps, logger),
+    ...pushDeviceRoutes(deps),
+    ...calendarRoutes(deps, logger),
+    ...dinnerCalendarRoutes(deps, settings),
+    ...dinnerPriceListRoutes(deps),
+    ...dinnerPriceRoutes(deps),
+    ...publicDataRoutes(deps),
   ];
   const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
   const app = createHttpApp({ config, logger, rateLimiter, sessions: deps }, routes);
@@ -135,6 +160,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       // Shutdown waits a little for mails under way, never for a mail server that does not answer.
       await mailer.drain(10_000);
       smtp?.close();
+      await pushSenders?.close();
       await db.close();
     },
   };

@@ -30,8 +30,23 @@ import { knexReceiptStore } from '../adapters/knex/receipt-store.js';
 import { memoryFoodTableStore, memoryReceiptStore } from '../adapters/memory/food-table.js';
 import { knexShoppingListStore } from '../adapters/knex/shopping-list-store.js';
 import { memoryShoppingListStore } from '../adapters/memory/shopping-lists.js';
+import { knexCalendarFeedStore } from '../adapters/knex/calendar-feed-store.js';
+import { memoryCalendarFeedStore } from '../adapters/memory/calendar-feeds.js';
+import { knexDinnerCalendarStore } from '../adapters/knex/dinner-calendar-store.js';
+import { memoryDinnerCalendarStore } from '../adapters/memory/dinner-calendar.js';
 import { knexHouseholdRevisions } from '../adapters/knex/household-revisions.js';
 import { memoryHouseholdRevisions } from '../adapters/memory/stores.js';
+import { knexPublicDataFiles } from '../adapters/knex/public-data-files.js';
+import { memoryPublicDataFiles } from '../adapters/memory/public-data-files.js';
+import { knexBillingStore } from '../adapters/knex/billing-store.js';
+import { memoryBillingStore } from '../adapters/memory/billing-store.js';
+import { knexPushDeviceStore } from '../adapters/knex/push-device-store.js';
+import { knexPushDeliveryStore } from '../adapters/knex/push-delivery-store.js';
+import { memoryPushDeliveryStore, memoryPushDeviceStore } from '../adapters/memory/push-devices.js';
+import { knexDinnerPriceSubscriberStore } from '../adapters/knex/dinner-price-subscriber-store.js';
+import { memoryDinnerPriceSubscriberStore } from '../adapters/memory/dinner-price-subscribers.js';
+import { knexDinnerPriceStore } from '../adapters/knex/dinner-price-store.js';
+import { memoryDinnerPriceStore } from '../adapters/memory/dinner-prices.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -48,6 +63,8 @@ export function knexStores(knex: Knex) {
     feedback: knexFeedbackStore(knex),
     referralCodes: knexReferralCodeStore(knex),
     pushOutbox: knexPushOutbox(knex),
+    pushDevices: knexPushDeviceStore(knex),
+    pushDeliveries: knexPushDeliveryStore(knex),
     recipes: knexRecipeStore(knex),
     events: knexMealEventStore(knex),
     plans: knexPlanStore(knex),
@@ -59,8 +76,14 @@ export function knexStores(knex: Knex) {
     unitWeights: knexUnitWeightStore(knex),
     foodTable: knexFoodTableStore(knex),
     receipts: knexReceiptStore(knex),
+    calendarFeeds: knexCalendarFeedStore(knex),
     shoppingLists: knexShoppingListStore(knex),
+    dinnerCalendars: knexDinnerCalendarStore(knex),
     revisions: knexHouseholdRevisions(knex),
+    publicDataFiles: knexPublicDataFiles(knex),
+    billing: knexBillingStore(knex),
+    dinnerPriceSubscribers: knexDinnerPriceSubscriberStore(knex),
+    dinnerPrices: knexDinnerPriceStore(knex),
   };
 }
 
@@ -70,16 +93,19 @@ export type StoreSet = ReturnType<typeof knexStores>;
 export function memoryStores(t: MemoryTables): StoreSet {
   const pantry = memoryPantryObservationStore(t);
   const pushOutbox = memoryPushOutbox(t);
+  const pushDevices = memoryPushDeviceStore(t);
   return {
     accounts: memoryAccountStore(t),
     sessions: memorySessionStore(t),
     households: memoryHouseholdStore(t),
     accountTokens: memoryAccountTokenStore(t),
     loginThrottle: memoryLoginThrottle(),
-    invites: memoryInviteStore(t),
+    invites: memoryInviteStore(t, pushOutbox),
     feedback: memoryFeedbackStore(t),
     referralCodes: memoryReferralCodeStore(t),
     pushOutbox,
+    pushDevices,
+    pushDeliveries: memoryPushDeliveryStore(t, { outbox: pushOutbox, devices: pushDevices }),
     recipes: memoryRecipeStore(t),
     events: memoryMealEventStore(t),
     plans: memoryPlanStore(t),
@@ -92,6 +118,12 @@ export function memoryStores(t: MemoryTables): StoreSet {
     unitWeights: memoryUnitWeightStore(t),
     foodTable: memoryFoodTableStore(t),
     receipts: memoryReceiptStore(t),
+    calendarFeeds: memoryCalendarFeedStore(t),
+    dinnerCalendars: memoryDinnerCalendarStore(t),
     revisions: memoryHouseholdRevisions(t),
+    publicDataFiles: memoryPublicDataFiles(),
+    billing: memoryBillingStore(t),
+    dinnerPriceSubscribers: memoryDinnerPriceSubscriberStore(),
+    dinnerPrices: memoryDinnerPriceStore(),
   };
 }

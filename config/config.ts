@@ -1,3 +1,6 @@
+import { createECDH, createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
 /**
  * The one reader of process.env: every setting parsed and checked once at start. A malformed value stops
  * the process with a message naming the variable (extensions.md > Configuration).
@@ -11,9 +14,11 @@ export interface RateRule {
 export const PLATFORMS = ['ios', 'android'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 export type VersionMap = Readonly<Record<Platform, string | null>>;
-/** Push providers this build can deliver through (issue-by-issue more join). */
-export const PUSH_PROVIDERS = ['log'] as const;
+/** Push providers this build can deliver through; log needs no account anywhere, the others their credentials. */
+export const PUSH_PROVIDERS = ['log', 'fcm', 'apns', 'webpush'] as const;
+export type PushProvider = (typeof PUSH_PROVIDERS)[number];
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export const RECIPE_LIBRARIES = ['embedded', 'none'] as const;
 
 export type DatabaseTarget = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
 
@@ -33,11 +38,19 @@ export interface Config {
   readonly billingWebhookSecret: string | null;
   readonly appVersionFloor: VersionMap;
   readonly appVersionLatest: VersionMap;
-  readonly pushProvider: (typeof PUSH_PROVIDERS)[number];
+  /** PUSH_PROVIDER, the same as push.defaultProvider. */
+  readonly pushProvider: PushProvider;
+  readonly push: PushConfig;
   readonly lockout: { readonly attempts: number; readonly windowSec: number; readonly lockSec: number };
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** How many single-use referral codes a paying household holds at once (REFERRAL_CODES_PER_HOUSEHOLD). */
   readonly referralCodesPerHousehold: number;
+  /** Reading ICS calendar feeds: CALENDAR_FETCH_TIMEOUT_MS, CALENDAR_MAX_BYTES, CALENDAR_CACHE_TTL_MS. */
+  readonly calendar: { readonly fetchTimeoutMs: number; readonly maxBytes: number; readonly cacheTtlMs: number };
+  /** host:port pairs the outbound address guard lets through although loopback or private (OUTBOUND_ALLOW_HOSTS; tests only). */
+  readonly outboundAllowHosts: readonly string[];
+  /** RECIPE_LIBRARY: the recipe library behind the library download and the dinner prices (embedded: the sample set; none: no recipes). */
+  readonly recipeLibrary: (typeof RECIPE_LIBRARIES)[number];
   /** Where mails go when SMTP_URL is unset. */
   readonly outboxDir: string;
   /** k-anonymity range API for breached passwords (e.g. https://api.pwnedpasswords.com/range/); null: offline list only. */
@@ -121,6 +134,7 @@ export function loadConfig(env: Env): Config {
 
   const adminEmails = list(str('ADMIN_EMAILS', '')).map((e) => e.toLowerCase());
   for (const e of adminEmails) if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ConfigError('ADMIN_EMAILS', `holds "${e}", which is not an address`);
+  const push = parsePush(opt);
 
 
   return {
@@ -138,11 +152,19 @@ export function loadConfig(env: Env): Config {
     billingWebhookSecret: opt('BILLING_WEBHOOK_SECRET'),
     appVersionFloor: parseVersions('APP_VERSION_FLOOR', opt('APP_VERSION_FLOOR')),
     appVersionLatest: parseVersions('APP_VERSION_LATEST', opt('APP_VERSION_LATEST')),
-    pushProvider: oneOf('PUSH_PROVIDER', str('PUSH_PROVIDER', 'log'), PUSH_PROVIDERS),
+    pushProvider: push.defaultProvider,
+    push,
     lockout: parseLockout(str('LOCKOUT', '10/900/300')),
     logLevel: oneOf('LOG_LEVEL', str('LOG_LEVEL', 'info'), LOG_LEVELS),
     outboxDir: str('OUTBOX_DIR', './data/outbox'),
+    recipeLibrary: oneOf('RECIPE_LIBRARY', str('RECIPE_LIBRARY', 'embedded'), RECIPE_LIBRARIES),
     referralCodesPerHousehold: wholeNumber('REFERRAL_CODES_PER_HOUSEHOLD', str('REFERRAL_CODES_PER_HOUSEHOLD', '3'), 0, 100),
+    calendar: {
+      fetchTimeoutMs: wholeNumber('CALENDAR_FETCH_TIMEOUT_MS', str('CALENDAR_FETCH_TIMEOUT_MS', '10000'), 100, 120_000),
+      maxBytes: wholeNumber('CALENDAR_MAX_BYTES', str('CALENDAR_MAX_BYTES', String(2 * 1024 * 1024)), 1024, 50 * 1024 * 1024),
+      cacheTtlMs: wholeNumber('CALENDAR_CACHE_TTL_MS', str('CALENDAR_CACHE_TTL_MS', '300000'), 0, 86_400_000),
+    },
+    outboundAllowHosts: parseAllowHosts(opt('OUTBOUND_ALLOW_HOSTS')),
     pwnedRangeApiUrl: opt('PWNED_RANGE_API_URL') === null ? null : httpUrl('PWNED_RANGE_API_URL', opt('PWNED_RANGE_API_URL')!) + '/',
     authProviders: parseAuthProviders(opt('AUTH_PROVIDERS')),
     appRedirectUris: parseRedirectUris(opt('APP_REDIRECT_URIS')),
@@ -257,6 +279,14 @@ function parseAuthProviders(v: string | null): AuthProviderConfig[] {
   });
 }
 
+function parseAllowHosts(v: string | null): string[] {
+  if (v === null) return [];
+  return list(v).map((h) => {
+    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(h)) throw new ConfigError('OUTBOUND_ALLOW_HOSTS', `entry "${h}" is not host:port`);
+    return h.toLowerCase();
+  });
+}
+
 function parseRedirectUris(v: string | null): string[] {
   if (v === null) return [];
   return list(v).map((u) => {
@@ -283,4 +313,118 @@ function parseLockout(v: string): Config['lockout'] {
   const m = /^(\d{1,4})\/(\d{1,7})\/(\d{1,7})$/.exec(v);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[3]) < 1) throw new ConfigError('LOCKOUT', 'must be attempts/windowSeconds/lockSeconds, e.g. 10/900/300');
   return { attempts: Number(m[1]), windowSec: Number(m[2]), lockSec: Number(m[3]) };
+}
+
+/** Default WEBPUSH_ENDPOINT_HOSTS: the push services of Chrome, Firefox, Edge and Safari (and their subdomains). */
+export const DEFAULT_WEBPUSH_ENDPOINT_HOSTS = ['fcm.googleapis.com', 'push.services.mozilla.com', 'notify.windows.com', 'push.apple.com'] as const;
+
+/** The push providers a sender is built for; a provider left unset is null (log is always there). */
+export interface PushConfig {
+  /** PUSH_PROVIDER: for devices registered with provider null; must be log or a configured one. */
+  readonly defaultProvider: PushProvider;
+  /** PUSH_TIMEOUT_MS: one request to a provider, connect included. */
+  readonly timeoutMs: number;
+  /** FCM_SERVICE_ACCOUNT (the JSON or a path to it), FCM_ENDPOINT. */
+  readonly fcm: {
+    readonly serviceAccount: { readonly projectId: string; readonly clientEmail: string; readonly privateKey: string; readonly privateKeyId: string | null; readonly tokenUri: string };
+    readonly endpoint: string;
+  } | null;
+  /** APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_PRIVATE_KEY (PEM or a path to the .p8), APNS_ORIGIN. */
+  readonly apns: { readonly keyId: string; readonly teamId: string; readonly bundleId: string; readonly privateKey: string; readonly origin: string } | null;
+  /** VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY (base64url), VAPID_SUBJECT, WEBPUSH_ENDPOINT_HOSTS. */
+  readonly webpush: { readonly subject: string; readonly publicKey: string; readonly privateKey: string; readonly endpointHosts: readonly string[] } | null;
+}
+
+function parsePush(opt: (name: string) => string | null): PushConfig {
+  const timeoutMs = wholeNumber('PUSH_TIMEOUT_MS', opt('PUSH_TIMEOUT_MS') ?? '10000', 100, 120_000);
+  const fcmJson = opt('FCM_SERVICE_ACCOUNT');
+  const fcm = fcmJson === null ? null : { serviceAccount: parseServiceAccount(textOrFile('FCM_SERVICE_ACCOUNT', fcmJson, '{')), endpoint: httpUrl('FCM_ENDPOINT', opt('FCM_ENDPOINT') ?? 'https://fcm.googleapis.com') };
+
+  const apnsNames = ['APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_BUNDLE_ID', 'APNS_PRIVATE_KEY'] as const;
+  const apnsGiven = apnsNames.filter((n) => opt(n) !== null);
+  if (apnsGiven.length > 0 && apnsGiven.length < apnsNames.length) throw new ConfigError(apnsNames.find((n) => opt(n) === null)!, 'must be set together with the other APNS_* variables');
+  let apns: PushConfig['apns'] = null;
+  if (apnsGiven.length > 0) {
+    const [keyId, teamId, bundleId] = [opt('APNS_KEY_ID')!, opt('APNS_TEAM_ID')!, opt('APNS_BUNDLE_ID')!];
+    if (!/^[A-Z0-9]{10}$/.test(keyId)) throw new ConfigError('APNS_KEY_ID', 'must be the 10-character key id');
+    if (!/^[A-Z0-9]{10}$/.test(teamId)) throw new ConfigError('APNS_TEAM_ID', 'must be the 10-character team id');
+    if (!/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(bundleId)) throw new ConfigError('APNS_BUNDLE_ID', 'must be a bundle id such as com.example.dinner');
+    const privateKey = pkcs8(textOrFile('APNS_PRIVATE_KEY', opt('APNS_PRIVATE_KEY')!, '-----BEGIN').replace(/\\n/g, '\n'), 'ec', 'prime256v1');
+    if (privateKey === null) throw new ConfigError('APNS_PRIVATE_KEY', 'must be the .p8 token key (PKCS#8 PEM, P-256) or a path to it');
+    apns = { keyId, teamId, bundleId, privateKey, origin: httpUrl('APNS_ORIGIN', opt('APNS_ORIGIN') ?? 'https://api.push.apple.com') };
+  }
+
+  const vapidNames = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
+  const vapidGiven = vapidNames.filter((n) => opt(n) !== null);
+  if (vapidGiven.length > 0 && vapidGiven.length < vapidNames.length) throw new ConfigError(vapidNames.find((n) => opt(n) === null)!, 'must be set together with the other VAPID_* variables');
+  let webpush: PushConfig['webpush'] = null;
+  if (vapidGiven.length > 0) {
+    const [publicKey, privateKey, subject] = [opt('VAPID_PUBLIC_KEY')!, opt('VAPID_PRIVATE_KEY')!, opt('VAPID_SUBJECT')!];
+    const pub = base64url(publicKey);
+    if (pub?.length !== 65 || pub[0] !== 0x04) throw new ConfigError('VAPID_PUBLIC_KEY', 'must be an uncompressed P-256 public key in base64url (65 bytes)');
+    const priv = base64url(privateKey);
+    if (priv?.length !== 32) throw new ConfigError('VAPID_PRIVATE_KEY', 'must be a P-256 private key in base64url (32 bytes)');
+    try {
+      const ecdh = createECDH('prime256v1');
+      ecdh.setPrivateKey(priv);
+      if (!ecdh.getPublicKey().equals(pub)) throw new Error('mismatch');
+    } catch {
+      throw new ConfigError('VAPID_PRIVATE_KEY', 'does not belong to VAPID_PUBLIC_KEY');
+    }
+    if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(subject)) throw new ConfigError('VAPID_SUBJECT', 'must be a mailto: address or an https: URL');
+    const hosts = opt('WEBPUSH_ENDPOINT_HOSTS');
+    const endpointHosts = hosts === null ? [...DEFAULT_WEBPUSH_ENDPOINT_HOSTS] : list(hosts).map((h) => h.toLowerCase());
+    for (const h of endpointHosts) if (!/^[a-z0-9.-]+$/.test(h)) throw new ConfigError('WEBPUSH_ENDPOINT_HOSTS', `entry "${h}" is not a host name`);
+    webpush = { subject, publicKey, privateKey, endpointHosts };
+  }
+
+  const defaultProvider = oneOf('PUSH_PROVIDER', opt('PUSH_PROVIDER') ?? 'log', PUSH_PROVIDERS);
+  const configured: Record<PushProvider, boolean> = { log: true, fcm: fcm !== null, apns: apns !== null, webpush: webpush !== null };
+  if (!configured[defaultProvider]) throw new ConfigError('PUSH_PROVIDER', `is ${defaultProvider}, which is not configured`);
+  return { defaultProvider, timeoutMs, fcm, apns, webpush };
+}
+
+/** A value given inline (it starts with `marker`) or as a path to a file holding it. */
+function textOrFile(name: string, v: string, marker: string): string {
+  if (v.trimStart().startsWith(marker)) return v;
+  try {
+    return readFileSync(v, 'utf8');
+  } catch {
+    throw new ConfigError(name, 'is neither the value itself nor a readable file');
+  }
+}
+
+function parseServiceAccount(text: string): NonNullable<PushConfig['fcm']>['serviceAccount'] {
+  let j: Record<string, unknown>;
+  try {
+    j = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new ConfigError('FCM_SERVICE_ACCOUNT', 'is not a service account JSON');
+  }
+  const field = (k: string) => (typeof j?.[k] === 'string' && (j[k] as string).length > 0 ? (j[k] as string) : null);
+  for (const k of ['project_id', 'client_email', 'private_key']) if (field(k) === null) throw new ConfigError('FCM_SERVICE_ACCOUNT', `needs "${k}"`);
+  const privateKey = pkcs8(field('private_key')!, 'rsa');
+  if (privateKey === null) throw new ConfigError('FCM_SERVICE_ACCOUNT', 'has a "private_key" that is not an RSA key in PEM');
+  return {
+    projectId: field('project_id')!,
+    clientEmail: field('client_email')!,
+    privateKey,
+    privateKeyId: field('private_key_id'),
+    tokenUri: httpUrl('FCM_SERVICE_ACCOUNT', field('token_uri') ?? 'https://oauth2.googleapis.com/token'),
+  };
+}
+
+/** The key as PKCS#8 PEM (what the JWT signer imports) when it is a private key of that type, else null. */
+function pkcs8(pem: string, type: string, curve?: string): string | null {
+  try {
+    const k = createPrivateKey(pem);
+    if (k.asymmetricKeyType !== type || (curve !== undefined && k.asymmetricKeyDetails?.namedCurve !== curve)) return null;
+    return k.export({ type: 'pkcs8', format: 'pem' }).toString();
+  } catch {
+    return null;
+  }
+}
+
+function base64url(v: string): Buffer | null {
+  return /^[A-Za-z0-9_-]+$/.test(v) ? Buffer.from(v, 'base64url') : null;
 }

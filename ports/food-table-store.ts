@@ -17,4 +17,6 @@ export interface FoodTableStore {
   byFoodKeys(foodKeys: readonly string[]): Promise<FoodProduct[]>;
   /** Products of the given food-table groups (foodGroup), ordered by id. */
   byFoodGroups(groups: readonly string[]): Promise<FoodProduct[]>;
+  /** Every product a page at a time, ordered by id: those after `afterId` (null: from the first), at most `limit`. */
+  productsAfter(afterId: string | null, limit: number): Promise<FoodProduct[]>;
 }

@@ -1,12 +1,16 @@
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { AccountId, HouseholdId } from '../core/shared/ids.js';
 
-/** Push events waiting for delivery: recorded with the change that caused them, drained by the push sender. */
+/**
+ * Push events waiting for delivery: recorded with the change that caused them, drained by the delivery step
+ * (core/push/delivery.ts). `actorAccountId` is the login whose action it was: the household hears of it, the
+ * actor does not (absent on entries recorded before it existed: then nobody is left out).
+ */
 export type PushEvent =
-  | { kind: 'member-joined'; memberId: string; displayName: string }
+  | { kind: 'member-joined'; memberId: string; displayName: string; actorAccountId: AccountId }
   /** A line was added by hand to a week's shopping list (one push to the household). */
-  | { kind: 'list-item-added'; planId: string; lineId: string; displayName: string }
-  /** A line's first tick; the sender folds a household's pending ticks into one "ticked N items" push. */
-  | { kind: 'list-items-ticked'; planId: string; lineId: string }
+  | { kind: 'list-item-added'; planId: string; lineId: string; displayName: string; actorAccountId: AccountId }
+  /** A line's first tick; the delivery step folds a household's pending ticks into one "ticked N items" push. */
+  | { kind: 'list-items-ticked'; planId: string; lineId: string; actorAccountId: AccountId }
   /** The shopper closed a trip: one reminder to add the receipt, to that account only. */
   | { kind: 'receipt-reminder'; planId: string; listId: string; accountId: string };
 

@@ -42,6 +42,12 @@ describe('config', () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).database).to.deep.equal({ kind: 'sqlite', filename: ':memory:' });
   });
 
+  it('RECIPE_LIBRARY is embedded by default, none on request, nothing else', () => {
+    expect(loadConfig({}).recipeLibrary).to.equal('embedded');
+    expect(loadConfig({ RECIPE_LIBRARY: 'none' }).recipeLibrary).to.equal('none');
+    expect(() => loadConfig({ RECIPE_LIBRARY: 'mine' })).to.throw(ConfigError, /RECIPE_LIBRARY/);
+  });
+
   it('stops on a malformed or unknown value, naming the variable', () => {
     const cases: Record<string, string> = {
       PORT: '-1',
@@ -49,6 +55,8 @@ describe('config', () => {
       SMTP_URL: 'http://mail.example',
       ADMIN_EMAILS: 'not an address',
       PUSH_PROVIDER: 'carrier-pigeon',
+      PUSH_TIMEOUT_MS: 'soon',
+      FCM_SERVICE_ACCOUNT: '{not json',
       LOCKOUT: '10/900',
       SQLITE_BUSY_TIMEOUT_MS: 'soon',
       PROBLEM_BASE_URL: 'problems',

@@ -10,6 +10,7 @@ import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
 import { koaPath, type AnyRoute } from './route.js';
 import { readMultipart, type ParsedMultipart } from './multipart.js';
+import { readRawBody } from './raw-body.js';
 import { containsNul, parseWith } from './validation.js';
 import { versionGate } from './version-gate.js';
 import { authenticateRequest, crossSiteGuard, type SessionDeps } from './session-cookie.js';
@@ -59,7 +60,14 @@ function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
     chain.push(limit(settings.rateLimiter, 'backstop', (ctx) => (ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`)));
   }
   if (route.body && route.multipart) throw new Error(`${route.operationId}: a route takes a JSON body or a multipart body, not both`);
-  if (route.multipart) {
+  if (route.rawBody && (route.body || route.multipart)) throw new Error(`${route.operationId}: a raw body route takes no parsed body`);
+  if (route.rawBody) {
+    const { maxBytes } = route.rawBody;
+    chain.push(async (ctx, next) => {
+      ctx.state['rawBody'] = await step('body', () => readRawBody(ctx, maxBytes));
+      await next();
+    });
+  } else if (route.multipart) {
     const def = route.multipart;
     chain.push(async (ctx, next) => {
       ctx.state['multipart'] = await step('multipart', () => readMultipart(ctx, def));
@@ -96,6 +104,7 @@ function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
         body: route.body ? parseWith(route.body, body, 'body') : route.multipart && multipart ? parseWith(route.multipart.fields, multipart.fields, 'body') : undefined,
         files: multipart?.files ?? {},
         caller: ctx.state['caller'] ?? null,
+        rawBody: (ctx.state['rawBody'] as Buffer | undefined) ?? Buffer.alloc(0),
       };
     });
     await step('handler', async () => route.handler(ctx, input));

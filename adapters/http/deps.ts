@@ -15,10 +15,17 @@ import type { PantryDeps } from '../../core/pantry/rows.js';
 import type { PantryMergeDeps, UnitWeightDeps } from '../../core/pantry/merge-deps.js';
 import type { ReceiptDeps } from '../../core/food/receipts.js';
 import type { ShoppingDeps } from '../../core/shopping/lists.js';
+import type { DinnerCalendarDeps } from '../../core/calendar/dinner-calendar.js';
+import type { DinnerPriceListDeps } from '../../core/publicdata/dinner-price-list.js';
+import type { PushDeviceDeps } from '../../core/push/devices.js';
+import type { PushDeliveryDeps } from '../../core/push/delivery.js';
+import type { BillingDeps } from '../../core/billing/webhook.js';
+import type { DerivedFileDeps } from '../../core/publicdata/derived-files.js';
+import type { DinnerPriceMeasureDeps } from '../../core/dinnerprices/measure.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps;
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps;
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

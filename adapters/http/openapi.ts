@@ -68,6 +68,9 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
         parameters.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop });
       }
     }
+    for (const [name, description] of Object.entries(r.rawBody?.headers ?? {})) {
+      parameters.push({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+    }
     const responses: Json = {};
     for (const [status, doc] of Object.entries(r.responses)) {
       responses[status] = {
@@ -85,6 +88,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${r.multipart.maxTotalBytes} bytes in all`].filter(Boolean).join('; '));
       statuses.set(415, [statuses.get(415), 'unsupported_media_type: the body is not multipart/form-data'].filter(Boolean).join('; '));
     }
+    if (r.rawBody) statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${r.rawBody.maxBytes} bytes`].filter(Boolean).join('; '));
     if (r.method !== 'GET' && r.auth === 'session') statuses.set(403, [statuses.get(403), 'cross_site_request: a cross-site request carried the session cookie'].filter(Boolean).join('; '));
     for (const [status, text] of Object.entries(COMMON)) {
       const s = Number(status);
@@ -106,6 +110,15 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } } } : {}),
       ...(r.multipart ? { requestBody: multipartBody(r.multipart) } : {}),
+      ...(r.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: `${r.rawBody.description} At most ${r.rawBody.maxBytes} bytes (413 payload_too_large above).`,
+              content: { 'application/json': r.rawBody.schema ? { schema: jsonSchema(r.rawBody.schema) } : {} },
+            },
+          }
+        : {}),
       responses,
     };
   }

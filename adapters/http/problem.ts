@@ -127,6 +127,23 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'run_not_found', 'Run not found', 'no run of that type lies wholly inside the span');
     case 'run-not-unique':
       return new HttpProblem(409, 'run_not_unique', 'More than one run', `the span holds ${error.runs} runs of that type; name the rows by ids, or narrow the span`);
+    case 'calendar-window-invalid':
+      return new HttpProblem(400, 'calendar_window_invalid', 'Invalid calendar window', 'to must not be before from');
+    case 'calendar-url-forbidden':
+      return new HttpProblem(
+        400,
+        'calendar_url_forbidden',
+        'Calendar address not allowed',
+        `the address must be http or https on the standard port, and its host must not be or resolve to a loopback, private or link-local address (${error.reason})`,
+      );
+    case 'calendar-feed-not-found':
+      return new HttpProblem(404, 'calendar_feed_not_found', 'Calendar feed not found', 'no calendar feed with this id (or, for a device, of the caller with this key) in the household');
+    case 'calendar-feed-not-yours':
+      return new HttpProblem(403, 'calendar_feed_not_yours', 'Not your device feed', 'a device calendar feed can be removed only by the login that pushed it');
+    case 'push-device-not-found':
+      return new HttpProblem(404, 'push_device_not_found', 'Push device not found', 'no device with this token is registered to the caller');
+    case 'push-provider-unknown':
+      return new HttpProblem(400, 'push_provider_unknown', 'Unknown push provider', `provider "${error.provider}" is not configured here; known: ${error.known.join(', ')} (or null for the default)`);
     case 'food-key-empty':
       return problems.validation('the food key (foodKey, or displayName when foodKey is left out) needs a letter or a digit');
     case 'observation-not-found':
@@ -149,6 +166,17 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'unit_weight_not_found', 'Unit weight not found', 'no weight is stored for this food and unit');
     case 'unit-weight-out-of-bounds':
       return problems.validation('grams must be greater than 0 and at most 10000');
+    case 'billing-webhook-rejected':
+      // One answer for every signature failure (which check failed is logged, not told); a signed body that is
+      // not an event is named, as only the provider could have sent it.
+      return new HttpProblem(
+        400,
+        'billing_webhook_rejected',
+        'Billing webhook rejected',
+        error.reason === 'event-malformed'
+          ? 'the signed body is not a billing event of the documented shape'
+          : 'the Provider-Signature header is missing or malformed, more than 300 s from now, or matches no signature of this body',
+      );
     case 'receipt-cursor-invalid':
       return problems.validation('the cursor was not handed out by this list for this household; start again without one');
     case 'shopping-item-not-found':
@@ -157,6 +185,19 @@ export function problemFor(error: AppError): HttpProblem {
       return problems.validation('displayName names no food');
     case 'shopping-quantity-out-of-bounds':
       return problems.validation('a quantity must be greater than 0 and at most 100000');
+    case 'email-invalid':
+      return new HttpProblem(400, 'email_invalid', 'Not an e-mail address', 'email is not an e-mail address');
+    case 'dinner-price-token-unknown':
+      return new HttpProblem(404, 'dinner_price_token_unknown', 'Unknown link', 'no address on the dinner-price list carries this token');
+    case 'dinner-price-token-expired':
+      return new HttpProblem(410, 'dinner_price_token_expired', 'Link expired', 'the address stayed unconfirmed for over seven days and was removed; subscribe again');
+    case 'dinner-calendar-not-found':
+      // One answer for an unknown, replaced, turned-off or malformed token: it says nothing about which.
+      return new HttpProblem(404, 'calendar_not_found', 'Calendar not found', 'no dinner calendar answers at this address');
+    case 'food-db-not-built':
+      return new HttpProblem(404, 'food_db_not_built', 'Food data not built yet', 'the food table has not been synced yet; the file is built by the first sync');
+    case 'library-file-not-built':
+      return new HttpProblem(503, 'library_not_built', 'Library file not built', 'the library file is built at start and failed to build; try again later', {}, { 'Retry-After': '60' });
     default: {
       const unreachable: never = error;
       throw new Error(`unmapped error ${JSON.stringify(unreachable)}`);

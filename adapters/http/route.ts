@@ -24,6 +24,8 @@ export interface RouteInput<A extends Auth, P, Q, B> {
   /** The file parts of a multipart body, by part name (a part sent empty counts as absent); {} otherwise. */
   readonly files: Readonly<Record<string, UploadedFile>>;
   readonly caller: A extends 'session' ? Authenticated : null;
+  /** The body's exact bytes on a route that declares rawBody (empty when none was sent); empty on any other route. */
+  readonly rawBody: Buffer;
 }
 
 /** One file part a multipart route takes. */
@@ -47,6 +49,20 @@ export interface MultipartDef<B> {
   readonly files: Readonly<Record<string, FilePartDef>>;
   /** The whole body, part headers and boundaries included; larger answers 413 payload_too_large. */
   readonly maxTotalBytes: number;
+}
+
+/**
+ * A body read as bytes and handed to the handler unparsed, for a signature over the exact bytes (the handler
+ * decodes it itself, after the check). A route has at most one of `body`, `multipart` and `rawBody`.
+ */
+export interface RawBodyDef {
+  readonly description: string;
+  /** Larger answers 413 payload_too_large. */
+  readonly maxBytes: number;
+  /** Documents the body in OpenAPI (application/json); not used to validate. */
+  readonly schema?: v.GenericSchema;
+  /** Request headers the route reads, by name, with their description (documented as required header parameters). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface UploadedFile {
@@ -77,6 +93,7 @@ export interface RouteDef<A extends Auth, P, Q, B> {
   readonly query?: Schema<Q>;
   readonly body?: Schema<B>;
   readonly multipart?: MultipartDef<B>;
+  readonly rawBody?: RawBodyDef;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
   /** Problem codes this handler itself may answer, with their status (documented in OpenAPI). */
   readonly problems?: Readonly<Record<string, number>>;

@@ -80,5 +80,13 @@ export function knexFoodTableStore(knex: Knex): FoodTableStore {
     byNameKeys: (keys) => byColumn('name_key', keys),
     byFoodKeys: (keys) => byColumn('food_key', keys),
     byFoodGroups: (groups) => byColumn('food_group', groups),
+    async productsAfter(afterId, limit) {
+      // Keyset paging on the primary key (collation "C" on Postgres, binary on SQLite: one order on both).
+      const rows = (await knex<ProductRow>('food_products')
+        .modify((q) => void (afterId !== null && q.where('id', '>', afterId)))
+        .orderBy('id')
+        .limit(limit)) as ProductRow[];
+      return rows.map(toProduct);
+    },
   });
 }

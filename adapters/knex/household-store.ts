@@ -17,7 +17,7 @@ interface HouseholdRow {
   updated_at: Date | string;
 }
 
-interface MemberRow {
+export interface MemberRow {
   id: string;
   household_id: string;
   account_id: string | null;
@@ -39,7 +39,7 @@ const toHousehold = (r: HouseholdRow): Household => ({
   updatedAt: toDate(r.updated_at),
 });
 
-const toMember = (r: MemberRow): Member => ({
+export const toMember = (r: MemberRow): Member => ({
   id: r.id,
   householdId: r.household_id,
   accountId: r.account_id,
@@ -48,7 +48,7 @@ const toMember = (r: MemberRow): Member => ({
   createdAt: toDate(r.created_at),
 });
 
-const memberRow = (householdId: string, m: Omit<Member, 'householdId'>): MemberRow => ({
+export const memberRow = (householdId: string, m: Omit<Member, 'householdId'>): MemberRow => ({
   id: m.id,
   household_id: householdId,
   account_id: m.accountId,

@@ -51,6 +51,9 @@ export function memoryFoodTableStore(t: MemoryTables): FoodTableStore {
       const s = new Set(groups);
       return where((p) => s.has(p.foodGroup));
     },
+    async productsAfter(afterId, limit) {
+      return where((p) => afterId === null || cmp(p.id, afterId) > 0).slice(0, limit);
+    },
   };
 }
 

@@ -1,8 +1,13 @@
+import type { Member } from '../../core/households/types.js';
 import type { Invite, InviteStore } from '../../ports/invite-store.js';
 import type { OutboxEntry, PushOutbox } from '../../ports/push-outbox.js';
-import type { MemoryTables } from './stores.js';
+import { bumpRevision, type MemoryTables } from './stores.js';
 
-export function memoryInviteStore(t: MemoryTables): InviteStore {
+/**
+ * The invite store writes a join's push through the memory outbox's synchronous insert, so that the code's use,
+ * the member row and the push happen with no await between them: atomic in this process.
+ */
+export function memoryInviteStore(t: MemoryTables, outbox: MemoryPushOutbox): InviteStore {
   const invites = new Map<string, Invite>();
   t.onAccountDeleted.push((accountId) => {
     for (const [code, i] of invites) {
@@ -32,11 +37,22 @@ export function memoryInviteStore(t: MemoryTables): InviteStore {
       if (!i || i.householdId !== householdId) return false;
       return invites.delete(code);
     },
-    async markUsed(code, accountId, at) {
-      const i = invites.get(code);
-      if (!i || i.usedAt !== null) return false;
-      invites.set(code, { ...i, usedAt: at, usedBy: accountId });
-      return true;
+    async accept(use) {
+      const i = invites.get(use.code);
+      if (!i || !alive(i)) return 'code-used';
+      if ([...t.members.values()].some((m) => m.householdId === i.householdId && m.accountId === use.accountId)) return 'member-already';
+      if (i.usedAt !== null) return 'code-used';
+      const person = i.memberId === null ? undefined : t.members.get(i.memberId);
+      const member: Member =
+        person && person.householdId === i.householdId && person.accountId === null
+          ? { ...person, accountId: use.accountId, role: i.role }
+          : { ...use.newMember, householdId: i.householdId };
+      // The push first: one the outbox refuses (an id taken) leaves everything as it was.
+      outbox.insert(use.joined(structuredClone(member)));
+      invites.set(use.code, { ...i, usedAt: use.at, usedBy: use.accountId });
+      t.members.set(member.id, member);
+      bumpRevision(t, i.householdId);
+      return structuredClone(member);
     },
     async unlinkMember(householdId, memberId) {
       for (const [code, i] of invites) if (i.householdId === householdId && i.memberId === memberId) invites.set(code, { ...i, memberId: null });
@@ -44,21 +60,56 @@ export function memoryInviteStore(t: MemoryTables): InviteStore {
   };
 }
 
-export function memoryPushOutbox(t: MemoryTables): PushOutbox {
-  const entries: (OutboxEntry & { sentAt: Date | null })[] = [];
+/** The memory outbox, with what the other memory stores of this process write and take synchronously. */
+export interface MemoryPushOutbox extends PushOutbox {
+  /** Records an entry at once; throws, recording nothing, when its id is taken (as the primary key does). */
+  insert(entry: OutboxEntry): void;
+  /** Marks the entries handed over, only if every one is still pending and its household alive; false: none marked. */
+  handOver(ids: readonly string[], at: Date): boolean;
+  /** Forgets entries handed over before `before`; answers how many. */
+  purgeHandedOver(before: Date): number;
+}
+
+export function memoryPushOutbox(t: MemoryTables): MemoryPushOutbox {
+  const entries = new Map<string, OutboxEntry & { sentAt: Date | null }>();
+  const insert = (e: OutboxEntry) => {
+    if (entries.has(e.id)) throw new Error(`push_outbox: id ${e.id} exists`);
+    entries.set(e.id, { ...structuredClone(e), sentAt: null });
+  };
+  const live = () => [...entries.values()].filter((e) => t.households.has(e.householdId));
   return {
+    insert,
     async record(e) {
-      entries.push({ ...e, sentAt: null });
+      insert(e);
     },
     async pending(limit) {
-      return entries
-        .filter((e) => e.sentAt === null && t.households.has(e.householdId))
+      return live()
+        .filter((e) => e.sentAt === null)
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
         .slice(0, limit)
         .map(({ sentAt: _s, ...e }) => structuredClone(e));
     },
     async markSent(ids, at) {
-      for (const e of entries) if (ids.includes(e.id)) e.sentAt = at;
+      for (const id of ids) {
+        const e = entries.get(id);
+        if (e) e.sentAt = at;
+      }
+    },
+    handOver(ids, at) {
+      const taken = ids.map((id) => entries.get(id));
+      if (taken.some((e) => !e || e.sentAt !== null || !t.households.has(e.householdId))) return false;
+      for (const e of taken) e!.sentAt = at;
+      return true;
+    },
+    purgeHandedOver(before) {
+      let n = 0;
+      for (const [id, e] of entries) {
+        if (e.sentAt !== null && e.sentAt.getTime() < before.getTime()) {
+          entries.delete(id);
+          n++;
+        }
+      }
+      return n;
     },
   };
 }

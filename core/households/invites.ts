@@ -2,7 +2,6 @@ import type { Clock } from '../../ports/clock.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { Invite, InviteStore } from '../../ports/invite-store.js';
-import type { PushOutbox } from '../../ports/push-outbox.js';
 import type { ReadableCodes } from '../../ports/readable-codes.js';
 import type { Account } from '../accounts/types.js';
 import type { ErrorOf } from '../shared/errors.js';
@@ -14,7 +13,6 @@ import type { Member, Membership } from './types.js';
 export interface InviteDeps {
   households: HouseholdStore;
   invites: InviteStore;
-  pushOutbox: PushOutbox;
   codes: ReadableCodes;
   ids: IdGenerator;
   clock: Clock;
@@ -83,20 +81,21 @@ export async function acceptInvite(deps: InviteDeps, caller: Account, input: { c
 
   const now = deps.clock.now();
   if (invite.usedAt !== null || invite.expiresAt.getTime() <= now.getTime()) return fail({ type: 'invite-not-usable' });
-  if (!(await deps.invites.markUsed(invite.code, caller.id, now))) {
-    // Another use won the code, perhaps this caller's own retry: answer as that one did.
-    const joined = await deps.households.memberByAccount(invite.householdId, caller.id);
-    return joined ? ok(membershipOf(household.name, joined)) : fail({ type: 'invite-not-usable' });
-  }
-  const claimed = invite.memberId === null ? null : await deps.households.claimMember(invite.householdId, invite.memberId, caller.id, invite.role);
-  const member =
-    claimed ??
-    (await deps.households.addMember(invite.householdId, { id: deps.ids.newId(), displayName: caller.displayName, role: invite.role, accountId: caller.id, createdAt: now }));
-  await deps.pushOutbox.record({
-    id: deps.ids.newId(),
-    householdId: invite.householdId,
-    event: { kind: 'member-joined', memberId: member.id, displayName: member.displayName },
-    createdAt: now,
+  // The code's use, the join and the joined push land in one transaction.
+  const joined = await deps.invites.accept({
+    code: invite.code,
+    accountId: caller.id,
+    at: now,
+    newMember: { id: deps.ids.newId(), displayName: caller.displayName, role: invite.role, accountId: caller.id, createdAt: now },
+    joined: (member) => ({
+      id: deps.ids.newId(),
+      householdId: invite.householdId,
+      event: { kind: 'member-joined', memberId: member.id, displayName: member.displayName, actorAccountId: caller.id },
+      createdAt: now,
+    }),
   });
-  return ok(membershipOf(household.name, member));
+  if (typeof joined !== 'string') return ok(membershipOf(household.name, joined));
+  // Another use won the code (perhaps this caller's own retry), or the caller joined meanwhile: answer as that one did.
+  const member = await deps.households.memberByAccount(invite.householdId, caller.id);
+  return member ? ok(membershipOf(household.name, member)) : fail({ type: 'invite-not-usable' });
 }

@@ -48,6 +48,14 @@ export type AppError =
   | { type: 'junior-forbidden' }
   | { type: 'run-not-found' }
   | { type: 'run-not-unique'; runs: number }
+  // calendar feeds
+  | { type: 'calendar-window-invalid' }
+  | { type: 'calendar-url-forbidden'; reason: string }
+  | { type: 'calendar-feed-not-found' }
+  | { type: 'calendar-feed-not-yours' }
+  // push devices
+  | { type: 'push-device-not-found' }
+  | { type: 'push-provider-unknown'; provider: string; known: readonly string[] }
   // pantry observations and inventory
   | { type: 'food-key-empty' }
   | { type: 'observation-not-found' }
@@ -61,11 +69,25 @@ export type AppError =
   | { type: 'unit-empty' }
   | { type: 'unit-weight-not-found' }
   | { type: 'unit-weight-out-of-bounds' }
+  // billing webhook: the reason is logged, the caller only learns that the delivery was refused
+  | {
+      type: 'billing-webhook-rejected';
+      reason: 'not-configured' | 'signature-missing' | 'signature-malformed' | 'timestamp-outside-tolerance' | 'signature-mismatch' | 'event-malformed';
+    }
   // receipts
   | { type: 'receipt-cursor-invalid' }
   // shopping list
   | { type: 'shopping-item-not-found' }
   | { type: 'shopping-item-name-empty' }
-  | { type: 'shopping-quantity-out-of-bounds' };
+  | { type: 'shopping-quantity-out-of-bounds' }
+  // dinner-price list
+  | { type: 'email-invalid' }
+  | { type: 'dinner-price-token-unknown' }
+  | { type: 'dinner-price-token-expired' }
+  // dinner calendar link
+  | { type: 'dinner-calendar-not-found' }
+  // public data downloads
+  | { type: 'food-db-not-built' }
+  | { type: 'library-file-not-built' };
 
 export type ErrorOf<T extends AppError['type']> = Extract<AppError, { type: T }>;

@@ -232,7 +232,7 @@ export async function addShoppingItem(
       };
       lines.push(changed);
     }
-    const push = { id: deps.ids.newId(), householdId, event: { kind: 'list-item-added', planId, lineId: changed.id, displayName: changed.displayName } as const, createdAt: deps.clock.now() };
+    const push = { id: deps.ids.newId(), householdId, event: { kind: 'list-item-added', planId, lineId: changed.id, displayName: changed.displayName, actorAccountId: caller.id } as const, createdAt: deps.clock.now() };
     return { write: { ...contentOf(current ?? listed.value.list), lines }, result: changed, effects: { pushes: [push] } };
   });
   return ok(line);
@@ -284,7 +284,7 @@ export async function updateShoppingItem(
     const first = ticked && !l.tickNotified;
     if (first) next = { ...next, tickNotified: true };
     lines[i] = next;
-    const pushes = first ? [{ id: deps.ids.newId(), householdId, event: { kind: 'list-items-ticked', planId: found.planId, lineId: itemId } as const, createdAt: deps.clock.now() }] : [];
+    const pushes = first ? [{ id: deps.ids.newId(), householdId, event: { kind: 'list-items-ticked', planId: found.planId, lineId: itemId, actorAccountId: caller.id } as const, createdAt: deps.clock.now() }] : [];
     return { write: { ...contentOf(current), lines }, result: next, effects: { pushes } };
   });
   if (!result) return fail({ type: 'shopping-item-not-found' });

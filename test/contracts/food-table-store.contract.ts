@@ -68,6 +68,18 @@ export function foodTableStoreContract(backend: Backend): void {
       expect(await s.foodTable.count()).to.equal(2);
       expect(await s.foodTable.lastSyncedAt()).to.deep.equal(at('2026-05-04T04:41:00.000Z'));
     });
+
+    it('reads every product a page at a time, ordered by id', async () => {
+      expect(await s.foodTable.productsAfter(null, 10)).to.deep.equal([]);
+      const all = ['ean-7010000000019', 'ean-7010000000026', 'a-1', 'b-2', 'B-3'].map((id) => product(id, { ean: null }));
+      await s.foodTable.replaceAll(all, at('2026-05-04T04:41:00.000Z'));
+      const ordered = [...all].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const first = await s.foodTable.productsAfter(null, 2);
+      expect(first).to.deep.equal(ordered.slice(0, 2));
+      expect(await s.foodTable.productsAfter(first[1]!.id, 2)).to.deep.equal(ordered.slice(2, 4));
+      expect(await s.foodTable.productsAfter(ordered[3]!.id, 2)).to.deep.equal(ordered.slice(4));
+      expect(await s.foodTable.productsAfter(ordered[4]!.id, 2)).to.deep.equal([]);
+    });
   });
 }
 

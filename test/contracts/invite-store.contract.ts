@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { Invite } from '../../ports/invite-store.js';
+import type { Member } from '../../core/households/types.js';
+import type { Invite, InviteUse } from '../../ports/invite-store.js';
 import type { Backend, Stores } from './backends.js';
 import { at, newAccount } from './fixtures.js';
 
@@ -14,6 +15,20 @@ async function household(s: Stores) {
   );
   return { owner, id };
 }
+
+/** A use of `code` by `accountId`, joining as a fresh person named `name` unless the code's person is claimed. */
+const use = (code: string, accountId: string, when: string, name = 'Joiner', pushId: string = randomUUID()): InviteUse => ({
+  code,
+  accountId,
+  at: at(when),
+  newMember: { id: randomUUID(), displayName: name, role: 'Adult', accountId, createdAt: at(when) },
+  joined: (m: Member) => ({
+    id: pushId,
+    householdId: m.householdId,
+    event: { kind: 'member-joined', memberId: m.id, displayName: m.displayName, actorAccountId: accountId },
+    createdAt: at(when),
+  }),
+});
 
 export function inviteStoreContract(backend: Backend): void {
   describe(`InviteStore [${backend.name}]`, () => {
@@ -51,12 +66,14 @@ export function inviteStoreContract(backend: Backend): void {
       await s.invites.create(invite(id, owner.id, { code: 'EXPIRED00000', expiresAt: at('2026-02-03T00:00:00.000Z') }));
       await s.invites.create(invite(id, owner.id, { code: 'USED00000000' }));
       await s.invites.create(invite(other.id, other.owner.id, { code: 'OTHER0000000' }));
-      expect(await s.invites.markUsed('USED00000000', owner.id, at('2026-02-03T00:00:00.000Z'))).to.equal(true);
+      const joiner = newAccount();
+      await s.accounts.create(joiner);
+      expect(await s.invites.accept(use('USED00000000', joiner.id, '2026-02-03T00:00:00.000Z'))).to.include({ accountId: joiner.id });
       const open = await s.invites.listOpen(id, at('2026-02-04T00:00:00.000Z'));
       expect(open.map((i) => i.code)).to.deep.equal(['NEW000000000', 'OLD000000000']);
     });
 
-    it('marks a code used once: of simultaneous uses exactly one wins', async () => {
+    it('uses a code once: of simultaneous uses exactly one joins, with exactly one push', async () => {
       const { owner, id } = await household(s);
       await s.invites.create(invite(id, owner.id));
       const joiners = await Promise.all(Array.from({ length: 4 }, async () => {
@@ -64,11 +81,73 @@ export function inviteStoreContract(backend: Backend): void {
         await s.accounts.create(a);
         return a.id;
       }));
-      const results = await Promise.all(joiners.map((a) => s.invites.markUsed('ABCDEFGH2345', a, at('2026-02-02T00:00:00.000Z'))));
-      expect(results.filter(Boolean)).to.have.length(1);
+      const results = await Promise.all(joiners.map((a) => s.invites.accept(use('ABCDEFGH2345', a, '2026-02-02T00:00:00.000Z'))));
+      const won = results.filter((r): r is Member => typeof r !== 'string');
+      expect(won).to.have.length(1);
+      expect(results.filter((r) => r === 'code-used')).to.have.length(3);
       const used = await s.invites.byCode('ABCDEFGH2345');
       expect(used?.usedAt).to.deep.equal(at('2026-02-02T00:00:00.000Z'));
-      expect(joiners).to.include(used?.usedBy);
+      expect(used?.usedBy).to.equal(won[0]!.accountId);
+      expect((await s.households.byId(id))?.members).to.have.length(2);
+      const pushes = await s.pushOutbox.pending(10);
+      expect(pushes.map((e) => e.event)).to.deep.equal([{ kind: 'member-joined', memberId: won[0]!.id, displayName: 'Joiner', actorAccountId: won[0]!.accountId }]);
+    });
+
+    it('accepting writes the join and its push together, round-tripping the new member', async () => {
+      const { owner, id } = await household(s);
+      await s.invites.create(invite(id, owner.id));
+      const a = newAccount();
+      await s.accounts.create(a);
+      const u = use('ABCDEFGH2345', a.id, '2026-02-02T08:30:00.125Z', 'Kari');
+      const member = await s.invites.accept(u);
+      expect(member).to.deep.equal({ ...u.newMember, householdId: id });
+      expect(await s.households.memberByAccount(id, a.id)).to.deep.equal(member);
+      const [push] = await s.pushOutbox.pending(10);
+      expect(push).to.deep.equal(u.joined(member as Member));
+    });
+
+    it('claims the named person of a code, or adds a fresh one when that person was claimed meanwhile', async () => {
+      const { owner, id } = await household(s);
+      const person = await s.households.addMember(id, { id: randomUUID(), displayName: 'Lille', role: 'Junior', accountId: null, createdAt: at('2026-01-02T00:00:00.000Z') });
+      await s.invites.create(invite(id, owner.id, { code: 'NAMED0000000', role: 'Junior', memberId: person.id }));
+      await s.invites.create(invite(id, owner.id, { code: 'NAMED0000001', role: 'Junior', memberId: person.id }));
+      const [a, b] = [newAccount(), newAccount()];
+      await s.accounts.create(a);
+      await s.accounts.create(b);
+      expect(await s.invites.accept(use('NAMED0000000', a.id, '2026-02-02T00:00:00.000Z'))).to.deep.equal({ ...person, accountId: a.id, role: 'Junior' });
+      const fresh = await s.invites.accept(use('NAMED0000001', b.id, '2026-02-02T00:00:01.000Z', 'Other'));
+      expect(fresh).to.include({ accountId: b.id, displayName: 'Other', role: 'Adult', householdId: id });
+      expect((await s.pushOutbox.pending(10)).map((e) => (e.event as { displayName: string }).displayName)).to.deep.equal(['Lille', 'Other']);
+    });
+
+    it('writes nothing for a used code, or for an account already in the household', async () => {
+      const { owner, id } = await household(s);
+      await s.invites.create(invite(id, owner.id));
+      expect(await s.invites.accept(use('ABCDEFGH2345', owner.id, '2026-02-02T00:00:00.000Z'))).to.equal('member-already');
+      expect((await s.invites.byCode('ABCDEFGH2345'))?.usedAt).to.equal(null);
+      const a = newAccount();
+      await s.accounts.create(a);
+      await s.invites.accept(use('ABCDEFGH2345', a.id, '2026-02-02T00:00:00.000Z'));
+      const b = newAccount();
+      await s.accounts.create(b);
+      expect(await s.invites.accept(use('ABCDEFGH2345', b.id, '2026-02-03T00:00:00.000Z'))).to.equal('code-used');
+      expect(await s.invites.accept(use('NOSUCHCODE00', b.id, '2026-02-03T00:00:00.000Z'))).to.equal('code-used');
+      expect(await s.households.memberByAccount(id, b.id)).to.equal(null);
+      expect(await s.pushOutbox.pending(10)).to.have.length(1);
+    });
+
+    it('all or nothing: a push the outbox refuses leaves the code unused and nobody joined', async () => {
+      const { owner, id } = await household(s);
+      await s.invites.create(invite(id, owner.id));
+      const taken = randomUUID();
+      await s.pushOutbox.record({ id: taken, householdId: id, event: { kind: 'member-joined', memberId: randomUUID(), displayName: 'X', actorAccountId: owner.id }, createdAt: at('2026-02-01T00:00:00.000Z') });
+      const a = newAccount();
+      await s.accounts.create(a);
+      let refused = false;
+      await s.invites.accept(use('ABCDEFGH2345', a.id, '2026-02-02T00:00:00.000Z', 'Joiner', taken)).catch(() => (refused = true));
+      expect(refused).to.equal(true);
+      expect((await s.invites.byCode('ABCDEFGH2345'))?.usedAt).to.equal(null);
+      expect(await s.households.memberByAccount(id, a.id)).to.equal(null);
     });
 
     it('deletes a code only within its household', async () => {
@@ -131,7 +210,7 @@ export function pushOutboxContract(backend: Backend): void {
       const entry = (n: number, householdId = id) => ({
         id: randomUUID(),
         householdId,
-        event: { kind: 'member-joined' as const, memberId: randomUUID(), displayName: `P${n}` },
+        event: { kind: 'member-joined' as const, memberId: randomUUID(), displayName: `P${n}`, actorAccountId: randomUUID() },
         createdAt: at(`2026-03-0${n}T00:00:00.000Z`),
       });
       const e2 = entry(2);

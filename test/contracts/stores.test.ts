@@ -1,11 +1,14 @@
 import { accountStoreContract } from './account-store.contract.js';
 import { backends } from './backends.js';
+import { billingStoreContract } from './billing-store.contract.js';
 import { householdStoreContract } from './household-store.contract.js';
 import { sessionStoreContract } from './session-store.contract.js';
 import { identityStoreContract, signInCodeStoreContract, signInFlowStoreContract } from './identity-store.contract.js';
 import { accountTokenStoreContract } from './account-token-store.contract.js';
 import { loginThrottleContract } from './login-throttle.contract.js';
 import { inviteStoreContract, pushOutboxContract } from './invite-store.contract.js';
+import { pushDeviceStoreContract } from './push-device-store.contract.js';
+import { pushDeliveryStoreContract } from './push-delivery-store.contract.js';
 import { planStoreContract } from './plan-store.contract.js';
 import { feedbackStoreContract } from './feedback-store.contract.js';
 import { referralCodeStoreContract } from './referral-code-store.contract.js';
@@ -15,10 +18,16 @@ import { pantryMergeStoreContract, unitWeightStoreContract } from './pantry-merg
 import { pantryObservationStoreContract } from './pantry-observation-store.contract.js';
 import { foodTableStoreContract, receiptStoreContract } from './food-table-store.contract.js';
 import { shoppingListStoreContract } from './shopping-list-store.contract.js';
+import { calendarFeedStoreContract } from './calendar-feed-store.contract.js';
 import { householdRevisionsContract } from './household-revisions.contract.js';
+import { dinnerCalendarStoreContract } from './dinner-calendar-store.contract.js';
+import { dinnerPriceSubscriberStoreContract } from './dinner-price-subscriber-store.contract.js';
+import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
+import { publicDataFilesContract } from './public-data-files.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
+  billingStoreContract(backend);
   accountStoreContract(backend);
   sessionStoreContract(backend);
   householdStoreContract(backend);
@@ -29,6 +38,8 @@ for (const backend of backends()) {
   loginThrottleContract(backend);
   inviteStoreContract(backend);
   pushOutboxContract(backend);
+  pushDeviceStoreContract(backend);
+  pushDeliveryStoreContract(backend);
   planStoreContract(backend);
   feedbackStoreContract(backend);
   referralCodeStoreContract(backend);
@@ -40,5 +51,10 @@ for (const backend of backends()) {
   foodTableStoreContract(backend);
   receiptStoreContract(backend);
   shoppingListStoreContract(backend);
+  calendarFeedStoreContract(backend);
   householdRevisionsContract(backend);
+  dinnerCalendarStoreContract(backend);
+  dinnerPriceSubscriberStoreContract(backend);
+  dinnerPriceStoreContract(backend);
+  publicDataFilesContract(backend);
 }

@@ -38,7 +38,7 @@ describe('members and invites (domain)', () => {
     expect(value(await acceptInvite(deps, kid, { code: invite.code }))).to.deep.equal(m);
     expect(await acceptInvite(deps, await account(deps, 'late'), { code: invite.code })).to.deep.equal({ ok: false, error: { type: 'invite-not-usable' } });
     const events = await deps.pushOutbox.pending(10);
-    expect(events.map((e) => e.event)).to.deep.equal([{ kind: 'member-joined', memberId: person.id, displayName: 'Lille' }]);
+    expect(events.map((e) => e.event)).to.deep.equal([{ kind: 'member-joined', memberId: person.id, displayName: 'Lille', actorAccountId: kid.id }]);
   });
 
   it('an expired code is refused, but not to someone already in the household', async () => {

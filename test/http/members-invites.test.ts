@@ -108,7 +108,8 @@ for (const kind of databaseKinds()) {
         const again = await joiner.post('/api/v1/invites/accept', { code });
         expect(again.json).to.deep.equal(first.json);
         expect((await joiner.get('/api/v1/me')).json.memberships).to.deep.equal([first.json]);
-        expect((await pendingJoins(h.id)).map((e) => e.event)).to.deep.equal([{ kind: 'member-joined', memberId: first.json.memberId, displayName: 'Joiner' }]);
+        const joinerId = (await joiner.get('/api/v1/me')).json.user.id;
+        expect((await pendingJoins(h.id)).map((e) => e.event)).to.deep.equal([{ kind: 'member-joined', memberId: first.json.memberId, displayName: 'Joiner', actorAccountId: joinerId }]);
 
         const { client: late } = await signedInClient(server.url);
         const used = await late.post('/api/v1/invites/accept', { code });

@@ -1,0 +1,99 @@
+import { DERIVED_FILES, type DerivedFileName } from '../../../core/publicdata/derived-documents.js';
+import { derivedFile } from '../../../core/publicdata/derived-files.js';
+import type { PublicDataFiles } from '../../../ports/public-data-files.js';
+import { problemFor } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+
+/**
+ * The files change at most once a sync (daily) and their ETag is the SHA-256 of the bytes: an hour of caching, then
+ * a conditional request answers 304 without a body. no-transform: the bytes must stay the ones the ETag names.
+ */
+export const DERIVED_FILE_CACHE_CONTROL = 'public, max-age=3600, no-transform';
+
+const FORMAT_DOC =
+  'application/gzip: gzipped JSON lines (UTF-8, one object per line, each with a `type`). The first line is the ' +
+  '`header`: file, format (1), licence (SPDX), sources, attribution and counts. The file is built by the food-table ' +
+  'sync job and stored, never built per request; its bytes depend only on the data, so the ETag (the SHA-256 of the ' +
+  'bytes, hex, strong) changes only when the data does. If-None-Match with it answers 304 without a body. ' +
+  `Cache-Control: ${DERIVED_FILE_CACHE_CONTROL}; Last-Modified is when these bytes were built. Counted per client IP ` +
+  'in the data-per-ip class. HEAD answers the headers alone.';
+
+/**
+ * RFC 9110 13.1: If-None-Match (weak comparison: W/"x" matches "x"; * matches any file) decides when sent; else
+ * If-Modified-Since against builtAt (to the second). Not Koa's ctx.fresh: it answers stale to any request carrying
+ * Cache-Control: no-cache, which fetch() adds to every conditional request, while the conditional decides here.
+ */
+export function notModified(ifNoneMatch: string, ifModifiedSince: string, sha256: string, builtAt: Date): boolean {
+  if (ifNoneMatch.trim() !== '') {
+    return ifNoneMatch.split(',').some((tag) => {
+      const t = tag.trim();
+      return t === '*' || t.replace(/^W\//, '') === `"${sha256}"`;
+    });
+  }
+  const since = Date.parse(ifModifiedSince);
+  return ifModifiedSince !== '' && Number.isFinite(since) && Math.floor(builtAt.getTime() / 1000) * 1000 <= since;
+}
+
+export function publicDataRoutes(deps: { publicDataFiles: PublicDataFiles }): AnyRoute[] {
+  const tag = 'Public data';
+  const download = (name: DerivedFileName) => async (ctx: Parameters<AnyRoute['handler']>[0]) => {
+    const result = await derivedFile(deps, name);
+    if (!result.ok) throw problemFor(result.error);
+    const file = result.value;
+    ctx.set('ETag', `"${file.sha256}"`);
+    ctx.set('Cache-Control', DERIVED_FILE_CACHE_CONTROL);
+    ctx.set('Last-Modified', file.builtAt.toUTCString());
+    if (notModified(ctx.get('If-None-Match'), ctx.get('If-Modified-Since'), file.sha256, file.builtAt)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+    ctx.type = 'application/gzip';
+    ctx.body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  };
+  const headers = { ETag: '"<SHA-256 of the bytes, hex>"', 'Cache-Control': DERIVED_FILE_CACHE_CONTROL, 'Last-Modified': 'when these bytes were built' };
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `/api/v1/data/${DERIVED_FILES.foodDb}`,
+      operationId: 'foodDbDerived',
+      summary: 'Every product row and barcode-to-food-key mapping of the food table, as gzipped JSON lines',
+      description:
+        `${FORMAT_DOC} After the header: one \`product\` line per product row held (id, ean, name, foodKey, foodGroup, ` +
+        'novaGroup, nutriScore, prices: the chain list prices), ordered by id, then one `barcode` line (ean, foodKey) per ' +
+        'distinct mapping, ordered by EAN. The header names the food source\'s licence, source and attribution (the ' +
+        'embedded sample catalogue: CC-BY-4.0). 404 food_db_not_built until the food table\'s first sync has run.',
+      tag,
+      auth: 'public',
+      rateLimit: 'data-per-ip',
+      responses: {
+        200: { description: 'The gzipped JSON lines', contentType: 'application/gzip', headers },
+        304: { description: 'Not modified: the ETag sent is the current file\'s' },
+      },
+      problems: { food_db_not_built: 404 },
+      handler: download(DERIVED_FILES.foodDb),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `/api/v1/data/${DERIVED_FILES.library}`,
+      operationId: 'libraryDerived',
+      summary: 'The library recipes under a share-alike licence, as gzipped JSON lines',
+      description:
+        `${FORMAT_DOC} After the header: one \`recipe\` line per library recipe carrying a share-alike licence ` +
+        '(CC BY-SA family), ordered by id: id, title, servings, licence, source, attribution, ingredients (foodKey, ' +
+        'displayName, quantity, unit; quantity and unit null for "to taste"). Recipes under other licences (CC-BY-4.0, ' +
+        'CC0-1.0) are left out. The header names the licence (their one licence, or an SPDX AND of several), the ' +
+        'sources and the attribution. Always 200: with only the header line when no recipe is seeded ' +
+        '(RECIPE_LIBRARY=none). The file is built at start and after each sync.',
+      tag,
+      auth: 'public',
+      rateLimit: 'data-per-ip',
+      responses: {
+        200: { description: 'The gzipped JSON lines', contentType: 'application/gzip', headers },
+        304: { description: 'Not modified: the ETag sent is the current file\'s' },
+      },
+      problems: { library_not_built: 503 },
+      handler: download(DERIVED_FILES.library),
+    }),
+  ];
+}

@@ -1,0 +1,124 @@
+import type { Knex } from 'knex';
+import type { PushSwitch } from '../../core/push/types.js';
+import type { Delivery, DeliveryState, NewDelivery, PushDeliveryStore } from '../../ports/push-delivery-store.js';
+import type { PushMessage } from '../../ports/push-sender.js';
+import { translated } from './errors.js';
+import { fromJsonText, iso, toDate, toJsonText } from './rows.js';
+
+interface DeliveryRow {
+  id: string;
+  household_id: string;
+  account_id: string;
+  token: string;
+  switch_name: string;
+  message: string;
+  state: string;
+  attempts: number | string;
+  next_attempt_at: Date | string;
+  claim_id: string | null;
+  claimed_until: Date | string | null;
+  last_error: string | null;
+  created_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+const toDelivery = (r: DeliveryRow): Delivery => ({
+  id: r.id,
+  householdId: r.household_id,
+  accountId: r.account_id,
+  token: r.token,
+  switch: r.switch_name as PushSwitch,
+  message: fromJsonText<PushMessage>(r.message),
+  state: r.state as DeliveryState,
+  attempts: Number(r.attempts),
+  nextAttemptAt: toDate(r.next_attempt_at),
+  lastError: r.last_error,
+  createdAt: toDate(r.created_at),
+  finishedAt: r.finished_at === null ? null : toDate(r.finished_at),
+});
+
+const deliveryRow = (d: NewDelivery) => ({
+  id: d.id,
+  household_id: d.householdId,
+  account_id: d.accountId,
+  token: d.token,
+  switch_name: d.switch,
+  message: toJsonText(d.message),
+  state: 'pending',
+  attempts: 0,
+  next_attempt_at: iso(d.createdAt),
+  claim_id: null,
+  claimed_until: null,
+  last_error: null,
+  created_at: iso(d.createdAt),
+  finished_at: null,
+});
+
+/** Thrown inside a transaction to roll it back when another worker handed an entry over first. */
+class Contended extends Error {}
+
+const ORDER = [{ column: 'next_attempt_at' }, { column: 'created_at' }, { column: 'id' }];
+
+export function knexPushDeliveryStore(knex: Knex): PushDeliveryStore {
+  return translated<PushDeliveryStore>({
+    async handOver(entryIds, deliveries, at) {
+      try {
+        await knex.transaction(async (trx) => {
+          // The conditional update takes the entries' row locks: a simultaneous hand-over waits here, then finds
+          // sent_at set, counts short and rolls back.
+          const n = entryIds.length === 0 ? 0 : await trx('push_outbox').whereIn('id', [...entryIds]).whereNull('sent_at').update({ sent_at: iso(at) });
+          if (n !== entryIds.length) throw new Contended();
+          const rows = deliveries.map(deliveryRow);
+          for (let i = 0; i < rows.length; i += 200) await trx('push_deliveries').insert(rows.slice(i, i + 200));
+        });
+        return true;
+      } catch (err) {
+        if (err instanceof Contended) return false;
+        throw err;
+      }
+    },
+    async claimDue({ claimId, now, until, limit }) {
+      const free = (q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<=', iso(now));
+      const candidates = (await knex('push_deliveries')
+        .select('id')
+        .where({ state: 'pending' })
+        .andWhere('next_attempt_at', '<=', iso(now))
+        .andWhere(free)
+        .orderBy(ORDER)
+        .limit(limit)) as { id: string }[];
+      if (candidates.length === 0) return [];
+      // The same conditions again in the update: of two workers racing for a row, the later finds it claimed.
+      await knex('push_deliveries')
+        .whereIn('id', candidates.map((c) => c.id))
+        .andWhere({ state: 'pending' })
+        .andWhere(free)
+        .update({ claim_id: claimId, claimed_until: iso(until) });
+      const rows = (await knex<DeliveryRow>('push_deliveries').where({ claim_id: claimId, state: 'pending' }).orderBy(ORDER)) as DeliveryRow[];
+      return rows.map(toDelivery);
+    },
+    async renew(id, claimId, until) {
+      return (await knex('push_deliveries').where({ id, claim_id: claimId, state: 'pending' }).update({ claimed_until: iso(until) })) === 1;
+    },
+    async settle(id, claimId, s) {
+      const common = { attempts: s.attempts, claim_id: null, claimed_until: null };
+      const patch =
+        s.state === 'pending'
+          ? { ...common, state: 'pending', next_attempt_at: iso(s.nextAttemptAt), last_error: s.error }
+          : { ...common, state: s.state, finished_at: iso(s.at), last_error: s.state === 'sent' ? null : s.error };
+      await knex('push_deliveries').where({ id, claim_id: claimId, state: 'pending' }).update(patch);
+    },
+    async ofHousehold(householdId) {
+      const rows = (await knex<DeliveryRow>('push_deliveries')
+        .where({ household_id: householdId })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])) as DeliveryRow[];
+      return rows.map(toDelivery);
+    },
+    async purge(before) {
+      return knex.transaction(async (trx) => {
+        const deliveries = await trx('push_deliveries').whereNot({ state: 'pending' }).andWhere('finished_at', '<', iso(before)).delete();
+        const entries = await trx('push_outbox').whereNotNull('sent_at').andWhere('sent_at', '<', iso(before)).delete();
+        return deliveries + entries;
+      });
+    },
+  });
+}

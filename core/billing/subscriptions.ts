@@ -1,0 +1,72 @@
+import type { Plan } from '../households/types.js';
+import {
+  FREE_STATUSES,
+  PLUS_STATUSES,
+  SETTLED_STATUSES,
+  type BillingEvent,
+  type Stamp,
+  type Stamped,
+  type SubscriptionChange,
+  type SubscriptionState,
+} from './types.js';
+
+/** Events in the order they happened at the provider: by created, then by id (the provider's clock ticks in seconds). */
+export function compareStamps(a: Stamp, b: Stamp): number {
+  const d = a.at.getTime() - b.at.getTime();
+  if (d !== 0) return d;
+  return a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0;
+}
+
+/**
+ * What an event says about its subscription (extensions.md > Billing), or null when it names none. The household
+ * of a checkout is passed in by the caller once it knows the household exists.
+ */
+export function changeOf(event: BillingEvent): SubscriptionChange | null {
+  const by: Stamp = { at: event.created, eventId: event.id };
+  switch (event.type) {
+    case 'checkout.session.completed':
+      // A paid checkout starts the subscription on Plus with nothing owed.
+      if (event.subscriptionId === null || event.householdId === null) return null;
+      return { subscriptionId: event.subscriptionId, by, household: event.householdId, plan: 'Plus', paymentFailing: false };
+    case 'customer.subscription.updated': {
+      const plan: Plan | undefined = PLUS_STATUSES.includes(event.status) ? 'Plus' : FREE_STATUSES.includes(event.status) ? 'Free' : undefined;
+      return {
+        subscriptionId: event.subscriptionId,
+        by,
+        status: event.status,
+        ...(plan ? { plan } : {}),
+        // past_due, unpaid and the statuses this service does not know keep the flag as it is.
+        ...(SETTLED_STATUSES.includes(event.status) ? { paymentFailing: false } : {}),
+      };
+    }
+    case 'customer.subscription.deleted':
+      return { subscriptionId: event.subscriptionId, by, plan: 'Free', status: event.status ?? 'canceled', paymentFailing: false };
+    case 'invoice.payment_failed':
+      return event.subscriptionId === null ? null : { subscriptionId: event.subscriptionId, by, paymentFailing: true };
+    case 'other':
+      return null;
+  }
+}
+
+/**
+ * The subscription after one more event: each part the event speaks of takes its value when the event is newer
+ * than the one that wrote the part. Every part is a last-writer-wins register over the events' own order, so any
+ * delivery order, with any replays, ends in the same state.
+ */
+export function applyChange(current: SubscriptionState | null, change: SubscriptionChange): SubscriptionState {
+  const take = <T>(part: Stamped<T> | null, value: T | undefined): Stamped<T> | null =>
+    value === undefined || (part !== null && compareStamps(change.by, part.by) <= 0) ? part : { value, by: change.by };
+  return {
+    subscriptionId: change.subscriptionId,
+    household: take(current?.household ?? null, change.household),
+    plan: take(current?.plan ?? null, change.plan),
+    status: take(current?.status ?? null, change.status),
+    paymentFailing: take(current?.paymentFailing ?? null, change.paymentFailing),
+    lastEvent: current && compareStamps(current.lastEvent, change.by) >= 0 ? current.lastEvent : change.by,
+  };
+}
+
+/** A household is on Plus while any subscription it bought is on Plus. */
+export function householdPlanOf(subscriptions: readonly SubscriptionState[]): Plan {
+  return subscriptions.some((s) => s.plan?.value === 'Plus') ? 'Plus' : 'Free';
+}
