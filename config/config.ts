@@ -38,8 +38,6 @@ export interface Config {
   readonly billingWebhookSecret: string | null;
   readonly appVersionFloor: VersionMap;
   readonly appVersionLatest: VersionMap;
-  /** PUSH_PROVIDER, the same as push.defaultProvider. */
-  readonly pushProvider: PushProvider;
   readonly push: PushConfig;
   readonly lockout: { readonly attempts: number; readonly windowSec: number; readonly lockSec: number };
   readonly logLevel: (typeof LOG_LEVELS)[number];
@@ -152,7 +150,6 @@ export function loadConfig(env: Env): Config {
     billingWebhookSecret: opt('BILLING_WEBHOOK_SECRET'),
     appVersionFloor: parseVersions('APP_VERSION_FLOOR', opt('APP_VERSION_FLOOR')),
     appVersionLatest: parseVersions('APP_VERSION_LATEST', opt('APP_VERSION_LATEST')),
-    pushProvider: push.defaultProvider,
     push,
     lockout: parseLockout(str('LOCKOUT', '10/900/300')),
     logLevel: oneOf('LOG_LEVEL', str('LOG_LEVEL', 'info'), LOG_LEVELS),

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { ean13CheckDigit } from '../core/food/ean.js';
 import type { FoodProduct, NovaGroup, NutriScore } from '../core/food/types.js';
 import { normalizeFoodKey } from '../core/shared/food-key.js';
+import { mulberry32 } from '../core/shared/seeded.js';
 
 type Base = [name: string, group: string, nova: NovaGroup, nutri: NutriScore | null, price: number, unit: string, sizes: (number | null)[], brands: string[]];
 
@@ -96,23 +97,12 @@ const CHAINS = [
   ['Coop Extra', 1.04],
 ] as const;
 
-// mulberry32: a tiny seeded generator, so the catalogue is the same on every run.
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sizeLabel = (size: number | null, unit: string) => (size === null ? '' : ` ${String(size).replace('.', ',')} ${unit === 'stk' ? 'stk' : unit}`);
 const roundPrice = (n: number) => Math.round(n * 10) / 10 - 0.1;
 
 export function generateCatalogue(): FoodProduct[] {
-  const random = seeded(20260504);
+  const random = mulberry32(20260504);
   const products: FoodProduct[] = [];
   let item = 0;
   BASES.forEach(([name, foodGroup, novaGroup, nutriScore, basePrice, unit, sizes, brands], b) => {

@@ -16,9 +16,9 @@ describe('config', () => {
       trustProxy: false,
       billingWebhookSecret: null,
       appVersionFloor: { ios: null, android: null },
-      pushProvider: 'log',
       lockout: { attempts: 10, windowSec: 900, lockSec: 300 },
     });
+    expect(c.push.defaultProvider).to.equal('log');
     expect(c.rateLimits).to.deep.equal(DEFAULT_RATE_LIMITS);
     expect(c.rateLimits['dinner-price-signup-per-ip']).to.deep.equal({ points: 5, durationSec: 3600 });
   });

@@ -5,16 +5,10 @@ import type { SubscriptionChange, SubscriptionState } from '../../core/billing/t
 import type { Plan } from '../../core/households/types.js';
 import type { AppliedEvent } from '../../ports/billing-store.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores, plan: Plan = 'Free') {
-  const owner = newAccount();
-  await s.accounts.create(owner);
-  const id = randomUUID();
-  await s.households.create(
-    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan, createdAt: at('2026-01-01T00:00:00.000Z') },
-    { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
-  );
+  const { id } = await ownedHousehold(s, { plan });
   return id;
 }
 

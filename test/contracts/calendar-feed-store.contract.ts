@@ -3,17 +3,10 @@ import { expect } from 'chai';
 import type { CalendarEvent, DeviceFeed, IcsFeed } from '../../core/calendar/types.js';
 import type { DeviceSync } from '../../ports/calendar-feed-store.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, newAccount, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
-  const owner = newAccount();
-  await s.accounts.create(owner);
-  const id = randomUUID();
-  const ownerMember = randomUUID();
-  await s.households.create(
-    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
-    { id: ownerMember, displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
-  );
+  const { id, owner, ownerMemberId: ownerMember } = await ownedHousehold(s);
   const other = newAccount();
   await s.accounts.create(other);
   const otherMember = await s.households.addMember(id, { id: randomUUID(), displayName: 'Adult', role: 'Adult', accountId: other.id, createdAt: at('2026-01-02T00:00:00.000Z') });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NewAccount } from '../../ports/account-store.js';
+import type { Plan } from '../../core/households/types.js';
+import type { StoreSet } from '../../bootstrap/stores.js';
 
 /** Timestamps with milliseconds, as the stores must keep them. */
 export const at = (iso: string) => new Date(iso);
@@ -15,3 +17,23 @@ export const newAccount = (over: Partial<NewAccount> = {}): NewAccount => ({
   createdAt: at('2026-03-01T10:15:30.123Z'),
   ...over,
 });
+
+/**
+ * A household with its Owner, a login of its own: what most suites need before they can write household data.
+ * `at` is both the household's and the owner's creation time.
+ */
+export async function ownedHousehold(
+  s: Pick<StoreSet, 'accounts' | 'households'>,
+  o: { plan?: Plan; at?: Date } = {},
+): Promise<{ id: string; owner: NewAccount; ownerMemberId: string }> {
+  const owner = newAccount();
+  await s.accounts.create(owner);
+  const id = randomUUID();
+  const ownerMemberId = randomUUID();
+  const createdAt = o.at ?? at('2026-01-01T00:00:00.000Z');
+  await s.households.create(
+    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: o.plan ?? 'Free', createdAt },
+    { id: ownerMemberId, displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt },
+  );
+  return { id, owner, ownerMemberId };
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { FoodProduct, Receipt } from '../../core/food/types.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 export const product = (id: string, over: Partial<FoodProduct> = {}): FoodProduct => ({
   id,
@@ -20,13 +20,7 @@ export const product = (id: string, over: Partial<FoodProduct> = {}): FoodProduc
 });
 
 async function household(s: Stores): Promise<string> {
-  const account = newAccount();
-  await s.accounts.create(account);
-  const id = randomUUID();
-  await s.households.create(
-    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Plus', createdAt: at('2026-02-01T12:00:00.500Z') },
-    { id: randomUUID(), displayName: 'Kari', role: 'Owner', accountId: account.id, createdAt: at('2026-02-01T12:00:00.500Z') },
-  );
+  const { id } = await ownedHousehold(s, { plan: 'Plus', at: at('2026-02-01T12:00:00.500Z') });
   return id;
 }
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { MealEvent } from '../../core/events/types.js';
 import type { RecipeContent } from '../../core/recipes/types.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 const recipe = (title: string): RecipeContent => ({ title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [] });
 
@@ -16,13 +16,7 @@ export function householdRevisionsContract(backend: Backend): void {
     afterEach(async () => s.close());
 
     async function household() {
-      const owner = newAccount();
-      await s.accounts.create(owner);
-      const id = randomUUID();
-      await s.households.create(
-        { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
-        { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
-      );
+      const { id, owner } = await ownedHousehold(s);
       return { id, owner };
     }
 

@@ -3,16 +3,10 @@ import { expect } from 'chai';
 import type { Member } from '../../core/households/types.js';
 import type { Invite, InviteUse } from '../../ports/invite-store.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, newAccount, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
-  const owner = newAccount();
-  await s.accounts.create(owner);
-  const id = randomUUID();
-  await s.households.create(
-    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
-    { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
-  );
+  const { id, owner } = await ownedHousehold(s);
   return { owner, id };
 }
 

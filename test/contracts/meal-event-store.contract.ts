@@ -2,17 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { MealEvent, MealEventParticipant } from '../../core/events/types.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
-  const owner = newAccount();
-  await s.accounts.create(owner);
-  const id = randomUUID();
-  const ownerMember = randomUUID();
-  await s.households.create(
-    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
-    { id: ownerMember, displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
-  );
+  const { id, ownerMemberId: ownerMember } = await ownedHousehold(s);
   const child = await s.households.addMember(id, { id: randomUUID(), displayName: 'Lille', role: 'Junior', accountId: null, createdAt: at('2026-01-02T00:00:00.000Z') });
   return { id, ownerMember, child: child.id };
 }

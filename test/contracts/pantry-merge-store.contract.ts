@@ -1,17 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { PantryMerge, PantryMergeRejection, UnitWeight } from '../../core/pantry/types.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores): Promise<string> {
-  const account = newAccount();
-  await s.accounts.create(account);
-  const id = randomUUID();
-  await s.households.create(
-    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Plus', createdAt: at('2026-02-01T12:00:00.500Z') },
-    { id: randomUUID(), displayName: 'Kari', role: 'Owner', accountId: account.id, createdAt: at('2026-02-01T12:00:00.500Z') },
-  );
+  const { id } = await ownedHousehold(s, { plan: 'Plus', at: at('2026-02-01T12:00:00.500Z') });
   return id;
 }
 

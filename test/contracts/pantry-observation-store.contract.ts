@@ -2,16 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores): Promise<string> {
-  const owner = newAccount();
-  await s.accounts.create(owner);
-  const id = randomUUID();
-  await s.households.create(
-    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
-    { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
-  );
+  const { id } = await ownedHousehold(s);
   return id;
 }
 

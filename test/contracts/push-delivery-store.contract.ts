@@ -4,7 +4,7 @@ import { DEFAULT_SWITCHES } from '../../core/push/types.js';
 import type { NewDelivery } from '../../ports/push-delivery-store.js';
 import type { OutboxEntry } from '../../ports/push-outbox.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 const T0 = '2026-04-01T08:00:00.000Z';
 const plus = (ms: number, from = T0) => new Date(at(from).getTime() + ms);
@@ -19,13 +19,7 @@ export function pushDeliveryStoreContract(backend: Backend): void {
 
     /** A household of one login with one device, and an outbox entry of it. */
     async function setup(token = `token${randomUUID().slice(0, 8)}`) {
-      const owner = newAccount();
-      await s.accounts.create(owner);
-      const householdId = randomUUID();
-      await s.households.create(
-        { id: householdId, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at(T0) },
-        { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at(T0) },
-      );
+      const { id: householdId, owner } = await ownedHousehold(s, { at: at(T0) });
       await s.pushDevices.register({ token, accountId: owner.id, platform: 'ios', provider: 'apns', at: at(T0) }, DEFAULT_SWITCHES);
       const entry = async (): Promise<OutboxEntry> => {
         const e: OutboxEntry = {

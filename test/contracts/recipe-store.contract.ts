@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Ingredient, Recipe, RecipeContent } from '../../core/recipes/types.js';
 import type { RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 const line = (over: Partial<Ingredient> = {}): Ingredient => ({
   displayName: 'Tomater',
@@ -40,13 +40,7 @@ export function recipeStoreContract(backend: Backend): void {
     afterEach(async () => s.close());
 
     async function household() {
-      const account = newAccount();
-      await s.accounts.create(account);
-      const id = randomUUID();
-      await s.households.create(
-        { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-02-01T12:00:00.500Z') },
-        { id: randomUUID(), displayName: 'Kari', role: 'Owner', accountId: account.id, createdAt: at('2026-02-01T12:00:00.500Z') },
-      );
+      const { id } = await ownedHousehold(s, { at: at('2026-02-01T12:00:00.500Z') });
       return id;
     }
     const add = async (h: string, c: Partial<RecipeContent> = {}, when = at('2026-05-04T09:00:00.123Z')) =>

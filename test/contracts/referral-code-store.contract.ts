@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { NewReferralCode } from '../../ports/referral-code-store.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 let counter = 0;
 /** Distinct codes of the referral shape, unique per run. */
@@ -17,13 +17,7 @@ export function referralCodeStoreContract(backend: Backend): void {
     afterEach(async () => s.close());
 
     async function household() {
-      const account = newAccount();
-      await s.accounts.create(account);
-      const id = randomUUID();
-      await s.households.create(
-        { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Plus', createdAt: at('2026-02-01T12:00:00.500Z') },
-        { id: randomUUID(), displayName: 'Kari', role: 'Owner', accountId: account.id, createdAt: at('2026-02-01T12:00:00.500Z') },
-      );
+      const { id } = await ownedHousehold(s, { plan: 'Plus', at: at('2026-02-01T12:00:00.500Z') });
       return id;
     }
     const batch = (slots: number[], createdAt = at('2026-05-04T09:00:00.123Z')): NewReferralCode[] => slots.map((slot) => ({ code: freshCode(), slot, createdAt }));

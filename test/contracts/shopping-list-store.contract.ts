@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { ShoppingLine, ShoppingListContent } from '../../core/shopping/types.js';
 import type { Backend, Stores } from './backends.js';
-import { at, newAccount } from './fixtures.js';
+import { at, ownedHousehold } from './fixtures.js';
 
 const shoppingLine = (over: Partial<ShoppingLine> = {}): ShoppingLine => ({
   id: randomUUID(),
@@ -51,13 +51,7 @@ export function shoppingListStoreContract(backend: Backend): void {
     afterEach(async () => s.close());
 
     async function plan() {
-      const owner = newAccount();
-      await s.accounts.create(owner);
-      const householdId = randomUUID();
-      await s.households.create(
-        { id: householdId, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-01-01T00:00:00.000Z') },
-        { id: randomUUID(), displayName: 'Owner', role: 'Owner', accountId: owner.id, createdAt: at('2026-01-01T00:00:00.000Z') },
-      );
+      const { id: householdId } = await ownedHousehold(s);
       const p = await s.plans.getOrCreate(householdId, '2026-05-04', { planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
       return { householdId, planId: p.id };
     }

@@ -7,22 +7,12 @@ import { memoryBillingStore } from '../../adapters/memory/billing-store.js';
 import { emptyTables, memoryHouseholdStore } from '../../adapters/memory/stores.js';
 import { receiveBillingWebhook, type BillingDeps } from '../../core/billing/webhook.js';
 import type { SubscriptionState } from '../../core/billing/types.js';
+import { mulberry32 } from '../../core/shared/seeded.js';
 
 const SECRET = 'whsec_test';
 const NOW = new Date('2026-05-04T09:00:00.000Z');
 const T0 = NOW.getTime() / 1000;
 
-/** A deterministic RNG (mulberry32) so a failing order can be replayed from its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function shuffle<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -396,7 +386,7 @@ describe('billing webhook (domain)', () => {
       const fixed = (h: string) => make(h).map((e, i) => (i === 0 ? { ...e, id: checkoutId } : e));
       const expected = await reference(['sub_1'], fixed);
       expect(expected.plan).to.equal('Free');
-      const random = seeded(20260504);
+      const random = mulberry32(20260504);
       let runs = 0;
       for (const order of permutations([0, 1, 2, 3, 4, 5])) {
         const w = world();
@@ -416,7 +406,7 @@ describe('billing webhook (domain)', () => {
     });
 
     it('converges for random event sets over two subscriptions of a household (seeded)', async () => {
-      const random = seeded(7);
+      const random = mulberry32(7);
       const statuses = ['active', 'trialing', 'past_due', 'canceled', 'unpaid', 'incomplete_expired', 'incomplete', 'paused'];
       const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
       for (let round = 0; round < 150; round++) {

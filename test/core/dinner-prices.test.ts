@@ -8,7 +8,8 @@ import { DinnerPricesPublic } from '../../adapters/http/routes/dinner-prices.js'
 import { drawAndPrice, isoWeekOf, measureDinnerPrices } from '../../core/dinnerprices/measure.js';
 import { lineCost, priceBookOf, weekCost } from '../../core/dinnerprices/pricing.js';
 import { dinnerPriceFiles, dinnerPricesCsv, dinnerPricesJson, publishDinnerPrices, publishedMonths } from '../../core/dinnerprices/publish.js';
-import { drawIndexes, fnv1a32, mulberry32, seedOf } from '../../core/dinnerprices/random.js';
+import { drawIndexes, seedOf } from '../../core/dinnerprices/random.js';
+import { fnv1a32, mulberry32 } from '../../core/shared/seeded.js';
 import { median, percentile } from '../../core/dinnerprices/statistics.js';
 import { portionsOf, type DinnerPriceMeasurement } from '../../core/dinnerprices/types.js';
 import type { FoodProduct } from '../../core/food/types.js';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parseItemText } from '../../core/shopping/amounts.js';
 import { canonicalUnit, UNIT_ALIASES, type CanonicalUnit } from '../../core/shopping/units.js';
+import { mulberry32 } from '../../core/shared/seeded.js';
 
 type Q = number | null;
 type U = CanonicalUnit | null;
@@ -114,17 +115,6 @@ describe('parseItemText', () => {
   });
 });
 
-/** mulberry32: a tiny seeded PRNG, so a failing case is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('parseItemText (seeded property)', () => {
   const NAMES = ['poteter', 'hakkede tomater', 'Crème fraîche', 'kyllingfilet', 'rømme', 'olive oil', 'brown sugar', 'Lime', 'glass nudler', '7up', 'Pepsi Max', 'blåbær'];
@@ -132,7 +122,7 @@ describe('parseItemText (seeded property)', () => {
   const SEED = 20260504;
 
   it('gives back the number, the canonical unit and the name it was built from', () => {
-    const rnd = prng(SEED);
+    const rnd = mulberry32(SEED);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const failures: string[] = [];
     for (let i = 0; i < 2000; i++) {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { canonicalUnit, convert, dimensionOf, UNIT_ALIASES, UNIT_TABLE, type CanonicalUnit, type Dimension } from '../../core/shopping/units.js';
+import { mulberry32 } from '../../core/shared/seeded.js';
 
 describe('canonicalUnit', () => {
   const EXAMPLES: ReadonlyArray<readonly [string, CanonicalUnit | null]> = [
@@ -80,17 +81,6 @@ describe('convert', () => {
   });
 });
 
-/** mulberry32: a tiny seeded PRNG, so a failing case is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('convert (seeded property)', () => {
   const SEED = 424242;
@@ -99,7 +89,7 @@ describe('convert (seeded property)', () => {
   const byDimension = (d: Dimension) => units.filter((u) => UNIT_TABLE[u].dimension === d);
 
   it('converts there and back to the same quantity within a dimension', () => {
-    const rnd = prng(SEED);
+    const rnd = mulberry32(SEED);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const failures: string[] = [];
     for (let i = 0; i < 2000; i++) {
@@ -115,7 +105,7 @@ describe('convert (seeded property)', () => {
   });
 
   it('converts pieces to mass and back with a unit weight, and never across volume and mass', () => {
-    const rnd = prng(SEED + 1);
+    const rnd = mulberry32(SEED + 1);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const failures: string[] = [];
     for (let i = 0; i < 2000; i++) {

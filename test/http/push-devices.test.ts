@@ -251,6 +251,9 @@ for (const kind of databaseKinds()) {
           };
           // The use case itself, in both processes at once, in small batches: the row claims alone keep them apart.
           await add(6);
+          // One round each first, so that both surely hold part of the work (which one wins a race is up to timing).
+          await deliverPending(server.runtime.deps, { batch: 3 });
+          await deliverPending(second.deps, { batch: 3 });
           for (let round = 0; round < 6; round++) await Promise.all([deliverPending(server.runtime.deps, { batch: 3 }), deliverPending(second.deps, { batch: 3 })]);
           // The job as scheduled: on Postgres the advisory lock lets one process run it at a time as well.
           await add(3);

@@ -2,34 +2,13 @@ import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { signedInClient, type Client } from '../support/client.js';
+import { signedInClient } from '../support/client.js';
+import { ownedHousehold } from '../support/household.js';
+import { addDish, plannedWeek, recipeBody, type PlannedWeek, type ShoppingItem } from '../support/shopping.js';
 
 const NOW = new Date('2026-05-06T09:00:00.000Z'); // a Wednesday; Oslo's week starts Monday 2026-05-04
 const MONDAY = '2026-05-04';
 
-type Line = { displayName: string; quantity: number | null; unit: string | null; optional?: boolean; baseRecipeId?: string | null; reference?: string | null };
-const recipe = (title: string, servings: number, lines: Line[]) => ({
-  title,
-  servings,
-  activeMinutes: null,
-  totalMinutes: null,
-  steps: [],
-  ingredients: lines.map((l) => ({ optional: false, baseRecipeId: null, reference: null, ...l })),
-});
-interface Item {
-  id: string;
-  foodKey: string;
-  displayName: string;
-  requiredQuantity: number;
-  unit: string;
-  status: string;
-  purchasedQuantity: number;
-  purchasedUnit: string | null;
-  reasonCode: string;
-  relatedPlanEntryIds: string[];
-  isManual: boolean;
-  addedAfterShopping: boolean;
-}
 
 for (const kind of databaseKinds()) {
   describe(`shopping trip and recipe lines [${kind.name}]`, function () {
@@ -39,42 +18,27 @@ for (const kind of databaseKinds()) {
     });
     after(async () => server.stop());
 
-    async function household() {
-      const { client } = await signedInClient(server.url, 'Owner');
-      const h = (await client.post('/api/v1/households', { name: 'Hansen' })).json;
-      const base = `/api/v1/households/${h.id}`;
-      const plan = (await client.put(`${base}/plans/week/${MONDAY}`)).json;
-      return { owner: client, id: h.id as string, base, plan, list: `${base}/plans/${plan.id}/shopping-list` };
-    }
-    type H = Awaited<ReturnType<typeof household>>;
-    async function junior(h: H): Promise<Client> {
-      const { client } = await signedInClient(server.url, 'Junior');
-      const code = (await h.owner.post(`${h.base}/invites`, { role: 'Junior' })).json.code;
-      expect((await client.post('/api/v1/invites/accept', { code })).status).to.be.oneOf([200, 201]);
-      return client;
-    }
-    async function dish(h: H, body: ReturnType<typeof recipe>) {
-      const res = await h.owner.post(`${h.base}/recipes`, body);
-      expect(res.status, res.text).to.equal(201);
-      return res.json as { id: string; ingredients: { foodKey: string }[] };
-    }
+    const household = () => plannedWeek(server.url, MONDAY);
+    type H = PlannedWeek;
+    const junior = async (h: Pick<H, 'join'>) => (await h.join('Junior')).client;
+    const dish = addDish;
     /** A week with Taco (4 servings, 400 g meat, 1 onion, 2 dl cream) served for 4 on Monday. */
     async function tacoWeek(h: H) {
-      const taco = await dish(h, recipe('Taco', 4, [
+      const taco = await dish(h, recipeBody('Taco', 4, [
         { displayName: 'Kjøttdeig', quantity: 400, unit: 'g' },
         { displayName: 'Løk', quantity: 1, unit: 'stk' },
         { displayName: 'Fløte', quantity: 2, unit: 'dl' },
       ]));
       const res = await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: taco.id, portions: 4, note: null });
       expect(res.status, res.text).to.equal(200);
-      const items = (await h.owner.get(h.list)).json.items as Item[];
+      const items = (await h.owner.get(h.list)).json.items as ShoppingItem[];
       const line = (name: string) => items.find((i) => i.displayName === name)!;
       return { taco, meat: line('Kjøttdeig'), onion: line('Løk'), cream: line('Fløte') };
     }
     const tick = (h: H, itemId: string, body: Record<string, unknown>) => h.owner.patch(`${h.base}/shopping-items/${itemId}`, body);
     const pushes = async (h: H, k: string) => (await server.runtime.deps.pushOutbox.pending(10_000)).filter((e) => e.householdId === h.id && e.event.kind === k);
     const pantry = (h: H) => server.runtime.deps.pantry.ofHousehold(h.id);
-    const byName = (items: Item[], name: string) => items.find((i) => i.displayName === name);
+    const byName = (items: ShoppingItem[], name: string) => items.find((i) => i.displayName === name);
 
     describe('complete', () => {
       it('closes the trip once: ticked lines go to the pantry as Purchased, a summary, one receipt-reminder to the shopper', async () => {
@@ -113,7 +77,7 @@ for (const kind of databaseKinds()) {
         await tick(h, meat.id, { status: 'Purchased', purchasedQuantity: 100 });
         const res = await h.owner.post(`${h.list}/complete?markAllBought=true`);
         expect(res.status, res.text).to.equal(200);
-        expect((res.json.items as Item[]).every((i) => i.status === 'Purchased')).to.equal(true);
+        expect((res.json.items as ShoppingItem[]).every((i) => i.status === 'Purchased')).to.equal(true);
         expect(byName(res.json.items, 'Kjøttdeig')).to.include({ purchasedQuantity: 400 });
         expect(res.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3 });
         expect(await pantry(h)).to.have.length(3);
@@ -151,11 +115,11 @@ for (const kind of databaseKinds()) {
         expect(res.json.completedAt).to.equal(null);
         expect(res.json.tripSummary).to.equal(null);
         expect((await pantry(h)).map((o) => o.id)).to.deep.equal([own.json.observationId]);
-        const items = res.json.items as Item[];
+        const items = res.json.items as ShoppingItem[];
         expect(byName(items, 'Kjøttdeig')).to.include({ status: 'Purchased', purchasedQuantity: 400 });
         expect(byName(items, 'Løk')).to.include({ status: 'Buy', purchasedQuantity: 0.5 });
         expect(byName(items, 'Fløte')).to.include({ status: 'Buy', purchasedQuantity: 0, purchasedUnit: null });
-        expect(items.map((i) => i.id)).to.deep.equal((closed.json.items as Item[]).map((i) => i.id));
+        expect(items.map((i) => i.id)).to.deep.equal((closed.json.items as ShoppingItem[]).map((i) => i.id));
 
         // Idempotent: reopening an open list changes nothing.
         const again = await h.owner.post(`${h.list}/reopen`);
@@ -191,8 +155,8 @@ for (const kind of databaseKinds()) {
 
     describe('recipe to a plan\'s list', () => {
       async function pizza(h: H) {
-        const sauce = await dish(h, recipe('Tomatsaus', 2, [{ displayName: 'Tomater', quantity: 400, unit: 'g' }]));
-        return dish(h, recipe('Pizza', 2, [
+        const sauce = await dish(h, recipeBody('Tomatsaus', 2, [{ displayName: 'Tomater', quantity: 400, unit: 'g' }]));
+        return dish(h, recipeBody('Pizza', 2, [
           { displayName: 'Mozzarella', quantity: 125, unit: 'g' },
           { displayName: 'Basilikum', quantity: 1, unit: 'stk', optional: true },
           { displayName: 'Saus', quantity: 1, unit: null, baseRecipeId: sauce.id },
@@ -208,7 +172,7 @@ for (const kind of databaseKinds()) {
         const res = await h.owner.post(`${h.list}/recipe`, { recipeId: p.id, portions: 4 });
         expect(res.status, res.text).to.equal(200);
         expect(res.json.skippedReferences).to.deep.equal(['Pizzadeig']);
-        const items = res.json.items as Item[];
+        const items = res.json.items as ShoppingItem[];
         expect(byName(items, 'Mozzarella')).to.include({ requiredQuantity: 250, unit: 'g', reasonCode: 'AddedRecipe', status: 'Buy' });
         expect(byName(items, 'Mozzarella')!.relatedPlanEntryIds).to.deep.equal([]);
         expect(byName(items, 'Mozzarella')!.addedAfterShopping).to.equal(true);
@@ -219,7 +183,7 @@ for (const kind of databaseKinds()) {
         expect(items.filter((i) => i.foodKey === meat.foodKey)).to.have.length(1);
         expect(byName(items, 'Kjøttdeig')).to.include({ requiredQuantity: 600, status: 'Buy', reasonCode: 'Planned' });
 
-        const regenerated = (await h.owner.post(`${h.list}/generate`)).json.items as Item[];
+        const regenerated = (await h.owner.post(`${h.list}/generate`)).json.items as ShoppingItem[];
         expect(byName(regenerated, 'Mozzarella')).to.include({ requiredQuantity: 250, reasonCode: 'AddedRecipe' });
         expect(byName(regenerated, 'Tomater')).to.include({ requiredQuantity: 800 });
         expect(byName(regenerated, 'Kjøttdeig')).to.include({ requiredQuantity: 600 });
@@ -251,19 +215,18 @@ for (const kind of databaseKinds()) {
     });
 
     describe('recipe to a week\'s list', () => {
-      const week = (h: H) => `${h.base}/shopping-list/recipe`;
+      const week = (h: Pick<H, 'base'>) => `${h.base}/shopping-list/recipe`;
       it('defaults to the household\'s current week; an unplanned week gets an empty plan and a fresh list (a Junior may do it)', async () => {
-        const { client: owner } = await signedInClient(server.url, 'Owner');
-        const hh = (await owner.post('/api/v1/households', { name: 'Berg' })).json;
-        const h = { owner, id: hh.id as string, base: `/api/v1/households/${hh.id}`, plan: null, list: '' } as unknown as H;
-        const r = await dish(h, recipe('Suppe', 2, [{ displayName: 'Gulrot', quantity: 2, unit: 'stk' }, { displayName: 'Se kraft', quantity: null, unit: null, reference: 'Kraft' }]));
+        const h = await ownedHousehold(server.url, 'Berg');
+        const owner = h.owner;
+        const r = await dish(h, recipeBody('Suppe', 2, [{ displayName: 'Gulrot', quantity: 2, unit: 'stk' }, { displayName: 'Se kraft', quantity: null, unit: null, reference: 'Kraft' }]));
         const j = await junior(h);
         const res = await j.post(week(h), { recipeId: r.id });
         expect(res.status, res.text).to.equal(200);
         const plans = (await owner.get(`${h.base}/plans?from=2026-05-01&to=2026-05-31`)).json as { id: string; weekStart: string }[];
         expect(plans.map((p) => p.weekStart)).to.deep.equal([MONDAY]);
         expect(res.json.weeklyPlanId).to.equal(plans[0]!.id);
-        expect(res.json.items.map((i: Item) => [i.displayName, i.requiredQuantity, i.reasonCode])).to.deep.equal([['Gulrot', 2, 'AddedRecipe']]);
+        expect(res.json.items.map((i: ShoppingItem) => [i.displayName, i.requiredQuantity, i.reasonCode])).to.deep.equal([['Gulrot', 2, 'AddedRecipe']]);
         expect(res.json.skippedReferences).to.deep.equal(['Kraft']);
         // Any date names its week (PascalCase accepted as well).
         const later = await owner.post(week(h), { recipeId: r.id, WeekStart: '2026-05-14', Portions: 4 });
@@ -284,7 +247,7 @@ for (const kind of databaseKinds()) {
         const res = await h.owner.post(week(h), { recipeId: taco.id, weekStart: '2026-05-07', portions: 2 });
         expect(res.status, res.text).to.equal(200);
         expect(res.json.weeklyPlanId).to.equal(h.plan.id);
-        const items = res.json.items as Item[];
+        const items = res.json.items as ShoppingItem[];
         expect(items.map((i) => i.id)).to.deep.equal(before.lines.map((l) => l.id));
         expect(byName(items, 'Kjøttdeig')).to.include({ requiredQuantity: 600, status: 'Buy' });
         expect(byName(items, 'Løk')).to.include({ requiredQuantity: 1.5 });
@@ -292,7 +255,7 @@ for (const kind of databaseKinds()) {
 
       it('404 recipe_not_found for an unknown recipe, 400 on portions outside 1..100 or a bad date, 404 for a stranger', async () => {
         const h = await household();
-        const r = await dish(h, recipe('Suppe', 2, [{ displayName: 'Gulrot', quantity: 2, unit: 'stk' }]));
+        const r = await dish(h, recipeBody('Suppe', 2, [{ displayName: 'Gulrot', quantity: 2, unit: 'stk' }]));
         const res = await h.owner.post(week(h), { recipeId: '00000000-0000-4000-8000-000000000000' });
         expect([res.status, res.json.code]).to.deep.equal([404, 'recipe_not_found']);
         expect((await h.owner.post(week(h), { recipeId: r.id, portions: 0 })).status).to.equal(400);

@@ -3,39 +3,16 @@ import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { Client, signedInClient } from '../support/client.js';
+import { Client } from '../support/client.js';
+import { addDish, plannedWeek, recipeBody, type PlannedWeek, type ShoppingItem } from '../support/shopping.js';
 
 const NOW = new Date('2026-05-04T09:00:00.000Z');
 const MONDAY = '2026-05-04';
 const dateOf = (i: number) => `2026-05-${String(4 + i).padStart(2, '0')}`;
 
-type Line = { displayName: string; quantity: number | null; unit: string | null; optional?: boolean; baseRecipeId?: string | null; reference?: string | null };
-const recipe = (title: string, servings: number, lines: Line[]) => ({
-  title,
-  servings,
-  activeMinutes: null,
-  totalMinutes: null,
-  steps: [],
-  ingredients: lines.map((l) => ({ optional: false, baseRecipeId: null, reference: null, ...l })),
-});
 const eventBody = (date: string, eventType: string) => ({ date, eventType, servingTime: null, availableCookingMinutes: null, notes: null, guests: null, memberAttendance: null });
 const queriesOf = (serverTiming: string | null) => Number(/desc="(\d+) queries"/.exec(serverTiming ?? '')?.[1] ?? NaN);
 
-interface Item {
-  id: string;
-  foodKey: string;
-  displayName: string;
-  requiredQuantity: number;
-  unit: string;
-  status: string;
-  purchasedQuantity: number;
-  purchasedUnit: string | null;
-  reasonCode: string;
-  haveQuantity: number;
-  relatedPlanEntryIds: string[];
-  isManual: boolean;
-  addedAfterShopping: boolean;
-}
 
 for (const kind of databaseKinds()) {
   describe(`shopping list [${kind.name}]`, function () {
@@ -46,29 +23,19 @@ for (const kind of databaseKinds()) {
     });
     after(async () => server.stop());
 
-    async function household() {
-      const { client } = await signedInClient(server.url, 'Owner');
-      const h = (await client.post('/api/v1/households', { name: 'Hansen' })).json;
-      const base = `/api/v1/households/${h.id}`;
-      const plan = (await client.put(`${base}/plans/week/${MONDAY}`)).json;
-      return { owner: client, id: h.id as string, base, plan, list: `${base}/plans/${plan.id}/shopping-list` };
-    }
-    type H = Awaited<ReturnType<typeof household>>;
-    async function dish(h: H, body: ReturnType<typeof recipe>) {
-      const res = await h.owner.post(`${h.base}/recipes`, body);
-      expect(res.status, res.text).to.equal(201);
-      return res.json as { id: string; ingredients: { foodKey: string }[] };
-    }
+    const household = () => plannedWeek(server.url, MONDAY);
+    type H = PlannedWeek;
+    const dish = addDish;
     async function serve(h: H, day: number, recipeId: string, portions: number | null) {
       const res = await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${dateOf(day)}`, { recipeId, portions, note: null });
       expect(res.status, res.text).to.equal(200);
     }
     /** Taco (4 servings) with a sauce base, an optional line and a reference. */
     async function tacoWeek(h: H) {
-      const sauce = await dish(h, recipe('Saus', 4, [{ displayName: 'Fløte', quantity: 2, unit: 'dl' }]));
+      const sauce = await dish(h, recipeBody('Saus', 4, [{ displayName: 'Fløte', quantity: 2, unit: 'dl' }]));
       const taco = await dish(
         h,
-        recipe('Taco', 4, [
+        recipeBody('Taco', 4, [
           { displayName: 'Kjøttdeig', quantity: 400, unit: 'g' },
           { displayName: 'Løk', quantity: 1, unit: 'stk' },
           { displayName: 'Ost', quantity: 100, unit: 'g', optional: true },
@@ -80,7 +47,7 @@ for (const kind of databaseKinds()) {
       await serve(h, 1, taco.id, 4);
       return taco;
     }
-    const byKey = (items: Item[], foodKey: string) => items.filter((i) => i.foodKey === foodKey);
+    const byKey = (items: ShoppingItem[], foodKey: string) => items.filter((i) => i.foodKey === foodKey);
     async function pushes(h: H, kind: string) {
       return (await server.runtime.deps.pushOutbox.pending(10_000)).filter((e) => e.householdId === h.id && e.event.kind === kind);
     }
@@ -92,7 +59,7 @@ for (const kind of databaseKinds()) {
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.include({ householdId: h.id, weeklyPlanId: h.plan.id, completedAt: null, sharingOff: false });
       expect(res.json.skippedReferences).to.deep.equal(['Pizzadeig']);
-      const items = res.json.items as Item[];
+      const items = res.json.items as ShoppingItem[];
       const [meat, onion] = [taco.ingredients[0]!.foodKey, taco.ingredients[1]!.foodKey];
       expect(byKey(items, meat)).to.have.length(1);
       expect(byKey(items, meat)[0]).to.include({ requiredQuantity: 600, unit: 'g', status: 'Buy', reasonCode: 'Planned', haveQuantity: 0, isManual: false });
@@ -142,7 +109,7 @@ for (const kind of databaseKinds()) {
         h.owner.post(`${h.base}/inventory/observations`, { foodKey, observationType: 'Purchased', quantity, unit, storageLocation: 'Fridge' });
       expect((await observe(meat, 1, 'kg')).status).to.equal(200);
       expect((await observe(onion, 1, 'stk')).status).to.equal(200);
-      const items = (await h.owner.get(h.list)).json.items as Item[];
+      const items = (await h.owner.get(h.list)).json.items as ShoppingItem[];
       expect(byKey(items, meat)).to.deep.equal([]);
       expect(byKey(items, onion)[0]).to.include({ requiredQuantity: 1.5, haveQuantity: 1, reasonCode: 'PartlyInPantry' });
     });
@@ -163,7 +130,7 @@ for (const kind of databaseKinds()) {
       expect(gen.json.generatedAt).to.equal('2026-05-04T10:00:00.000Z');
       const meatNow = byKey(gen.json.items, taco.ingredients[0]!.foodKey)[0]!;
       expect(meatNow).to.include({ id: meat.id, status: 'Purchased', purchasedQuantity: 600, requiredQuantity: 1000 });
-      expect(gen.json.items.find((i: Item) => i.id === added.json.id)).to.include({ displayName: 'Dopapir', isManual: true, reasonCode: 'Manual' });
+      expect(gen.json.items.find((i: ShoppingItem) => i.id === added.json.id)).to.include({ displayName: 'Dopapir', isManual: true, reasonCode: 'Manual' });
       const read = await h.owner.get(h.list);
       expect(read.headers.get('etag')).to.equal(`W/"${first.id}-4"`);
       expect(read.json).to.deep.equal(gen.json);
@@ -213,7 +180,7 @@ for (const kind of databaseKinds()) {
       it('ticks all, part (the rest stays to buy) or in another unit; unticks; one push for the first tick of a line', async () => {
         const h = await household();
         const taco = await tacoWeek(h);
-        const items = (await h.owner.get(h.list)).json.items as Item[];
+        const items = (await h.owner.get(h.list)).json.items as ShoppingItem[];
         const meat = byKey(items, taco.ingredients[0]!.foodKey)[0]!;
         const onion = byKey(items, taco.ingredients[1]!.foodKey)[0]!;
         const cream = items.find((i) => i.displayName === 'Fløte')!;
@@ -234,7 +201,7 @@ for (const kind of databaseKinds()) {
         expect((await patch(onion.id, { status: 'Purchased', purchasedQuantity: 300, purchasedUnit: 'g' })).json).to.include({ status: 'Purchased', purchasedQuantity: 2, purchasedUnit: null });
         expect((await patch(cream.id, { status: 'Purchased', purchasedQuantity: 1, purchasedUnit: 'pk' })).json).to.include({ status: 'Buy', purchasedUnit: 'pk' });
         expect(await pushes(h, 'list-items-ticked')).to.have.length(3);
-        const stored = (await h.owner.get(h.list)).json.items as Item[];
+        const stored = (await h.owner.get(h.list)).json.items as ShoppingItem[];
         expect(stored.find((i) => i.id === meat.id)).to.include({ status: 'Purchased', purchasedQuantity: 600 });
       });
 
@@ -254,7 +221,7 @@ for (const kind of databaseKinds()) {
       it('loses no update when two phones tick lines and add items at once', async () => {
         const h = await household();
         const names = ['Melk', 'Brød', 'Egg', 'Smør', 'Ost', 'Kaffe', 'Te', 'Ris'];
-        const lines = [] as Item[];
+        const lines = [] as ShoppingItem[];
         for (const n of names) lines.push((await h.owner.post(`${h.list}/items`, { displayName: n })).json);
         const before = (await h.owner.get(h.list)).headers.get('etag')!;
         const results = await Promise.all([
@@ -263,7 +230,7 @@ for (const kind of databaseKinds()) {
         ]);
         expect(results.map((r) => r.status)).to.deep.equal(results.map(() => 200));
         const after = await h.owner.get(h.list);
-        const items = after.json.items as Item[];
+        const items = after.json.items as ShoppingItem[];
         expect(items.filter((i) => i.status === 'Purchased').map((i) => i.id)).to.have.members(lines.map((l) => l.id));
         expect(items.filter((i) => i.status === 'Buy').map((i) => i.displayName)).to.have.members(['Epler', 'Pærer', 'Bananer', 'Druer']);
         const version = (etag: string) => Number(/-(\d+)"$/.exec(etag)![1]);
@@ -330,7 +297,7 @@ for (const kind of databaseKinds()) {
     it('keeps the references of recipes added by hand through every later derivation', async () => {
       const h = await household();
       await tacoWeek(h);
-      const pizza = await dish(h, recipe('Pizza', 2, [{ displayName: 'Mel', quantity: 500, unit: 'g' }, { displayName: 'Fyll', quantity: null, unit: null, reference: 'Pizzafyll' }]));
+      const pizza = await dish(h, recipeBody('Pizza', 2, [{ displayName: 'Mel', quantity: 500, unit: 'g' }, { displayName: 'Fyll', quantity: null, unit: null, reference: 'Pizzafyll' }]));
       const added = await h.owner.post(`${h.list}/recipe`, { recipeId: pizza.id, portions: 2 });
       expect(added.status, added.text).to.equal(200);
       expect(added.json.skippedReferences).to.have.members(['Pizzadeig', 'Pizzafyll']);
@@ -341,11 +308,11 @@ for (const kind of databaseKinds()) {
 
     it('derives a week of 7 dinners with bounded statements: as many as for one dinner', async () => {
       const h = await household();
-      const base = await dish(h, recipe('Grunnsaus', 4, [{ displayName: 'Tomat', quantity: 2, unit: 'bx' }]));
+      const base = await dish(h, recipeBody('Grunnsaus', 4, [{ displayName: 'Tomat', quantity: 2, unit: 'bx' }]));
       const dinners = [];
       for (let i = 0; i < 7; i++) {
         dinners.push(
-          await dish(h, recipe(`Middag ${i}`, 4, [{ displayName: `Rett ${i}`, quantity: 500, unit: 'g' }, { displayName: 'Løk', quantity: 1, unit: 'stk' }, { displayName: 'Saus', quantity: 1, unit: null, baseRecipeId: base.id }])),
+          await dish(h, recipeBody(`Middag ${i}`, 4, [{ displayName: `Rett ${i}`, quantity: 500, unit: 'g' }, { displayName: 'Løk', quantity: 1, unit: 'stk' }, { displayName: 'Saus', quantity: 1, unit: null, baseRecipeId: base.id }])),
         );
       }
       await serve(h, 0, dinners[0]!.id, null);

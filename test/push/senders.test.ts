@@ -61,7 +61,6 @@ describe('push senders: log provider, configuration and assembly', () => {
   it('by default only the log provider is configured, and it is the default', async () => {
     const c = loadConfig({});
     expect(c.push).to.deep.equal({ defaultProvider: 'log', timeoutMs: 10_000, fcm: null, apns: null, webpush: null });
-    expect(c.pushProvider).to.equal('log');
     const built = createPushSenders(c.push, { logger: recordingLogger().logger });
     expect([...built.senders.keys()]).to.deep.equal(['log']);
     expect(built.defaultProvider).to.equal('log');
@@ -70,7 +69,7 @@ describe('push senders: log provider, configuration and assembly', () => {
 
   it('reads every provider, keys given inline or as files, and builds a sender for each', async () => {
     const c = loadConfig({ ...everything, PUSH_TIMEOUT_MS: '2500', FCM_ENDPOINT: 'https://fcm.example/', APNS_ORIGIN: 'https://api.sandbox.push.apple.com' });
-    expect(c.pushProvider).to.equal('apns');
+    expect(c.push.defaultProvider).to.equal('apns');
     expect(c.push.timeoutMs).to.equal(2500);
     expect(c.push.fcm).to.deep.equal({
       serviceAccount: { projectId: 'dinner-test', clientEmail: serviceAccount.client_email, privateKey: rsa, privateKeyId: 'key-1', tokenUri: 'https://oauth2.example/token' },

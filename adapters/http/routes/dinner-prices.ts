@@ -5,6 +5,7 @@ import { dinnerPriceFiles } from '../../../core/dinnerprices/publish.js';
 import { DINNER_PRICE_SOURCE, HOUSEHOLD_TYPES } from '../../../core/dinnerprices/types.js';
 import type { DinnerPriceStore } from '../../../ports/dinner-price-store.js';
 import { defineRoute, type AnyRoute } from '../route.js';
+import { ifNoneMatchHolds } from '../conditional.js';
 
 const HouseholdType = v.picklist(HOUSEHOLD_TYPES.map((h) => h.type));
 const Kroner = v.pipe(v.number(), v.minValue(0));
@@ -51,24 +52,13 @@ const METHOD_DOC =
 /** As the other public files: an hour of caching, then a conditional request answers 304 without a body. */
 const CACHE_CONTROL = 'public, max-age=3600, no-transform';
 
-/**
- * If-None-Match names the tag (weak comparison, RFC 9110 13.1.2: a W/ prefix on either side is ignored) or is `*`.
- * Evaluated here rather than by Koa's ctx.fresh, which answers "stale" to any request carrying Cache-Control:
- * no-cache, as fetch sends with every conditional request: the origin must still answer 304 then.
- */
-function matches(header: string, etag: string): boolean {
-  const bare = (t: string) => t.trim().replace(/^W\//, '');
-  return header.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
-}
-
 /** Answers the stored bytes with a strong ETag (SHA-256 of the bytes, hex), or 304 when the client holds them. */
 function serve(ctx: Koa.Context, body: string, generatedAt: Date | null, contentType: string): void {
   const etag = `"${createHash('sha256').update(body, 'utf8').digest('hex')}"`;
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', CACHE_CONTROL);
   if (generatedAt !== null) ctx.set('Last-Modified', generatedAt.toUTCString());
-  const inm = ctx.get('If-None-Match');
-  if (inm !== '' && matches(inm, etag)) {
+  if (ifNoneMatchHolds(ctx.get('If-None-Match'), etag)) {
     ctx.status = 304;
     return;
   }

@@ -3,6 +3,7 @@ import { derivedFile } from '../../../core/publicdata/derived-files.js';
 import type { PublicDataFiles } from '../../../ports/public-data-files.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
+import { ifNoneMatchHolds } from '../conditional.js';
 
 /**
  * The files change at most once a sync (daily) and their ETag is the SHA-256 of the bytes: an hour of caching, then
@@ -18,18 +19,9 @@ const FORMAT_DOC =
   `Cache-Control: ${DERIVED_FILE_CACHE_CONTROL}; Last-Modified is when these bytes were built. Counted per client IP ` +
   'in the data-per-ip class. HEAD answers the headers alone.';
 
-/**
- * RFC 9110 13.1: If-None-Match (weak comparison: W/"x" matches "x"; * matches any file) decides when sent; else
- * If-Modified-Since against builtAt (to the second). Not Koa's ctx.fresh: it answers stale to any request carrying
- * Cache-Control: no-cache, which fetch() adds to every conditional request, while the conditional decides here.
- */
-export function notModified(ifNoneMatch: string, ifModifiedSince: string, sha256: string, builtAt: Date): boolean {
-  if (ifNoneMatch.trim() !== '') {
-    return ifNoneMatch.split(',').some((tag) => {
-      const t = tag.trim();
-      return t === '*' || t.replace(/^W\//, '') === `"${sha256}"`;
-    });
-  }
+/** RFC 9110 13.1: If-None-Match decides when sent; else If-Modified-Since against builtAt (to the second). */
+function notModified(ifNoneMatch: string, ifModifiedSince: string, sha256: string, builtAt: Date): boolean {
+  if (ifNoneMatch.trim() !== '') return ifNoneMatchHolds(ifNoneMatch, `"${sha256}"`);
   const since = Date.parse(ifModifiedSince);
   return ifModifiedSince !== '' && Number.isFinite(since) && Math.floor(builtAt.getTime() / 1000) * 1000 <= since;
 }

@@ -9,6 +9,7 @@ import { shoppingTripRoutes } from './shopping-trip.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
+import { ifNoneMatchHolds } from '../conditional.js';
 
 const ShoppingListItemResponse = v.object({
   id: Uuid,
@@ -93,12 +94,6 @@ export const toList = (l: ShoppingList): v.InferOutput<typeof ShoppingListRespon
 /** The weak ETag of a stored list: its id and version (every write bumps the version). */
 export const etagOf = (l: Pick<ShoppingList, 'id' | 'version'>): string => `W/"${l.id}-${l.version}"`;
 
-/** If-None-Match holds the tag (weak comparison: a W/ prefix on either side is ignored), or is `*`. */
-function matches(header: string, etag: string): boolean {
-  const bare = (t: string) => t.trim().replace(/^W\//, '');
-  return header.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
-}
-
 export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
   const tag = 'Shopping list';
   const base = '/api/v1/households/{householdId}/plans/{planId}/shopping-list';
@@ -140,10 +135,10 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
       problems: { household_not_found: 404, plan_not_found: 404 },
       handler: async (ctx, { caller, params }) => {
         const inm = ctx.get('If-None-Match');
-        const result = await readShoppingList(deps, caller.account, params.householdId, params.planId, (stamp) => inm !== '' && matches(inm, etagOf(stamp)));
+        const result = await readShoppingList(deps, caller.account, params.householdId, params.planId, (stamp) => ifNoneMatchHolds(inm, etagOf(stamp)));
         if (!result.ok) throw problemFor(result.error);
         const read = result.value;
-        if (read.kind === 'unchanged' || (inm !== '' && matches(inm, etagOf(read.answer.list)))) {
+        if (read.kind === 'unchanged' || ifNoneMatchHolds(inm, etagOf(read.answer.list))) {
           ctx.set('ETag', etagOf(read.kind === 'unchanged' ? read.stamp : read.answer.list));
           ctx.set('Cache-Control', 'private, no-cache');
           ctx.status = 304;
