@@ -12,7 +12,7 @@ import { publishDinnerPrices } from '../core/dinnerprices/publish.js';
 
 export interface Job {
   readonly name: string;
-  /** Postgres advisory-lock key: one per job, never reused. */
+  /** Postgres advisory-lock key (taken with the schema's): one per job, never reused, a 32-bit integer. */
   readonly lockKey: number;
   readonly cron: string;
   run(): Promise<void>;
@@ -84,6 +84,15 @@ export function jobsOf(runtime: Runtime): Job[] {
         if (expired + forgotten > 0) runtime.logger.info('purged the dinner-price list', { expired, forgotten });
       },
     },
+    {
+      name: 'purge-job-runs',
+      lockKey: 7_100_024,
+      cron: '53 3 * * *',
+      run: async () => {
+        const n = await runtime.db.knex('job_runs').where('slot', '<', new Date(runtime.deps.clock.now().getTime() - JOB_RUNS_KEEP_MS).toISOString()).delete();
+        if (n > 0) runtime.logger.info('purged old job runs', { rows: n });
+      },
+    },
     pushDeliveryJob(runtime),
   ];
 }
@@ -91,40 +100,72 @@ export function jobsOf(runtime: Runtime): Job[] {
 /** Scheduled jobs run in the same process as the HTTP server. */
 export function scheduleJobs(runtime: Runtime): { stop(): void } {
   const tasks = jobsOf(runtime).map((job) =>
-    cron.schedule(job.cron, () => void runExclusive(runtime.db, runtime.logger, job), { name: job.name, noOverlap: true }),
+    // node-cron hands over the tick's scheduled time (not the moment its timer fired): the same slot in every process.
+    cron.schedule(job.cron, (ctx) => void runExclusive(runtime.db, runtime.logger, job, slotOf(job.cron, ctx.date)), { name: job.name, noOverlap: true }),
   );
   return { stop: () => tasks.forEach((t) => void t.stop()) };
 }
 
+/** The tick a scheduled time belongs to: truncated to the cron's granularity (seconds with six fields, else minutes). */
+export function slotOf(cronExpression: string, scheduled: Date): Date {
+  const unit = cronExpression.trim().split(/\s+/).length >= 6 ? 1000 : 60_000;
+  return new Date(Math.floor(scheduled.getTime() / unit) * unit);
+}
+
 /**
- * Runs a job unless another process is running it: on Postgres under a transaction-scoped advisory lock, so when
- * several processes share one database exactly one of them does each run. SQLite is one process. Answers
- * whether this process ran it.
+ * Runs a job unless another process is running it or has run this tick. On Postgres, a transaction-scoped
+ * advisory lock keeps runs from overlapping; its key includes the schema, so deployments sharing one database in
+ * schemas of their own never hold each other up. A scheduled tick (`slot`) is also claimed in job_runs, in the
+ * lock's transaction: a process whose timer fires after another finished the tick finds the claim and skips, and a
+ * run that fails rolls its claim back. SQLite is meant for one process, but a process of a rolling deploy may
+ * overlap the one it replaces on the same file: the claim is taken there too, committed on its own before the run
+ * (the one connection cannot be held in a transaction while the job uses it), so a tick is never run twice and a
+ * failed one waits for the next tick. Without a slot (a run by hand) nothing is claimed. Answers whether this
+ * process ran it.
  */
-export async function runExclusive(db: Database, logger: Logger, job: Job): Promise<boolean> {
+export async function runExclusive(db: Database, logger: Logger, job: Job, slot?: Date): Promise<boolean> {
+  let ran: boolean;
   try {
     if (db.kind !== 'postgres') {
-      await job.run();
-      return true;
+      ran = !slot || (await claimTick(db.knex, job, slot));
+      if (ran) await job.run();
+    } else {
+      ran = await db.knex.transaction(async (trx: Knex.Transaction) => {
+        const { rows } = (await trx.raw("select pg_try_advisory_xact_lock(hashtext(coalesce(current_schema(), '')), ?) as got", [job.lockKey])) as { rows: { got: boolean }[] };
+        if (!rows[0]?.got) return false;
+        // Under the lock no other claim of this tick is uncommitted, so the insert never waits for another run.
+        if (slot && !(await claimTick(trx, job, slot))) return false;
+        await job.run();
+        return true;
+      });
     }
-    return await db.knex.transaction(async (trx: Knex.Transaction) => {
-      const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as got', [job.lockKey])) as { rows: { got: boolean }[] };
-      if (!rows[0]?.got) return false;
-      await job.run();
-      return true;
-    });
   } catch (err) {
     logger.error('job failed', { job: job.name, err });
     return false;
   }
+  // Which process ran which tick, for an operator following a cluster (and the cluster tests).
+  if (slot) logger.debug(ran ? 'scheduled job ran' : 'scheduled job skipped', { job: job.name, slot: slot.toISOString() });
+  return ran;
 }
+
+/** Inserts the (job, slot) row; answers whether this call inserted it, i.e. whether the tick is this process's. */
+async function claimTick(knex: Knex, job: Job, slot: Date): Promise<boolean> {
+  const claimed = (await knex.raw('insert into job_runs (job, slot, claimed_at) values (?, ?, ?) on conflict (job, slot) do nothing returning job', [
+    job.name,
+    slot.toISOString(),
+    new Date().toISOString(),
+  ])) as { rows?: unknown[] } | unknown[];
+  return (Array.isArray(claimed) ? claimed : claimed.rows!).length === 1;
+}
+
+const JOB_RUNS_KEEP_MS = 7 * 86_400_000;
 
 const PUSH_KEEP_MS = 7 * 86_400_000;
 
 /**
  * Push delivery every 10 s (node-cron's seconds field): a joined, item-added or receipt push is out within about
- * 10 s of its change, a burst of ticks once it has been quiet for a minute (core/push/delivery.ts). On Postgres the
- * advisory lock keeps other processes out of a run, and the rows a run claims stay its own until its lease lapses.
+ * 10 s of its change, a burst of ticks once it has been quiet for a minute (core/push/delivery.ts). Each tick runs in
+ * one process (runExclusive), and the rows a run claims stay its own until its lease lapses.
  * Once an hour the run also forgets deliveries and outbox entries finished a week ago.
  */
 function pushDeliveryJob(runtime: Runtime): Job {

@@ -42,6 +42,9 @@ import { backgroundMailer } from '../adapters/mail/background.js';
 import { outboxMailer } from '../adapters/mail/outbox.js';
 import { smtpMailer } from '../adapters/mail/smtp.js';
 import { anyOf, offlineBreachedPasswords, rangeApiBreachedPasswords } from '../adapters/passwords/breached-passwords.js';
+import { boundedHasher } from '../adapters/passwords/bounded-hasher.js';
+import { HASH_THREAD_NICE, lowPriorityThreads } from '../adapters/passwords/low-priority-threads.js';
+import { argon2Hasher, OWASP_ARGON2ID } from '../adapters/crypto/argon2-hasher.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -98,7 +101,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     : offlineBreachedPasswords();
   // The push providers from config, unless the caller brings its own (tests: recording senders).
   const pushSenders = options.push ? null : createPushSenders(config.push, { logger, ...(options.clock ? { clock: options.clock } : {}) });
-  const deps = databaseDeps(db, config, { mailer, breached, ...options, push: options.push ?? pushSenders! });
+  // argon2 shares the CPU with the event loop: a bounded number at once (PASSWORD_HASH_CONCURRENCY), on threads
+  // of lower priority, so a burst of sign-ins cannot hold up the requests being served (W7 in docs/performance.md).
+  const hashThreads = config.passwordHashConcurrency;
+  const hasher = boundedHasher(argon2Hasher(OWASP_ARGON2ID, lowPriorityThreads({ threads: hashThreads, nice: HASH_THREAD_NICE })), hashThreads);
+  const deps = databaseDeps(db, config, { mailer, breached, hasher, ...options, push: options.push ?? pushSenders! });
   // A fresh install gets the embedded food table at once; a failure is logged, the scheduled sync tries again.
   try {
     if (await syncFoodTableIfEmpty(deps)) logger.info('food table synced at start', { products: await deps.foodTable.count() });

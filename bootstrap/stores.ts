@@ -94,7 +94,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
   const pantry = memoryPantryObservationStore(t);
   const pushOutbox = memoryPushOutbox(t);
   const pushDevices = memoryPushDeviceStore(t);
-  return {
+  const stores: StoreSet = {
     accounts: memoryAccountStore(t),
     sessions: memorySessionStore(t),
     households: memoryHouseholdStore(t),
@@ -113,7 +113,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     signInFlows: memorySignInFlowStore(),
     signInCodes: memorySignInCodeStore(t),
     pantry,
-    shoppingLists: memoryShoppingListStore(t, { pantry, pushOutbox }),
+    shoppingLists: memoryShoppingListStore(t, { pantry, pushOutbox, stores: () => stores }),
     pantryMerges: memoryPantryMergeStore(t),
     unitWeights: memoryUnitWeightStore(t),
     foodTable: memoryFoodTableStore(t),
@@ -126,4 +126,5 @@ export function memoryStores(t: MemoryTables): StoreSet {
     dinnerPriceSubscribers: memoryDinnerPriceSubscriberStore(),
     dinnerPrices: memoryDinnerPriceStore(),
   };
+  return stores;
 }

@@ -1,5 +1,6 @@
 import { createECDH, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 /**
  * The one reader of process.env: every setting parsed and checked once at start. A malformed value stops
@@ -61,6 +62,8 @@ export interface Config {
   readonly idpNative: { readonly issuer: string; readonly audiences: readonly string[]; readonly jwksUrl: string } | null;
   /** BUILD_ID, or null to let the composition root find one (the git commit). */
   readonly buildId: string | null;
+  /** How many password hashes run at once (PASSWORD_HASH_CONCURRENCY; default: one core fewer than the machine has, at least 1). */
+  readonly passwordHashConcurrency: number;
 }
 
 export interface AuthProviderConfig {
@@ -167,6 +170,7 @@ export function loadConfig(env: Env): Config {
     appRedirectUris: parseRedirectUris(opt('APP_REDIRECT_URIS')),
     idpNative: parseIdpNative(opt('IDP_NATIVE_ISSUER'), opt('IDP_NATIVE_AUDIENCE'), opt('IDP_NATIVE_JWKS_URL')),
     buildId: opt('BUILD_ID'),
+    passwordHashConcurrency: wholeNumber('PASSWORD_HASH_CONCURRENCY', str('PASSWORD_HASH_CONCURRENCY', String(Math.max(1, availableParallelism() - 1))), 1, 256),
   };
 }
 

@@ -25,4 +25,9 @@ export interface PriceProvider {
    * provider cannot tell, and lists are then priced again on every read.
    */
   revision(): Promise<string | null>;
+  /**
+   * For a provider whose revision is the food table's last sync: the revision for that time, as revision() would
+   * answer, so a caller that read the time along with other state needs no read of its own.
+   */
+  revisionAt?(foodTableSyncedAt: Date | null): string;
 }

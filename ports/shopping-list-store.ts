@@ -1,4 +1,8 @@
-import type { PantryObservation } from '../core/pantry/types.js';
+import type { MealEvent } from '../core/events/types.js';
+import type { HouseholdWithMembers } from '../core/households/types.js';
+import type { PantryMerge, PantryObservation, UnitWeight } from '../core/pantry/types.js';
+import type { Recipe } from '../core/recipes/types.js';
+import type { PlanRow } from './plan-store.js';
 import type { Derivation, ListStamp, ShoppingLine, ShoppingList, ShoppingListContent } from '../core/shopping/types.js';
 import type { HouseholdId } from '../core/shared/ids.js';
 import type { OutboxEntry } from './push-outbox.js';
@@ -26,6 +30,41 @@ export type ListChange<T> = (current: ShoppingList | null) => {
   readonly effects?: ListEffects;
 };
 
+/** What a read of a list checks before anything else, read together (one statement on a database). */
+export interface ListState {
+  /** The account is a member of the household. */
+  readonly member: boolean;
+  /** The plan's list without its lines (null: none stored). */
+  readonly stamp: ListStamp | null;
+  /** The household's input revision, as HouseholdRevisions.of answers it. */
+  readonly householdRevision: string | null;
+  /** When the food table was last synced, as FoodTableStore.lastSyncedAt answers it. */
+  readonly foodTableSyncedAt: Date | null;
+}
+
+/**
+ * Everything a week's list is derived from, read at one moment (one statement on a database), each part as the
+ * owning store answers it.
+ */
+export interface ShoppingInputs {
+  /** HouseholdStore.byId. */
+  readonly household: HouseholdWithMembers | null;
+  readonly householdRevision: string | null;
+  readonly foodTableSyncedAt: Date | null;
+  /** PlanStore.byId. */
+  readonly plan: PlanRow | null;
+  /** MealEventReader.eventsBetween of the plan's week (none without the plan). */
+  readonly events: readonly MealEvent[];
+  /** The household's recipes among the plan's dishes and every base they reach, in no particular order. */
+  readonly recipes: readonly Recipe[];
+  /** PantryObservationStore.ofHousehold. */
+  readonly observations: readonly PantryObservation[];
+  /** PantryMergeReader.activeMerges. */
+  readonly merges: readonly PantryMerge[];
+  /** UnitWeightStore.list(householdId, null). */
+  readonly unitWeights: readonly UnitWeight[];
+}
+
 /**
  * The stored shopping list of each weekly plan (one per plan) with its lines. Every change is one
  * read-decide-write step against the stored list: concurrent changes of one list are applied one after the
@@ -35,6 +74,10 @@ export interface ShoppingListStore {
   byPlan(householdId: HouseholdId, planId: string): Promise<ShoppingList | null>;
   /** The plan's list without its lines: one small read. */
   stamp(householdId: HouseholdId, planId: string): Promise<ListStamp | null>;
+  /** The list's stamp with the account's membership and the revisions a derivation is checked against. */
+  state(householdId: HouseholdId, planId: string, accountId: string): Promise<ListState>;
+  /** The inputs of the plan's list, all read at one moment. */
+  inputs(householdId: HouseholdId, planId: string): Promise<ShoppingInputs>;
   /** The list holding the line, when the line is the household's. */
   byLine(householdId: HouseholdId, lineId: string): Promise<ShoppingList | null>;
   /**

@@ -8,3 +8,14 @@ export class StoreBusyError extends Error {
     this.name = 'StoreBusyError';
   }
 }
+
+/**
+ * The database cannot be reached right now (connection refused, reset or timed out; the server shutting down or
+ * not accepting connections; an I/O error on the SQLite file). Transient from the caller's side: try again later.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('the store is unavailable; try again later', { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { expect } from 'chai';
 import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../config/config.js';
 
@@ -60,9 +61,16 @@ describe('config', () => {
       LOCKOUT: '10/900',
       SQLITE_BUSY_TIMEOUT_MS: 'soon',
       PROBLEM_BASE_URL: 'problems',
+      PASSWORD_HASH_CONCURRENCY: '0',
     };
     for (const [name, value] of Object.entries(cases)) {
       expect(() => loadConfig({ [name]: value }), name).to.throw(ConfigError).with.property('variable', name);
     }
+  });
+
+  it('PASSWORD_HASH_CONCURRENCY leaves a core to the event loop by default, and takes a whole number', () => {
+    expect(loadConfig({}).passwordHashConcurrency).to.equal(Math.max(1, availableParallelism() - 1));
+    expect(loadConfig({ PASSWORD_HASH_CONCURRENCY: '3' }).passwordHashConcurrency).to.equal(3);
+    expect(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: 'two' })).to.throw(ConfigError, /PASSWORD_HASH_CONCURRENCY/);
   });
 });

@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from '../../ports/logger.js';
-import { StoreBusyError } from '../../ports/store-errors.js';
+import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import type { Config } from '../../config/config.js';
 import { step } from '../observability/request-context.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -176,7 +176,9 @@ function problemResponder(settings: HttpSettings): Koa.Middleware {
       await next();
     } catch (err) {
       const problem = toProblem(err);
-      if (problem.status >= 500 && !(err instanceof HttpProblem)) settings.logger.error('unhandled error', { err, method: ctx.method, path: ctx.path });
+      // An outage of the database is one fact, not one bug per request: warn, and keep error for the unexpected.
+      if (err instanceof StoreUnavailableError || err instanceof StoreBusyError) settings.logger.warn('database not available', { code: problem.code, method: ctx.method, path: ctx.path });
+      else if (problem.status >= 500 && !(err instanceof HttpProblem)) settings.logger.error('unhandled error', { err, method: ctx.method, path: ctx.path });
       ctx.status = problem.status;
       for (const [k, v] of Object.entries(problem.headers)) ctx.set(k, v);
       ctx.type = 'application/problem+json';
@@ -197,5 +199,6 @@ function problemResponder(settings: HttpSettings): Koa.Middleware {
 function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
   if (err instanceof StoreBusyError) return problems.busy();
+  if (err instanceof StoreUnavailableError) return problems.storeUnavailable();
   return problems.internal();
 }

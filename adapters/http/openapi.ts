@@ -16,7 +16,7 @@ const COMMON: Record<number, string> = {
   426: 'app_version_unsupported: X-App-Version is below the platform floor',
   429: 'rate_limited: over the route\'s rate-limit class; Retry-After gives seconds',
   500: 'internal_error: no stack trace or SQL in the body; the trace id finds it in the logs',
-  503: 'store_busy: the database stayed locked; Retry-After gives seconds',
+  503: 'store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds',
 };
 
 /**

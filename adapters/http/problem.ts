@@ -37,6 +37,8 @@ export const problems = {
   rateLimited: (retryAfterSec: number) =>
     new HttpProblem(429, 'rate_limited', 'Too many requests', `try again in ${retryAfterSec} s`, {}, { 'Retry-After': String(retryAfterSec) }),
   busy: () => new HttpProblem(503, 'store_busy', 'Busy', 'the database is busy; try again shortly', {}, { 'Retry-After': '1' }),
+  storeUnavailable: () =>
+    new HttpProblem(503, 'store_unavailable', 'Database unavailable', 'the database cannot be reached right now; try again shortly', {}, { 'Retry-After': '5' }),
   notReady: (reason: string) => new HttpProblem(503, 'not_ready', 'Not ready', reason),
   internal: () => new HttpProblem(500, 'internal_error', 'Internal error', 'the server failed to answer; the trace id identifies the failure in the logs'),
 };

@@ -32,6 +32,14 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     knex,
     kind: target.kind,
     async migrate() {
+      // Processes starting together on a fresh Postgres schema race to create knex's own tables (one fails to
+      // start): one migrates at a time, under a lock of the schema held by a transaction beside the migration.
+      if (target.kind === 'postgres') {
+        return knex.transaction(async (trx) => {
+          await trx.raw("select pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '')), 7100000)");
+          await knex.migrate.latest({ migrationSource });
+        });
+      }
       await knex.migrate.latest({ migrationSource });
     },
     async readiness() {
@@ -106,7 +114,9 @@ function cachePreparedStatements(conn: SqliteConnection): void {
 function openPostgres(url: string, schema: string | undefined): Knex {
   return knexFactory({
     client: 'pg',
-    connection: url,
+    // A connect that gets no answer (packets dropped) fails after 3 s, so the request answers 503 store_unavailable
+    // then instead of waiting out the whole acquire timeout; a refused connect fails at once anyway.
+    connection: { connectionString: url, connectionTimeoutMillis: 3000 },
     ...(schema ? { searchPath: [schema] } : {}),
     pool: { min: 0, max: 10 },
     acquireConnectionTimeout: 10_000,

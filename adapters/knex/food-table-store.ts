@@ -17,7 +17,7 @@ interface ProductRow {
   prices: string;
 }
 
-const SYNC_ID = 'food-table';
+export const SYNC_ID = 'food-table';
 // Well under SQLite's bound-variable limit per statement.
 const CHUNK = 200;
 const chunks = <T>(xs: readonly T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));

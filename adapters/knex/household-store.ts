@@ -4,7 +4,7 @@ import type { HouseholdStore } from '../../ports/household-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { fromJsonText, iso, toDate, toJsonText } from './rows.js';
 
-interface HouseholdRow {
+export interface HouseholdRow {
   id: string;
   name: string;
   time_zone_id: string;
@@ -26,7 +26,7 @@ export interface MemberRow {
   created_at: Date | string;
 }
 
-const toHousehold = (r: HouseholdRow): Household => ({
+export const toHousehold = (r: HouseholdRow): Household => ({
   id: r.id,
   name: r.name,
   timeZoneId: r.time_zone_id,

@@ -4,7 +4,7 @@ import type { MealEventStore } from '../../ports/meal-event-store.js';
 import { translated } from './errors.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
 
-interface EventRow {
+export interface EventRow {
   id: string;
   household_id: string;
   date: string;
@@ -16,7 +16,7 @@ interface EventRow {
   updated_at: Date | string;
 }
 
-interface ParticipantRow {
+export interface ParticipantRow {
   id: string;
   event_id: string;
   household_member_id: string | null;
@@ -53,7 +53,7 @@ const participantRows = (e: MealEvent): ParticipantRow[] =>
     avoids: toJsonText(p.avoids),
   }));
 
-const toParticipant = (r: ParticipantRow): MealEventParticipant => ({
+export const toParticipant = (r: ParticipantRow): MealEventParticipant => ({
   id: r.id,
   householdMemberId: r.household_member_id,
   isPresent: toBool(r.is_present),

@@ -4,7 +4,7 @@ import type { PantryMergeStore } from '../../ports/pantry-merge-store.js';
 import { translated } from './errors.js';
 import { iso, toDate } from './rows.js';
 
-interface MergeRow {
+export interface MergeRow {
   household_id: string;
   from_key: string;
   to_key: string;
@@ -22,7 +22,7 @@ interface RejectionRow {
   decided_at: Date | string;
 }
 
-const toMerge = (r: MergeRow): PantryMerge => ({
+export const toMerge = (r: MergeRow): PantryMerge => ({
   householdId: r.household_id,
   fromKey: r.from_key,
   toKey: r.to_key,

@@ -4,7 +4,7 @@ import type { PantryObservationStore } from '../../ports/pantry-observation-stor
 import { translated } from './errors.js';
 import { iso, toDate } from './rows.js';
 
-interface ObservationRow {
+export interface ObservationRow {
   id: string;
   household_id: string;
   food_key: string;
@@ -24,7 +24,7 @@ const CHUNK = 500;
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
-const toObservation = (r: ObservationRow): PantryObservation => ({
+export const toObservation = (r: ObservationRow): PantryObservation => ({
   id: r.id,
   householdId: r.household_id,
   foodKey: r.food_key,

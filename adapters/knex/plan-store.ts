@@ -4,7 +4,7 @@ import { weekStartOf, weekDates } from '../../core/shared/dates.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { iso, toDate } from './rows.js';
 
-interface PlanTableRow {
+export interface PlanTableRow {
   id: string;
   household_id: string;
   week_start: string;
@@ -12,7 +12,7 @@ interface PlanTableRow {
   created_at: Date | string;
   updated_at: Date | string;
 }
-interface DayTableRow {
+export interface DayTableRow {
   id: string;
   plan_id: string;
   date: string;
@@ -21,7 +21,7 @@ interface DayTableRow {
   note: string | null;
 }
 
-const toDay = (r: DayTableRow): PlanDayRow => ({ id: r.id, date: r.date, recipeId: r.recipe_id, portionsOverride: r.portions_override, note: r.note });
+export const toDay = (r: DayTableRow): PlanDayRow => ({ id: r.id, date: r.date, recipeId: r.recipe_id, portionsOverride: r.portions_override, note: r.note });
 
 export function knexPlanStore(knex: Knex): PlanStore {
   /** Plans with their days, two queries whatever their number. */

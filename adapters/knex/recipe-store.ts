@@ -5,7 +5,7 @@ import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.j
 import { translated } from './errors.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
 
-interface RecipeRow {
+export interface RecipeRow {
   id: string;
   household_id: string;
   title: string;
@@ -18,7 +18,7 @@ interface RecipeRow {
   updated_at: Date | string;
 }
 
-interface IngredientRow {
+export interface IngredientRow {
   recipe_id: string;
   position: number | string;
   household_id: string;
@@ -43,7 +43,7 @@ const toIngredient = (r: IngredientRow): Ingredient => ({
   reference: r.reference,
 });
 
-const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[]): Recipe => ({
+export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[]): Recipe => ({
   id: r.id,
   householdId: r.household_id,
   title: r.title,

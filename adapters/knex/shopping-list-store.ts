@@ -1,10 +1,19 @@
 import type { Knex } from 'knex';
+import type { MealEventType } from '../../core/events/types.js';
+import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Derivation, LineStatus, ListStamp, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from '../../core/shopping/types.js';
-import type { ListEffects, ShoppingListStore } from '../../ports/shopping-list-store.js';
+import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
-import { observationRow } from './pantry-observation-store.js';
+import { SYNC_ID } from './food-table-store.js';
+import { toHousehold, toMember, type HouseholdRow, type MemberRow } from './household-store.js';
+import { toParticipant, type EventRow, type ParticipantRow } from './meal-event-store.js';
+import { toMerge, type MergeRow } from './pantry-merge-store.js';
+import { observationRow, toObservation, type ObservationRow } from './pantry-observation-store.js';
+import { toDay, type DayTableRow, type PlanTableRow } from './plan-store.js';
 import { outboxRow } from './push-outbox.js';
+import { toRecipe, type IngredientRow, type RecipeRow } from './recipe-store.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
+import { toWeight, type UnitWeightRow } from './unit-weight-store.js';
 
 interface ListRow {
   id: string;
@@ -99,23 +108,175 @@ const stampOf = (r: ListRow): ListStamp => ({
   derivation: r.derived_from === null || r.fresh_until === null ? null : { from: r.derived_from, until: toDate(r.fresh_until) },
 });
 
-// 23 columns a line: 40 lines stay below SQLite's 999 bound variables of one statement.
-const CHUNK = 40;
+// 22 columns a line: 1,000 lines stay below SQLite's 32,766 and Postgres's 65,535 bound variables of one statement.
+const CHUNK = 1000;
+const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unknown as ShoppingLine, 0)) as (keyof LineRow)[];
+
+/**
+ * The columns of each input table a derivation reads, as the owning store's row mapper takes them (the inputs read
+ * builds one JSON object per row from them; the contract suite checks the answer against the stores' own reads).
+ */
+const INPUT_COLUMNS = {
+  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
+  household_members: ['id', 'household_id', 'account_id', 'display_name', 'role', 'created_at'] satisfies (keyof MemberRow)[],
+  plans: ['id', 'household_id', 'week_start', 'list_stale_since', 'created_at', 'updated_at'] satisfies (keyof PlanTableRow)[],
+  plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note'] satisfies (keyof DayTableRow)[],
+  meal_events: ['id', 'household_id', 'date', 'event_type', 'serving_time', 'available_cooking_minutes', 'notes', 'created_at', 'updated_at'] satisfies (keyof EventRow)[],
+  meal_event_participants: ['id', 'event_id', 'household_member_id', 'position', 'is_present', 'guest_type', 'guest_count', 'dietary_notes', 'avoids'] satisfies (keyof ParticipantRow)[],
+  recipes: ['id', 'household_id', 'title', 'title_key', 'servings', 'active_minutes', 'total_minutes', 'steps', 'created_at', 'updated_at'] satisfies (keyof RecipeRow)[],
+  recipe_ingredients: ['recipe_id', 'position', 'household_id', 'display_name', 'food_key', 'quantity', 'unit', 'optional', 'base_recipe_id', 'reference'] satisfies (keyof IngredientRow)[],
+  pantry_observations: ['id', 'household_id', 'food_key', 'display_name', 'observation_type', 'quantity', 'unit', 'storage_location', 'confidence', 'observed_at'] satisfies (keyof ObservationRow)[],
+  pantry_merges: ['household_id', 'from_key', 'to_key', 'from_display_name', 'to_display_name', 'merged_at'] satisfies (keyof MergeRow)[],
+  unit_weights: ['household_id', 'food_key', 'unit', 'display_name', 'grams', 'updated_at'] satisfies (keyof UnitWeightRow)[],
+} as const;
+type InputTable = keyof typeof INPUT_COLUMNS;
+
+/**
+ * The one statement of `inputs`: every input table's rows of the household as a JSON array (ordered as the
+ * owning store orders them), the plan's recipes with every base they reach by a recursive CTE. One statement is
+ * one consistent snapshot on both databases, and one round trip.
+ */
+// The pantry log's version, as the pantry store keeps it: row count and newest seq (seq is never reused).
+const LOG_VERSION = `(SELECT CAST(count(*) AS text) || ':' || CAST(coalesce(max(v.seq), 0) AS text) FROM pantry_observations v WHERE v.household_id = :h)`;
+
+function inputsSql(postgres: boolean): string {
+  const object = (alias: string, table: InputTable) => {
+    const pairs = INPUT_COLUMNS[table].map((c) => `'${c}', ${alias}."${c}"`).join(', ');
+    return postgres ? `json_build_object(${pairs})` : `json_object(${pairs})`;
+  };
+  const rows = (table: InputTable, alias: string, where: string, order: string) =>
+    postgres
+      ? `(SELECT coalesce(json_agg(${object(alias, table)} ORDER BY ${order}), CAST('[]' AS json)) FROM ${table} ${alias} WHERE ${where})`
+      : `(SELECT json_group_array(${object(alias, table)} ORDER BY ${order}) FROM ${table} ${alias} WHERE ${where})`;
+  // :h the household, :p the plan (named bindings).
+  const week = `(SELECT d.date FROM plan_days d JOIN plans p ON p.id = d.plan_id WHERE p.id = :p AND p.household_id = :h)`;
+  return `WITH RECURSIVE wanted(id) AS (
+      SELECT d.recipe_id FROM plan_days d JOIN plans p ON p.id = d.plan_id WHERE p.id = :p AND p.household_id = :h AND d.recipe_id IS NOT NULL
+      UNION
+      SELECT i.base_recipe_id FROM recipe_ingredients i JOIN wanted w ON i.recipe_id = w.id WHERE i.household_id = :h AND i.base_recipe_id IS NOT NULL
+    )
+    SELECT
+      ${rows('households', 'h', 'h.id = :h', 'h.id')} AS households,
+      ${rows('household_members', 'm', 'm.household_id = :h', 'm.created_at, m.id')} AS members,
+      (SELECT r.revision FROM household_revisions r WHERE r.household_id = :h) AS revision,
+      (SELECT s.synced_at FROM food_table_syncs s WHERE s.id = :sync) AS synced_at,
+      ${rows('plans', 'p', 'p.id = :p AND p.household_id = :h', 'p.id')} AS plans,
+      ${rows('plan_days', 'd', 'd.plan_id IN (SELECT p.id FROM plans p WHERE p.id = :p AND p.household_id = :h)', 'd.date')} AS days,
+      ${rows('meal_events', 'e', `e.household_id = :h AND e.date IN ${week}`, 'e.date, e.created_at, e.id')} AS events,
+      ${rows('meal_event_participants', 'x', `x.event_id IN (SELECT e.id FROM meal_events e WHERE e.household_id = :h AND e.date IN ${week})`, 'x.event_id, x.position')} AS participants,
+      ${rows('recipes', 'r', 'r.household_id = :h AND r.id IN (SELECT id FROM wanted)', 'r.id')} AS recipes,
+      ${rows('recipe_ingredients', 'i', 'i.household_id = :h AND i.recipe_id IN (SELECT id FROM wanted)', 'i.recipe_id, i.position')} AS ingredients,
+      ${LOG_VERSION} AS log_version,
+      CASE WHEN ${LOG_VERSION} = :logVersion THEN NULL ELSE ${rows('pantry_observations', 'o', 'o.household_id = :h', 'o.observed_at, o.seq')} END AS observations,
+      ${rows('pantry_merges', 'g', 'g.household_id = :h', 'g.to_key, g.merged_at DESC, g.from_key')} AS merges,
+      ${rows('unit_weights', 'u', 'u.household_id = :h', 'u.food_key, u.unit')} AS weights`;
+}
+
+interface InputsRow {
+  households: unknown;
+  members: unknown;
+  revision: number | string | null;
+  synced_at: Date | string | null;
+  plans: unknown;
+  days: unknown;
+  events: unknown;
+  participants: unknown;
+  recipes: unknown;
+  ingredients: unknown;
+  log_version: string;
+  /** Null when the log's version is the one asked with (the log held already). */
+  observations: unknown;
+  merges: unknown;
+  weights: unknown;
+}
+
+// SQLite answers JSON as text, Postgres (json) parsed already.
+const jsonRows = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : ((v ?? []) as T[]));
+
+function toInputs(r: InputsRow, observations: readonly PantryObservation[]): ShoppingInputs {
+  const household = jsonRows<HouseholdRow>(r.households)[0];
+  const planRow = jsonRows<PlanTableRow>(r.plans)[0];
+  const participants = new Map<string, ParticipantRow[]>();
+  for (const p of jsonRows<ParticipantRow>(r.participants)) participants.set(p.event_id, [...(participants.get(p.event_id) ?? []), p]);
+  const ingredients = new Map<string, IngredientRow[]>();
+  for (const i of jsonRows<IngredientRow>(r.ingredients)) ingredients.set(i.recipe_id, [...(ingredients.get(i.recipe_id) ?? []), i]);
+  return {
+    household: household ? { ...toHousehold(household), members: jsonRows<MemberRow>(r.members).map(toMember) } : null,
+    householdRevision: r.revision === null ? null : String(r.revision),
+    foodTableSyncedAt: r.synced_at === null ? null : toDate(r.synced_at),
+    plan: planRow
+      ? {
+          id: planRow.id,
+          householdId: planRow.household_id,
+          weekStart: planRow.week_start,
+          listStaleSince: planRow.list_stale_since === null ? null : toDate(planRow.list_stale_since),
+          createdAt: toDate(planRow.created_at),
+          updatedAt: toDate(planRow.updated_at),
+          days: jsonRows<DayTableRow>(r.days).map(toDay),
+        }
+      : null,
+    events: jsonRows<EventRow>(r.events).map((e) => ({
+      id: e.id,
+      householdId: e.household_id,
+      date: e.date,
+      eventType: e.event_type as MealEventType,
+      servingTime: e.serving_time,
+      availableCookingMinutes: e.available_cooking_minutes === null ? null : Number(e.available_cooking_minutes),
+      notes: e.notes,
+      participants: (participants.get(e.id) ?? []).map(toParticipant),
+      createdAt: toDate(e.created_at),
+      updatedAt: toDate(e.updated_at),
+    })),
+    recipes: jsonRows<RecipeRow>(r.recipes).map((x) => toRecipe(x, ingredients.get(x.id) ?? [])),
+    observations: [...observations],
+    merges: jsonRows<MergeRow>(r.merges).map(toMerge),
+    unitWeights: jsonRows<UnitWeightRow>(r.weights).map(toWeight),
+  };
+}
+
+const LIST_COLUMNS = ['id', 'household_id', 'plan_id', 'version', 'generated_at', 'completed_at', 'skipped_references', 'added_references', 'trip', 'derived_from', 'fresh_until'] satisfies (keyof ListRow)[];
+
+/** A list and its lines from the rows of one left join (line columns prefixed x_). */
+function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
+  const r = rows[0] as ListRow | undefined;
+  if (!r) return null;
+  const lines: ShoppingLine[] = [];
+  for (const x of rows) {
+    if (x['x_id'] === null) continue;
+    const line: Record<string, unknown> = {};
+    for (const c of LINE_COLUMNS) line[c] = x[`x_${c}`];
+    lines.push(toLine(line as unknown as LineRow));
+  }
+  return {
+    ...stampOf(r),
+    householdId: r.household_id,
+    planId: r.plan_id,
+    generatedAt: toDate(r.generated_at),
+    skippedReferences: fromJsonText<string[]>(r.skipped_references),
+    addedReferences: r.added_references === null ? [] : fromJsonText<string[]>(r.added_references),
+    trip: r.trip === null ? null : fromJsonText<TripRecord>(r.trip),
+    lines,
+  };
+}
+
+/** How many households' pantry logs a process keeps between derivations. */
+const CACHED_LOGS = 200;
 
 export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   const postgres = knex.client.config.client === 'pg';
-  const withLines = async (db: Knex | Knex.Transaction, r: ListRow): Promise<ShoppingList> => {
-    const lines = (await db<LineRow>('shopping_list_lines').where({ list_id: r.id }).orderBy('position')) as LineRow[];
-    return {
-      ...stampOf(r),
-      householdId: r.household_id,
-      planId: r.plan_id,
-      generatedAt: toDate(r.generated_at),
-      skippedReferences: fromJsonText<string[]>(r.skipped_references),
-      addedReferences: r.added_references === null ? [] : fromJsonText<string[]>(r.added_references),
-      trip: r.trip === null ? null : fromJsonText<TripRecord>(r.trip),
-      lines: lines.map(toLine),
-    };
+  const inputs = inputsSql(postgres);
+  // A household's pantry log, kept while its version holds (as the pantry store does): reading and mapping thousands
+  // of rows on every derivation is what the version spares; the one statement carries the version check.
+  const logs = new Map<string, { version: string; log: readonly PantryObservation[] }>();
+  // The list and its lines in one statement, its text built once (no query builder on every read).
+  const selectList = `SELECT ${[...LIST_COLUMNS.map((c) => `l.${c}`), ...LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`)].join(', ')} FROM shopping_lists l LEFT JOIN shopping_list_lines x ON x.list_id = l.id`;
+  const byPlanSql = `${selectList} WHERE l.household_id = ? AND l.plan_id = ? ORDER BY x.position`;
+  const byLineSql = `${selectList} WHERE l.household_id = ? AND l.id IN (SELECT list_id FROM shopping_list_lines WHERE id = ?) ORDER BY x.position`;
+  /** `lock` (Postgres, in a transaction) holds the list's row. */
+  const read = async (db: Knex | Knex.Transaction, sql: string, bindings: readonly string[], lock = false): Promise<ShoppingList | null> => {
+    const result = await db.raw(lock ? `${sql} FOR UPDATE OF l` : sql, [...bindings]);
+    // better-sqlite3 answers the rows, pg a result holding them.
+    return listOf((postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[]);
   };
   const contentColumns = (c: ShoppingListContent) => ({
     generated_at: iso(c.generatedAt),
@@ -137,50 +298,78 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
 
   async function attempt<T>(householdId: string, planId: string, listId: string, decide: Parameters<ShoppingListStore['change']>[3]) {
     return knex.transaction(async (trx) => {
-      const q = trx<ListRow>('shopping_lists').where({ household_id: householdId, plan_id: planId });
       // Postgres: the list row's lock orders concurrent changes; SQLite: the one connection does.
-      const row = ((await (postgres ? q.forUpdate().first() : q.first())) as ListRow | undefined) ?? null;
-      const current = row ? await withLines(trx, row) : null;
+      const current = await read(trx, byPlanSql, [householdId, planId], postgres);
       const { write, result, derivation, effects } = decide(current);
       if (write === null) {
         if (!current || derivation === undefined) return { list: current, result: result as T };
-        await trx('shopping_lists').where({ id: current.id }).update(derivationColumns(derivation));
+        // The same derivation recorded again is no write at all.
+        const columns = derivationColumns(derivation);
+        if (JSON.stringify(columns) !== JSON.stringify(derivationColumns(current.derivation))) await trx('shopping_lists').where({ id: current.id }).update(columns);
         return { list: { ...current, derivation }, result: result as T };
       }
       let id = listId;
       const kept = derivation === undefined ? (current?.derivation ?? null) : derivation;
-      if (row) {
-        id = row.id;
+      if (current) {
+        id = current.id;
         await trx('shopping_lists').where({ id }).update({ ...contentColumns(write), ...derivationColumns(kept), version: trx.raw('version + 1') });
-        await trx('shopping_list_lines').where({ list_id: id }).delete();
       } else {
         await trx('shopping_lists').insert({ id, household_id: householdId, plan_id: planId, version: 1, ...contentColumns(write), ...derivationColumns(kept) });
       }
+      // Lines are compared with the stored ones: gone ones are deleted, new and changed ones (position included)
+      // upserted in one statement, unchanged ones left alone.
       const rows = write.lines.map((l, i) => lineRow(id, l, i));
-      for (let i = 0; i < rows.length; i += CHUNK) await trx('shopping_list_lines').insert(rows.slice(i, i + CHUNK));
+      const stored = new Map((current?.lines ?? []).map((l, i) => [l.id, JSON.stringify(lineRow(id, l, i))]));
+      const listed = new Set(rows.map((r) => r.id));
+      const gone = [...stored.keys()].filter((lineId) => !listed.has(lineId));
+      for (let i = 0; i < gone.length; i += 500) await trx('shopping_list_lines').where({ list_id: id }).whereIn('id', gone.slice(i, i + 500)).delete();
+      const changed = rows.filter((r) => stored.get(r.id) !== JSON.stringify(r));
+      for (let i = 0; i < changed.length; i += CHUNK) await trx('shopping_list_lines').insert(changed.slice(i, i + CHUNK)).onConflict('id').merge();
       if (effects) await applyEffects(trx, householdId, effects);
-      const list: ShoppingList = { id, householdId, planId, version: row ? Number(row.version) + 1 : 1, derivation: kept, ...structuredClone(write) };
+      const list: ShoppingList = { id, householdId, planId, version: current ? current.version + 1 : 1, derivation: kept, ...structuredClone(write) };
       return { list, result: result as T };
     });
   }
 
   return translated<ShoppingListStore>({
-    async byPlan(householdId, planId) {
-      const row = (await knex<ListRow>('shopping_lists').where({ household_id: householdId, plan_id: planId }).first()) as ListRow | undefined;
-      return row ? withLines(knex, row) : null;
-    },
+    byPlan: (householdId, planId) => read(knex, byPlanSql, [householdId, planId]),
     async stamp(householdId, planId) {
       const row = (await knex<ListRow>('shopping_lists')
         .where({ household_id: householdId, plan_id: planId })
         .first('id', 'version', 'completed_at', 'derived_from', 'fresh_until')) as ListRow | undefined;
       return row ? stampOf(row) : null;
     },
-    async byLine(householdId, lineId) {
-      const row = (await knex<ListRow>('shopping_lists as l')
-        .join('shopping_list_lines as x', 'x.list_id', 'l.id')
-        .where({ 'l.household_id': householdId, 'x.id': lineId })
-        .first('l.*')) as ListRow | undefined;
-      return row ? withLines(knex, row) : null;
+    byLine: (householdId, lineId) => read(knex, byLineSql, [householdId, lineId]),
+    async state(householdId, planId, accountId) {
+      const [row] = (await knex
+        .select(
+          knex('household_members').count('*').where({ household_id: householdId, account_id: accountId }).as('members'),
+          knex('household_revisions').select('revision').where({ household_id: householdId }).as('revision'),
+          knex('food_table_syncs').select('synced_at').where({ id: SYNC_ID }).as('synced_at'),
+          'l.id', 'l.version', 'l.completed_at', 'l.derived_from', 'l.fresh_until',
+        )
+        .from(knex.raw('(SELECT 1 AS one) o'))
+        .leftJoin('shopping_lists as l', (j) => j.on('l.household_id', knex.raw('?', [householdId])).andOn('l.plan_id', knex.raw('?', [planId])))) as (ListRow & { members: number | string; revision: number | string | null; synced_at: Date | string | null })[];
+      return {
+        member: Number(row!.members) > 0,
+        stamp: row!.id === null ? null : stampOf(row!),
+        householdRevision: row!.revision === null ? null : String(row!.revision),
+        foodTableSyncedAt: row!.synced_at === null ? null : toDate(row!.synced_at),
+      };
+    },
+    async inputs(householdId, planId) {
+      const held = logs.get(householdId);
+      const result = await knex.raw(inputs, { h: householdId, p: planId, sync: SYNC_ID, logVersion: held?.version ?? '' });
+      // better-sqlite3 answers the rows, pg a result holding them.
+      const row = ((postgres ? (result as { rows: InputsRow[] }).rows : result) as InputsRow[])[0]!;
+      let log = held?.log;
+      if (row.observations !== null || !log) {
+        log = jsonRows<ObservationRow>(row.observations).map((o) => Object.freeze(toObservation(o)));
+        logs.delete(householdId);
+        logs.set(householdId, { version: row.log_version, log });
+        if (logs.size > CACHED_LOGS) logs.delete(logs.keys().next().value!);
+      }
+      return toInputs(row, log);
     },
     async change(householdId, planId, fresh, decide) {
       try {

@@ -4,7 +4,7 @@ import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
 import { translated } from './errors.js';
 import { iso, toDate } from './rows.js';
 
-interface UnitWeightRow {
+export interface UnitWeightRow {
   household_id: string;
   food_key: string;
   unit: string;
@@ -13,7 +13,7 @@ interface UnitWeightRow {
   updated_at: Date | string;
 }
 
-const toWeight = (r: UnitWeightRow): UnitWeight => ({
+export const toWeight = (r: UnitWeightRow): UnitWeight => ({
   householdId: r.household_id,
   foodKey: r.food_key,
   unit: r.unit,

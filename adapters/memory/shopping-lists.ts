@@ -1,13 +1,36 @@
+import { addDays } from '../../core/shared/dates.js';
+import type { Recipe } from '../../core/recipes/types.js';
+import type { FoodTableStore } from '../../ports/food-table-store.js';
+import type { HouseholdRevisions } from '../../ports/household-revisions.js';
+import type { HouseholdStore } from '../../ports/household-store.js';
+import type { MealEventReader } from '../../ports/meal-event-store.js';
+import type { PantryMergeReader } from '../../ports/pantry-merge-store.js';
 import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
+import type { PlanStore } from '../../ports/plan-store.js';
 import type { PushOutbox } from '../../ports/push-outbox.js';
+import type { RecipeStore } from '../../ports/recipe-store.js';
 import type { ShoppingList, ShoppingListStore } from '../../ports/shopping-list-store.js';
+import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
 import type { MemoryTables } from './stores.js';
+
+/** The memory stores a list's state and inputs are read from (given late: they are built alongside this one). */
+export interface InputStores {
+  households: HouseholdStore;
+  revisions: HouseholdRevisions;
+  foodTable: FoodTableStore;
+  plans: PlanStore;
+  events: MealEventReader;
+  recipes: Pick<RecipeStore, 'byIds'>;
+  pantry: PantryObservationStore;
+  pantryMerges: PantryMergeReader;
+  unitWeights: UnitWeightStore;
+}
 
 /**
  * The list's effects go through the memory pantry and outbox, called with no await between them and the write
  * (the memory stores' bodies run to their end when called); a refused effect puts the list back.
  */
-export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryObservationStore; pushOutbox: PushOutbox }): ShoppingListStore {
+export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryObservationStore; pushOutbox: PushOutbox; stores: () => InputStores }): ShoppingListStore {
   const lists = new Map<string, ShoppingList>();
   // Lists go with their household, as the SQL cascade does.
   const alive = (l: ShoppingList) => t.households.has(l.householdId);
@@ -21,6 +44,36 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
     async stamp(householdId, planId) {
       const l = find(householdId, planId);
       return l ? structuredClone({ id: l.id, version: l.version, completedAt: l.completedAt, derivation: l.derivation }) : null;
+    },
+    async state(householdId, planId, accountId) {
+      const s = side.stores();
+      const l = find(householdId, planId);
+      const [member, householdRevision, foodTableSyncedAt] = await Promise.all([s.households.memberByAccount(householdId, accountId), s.revisions.of(householdId), s.foodTable.lastSyncedAt()]);
+      const stamp = l ? structuredClone({ id: l.id, version: l.version, completedAt: l.completedAt, derivation: l.derivation }) : null;
+      return { member: member !== null, stamp, householdRevision, foodTableSyncedAt };
+    },
+    async inputs(householdId, planId) {
+      const s = side.stores();
+      const [household, householdRevision, foodTableSyncedAt, plan, observations, merges, unitWeights] = await Promise.all([
+        s.households.byId(householdId),
+        s.revisions.of(householdId),
+        s.foodTable.lastSyncedAt(),
+        s.plans.byId(householdId, planId),
+        s.pantry.ofHousehold(householdId),
+        s.pantryMerges.activeMerges(householdId),
+        s.unitWeights.list(householdId, null),
+      ]);
+      const events = plan ? await s.events.eventsBetween(householdId, plan.weekStart, addDays(plan.weekStart, 6)) : [];
+      // The plan's dishes, then the bases they reach, level by level (each asked for once).
+      const recipes = new Map<string, Recipe>();
+      const asked = new Set<string>();
+      let wanted = [...new Set((plan?.days ?? []).map((d) => d.recipeId).filter((r): r is string => r !== null))];
+      while (wanted.length > 0) {
+        for (const id of wanted) asked.add(id);
+        for (const r of await s.recipes.byIds(householdId, wanted)) recipes.set(r.id, r);
+        wanted = [...new Set([...recipes.values()].flatMap((r) => r.ingredients.map((i) => i.baseRecipeId).filter((b): b is string => b !== null && !asked.has(b))))];
+      }
+      return { household, householdRevision, foodTableSyncedAt, plan, events, recipes: [...recipes.values()], observations, merges, unitWeights };
     },
     async byLine(householdId, lineId) {
       const l = [...lists.values()].find((x) => alive(x) && x.householdId === householdId && x.lines.some((line) => line.id === lineId));

@@ -11,12 +11,13 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * compared as listed (per their own unit): the table holds one unit per food in practice.
  */
 export function foodTablePrices(deps: { foodTable: FoodTableStore }): PriceProvider {
+  const revisionAt = (at: Date | null) => (at === null ? 'unsynced' : at.toISOString());
   return {
     // Every sync replaces the table whole and records its time: the time names the prices.
     async revision() {
-      const at = await deps.foodTable.lastSyncedAt();
-      return at === null ? 'unsynced' : at.toISOString();
+      return revisionAt(await deps.foodTable.lastSyncedAt());
     },
+    revisionAt,
     async pricesFor(foodKeys, chains) {
       const out = new Map<string, FoodPrice>();
       if (foodKeys.length === 0) return out;

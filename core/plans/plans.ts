@@ -54,6 +54,11 @@ async function view(deps: PlanDeps, household: HouseholdWithMembers, plans: read
     deps.events.eventsBetween(household.id, from, to),
     deps.recipes.titlesOf(household.id, [...new Set(plans.flatMap((p) => p.days.map((d) => d.recipeId).filter((r): r is string => r !== null)))]),
   ]);
+  return viewsOf(household, plans, events, titles);
+}
+
+/** The views of plans given their weeks' events and the titles of the household's recipes among their dishes. */
+export function viewsOf(household: HouseholdWithMembers, plans: readonly PlanRow[], events: readonly MealEvent[], titles: Readonly<Record<string, string>>): PlanView[] {
   const byDate = new Map<IsoDate, MealEvent[]>();
   for (const e of events) byDate.set(e.date, [...(byDate.get(e.date) ?? []), e]);
   return plans.map((plan) => ({

@@ -8,9 +8,10 @@ import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import type { Account } from '../accounts/types.js';
 import { requireMember } from '../households/access.js';
-import { aisleOf, countsUntil } from '../pantry/model.js';
-import { pantryRows, type PantryDeps } from '../pantry/rows.js';
-import { getPlan, type PlanDeps, type PlanView } from '../plans/plans.js';
+import { aisleOf, countsUntil, pantryRowsOf } from '../pantry/model.js';
+import type { PantryDeps } from '../pantry/rows.js';
+import type { PantryMerge, UnitWeight } from '../pantry/types.js';
+import { viewsOf, type PlanDeps } from '../plans/plans.js';
 import type { Recipe } from '../recipes/types.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
@@ -40,10 +41,6 @@ export interface ListAnswer {
 
 type ListDenied = ErrorOf<'household-not-found' | 'plan-not-found'>;
 
-/** The week's recipes and every base they reach. */
-const recipesOf = (deps: ShoppingDeps, householdId: HouseholdId, plan: PlanView): Promise<Map<string, Recipe>> =>
-  recipesReaching(deps, householdId, plan.days.filter((d) => d.cookedAtHome && d.recipeId !== null).map((d) => d.recipeId!));
-
 /** These recipes (those that are the household's) and every base they reach: one read per level of base links. */
 export async function recipesReaching(deps: Pick<ShoppingDeps, 'recipes'>, householdId: HouseholdId, ids: readonly string[]): Promise<Map<string, Recipe>> {
   const out = new Map<string, Recipe>();
@@ -64,6 +61,11 @@ export async function recipesReaching(deps: Pick<ShoppingDeps, 'recipes'>, house
  */
 export async function pieceWeights(deps: Pick<ShoppingDeps, 'unitWeights' | 'pantryMerges'>, householdId: HouseholdId): Promise<(foodKey: string) => number | null> {
   const [weights, merges] = await Promise.all([deps.unitWeights.list(householdId, null), deps.pantryMerges.activeMerges(householdId)]);
+  return pieceWeightsOf(weights, merges);
+}
+
+/** pieceWeights over the weights and merges read already. */
+export function pieceWeightsOf(weights: readonly UnitWeight[], merges: readonly PantryMerge[]): (foodKey: string) => number | null {
   const own = new Map<string, number>();
   for (const w of weights) if (canonicalUnit(w.unit) === PIECE_UNIT) own.set(w.foodKey, w.grams);
   const target = new Map(merges.map((m) => [m.fromKey, m.toKey]));
@@ -75,11 +77,12 @@ export const DERIVATION_HOLDS_MS = 86_400_000;
 
 /**
  * The revision of everything a list is derived from (the household's inputs and the prices), or null when it
- * cannot be told (the list is then derived on every read).
+ * cannot be told (the list is then derived on every read). A food-table provider's revision comes from the sync
+ * time read with the household's revision; another provider is asked.
  */
-async function inputsRevision(deps: Pick<ShoppingDeps, 'revisions' | 'prices'>, householdId: HouseholdId): Promise<string | null> {
-  const [household, prices] = await Promise.all([deps.revisions.of(householdId), deps.prices.revision().catch(() => null)]);
-  return household === null || prices === null ? null : `${household}/${prices}`;
+async function inputsRevision(deps: Pick<ShoppingDeps, 'prices'>, read: { householdRevision: string | null; foodTableSyncedAt: Date | null }): Promise<string | null> {
+  const prices = deps.prices.revisionAt ? deps.prices.revisionAt(read.foodTableSyncedAt) : await deps.prices.revision().catch(() => null);
+  return read.householdRevision === null || prices === null ? null : `${read.householdRevision}/${prices}`;
 }
 
 /** A stored list is current when closed (never derived again) or derived from today's revision and still within its hold. */
@@ -95,17 +98,18 @@ const isCurrent = (stamp: ListStamp, revision: string | null, now: Date) =>
  * first counted pantry row may stop counting; one priced without prices is not recorded.
  */
 export async function refresh(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string, force: boolean): Promise<Result<ListAnswer, ListDenied>> {
-  const revision = await inputsRevision(deps, householdId);
-  const planned = await getPlan(deps, caller, householdId, planId);
-  if (!planned.ok) return planned;
-  const plan = planned.value;
-  const [household, recipes, pantry, gramsPerPiece] = await Promise.all([
-    deps.households.byId(householdId),
-    recipesOf(deps, householdId, plan),
-    pantryRows(deps, householdId),
-    pieceWeights(deps, householdId),
-  ]);
-  if (!household) return fail({ type: 'household-not-found' });
+  // One read of every input, the revision with them: a write landing after it moves the revision past the one recorded.
+  const inputs = await deps.shoppingLists.inputs(householdId, planId);
+  const household = inputs.household;
+  // Not a member: as if the household did not exist.
+  if (!household || !household.members.some((m) => m.accountId === caller.id)) return fail({ type: 'household-not-found' });
+  if (!inputs.plan) return fail({ type: 'plan-not-found' });
+  const revision = await inputsRevision(deps, inputs);
+  const recipes = new Map<string, Recipe>(inputs.recipes.map((r) => [r.id, r]));
+  const titles = Object.fromEntries(inputs.recipes.map((r) => [r.id, r.title]));
+  const plan = viewsOf(household, [inputs.plan], inputs.events, titles)[0]!;
+  const pantry = pantryRowsOf(inputs.observations, inputs.merges, deps.clock.now());
+  const gramsPerPiece = pieceWeightsOf(inputs.unitWeights, inputs.merges);
   const unpriced = deriveList({ plan, recipes, pantry, gramsPerPiece, prices: new Map() });
   let prices = new Map<string, FoodPrice>();
   let priceError: unknown = null;
@@ -134,8 +138,8 @@ export type ListRead = { readonly kind: 'unchanged'; readonly stamp: ListStamp }
 /**
  * GET shopping-list: the stored list, derived again first when anything it was derived from has moved since (the
  * week, the pantry, recipes, members, settings, prices) or a counted pantry row may have decayed. When the stored
- * list is current and `clientHas` its stamp, nothing more is read: a 304 costs a membership check and three
- * small reads.
+ * list is current and `clientHas` its stamp, nothing more is read: a 304 costs one read of the list's state (the
+ * caller's membership, the stamp and the revisions, together).
  */
 export async function readShoppingList(
   deps: ShoppingDeps,
@@ -144,9 +148,10 @@ export async function readShoppingList(
   planId: string,
   clientHas: (stamp: ListStamp) => boolean,
 ): Promise<Result<ListRead, ListDenied>> {
-  const member = await requireMember(deps, householdId, caller.id);
-  if (!member.ok) return member;
-  const [stamp, revision] = await Promise.all([deps.shoppingLists.stamp(householdId, planId), inputsRevision(deps, householdId)]);
+  const state = await deps.shoppingLists.state(householdId, planId, caller.id);
+  if (!state.member) return fail({ type: 'household-not-found' });
+  const { stamp } = state;
+  const revision = await inputsRevision(deps, state);
   if (stamp && isCurrent(stamp, revision, deps.clock.now())) {
     if (clientHas(stamp)) return ok({ kind: 'unchanged', stamp });
     const list = await deps.shoppingLists.byPlan(householdId, planId);

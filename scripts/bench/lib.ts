@@ -1,6 +1,7 @@
 /** What the benchmarks share: the service under test in a process of its own, and autocannon figures. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,23 +12,62 @@ export const arg = (name: string, fallback: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 
+/** Where a benchmark's service keeps its data: a fresh SQLite file, or a fresh schema of the Postgres at `url`. */
+export type BenchDatabase = { kind: 'sqlite' } | { kind: 'postgres'; url: string };
+
+/** `--db postgres` (with DATABASE_URL_PG, else the local default) or the SQLite default. */
+export function benchDatabase(): BenchDatabase {
+  const i = process.argv.indexOf('--db');
+  if (i < 0 || process.argv[i + 1] === 'sqlite') return { kind: 'sqlite' };
+  if (process.argv[i + 1] !== 'postgres') throw new Error('--db is sqlite or postgres');
+  return { kind: 'postgres', url: process.env['DATABASE_URL_PG'] ?? 'postgres://postgres@127.0.0.1:5432/test' };
+}
+
+/** A fresh schema for one benchmark run on Postgres, dropped by the answer's `drop`. */
+export async function benchSchema(url: string): Promise<{ schema: string; drop(): Promise<void> }> {
+  const { default: knexFactory } = await import('knex');
+  const schema = `bench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  await admin.raw('create schema ??', [schema]);
+  await admin.destroy();
+  return {
+    schema,
+    async drop() {
+      const k = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+      await k.raw('drop schema if exists ?? cascade', [schema]);
+      await k.destroy();
+    },
+  };
+}
+
 /**
  * The real service on a fresh SQLite database with rate limits out of the way, a signed-in account and its
  * household. `call` throws on any error answer, so seeding never goes on silently half-done.
  */
-export async function benchService(name: string) {
+export async function benchService(name: string, database: BenchDatabase = benchDatabase()) {
   const { loadConfig } = await import('../../config/config.js');
   const { createRuntime } = await import('../../bootstrap/runtime.js');
   const { listen } = await import('../../bootstrap/server.js');
   const dir = mkdtempSync(join(tmpdir(), `dinner-bench-${name}-`));
+  const pg = database.kind === 'postgres' ? await benchSchema(database.url) : null;
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    DATABASE_URL: database.kind === 'postgres' ? database.url : `sqlite:${join(dir, 'bench.db')}`,
     LOG_LEVEL: 'silent',
     OUTBOX_DIR: join(dir, 'outbox'),
-    RATE_LIMITS: 'auth=1000000/60,anonymous-per-ip=1000000/60,backstop=1000000/60',
+    RATE_LIMITS: 'auth=1000000/60,anonymous-per-ip=1000000/60,data-per-ip=1000000/60,dinner-price-signup-per-ip=1000000/60,backstop=1000000/60',
   });
-  const runtime = await createRuntime(config);
-  const app = await listen(runtime, 0, '127.0.0.1');
+  const started = await (async () => {
+    try {
+      const runtime = await createRuntime(config, pg ? { schema: pg.schema } : {});
+      return { runtime, listening: await listen(runtime, 0, '127.0.0.1') };
+    } catch (err) {
+      await pg?.drop();
+      throw err;
+    }
+  })();
+  const { runtime, listening } = started;
+  // Stopping also drops the Postgres schema, so runs leave nothing behind.
+  const app = { ...listening, stop: async () => { await listening.stop(); await pg?.drop(); } };
   const call = async (method: string, path: string, cookie: string | null, body?: unknown) => {
     const res = await fetch(app.url + path, {
       method,
@@ -40,7 +80,75 @@ export async function benchService(name: string) {
   const register = await call('POST', '/api/v1/auth/register', null, { email: 'bench@example.com', password: 'benchmark password', displayName: 'Bench' });
   const cookie = /app_session=[^;]+/.exec(register.headers.getSetCookie().join(';'))![0];
   const household = (await (await call('POST', '/api/v1/households', cookie, { name: 'Bench' })).json()) as { id: string };
-  return { runtime, app, call, cookie, householdId: household.id };
+  // Where the data is, for baselines that read and write the same tables without the service.
+  const sqliteFile = database.kind === 'sqlite' ? join(dir, 'bench.db') : null;
+  return { runtime, app, call, cookie, householdId: household.id, schema: pg?.schema ?? null, sqliteFile };
+}
+
+/** One prepared statement of a baseline: prepared once, run with positional values. */
+export interface RawStatement {
+  all(values: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  run(values: readonly unknown[]): Promise<void>;
+}
+
+/** Where a baseline finds the service's tables: its SQLite file, or its Postgres schema. */
+export type RawTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema: string };
+
+/**
+ * The service's database without knex, for baselines: better-sqlite3 with the service's pragmas, or a pg pool of
+ * the service's size, working in its schema, whose statements are named (so each connection prepares each once).
+ * SQL is written with $1, $2...
+ */
+export async function rawDatabase(target: RawTarget): Promise<{ prepare(name: string, sql: string): RawStatement; close(): Promise<void> }> {
+  if (target.kind === 'sqlite') {
+    interface Sqlite {
+      pragma(s: string): unknown;
+      prepare(sql: string): { all(...v: unknown[]): Record<string, unknown>[]; run(...v: unknown[]): unknown };
+      close(): void;
+    }
+    // better-sqlite3 ships no types of its own and the service only reaches it through knex.
+    const Driver = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Sqlite;
+    const db = new Driver(target.file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    return {
+      prepare(_name, sql) {
+        const statement = db.prepare(sql.replace(/\$\d+/g, '?'));
+        return { all: async (v) => statement.all(...v), run: async (v) => void statement.run(...v) };
+      },
+      close: async () => db.close(),
+    };
+  }
+  const { default: pg } = await import('pg');
+  // The search path, not qualified names: the service's triggers name their tables unqualified.
+  const pool = new pg.Pool({ connectionString: target.url, max: 10, options: `-c search_path=${target.schema}` });
+  return {
+    prepare(name, text) {
+      return {
+        all: async (values) => (await pool.query({ name, text, values: [...values] })).rows as Record<string, unknown>[],
+        run: async (values) => void (await pool.query({ name, text, values: [...values] })),
+      };
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Runs the rest of a --serve start; should it fail, the service stops first, so its Postgres schema goes too. */
+export async function orStop<T>(app: { stop(): Promise<void> }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await app.stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The raw target of a service started by benchService. */
+export function rawTarget(service: { sqliteFile: string | null; schema: string | null }, database: BenchDatabase): RawTarget {
+  if (database.kind === 'postgres') return { kind: 'postgres', url: database.url, schema: service.schema! };
+  return { kind: 'sqlite', file: service.sqliteFile! };
 }
 
 /** Hands the driving process what it needs (one JSON line) and stops the service on SIGTERM. */
@@ -49,14 +157,27 @@ export function announce(info: unknown, stop: () => Promise<void>): void {
   process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
 }
 
-/** Starts `script --serve` in a child process and answers the JSON line it announces. */
+/**
+ * Starts `script --serve` in a child process and answers the JSON line it announces. This process's `--db`
+ * goes along, so that the service and the driver agree on the database.
+ */
 export async function spawnService<T>(script: string): Promise<{ info: T; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const db = process.argv.indexOf('--db');
+  const pass = db >= 0 ? ['--db', process.argv[db + 1] ?? 'sqlite'] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--serve', ...pass], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
   });
   return { info: JSON.parse(line) as T, child };
+}
+
+/** Stops a service started by spawnService and waits until it has gone (and dropped its Postgres schema). */
+export async function stopService(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await gone;
 }
 
 export interface Figures {
@@ -69,9 +190,29 @@ export interface Figures {
   unexpected: number;
 }
 
+/** What one autocannon measurement sends: a GET of `url` unless told otherwise. */
+export interface Load {
+  headers?: Record<string, string>;
+  connections: number;
+  seconds: number;
+  /** The status every answer should have (200 unless told). */
+  expected?: number;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** A request sequence of autocannon's own, e.g. one whose setupRequest varies the body. */
+  requests?: autocannon.Request[];
+}
+
 /** A 2 s warm-up, then `seconds` of load from `connections` connections. */
-export async function measure(url: string, options: { headers?: Record<string, string>; connections: number; seconds: number; expected?: number }): Promise<Figures> {
-  const base = { url, headers: options.headers ?? {}, connections: options.connections };
+export async function measure(url: string, options: Load): Promise<Figures> {
+  const base = {
+    url,
+    headers: options.headers ?? {},
+    connections: options.connections,
+    ...(options.method ? { method: options.method } : {}),
+    ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.requests ? { requests: options.requests } : {}),
+  };
   await autocannon({ ...base, duration: 2 });
   const r = await autocannon({ ...base, duration: options.seconds });
   const codes = (r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats;
@@ -89,4 +230,82 @@ export function report(rows: readonly (readonly [string, Figures])[]): void {
     console.error('a route answered another status than expected during the run: the figures are not valid');
     process.exitCode = 1;
   }
+}
+
+/**
+ * One line of the benchmark table: a subject measured against its baseline in the same run, on one database.
+ * Workload scripts (`w<N>-*.ts --db sqlite|postgres --seconds S --json`) print one per stdout line; run.ts
+ * collects them.
+ */
+export interface BenchRow {
+  workload: string;
+  db: 'sqlite' | 'postgres';
+  subject: string;
+  baseline: string;
+  subjectFigures: Figures;
+  baselineFigures: Figures;
+  /** As the target states it: subject rps / baseline rps, or subject time / baseline time. */
+  ratio: number;
+  /** '≥ 0.50' or '≤ 2.0'. */
+  target: string;
+  pass: boolean;
+  note?: string;
+}
+
+/** The options every workload script takes. */
+export function workloadArgs(): { database: BenchDatabase; db: BenchRow['db']; seconds: number; connections: number; json: boolean } {
+  const database = benchDatabase();
+  return { database, db: database.kind, seconds: arg('seconds', 5), connections: arg('connections', 10), json: process.argv.includes('--json') };
+}
+
+/** Progress goes to stderr: stdout belongs to the rows. */
+export const progress = (message: string): void => void process.stderr.write(`${message}\n`);
+
+/**
+ * A throughput row: ratio = subject req/s / baseline req/s, passing at `atLeast` or more. Any unexpected answer,
+ * on either side, fails the row whatever the ratio.
+ */
+export function throughputRow(row: Omit<BenchRow, 'ratio' | 'target' | 'pass'>, atLeast: number): BenchRow {
+  const ratio = row.baselineFigures.rps > 0 ? row.subjectFigures.rps / row.baselineFigures.rps : 0;
+  const bad = row.subjectFigures.unexpected + row.baselineFigures.unexpected;
+  const notes = [row.note, bad > 0 ? `INVALID: ${row.subjectFigures.unexpected} + ${row.baselineFigures.unexpected} unexpected answers` : undefined].filter(Boolean);
+  return { ...row, ratio, target: `≥ ${atLeast.toFixed(2)}`, pass: bad === 0 && ratio >= atLeast, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
+}
+
+const rps = (f: Figures) => f.rps.toFixed(0);
+const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+/** The table's header and cells, shared by the terminal and docs/performance.md. */
+export function tableCells(rows: readonly BenchRow[]): string[][] {
+  return [
+    ['workload', 'db', 'subject', 'baseline', 'req/s', 'baseline req/s', 'p50 / p99 ms', 'baseline p50 / p99 ms', 'ratio', 'target', 'pass', 'note'],
+    ...rows.map((r) => [
+      r.workload,
+      r.db,
+      r.subject,
+      r.baseline,
+      rps(r.subjectFigures),
+      rps(r.baselineFigures),
+      `${ms(r.subjectFigures.p50)} / ${ms(r.subjectFigures.p99)}`,
+      `${ms(r.baselineFigures.p50)} / ${ms(r.baselineFigures.p99)}`,
+      r.ratio.toFixed(2),
+      r.target,
+      r.pass ? 'yes' : 'NO',
+      r.note ?? '',
+    ]),
+  ];
+}
+
+/** A plain-text table with padded columns, for the terminal. */
+export function textTable(rows: readonly BenchRow[]): string {
+  const cells = tableCells(rows);
+  const widths = cells[0]!.map((_, c) => Math.max(...cells.map((line) => line[c]!.length)));
+  return cells.map((line) => line.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+}
+
+/** Hands the rows on: JSON lines on stdout with --json (for run.ts), else the table; a failing row fails the command. */
+export function emit(rows: readonly BenchRow[], json: boolean): void {
+  if (json) for (const r of rows) process.stdout.write(JSON.stringify(r) + '\n');
+  else process.stdout.write(textTable(rows) + '\n');
+  if (rows.some((r) => !r.pass)) process.exitCode = 1;
 }

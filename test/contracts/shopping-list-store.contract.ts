@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import type { MealEvent } from '../../core/events/types.js';
+import type { Ingredient } from '../../core/recipes/types.js';
 import type { ShoppingLine, ShoppingListContent } from '../../core/shopping/types.js';
 import type { Backend, Stores } from './backends.js';
 import { at, ownedHousehold } from './fixtures.js';
@@ -185,6 +187,85 @@ export function shoppingListStoreContract(backend: Backend): void {
       await s.households.delete(householdId);
       expect(await s.shoppingLists.byPlan(householdId, planId)).to.equal(null);
       expect(await s.shoppingLists.byLine(householdId, l.id)).to.equal(null);
+    });
+
+    it('answers a list\'s state in one read: membership, stamp and revisions as their own stores answer them', async () => {
+      const { householdId, planId } = await plan();
+      const owner = (await s.households.byId(householdId))!.members[0]!.accountId!;
+      const empty = await s.shoppingLists.state(householdId, planId, owner);
+      expect(empty).to.deep.equal({ member: true, stamp: null, householdRevision: await s.revisions.of(householdId), foodTableSyncedAt: null });
+      expect((await s.shoppingLists.state(householdId, planId, randomUUID())).member).to.equal(false);
+      const derivation = { from: '3/unsynced', until: at('2026-05-06T10:00:00.500Z') };
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: content([plain()]), result: null, derivation }));
+      await s.foodTable.replaceAll([], at('2026-05-04T04:41:00.123Z'));
+      expect(await s.shoppingLists.state(householdId, planId, owner)).to.deep.equal({
+        member: true,
+        stamp: await s.shoppingLists.stamp(householdId, planId),
+        householdRevision: await s.revisions.of(householdId),
+        foodTableSyncedAt: at('2026-05-04T04:41:00.123Z'),
+      });
+      expect((await s.shoppingLists.state(randomUUID(), planId, owner)).stamp).to.equal(null);
+    });
+
+    it('reads a list\'s inputs at once, each part as its own store answers it: the week\'s events, the dishes and the bases they reach', async () => {
+      const { householdId, planId } = await plan();
+      const t0 = at('2026-05-01T10:00:00.123Z');
+      const ingredient = (displayName: string, over: Partial<Ingredient> = {}): Ingredient => ({ displayName, foodKey: displayName.toLowerCase(), quantity: 2.5, unit: 'dl', optional: false, baseRecipeId: null, reference: null, ...over });
+      const recipe = async (title: string, ingredients: Ingredient[]) => {
+        const r = await s.recipes.create(householdId, randomUUID(), { title, servings: 4, activeMinutes: 20, totalMinutes: null, steps: ['Stek'], ingredients }, t0);
+        if (!('id' in r)) throw new Error('recipe refused');
+        return r.id;
+      };
+      const deepest = await recipe('Krydder', [ingredient('Salt', { quantity: null, unit: null })]);
+      const sauce = await recipe('Saus', [ingredient('Fløte'), ingredient('Krydder', { baseRecipeId: deepest, quantity: null, unit: null })]);
+      const taco = await recipe('Taco', [ingredient('Kjøttdeig', { quantity: 400, unit: 'g' }), ingredient('Ost', { optional: true }), ingredient('Saus', { baseRecipeId: sauce, quantity: 1 }), ingredient('Deig', { reference: 'Pizzadeig' })]);
+      await recipe('Ikke planlagt', [ingredient('Mel')]);
+      await s.plans.setDay(householdId, planId, '2026-05-05', { recipeId: taco, portionsOverride: 3, note: 'fredag' }, t0);
+      await s.plans.setDay(householdId, planId, '2026-05-06', { recipeId: sauce, portionsOverride: null, note: null }, t0);
+      const memberId = randomUUID();
+      await s.households.addMember(householdId, { id: memberId, displayName: 'Ola', role: 'Junior', accountId: null, createdAt: t0 });
+      const event = (date: string, participants: MealEvent['participants']): MealEvent => ({
+        id: randomUUID(), householdId, date, eventType: 'Guests', servingTime: '17:30', availableCookingMinutes: 30, notes: null, participants, createdAt: t0, updatedAt: t0,
+      });
+      await s.events.create([
+        event('2026-05-05', [{ id: randomUUID(), householdMemberId: memberId, isPresent: false, guestType: null, guestCount: 0, dietaryNotes: 'ingen løk', avoids: ['løk'] }, { id: randomUUID(), householdMemberId: null, isPresent: true, guestType: 'Adult', guestCount: 2, dietaryNotes: null, avoids: [] }]),
+        event('2026-05-10', []),
+        event('2026-05-11', []),
+      ]);
+      await s.pantry.add({ id: randomUUID(), householdId, foodKey: 'fløte', displayName: 'Fløte', observationType: 'Purchased', quantity: 3, unit: 'dl', storageLocation: 'Fridge', confidence: 0.9, observedAt: t0 });
+      await s.pantry.add({ id: randomUUID(), householdId, foodKey: 'ost', displayName: null, observationType: 'Seen', quantity: null, unit: null, storageLocation: null, confidence: null, observedAt: at('2026-04-30T10:00:00.000Z') });
+      await s.pantryMerges.merge({ householdId, fromKey: 'lettmelk', toKey: 'melk', fromDisplayName: 'Lettmelk', toDisplayName: 'Melk', mergedAt: t0 });
+      await s.unitWeights.put({ householdId, foodKey: 'egg', unit: 'pcs', displayName: 'Egg', grams: 62.5, updatedAt: t0 });
+      await s.foodTable.replaceAll([], at('2026-05-04T04:41:00.123Z'));
+      const other = await ownedHousehold(s);
+      await s.recipes.create(other.id, randomUUID(), { title: 'Fremmed', servings: 2, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [ingredient('Fisk')] }, t0);
+
+      const inputs = await s.shoppingLists.inputs(householdId, planId);
+      const planRow = (await s.plans.byId(householdId, planId))!;
+      expect(inputs).to.deep.equal({
+        household: await s.households.byId(householdId),
+        householdRevision: await s.revisions.of(householdId),
+        foodTableSyncedAt: at('2026-05-04T04:41:00.123Z'),
+        plan: planRow,
+        events: await s.events.eventsBetween(householdId, '2026-05-04', '2026-05-10'),
+        recipes: inputs.recipes,
+        observations: await s.pantry.ofHousehold(householdId),
+        merges: await s.pantryMerges.activeMerges(householdId),
+        unitWeights: await s.unitWeights.list(householdId, null),
+      });
+      expect(inputs.events).to.have.length(2);
+      // The pantry as it is now on every read, also after a write to it (a process may hold the log between reads).
+      const removed = inputs.observations[0]!;
+      await s.pantry.remove(householdId, removed.id);
+      await s.pantry.add({ ...removed, id: randomUUID(), quantity: 4 });
+      expect((await s.shoppingLists.inputs(householdId, planId)).observations).to.deep.equal(await s.pantry.ofHousehold(householdId));
+      expect((await s.shoppingLists.inputs(householdId, planId)).observations).to.have.length(2);
+      expect([...inputs.recipes].sort((a, b) => a.title.localeCompare(b.title))).to.deep.equal(await s.recipes.byIds(householdId, [deepest, sauce, taco]).then((rs) => rs.sort((a, b) => a.title.localeCompare(b.title))));
+      // Another household's plan: no plan, no events, no recipes; its own household and pantry as they are.
+      const foreign = await s.shoppingLists.inputs(other.id, planId);
+      expect([foreign.plan, foreign.events, foreign.recipes]).to.deep.equal([null, [], []]);
+      expect(foreign.household).to.deep.equal(await s.households.byId(other.id));
+      expect(await s.shoppingLists.inputs(randomUUID(), planId)).to.deep.include({ household: null, householdRevision: null, plan: null });
     });
   });
 }

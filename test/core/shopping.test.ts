@@ -143,7 +143,9 @@ describe('shopping list use cases (memory)', () => {
     const stamp = await w.deps.shoppingLists.stamp(w.hid, w.planId);
     expect(stamp?.derivation?.from).to.match(/^\d+\/unsynced$/);
     let read = 0;
-    const counting = { ...w.deps, recipes: { ...w.deps.recipes, byIds: (...a: Parameters<typeof w.deps.recipes.byIds>) => ((read += 1), w.deps.recipes.byIds(...a)) } };
+    // Deriving reads the inputs; a current list reads only its state.
+    const lists = w.deps.shoppingLists;
+    const counting = { ...w.deps, shoppingLists: { ...lists, inputs: (...a: Parameters<typeof lists.inputs>) => ((read += 1), lists.inputs(...a)) } };
     await getShoppingList(counting, w.kari, w.hid, w.planId);
     expect(read).to.equal(0);
     await w.deps.foodTable.replaceAll(

@@ -411,6 +411,26 @@ for (const kind of databaseKinds()) {
           }
         });
 
+        it('JSON nested 100 000 deep → 400 validation_failed, not 500 (found by test/fuzz)', async () => {
+          const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+          for (const rawBody of [deep, `{"email":${deep},"password":"x"}`]) {
+            const res = await anon.request('POST', '/api/v1/auth/login', { rawBody, headers: { 'Content-Type': 'application/json' } });
+            expectProblem(res, 400, 'validation_failed');
+          }
+        });
+
+        it('an array where an object of optional fields is expected → 400, and nothing changes (found by test/fuzz)', async () => {
+          const { client } = await signedInClient(server.url);
+          const id = (await client.post('/api/v1/households', { name: 'Array House' })).json.id as string;
+          for (const rawBody of ['[]', '[{"name":"Renamed"}]']) {
+            const res = await client.request('PATCH', `/api/v1/households/${id}`, { rawBody, headers: { 'Content-Type': 'application/json' } });
+            expectProblem(res, 400, 'validation_failed');
+          }
+          const chains = await client.request('PATCH', `/api/v1/households/${id}`, { rawBody: '{"chains":[[]]}', headers: { 'Content-Type': 'application/json' } });
+          expectProblem(chains, 400, 'validation_failed');
+          expect((await client.get(`/api/v1/households/${id}`)).json.name).to.equal('Array House');
+        });
+
         it('password of 257 characters → 400 value_too_long; 256 is a plain wrong password', async () => {
           const long = await anon.post('/api/v1/auth/login', { email: freshEmail(), password: 'p'.repeat(257) });
           expectProblem(long, 400, 'value_too_long');

@@ -1,0 +1,116 @@
+/**
+ * W6: POST inventory/observations (the real route: session, membership, validation, the insert, the food's row
+ * read back) against a bare node:http server that parses the same JSON body and writes the same row with one
+ * prepared INSERT (a fresh randomUUID id each time; no session, membership, validation or row read back; it
+ * answers the id alone). Both take the same bodies: an observation of one of 200 foods, in turn. One process
+ * (this file with --serve) holds both.
+ *   tsx scripts/bench/w6-observation.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type autocannon from 'autocannon';
+import { announce, orStop, benchDatabase, benchService, emit, measure, progress, rawDatabase, rawTarget, spawnService, stopService, throughputRow, workloadArgs } from './lib.js';
+
+const FOODS = 200;
+
+interface Served {
+  appUrl: string;
+  bareUrl: string;
+  cookie: string;
+  householdId: string;
+  queries: string;
+}
+
+const bodyOf = (i: number) =>
+  JSON.stringify({ foodKey: `food ${i % FOODS}`, displayName: `Food ${i % FOODS}`, observationType: 'Purchased', quantity: (i % 5) + 1, unit: 'pcs', storageLocation: 'Fridge', confidence: null });
+
+/** One POST whose body moves on to the next food on every request, the same sequence for either server. */
+function observations(): autocannon.Request[] {
+  let i = 0;
+  return [{ method: 'POST', setupRequest: (request) => ({ ...request, body: bodyOf(i++) }) }];
+}
+
+async function serve(): Promise<void> {
+  const { normalizeFoodKey } = await import('../../core/shared/food-key.js');
+  const database = benchDatabase();
+  const service = await benchService('w6', database);
+  const { app, cookie, householdId } = service;
+  await orStop(app, async () => {
+    const raw = await rawDatabase(rawTarget(service, database));
+    const insert = raw.prepare(
+      'w6-insert',
+      `insert into pantry_observations (id, household_id, food_key, display_name, observation_type, quantity, unit, storage_location, confidence, observed_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    );
+    const add = async (text: string): Promise<string> => {
+      const b = JSON.parse(text) as { foodKey: string; displayName: string; observationType: string; quantity: number | null; unit: string | null; storageLocation: string | null; confidence: number | null };
+      const id = randomUUID();
+      await insert.run([id, householdId, normalizeFoodKey(b.foodKey), b.displayName, b.observationType, b.quantity, b.unit, b.storageLocation, b.confidence, new Date().toISOString()]);
+      return JSON.stringify({ observationId: id });
+    };
+    const bare = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        add(Buffer.concat(chunks).toString('utf8')).then(
+          (body) => {
+            res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+            res.end(body);
+          },
+          (err: unknown) => void res.writeHead(500).end(String(err)),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    const path = `/api/v1/households/${householdId}/inventory/observations`;
+    const post = (url: string, headers: Record<string, string>) => fetch(url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: bodyOf(0) });
+    const real = await post(app.url, { Cookie: cookie });
+    if (real.status !== 200) throw new Error(`POST observations answered ${real.status}: ${await real.text()}`);
+    await real.arrayBuffer();
+    const queries = /desc="(\d+) queries"/.exec(real.headers.get('Server-Timing') ?? '')?.[1] ?? '?';
+    const own = await post(bareUrl, {});
+    if (own.status !== 200) throw new Error(`the baseline answered ${own.status}: ${await own.text()}`);
+    await own.arrayBuffer();
+    announce({ appUrl: app.url, bareUrl, cookie, householdId, queries } satisfies Served, async () => {
+      bare.close();
+      await raw.close();
+      await app.stop();
+    });
+  });
+}
+
+async function drive(): Promise<void> {
+  const { db, seconds, connections, json } = workloadArgs();
+  const { info, child } = await spawnService<Served>('scripts/bench/w6-observation.ts');
+  try {
+    const path = `/api/v1/households/${info.householdId}/inventory/observations`;
+    const headers = { 'Content-Type': 'application/json' };
+    // The service first: the baseline's rows would otherwise lengthen the food logs the service reads back.
+    progress(`W6 ${db}: POST inventory/observations`);
+    const subject = await measure(info.appUrl + path, { headers: { ...headers, Cookie: info.cookie }, connections, seconds, requests: observations() });
+    progress(`W6 ${db}: bare node:http + one prepared INSERT`);
+    const baseline = await measure(info.bareUrl + path, { headers, connections, seconds, requests: observations() });
+    emit(
+      [
+        throughputRow(
+          {
+            workload: 'W6',
+            db,
+            subject: 'POST inventory observation',
+            baseline: 'bare node:http, 1 prepared INSERT',
+            subjectFigures: subject,
+            baselineFigures: baseline,
+            note: `service: ${info.queries} SQL statements (session, membership, insert, merges, the food's observations); ${FOODS} foods in turn`,
+          },
+          0.5,
+        ),
+      ],
+      json,
+    );
+  } finally {
+    await stopService(child);
+  }
+}
+
+await (process.argv.includes('--serve') ? serve() : drive());

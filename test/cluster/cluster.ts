@@ -1,0 +1,216 @@
+/**
+ * A small cluster for tests: two real server processes (`node --import tsx bootstrap/main.ts`) on one fresh
+ * Postgres schema, behind a round-robin HTTP proxy on a loopback port. The proxy picks the backend per request,
+ * not per connection, so fetch's keep-alive to the proxy never pins a client on one process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The response header naming the process that answered (set by the proxy). */
+export const BACKEND_HEADER = 'x-cluster-backend';
+
+export interface Backend {
+  readonly name: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** The JSON log lines written so far. */
+  readonly lines: Record<string, unknown>[];
+  readonly stderr: () => string;
+  /** Resolves with the first log line (already written or to come) that `match` accepts. */
+  logLine(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface Cluster {
+  /** The round-robin's base URL. */
+  readonly url: string;
+  readonly schema: string;
+  readonly backends: readonly [Backend, Backend];
+  /** A connection to the cluster's schema, for looking at the tables. */
+  readonly db: Knex;
+  /** The backend of every request the proxy forwarded, in order. */
+  readonly served: string[];
+  stop(): Promise<void>;
+}
+
+/** The settings a shell gives a process, never the test runner's own. */
+function baseEnv(): Record<string, string> {
+  const base: Record<string, string> = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
+    const value = process.env[name];
+    if (value !== undefined) base[name] = value;
+  }
+  return base;
+}
+
+function startBackend(name: string, port: number, env: Record<string, string>): Backend {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/main.ts'], {
+    cwd: ROOT,
+    env: { ...baseEnv(), ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Record<string, unknown>[] = [];
+  const waiters: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
+  let partial = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    partial += chunk;
+    const texts = partial.split('\n');
+    partial = texts.pop()!;
+    for (const text of texts) {
+      let line: Record<string, unknown>;
+      try {
+        line = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      lines.push(line);
+      for (const w of [...waiters]) {
+        if (w.match(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
+      }
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    name,
+    port,
+    child,
+    lines,
+    stderr: () => err,
+    exited,
+    logLine(match, timeoutMs = 20_000) {
+      const already = lines.find(match);
+      if (already) return Promise.resolve(already);
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          match,
+          resolve: (line: Record<string, unknown>) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error(`process ${name}: no such log line within ${timeoutMs} ms\nstderr:\n${err}`));
+        }, timeoutMs);
+        waiters.push(waiter);
+        void exited.then(({ code, signal }) => {
+          clearTimeout(timer);
+          reject(new Error(`process ${name} exited (code ${code}, signal ${signal}) before the expected log line\nstderr:\n${err}`));
+        });
+      });
+    },
+  };
+}
+
+async function stopBackend(b: Backend): Promise<void> {
+  if (b.child.exitCode !== null || b.child.signalCode !== null) return;
+  b.child.kill('SIGTERM');
+  const timer = setTimeout(() => b.child.kill('SIGKILL'), 10_000);
+  await b.exited;
+  clearTimeout(timer);
+}
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Forwards each request to the next backend in turn and names it in BACKEND_HEADER. */
+async function roundRobin(backends: readonly Backend[], served: string[]): Promise<{ url: string; close(): Promise<void> }> {
+  let next = 0;
+  const server = http.createServer((req, res) => {
+    const backend = backends[next++ % backends.length]!;
+    served.push(backend.name);
+    // A connection of its own per forwarded request: nothing pools behind the proxy either.
+    const upstream = http.request(
+      { host: '127.0.0.1', port: backend.port, method: req.method, path: req.url, headers: req.headers, agent: false },
+      (answer) => {
+        res.writeHead(answer.statusCode!, { ...answer.headers, [BACKEND_HEADER]: backend.name });
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (e) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', [BACKEND_HEADER]: backend.name });
+      res.end(`proxy: ${e.message}`);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Starts the cluster on a schema of its own in the database of `pgUrl`. `env` adds to the settings both processes
+ * get (RATE_LIMITS, LOCKOUT, ...).
+ */
+export async function startCluster(pgUrl: string, env: Record<string, string> = {}): Promise<Cluster> {
+  const schema = `cluster_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: pgUrl, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw('create schema ??', [schema]);
+  } finally {
+    await admin.destroy();
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'dinner-cluster-'));
+  // Each process works in the schema through the connection's search_path, as an operator would set it.
+  const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const common: Record<string, string> = {
+    DATABASE_URL: url,
+    LOG_LEVEL: 'info',
+    OUTBOX_DIR: join(dir, 'outbox'),
+    BUILD_ID: 'cluster-test',
+    ...env,
+  };
+  const backends: Backend[] = [];
+  const db = knexFactory({ client: 'pg', connection: pgUrl, searchPath: [schema], pool: { min: 0, max: 2 } });
+  const served: string[] = [];
+  let proxy: { url: string; close(): Promise<void> } | undefined;
+  const stop = async () => {
+    await proxy?.close();
+    await Promise.all(backends.map(stopBackend));
+    await db.destroy();
+    const a = knexFactory({ client: 'pg', connection: pgUrl, pool: { min: 0, max: 1 } });
+    try {
+      await a.raw('drop schema if exists ?? cascade', [schema]);
+    } finally {
+      await a.destroy();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Both start at once on the fresh schema, as an orchestrator starts replicas: both migrate it.
+    for (const name of ['a', 'b']) backends.push(startBackend(name, await freePort(), common));
+    await Promise.all(backends.map((b) => b.logLine((line) => line['msg'] === 'listening')));
+    proxy = await roundRobin(backends, served);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: proxy.url, schema, backends: backends as unknown as [Backend, Backend], db, served, stop };
+}
