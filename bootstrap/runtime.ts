@@ -9,6 +9,7 @@ import type { RouteSettings, ServiceDeps } from '../adapters/http/deps.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import type { AnyRoute } from '../adapters/http/route.js';
 import { accountRoutes } from '../adapters/http/routes/accounts.js';
+import { afterAnswerQueue } from '../adapters/http/after-answer.js';
 import { docsRoutes } from '../adapters/http/routes/docs.js';
 import { householdRoutes } from '../adapters/http/routes/households.js';
 import { planRoutes } from '../adapters/http/routes/plans.js';
@@ -53,7 +54,7 @@ export interface Runtime {
   readonly deps: ServiceDeps;
   readonly logger: Logger;
   readonly routes: readonly AnyRoute[];
-  /** Mails go out in the background; drain() waits for those under way. */
+  /** Mails go out in the background, some from work done after an answer; drain() waits for that work and the mails. */
   readonly mailer: { drain(): Promise<void> };
   close(): Promise<void>;
 }
@@ -119,6 +120,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   } catch (err) {
     logger.warn('public data files at start failed', { err });
   }
+  const afterAnswer = afterAnswerQueue(logger);
   const version = buildVersion();
   const settings: RouteSettings = {
     publicBaseUrl: config.publicBaseUrl,
@@ -127,6 +129,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     appVersionFloor: config.appVersionFloor,
     appVersionLatest: config.appVersionLatest,
     logger,
+    afterAnswer,
     readiness: () => db.readiness(),
   };
   let document: Record<string, unknown> | undefined;
@@ -162,9 +165,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     deps,
     logger,
     routes,
-    mailer,
+    // Some mails come from work done after an answer: draining waits for that work, then for the mails.
+    mailer: {
+      async drain() {
+        await afterAnswer.drain();
+        await mailer.drain();
+      },
+    },
     async close() {
-      // Shutdown waits a little for mails under way, never for a mail server that does not answer.
+      // Shutdown waits a little for work after answers and mails under way, never for a mail server that does not answer.
+      await afterAnswer.drain(10_000);
       await mailer.drain(10_000);
       smtp?.close();
       await pushSenders?.close();

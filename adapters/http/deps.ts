@@ -23,6 +23,7 @@ import type { BillingDeps } from '../../core/billing/webhook.js';
 import type { DerivedFileDeps } from '../../core/publicdata/derived-files.js';
 import type { DinnerPriceMeasureDeps } from '../../core/dinnerprices/measure.js';
 import type { Logger } from '../../ports/logger.js';
+import type { AfterAnswer } from './after-answer.js';
 
 /** Everything the use cases behind the routes need: ports only. */
 export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps;
@@ -35,5 +36,7 @@ export interface RouteSettings {
   readonly appVersionFloor: VersionMap;
   readonly appVersionLatest: VersionMap;
   readonly logger: Logger;
+  /** Work done after the answer has gone out (forgot-password: the answer must not tell whether the address is known). */
+  readonly afterAnswer: AfterAnswer;
   readiness(): Promise<{ ready: true } | { ready: false; reason: string }>;
 }

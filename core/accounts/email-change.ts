@@ -7,6 +7,14 @@ import { links, mailAccount } from './mails.js';
 import type { Authenticated } from './sessions.js';
 
 /**
+ * All that the answer to an e-mail change may depend on: whether the new address is an address at all. Whether it
+ * is taken must not show, so a caller may answer on this and leave the rest of `requestEmailChange` for later.
+ */
+export function checkEmailChange(input: { newEmail: string }): Result<void, ErrorOf<'email-not-an-address'>> {
+  return isEmailAddress(input.newEmail) ? ok(undefined) : fail({ type: 'email-not-an-address' });
+}
+
+/**
  * Asks to move the login to a new address. Nothing changes until the link mailed to the new address is used;
  * the old address gets a notice with a reset link. A taken address answers the same and mails nothing.
  */
@@ -15,7 +23,8 @@ export async function requestEmailChange(
   caller: Authenticated,
   input: { newEmail: string },
 ): Promise<Result<void, ErrorOf<'email-not-an-address'>>> {
-  if (!isEmailAddress(input.newEmail)) return fail({ type: 'email-not-an-address' });
+  const checked = checkEmailChange(input);
+  if (!checked.ok) return checked;
   const newEmail = input.newEmail.trim();
   const { account } = caller;
   if (account.email !== null && normalizeEmail(account.email) === normalizeEmail(newEmail)) return ok(undefined);

@@ -108,6 +108,38 @@ for (const kind of databaseKinds()) {
       for (const a of answers) expect(a).to.deep.equal(answers[0]);
     });
 
+    it('shows the same Server-Timing query count on forgot-password for a known, an unknown and a malformed address, and still mails the known one', async () => {
+      const { email } = await signedInClient(server.url);
+      const queries = async (address: string) => {
+        const res = await new Client(server.url).post('/api/v1/auth/forgot-password', { email: address });
+        expect(res.status).to.equal(204);
+        return /desc="(\d+) queries"/.exec(res.headers.get('server-timing') ?? '')?.[1];
+      };
+      const counts = [await queries(email), await queries(freshEmail('nobody')), await queries('not an address')];
+      expect(counts[0]).to.be.a('string');
+      expect(counts).to.deep.equal([counts[0], counts[0], counts[0]]);
+      // The lookup happened after the answer: the known address got its link all the same.
+      await server.runtime.mailer.drain();
+      expect(smtp.to(email).filter((m) => m.text.includes('/reset-password?'))).to.have.length(1);
+    });
+
+    it('shows the same Server-Timing query count on POST /me/email for a free and a taken address', async () => {
+      const taken = await signedInClient(server.url);
+      const me = await signedInClient(server.url);
+      const queries = async (newEmail: string) => {
+        const res = await me.client.post('/api/v1/me/email', { newEmail });
+        expect(res.status).to.equal(204);
+        return /desc="(\d+) queries"/.exec(res.headers.get('server-timing') ?? '')?.[1];
+      };
+      const free = freshEmail('free');
+      const counts = [await queries(free), await queries(taken.email)];
+      expect(counts[0]).to.be.a('string');
+      expect(counts[1]).to.equal(counts[0]);
+      await server.runtime.mailer.drain();
+      expect(smtp.to(free)).to.have.length(1);
+      expect(smtp.to(taken.email).filter((m) => m.text.includes('/confirm-email-change?'))).to.have.length(0);
+    });
+
     it('keeps mail-link tokens only as their SHA-256: the confirmation and the reset link', async () => {
       const email = freshEmail();
       expect((await new Client(server.url).post('/api/v1/auth/register', { email, password: PASSWORD, displayName: 'Kari' })).status).to.equal(200);

@@ -6,7 +6,7 @@ import { register } from '../../../core/accounts/register.js';
 import { changePassword } from '../../../core/accounts/change-password.js';
 import { confirmEmail, resendConfirmation } from '../../../core/accounts/confirmation.js';
 import { deleteAccount } from '../../../core/accounts/delete-account.js';
-import { confirmEmailChange, requestEmailChange } from '../../../core/accounts/email-change.js';
+import { checkEmailChange, confirmEmailChange, requestEmailChange } from '../../../core/accounts/email-change.js';
 import { forgotPassword, resetPassword } from '../../../core/accounts/recovery.js';
 import { TOKEN_LIFETIME_MS } from '../../../core/accounts/account-tokens.js';
 import { SESSION_ABSOLUTE_MS, SESSION_LIFETIME_MS } from '../../../core/accounts/sessions.js';
@@ -228,7 +228,8 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
       operationId: 'changeEmail',
       summary: 'Ask to move the login to a new address',
       description:
-        '204 for any well-formed address, without saying whether it is taken. Nothing changes until the link mailed to the ' +
+        '204 for any well-formed address, without saying whether it is taken (the lookup happens after the answer, so ' +
+        'neither its duration nor its Server-Timing query count tells either). Nothing changes until the link mailed to the ' +
         `new address (valid ${hours(TOKEN_LIFETIME_MS['change-email'])}) is confirmed; the old address gets a notice with a reset link.`,
       tag,
       auth: 'session',
@@ -237,8 +238,10 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
       responses: { 204: { description: 'Accepted' } },
       problems: { email_not_an_address: 400 },
       handler: async (ctx, { caller, body }) => {
-        const result = await requestEmailChange(deps, caller, body);
-        if (!result.ok) throw problemFor(result.error);
+        // Answered on the address's form alone; whether it is taken is looked up after the answer has gone out.
+        const checked = checkEmailChange(body);
+        if (!checked.ok) throw problemFor(checked.error);
+        settings.afterAnswer.run(ctx, 'email-change', () => requestEmailChange(deps, caller, body));
         ctx.status = 204;
       },
     }),
@@ -305,14 +308,16 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
       summary: 'Mail a password-reset link',
       description:
         `Always 204, known address or not. A known address gets a single-use link valid ${hours(TOKEN_LIFETIME_MS['reset-password'])}; ` +
-        'a second request for the same account within five minutes is dropped silently. Works while the login is locked.',
+        'a second request for the same account within five minutes is dropped silently. Works while the login is locked. ' +
+        'The address is looked up after the answer has gone out, so neither the answer, its duration nor the query ' +
+        'count in its Server-Timing tells whether the address has an account.',
       tag,
       auth: 'public',
       rateLimit: 'auth',
       body: ForgotPasswordRequest,
       responses: { 204: { description: 'Accepted' } },
       handler: async (ctx, { body }) => {
-        await forgotPassword(deps, body);
+        settings.afterAnswer.run(ctx, 'forgot-password', () => forgotPassword(deps, body));
         ctx.status = 204;
       },
     }),

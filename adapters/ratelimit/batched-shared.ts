@@ -1,0 +1,96 @@
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateRule } from '../../config/config.js';
+import type { RateDecision } from './decision.js';
+
+/** The part of a shared (database) limiter this module uses: add `points` to `key`'s window, or refuse. */
+export interface SharedCounter {
+  /** Resolves with the window's consumed points; rejects with a RateLimiterRes once they pass the rule's points. */
+  consume(key: string, points: number): Promise<RateLimiterRes>;
+}
+
+export interface BatchedOptions {
+  /** How many requests a process may admit on its own before it must ask the shared counter (0: ask every time). */
+  readonly slack: number;
+  /** How long admitted requests wait, at most, before they are added to the shared counter. */
+  readonly flushMs: number;
+  readonly now?: () => number;
+}
+
+/** `min(20, points / 20)`: a 600-a-minute backstop lets a process admit 20 on its own; a rule of 19 or fewer none. */
+export const defaultSlack = (rule: RateRule): number => Math.min(20, Math.floor(rule.points / 20));
+
+/** Keys whose window ended are forgotten once this many are held. */
+const MAX_IDLE_KEYS = 10_000;
+
+interface KeyState {
+  /** Admitted here and not yet added to the shared counter. */
+  pending: number;
+  /** The shared counter's points as of the last answer it gave. */
+  known: number;
+  /** When that window ends (ms since the epoch). */
+  windowEnds: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * A shared fixed-window counter that is not asked on every request. Far from the limit, a request is admitted here
+ * and counted in the shared row in a batch at most `flushMs` later; once this process's view of the window (the
+ * shared count it last saw plus its own pending requests) comes within `slack` of the limit, every request goes to
+ * the shared counter at once, with the pending ones added in the same call. Each process may therefore admit at
+ * most `slack` requests more than the rule in a window, and sees other processes' requests up to `flushMs` late.
+ * Meant for the signed-in backstop: on Postgres, asking on every request made one account's concurrent requests
+ * queue on its one counter row (docs/performance.md); the classes that guard sign-in stay exact.
+ */
+export function batchedShared(shared: SharedCounter, rule: RateRule, options: BatchedOptions): { consume(key: string): Promise<RateDecision> } {
+  const now = options.now ?? Date.now;
+  const states = new Map<string, KeyState>();
+
+  const learn = (s: KeyState, res: RateLimiterRes) => {
+    s.known = res.consumedPoints;
+    s.windowEnds = now() + res.msBeforeNext;
+  };
+
+  const flush = async (key: string, s: KeyState) => {
+    s.timer = null;
+    const points = s.pending;
+    if (points === 0) return;
+    s.pending = 0;
+    try {
+      learn(s, await shared.consume(key, points));
+    } catch (res) {
+      // Over the limit already: the requests were admitted; the next ones are asked for one by one and refused.
+      if (res instanceof RateLimiterRes) learn(s, res);
+    }
+    if (s.pending === 0 && s.timer === null && s.windowEnds <= now()) states.delete(key);
+  };
+
+  const sweep = () => {
+    const t = now();
+    for (const [key, s] of states) if (s.pending === 0 && s.timer === null && s.windowEnds <= t) states.delete(key);
+  };
+
+  return {
+    async consume(key) {
+      if (states.size > MAX_IDLE_KEYS) sweep();
+      let s = states.get(key);
+      if (!s) states.set(key, (s = { pending: 0, known: 0, windowEnds: 0, timer: null }));
+      if (s.windowEnds <= now()) s.known = 0;
+      if (options.slack > 0 && s.known + s.pending + 1 <= rule.points - options.slack) {
+        s.pending++;
+        const state = s;
+        s.timer ??= setTimeout(() => void flush(key, state), options.flushMs).unref();
+        return { allowed: true };
+      }
+      const points = s.pending + 1;
+      s.pending = 0;
+      try {
+        learn(s, await shared.consume(key, points));
+        return { allowed: true };
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        learn(s, res);
+        return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+      }
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The batched shared counter behind the Postgres backstop (adapters/ratelimit/batched-shared.ts), over an in-memory
+ * stand-in for the shared row that counts how often it is asked: far from the limit requests are admitted without
+ * asking, near it every request asks, and two processes sharing one row admit at most the rule plus each one's slack.
+ */
+import { expect } from 'chai';
+import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import { batchedShared, defaultSlack, type SharedCounter } from '../adapters/ratelimit/batched-shared.js';
+
+function sharedRow(points: number): SharedCounter & { calls: number; consumed: () => Promise<number> } {
+  const limiter = new RateLimiterMemory({ points, duration: 60 });
+  const row = {
+    calls: 0,
+    consume(key: string, n: number): Promise<RateLimiterRes> {
+      row.calls++;
+      return limiter.consume(key, n);
+    },
+    consumed: async () => (await limiter.get('k'))?.consumedPoints ?? 0,
+  };
+  return row;
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+describe('batched shared rate-limit counter', () => {
+  it('takes its slack from the rule: none below 20 points, a twentieth up to 20', () => {
+    expect([3, 19, 20, 600, 10_000].map((points) => defaultSlack({ points, durationSec: 60 }))).to.deep.equal([0, 0, 1, 20, 20]);
+  });
+
+  it('admits far from the limit without asking, adds them in one batch, and asks on every request near the limit', async () => {
+    const row = sharedRow(100);
+    const limiter = batchedShared(row, { points: 100, durationSec: 60 }, { slack: 10, flushMs: 5 });
+    const first = await Promise.all(Array.from({ length: 50 }, () => limiter.consume('k')));
+    expect(first.every((d) => d.allowed)).to.equal(true);
+    expect(row.calls).to.equal(0);
+    await settle();
+    expect(row.calls).to.equal(1);
+    expect(await row.consumed()).to.equal(50);
+    const decisions = [];
+    for (let i = 0; i < 60; i++) decisions.push(await limiter.consume('k'));
+    expect(decisions.filter((d) => d.allowed)).to.have.length(50);
+    expect(decisions.slice(50).every((d) => !d.allowed && d.retryAfterSec >= 1)).to.equal(true);
+    // From 90 on (the limit less the slack) every request asked the row itself.
+    expect(row.calls).to.be.at.least(1 + 20);
+  });
+
+  it('asks on every request when the slack is 0, so a small rule stays exact', async () => {
+    const row = sharedRow(3);
+    const limiter = batchedShared(row, { points: 3, durationSec: 60 }, { slack: 0, flushMs: 5 });
+    const decisions = [];
+    for (let i = 0; i < 4; i++) decisions.push((await limiter.consume('k')).allowed);
+    expect(decisions).to.deep.equal([true, true, true, false]);
+    expect(row.calls).to.equal(4);
+  });
+
+  it('lets two processes sharing one row admit at most the rule plus the slack of each', async () => {
+    const row = sharedRow(200);
+    const rule = { points: 200, durationSec: 60 };
+    const processes = [batchedShared(row, rule, { slack: 10, flushMs: 2 }), batchedShared(row, rule, { slack: 10, flushMs: 2 })];
+    let admitted = 0;
+    for (let round = 0; round < 40; round++) {
+      const decisions = await Promise.all(processes.flatMap((p) => Array.from({ length: 5 }, () => p.consume('k'))));
+      admitted += decisions.filter((d) => d.allowed).length;
+      await settle();
+    }
+    expect(admitted).to.be.at.least(200);
+    expect(admitted).to.be.at.most(200 + 2 * 10);
+  });
+});
