@@ -85,6 +85,25 @@ export async function benchService(name: string, database: BenchDatabase = bench
   return { runtime, app, call, cookie, householdId: household.id, schema: pg?.schema ?? null, sqliteFile };
 }
 
+/** The part of better-sqlite3 the baselines use. */
+export interface RawSqlite {
+  pragma(s: string): unknown;
+  prepare(sql: string): { all(...v: unknown[]): Record<string, unknown>[]; run(...v: unknown[]): unknown; reader: boolean };
+  close(): void;
+}
+
+/** The service's SQLite file opened with better-sqlite3 directly and the service's pragmas (adapters/knex/database.ts). */
+export function rawSqlite(file: string): RawSqlite {
+  // better-sqlite3 ships no types of its own and the service only reaches it through knex.
+  const Driver = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => RawSqlite;
+  const db = new Driver(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
 /** One prepared statement of a baseline: prepared once, run with positional values. */
 export interface RawStatement {
   all(values: readonly unknown[]): Promise<Record<string, unknown>[]>;
@@ -101,18 +120,7 @@ export type RawTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; u
  */
 export async function rawDatabase(target: RawTarget): Promise<{ prepare(name: string, sql: string): RawStatement; close(): Promise<void> }> {
   if (target.kind === 'sqlite') {
-    interface Sqlite {
-      pragma(s: string): unknown;
-      prepare(sql: string): { all(...v: unknown[]): Record<string, unknown>[]; run(...v: unknown[]): unknown };
-      close(): void;
-    }
-    // better-sqlite3 ships no types of its own and the service only reaches it through knex.
-    const Driver = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Sqlite;
-    const db = new Driver(target.file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('foreign_keys = ON');
+    const db = rawSqlite(target.file);
     return {
       prepare(_name, sql) {
         const statement = db.prepare(sql.replace(/\$\d+/g, '?'));

@@ -24,10 +24,9 @@
  *   tsx scripts/bench/w3-generate.ts [--db sqlite|postgres] [--seconds 5] [--json]
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { announce, orStop, benchDatabase, benchService, emit, progress, rawTarget, spawnService, stopService, workloadArgs, type BenchRow, type Figures, type RawTarget } from './lib.js';
+import { announce, orStop, benchDatabase, benchService, emit, progress, rawSqlite, rawTarget, spawnService, stopService, workloadArgs, type BenchRow, type Figures, type RawSqlite, type RawTarget } from './lib.js';
 
 const WEEKS = 3;
 const DINNERS = 7;
@@ -56,18 +55,8 @@ interface Raw {
 
 async function rawConnection(target: RawTarget): Promise<Raw> {
   if (target.kind === 'sqlite') {
-    interface Sqlite {
-      pragma(s: string): unknown;
-      prepare(sql: string): { all(...v: unknown[]): Row[]; run(...v: unknown[]): unknown; reader: boolean };
-      close(): void;
-    }
-    const Driver = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Sqlite;
-    const db = new Driver(target.file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('foreign_keys = ON');
-    const cache = new Map<string, ReturnType<Sqlite['prepare']>>();
+    const db = rawSqlite(target.file);
+    const cache = new Map<string, ReturnType<RawSqlite['prepare']>>();
     const prepared = (sql: string) => {
       let s = cache.get(sql);
       // $1 may come more than once: named parameters (@p1) take that, positional ones do not.
