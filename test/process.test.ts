@@ -3,27 +3,18 @@
  * start (extensions.md > Configuration), a fresh SQLite file created and migrated, and a graceful shutdown on
  * SIGTERM that finishes in-flight requests, refuses new connections and exits 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import { migrations } from '../adapters/knex/migrations/index.js';
+import { freePort, spawnService, type ServiceProcess } from './support/service-process.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-interface Service {
-  readonly child: ChildProcess;
-  readonly stdout: () => string;
-  readonly stderr: () => string;
-  /** Resolves with the first JSON log line on stdout that `match` accepts. */
-  logLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+type Service = ServiceProcess;
 
 const started: ChildProcess[] = [];
 const tempDirs: string[] = [];
@@ -34,68 +25,11 @@ function tempDir(): string {
   return dir;
 }
 
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** Starts the entry point with only the given settings (and what a shell needs), never the test runner's. */
 function startService(env: Record<string, string>): Service {
-  const base: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
-    const value = process.env[name];
-    if (value !== undefined) base[name] = value;
-  }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/main.ts'], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let out = '';
-  let err = '';
-  const waiters: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
-  const seen: Record<string, unknown>[] = [];
-  let partial = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk;
-    partial += chunk;
-    const lines = partial.split('\n');
-    partial = lines.pop()!;
-    for (const text of lines) {
-      let line: Record<string, unknown>;
-      try {
-        line = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      seen.push(line);
-      for (const w of [...waiters]) {
-        if (w.match(line)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(line);
-        }
-      }
-    }
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    err += chunk;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return {
-    child,
-    stdout: () => out,
-    stderr: () => err,
-    exited,
-    logLine(match) {
-      const already = seen.find(match);
-      if (already) return Promise.resolve(already);
-      return new Promise((resolve, reject) => {
-        waiters.push({ match, resolve });
-        void exited.then(({ code, signal }) => reject(new Error(`the service exited (code ${code}, signal ${signal}) before the expected log line\nstdout:\n${out}\nstderr:\n${err}`)));
-      });
-    },
-  };
+  const service = spawnService(env);
+  started.push(service.child);
+  return service;
 }
 
 interface Reply {

@@ -3,31 +3,21 @@
  * Postgres schema, behind a round-robin HTTP proxy on a loopback port. The proxy picks the backend per request,
  * not per connection, so fetch's keep-alive to the proxy never pins a client on one process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { freePort, spawnService, stopProcess, type ServiceProcess } from '../support/service-process.js';
 
 /** The response header naming the process that answered (set by the proxy). */
 export const BACKEND_HEADER = 'x-cluster-backend';
 
-export interface Backend {
+export interface Backend extends ServiceProcess {
   readonly name: string;
   readonly port: number;
-  readonly child: ChildProcess;
-  /** The JSON log lines written so far. */
-  readonly lines: Record<string, unknown>[];
-  readonly stderr: () => string;
-  /** Resolves with the first log line (already written or to come) that `match` accepts. */
-  logLine(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface Cluster {
@@ -42,96 +32,12 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** The settings a shell gives a process, never the test runner's own. */
-function baseEnv(): Record<string, string> {
-  const base: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
-    const value = process.env[name];
-    if (value !== undefined) base[name] = value;
-  }
-  return base;
-}
-
 function startBackend(name: string, port: number, env: Record<string, string>): Backend {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/main.ts'], {
-    cwd: ROOT,
-    env: { ...baseEnv(), ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Record<string, unknown>[] = [];
-  const waiters: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
-  let partial = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    partial += chunk;
-    const texts = partial.split('\n');
-    partial = texts.pop()!;
-    for (const text of texts) {
-      let line: Record<string, unknown>;
-      try {
-        line = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      lines.push(line);
-      for (const w of [...waiters]) {
-        if (w.match(line)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(line);
-        }
-      }
-    }
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return {
-    name,
-    port,
-    child,
-    lines,
-    stderr: () => err,
-    exited,
-    logLine(match, timeoutMs = 20_000) {
-      const already = lines.find(match);
-      if (already) return Promise.resolve(already);
-      return new Promise((resolve, reject) => {
-        const waiter = {
-          match,
-          resolve: (line: Record<string, unknown>) => {
-            clearTimeout(timer);
-            resolve(line);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          reject(new Error(`process ${name}: no such log line within ${timeoutMs} ms\nstderr:\n${err}`));
-        }, timeoutMs);
-        waiters.push(waiter);
-        void exited.then(({ code, signal }) => {
-          clearTimeout(timer);
-          reject(new Error(`process ${name} exited (code ${code}, signal ${signal}) before the expected log line\nstderr:\n${err}`));
-        });
-      });
-    },
-  };
+  return { ...spawnService({ ...env, PORT: String(port) }, `process ${name}`), name, port };
 }
 
-async function stopBackend(b: Backend): Promise<void> {
-  if (b.child.exitCode !== null || b.child.signalCode !== null) return;
-  b.child.kill('SIGTERM');
-  const timer = setTimeout(() => b.child.kill('SIGKILL'), 10_000);
-  await b.exited;
-  clearTimeout(timer);
-}
+const stopBackend = async (b: Backend): Promise<void> => void (await stopProcess(b));
 
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Forwards each request to the next backend in turn and names it in BACKEND_HEADER. */
 async function roundRobin(backends: readonly Backend[], served: string[]): Promise<{ url: string; close(): Promise<void> }> {

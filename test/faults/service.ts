@@ -1,23 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { TEST_RATE_LIMITS } from '../support/server.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort, spawnService } from '../support/service-process.js';
 
 /** The real entry point (`node --import tsx bootstrap/main.ts`) as a child process. */
 export interface Service {
@@ -46,27 +34,14 @@ export async function startService(databaseUrl: string, scratchDir: string): Pro
     OUTBOX_DIR: join(scratchDir, 'outbox'),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
   };
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const listening = new Promise<void>((resolve, reject) => {
-    const onData = (chunk: string) => {
-      out += chunk;
-      if (out.includes('"msg":"listening"')) resolve();
-    };
-    child.stdout!.setEncoding('utf8').on('data', onData);
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    void exited.then(({ code, signal }) => reject(new Error(`the service exited (code ${code}, signal ${signal}) before listening\n${out.slice(-4000)}`)));
-  });
+  const p = spawnService(env);
+  const { child, exited } = p;
+  const listening = p.logLine((line) => line['msg'] === 'listening');
   const service: Service = {
     child,
     url: `http://127.0.0.1:${port}`,
     exited,
-    output: () => out,
+    output: () => p.stdout() + p.stderr(),
     async kill9() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
