@@ -176,6 +176,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       // Shutdown waits a little for work after answers and mails under way, never for a mail server that does not answer.
       await afterAnswer.drain(10_000);
       await mailer.drain(10_000);
+      await rateLimiter.close();
       smtp?.close();
       await pushSenders?.close();
       await db.close();

@@ -44,6 +44,16 @@ describe('batched shared rate-limit counter', () => {
     expect(row.calls).to.be.at.least(1 + 20);
   });
 
+  it('adds what is pending at once on close, so shutting down loses no counts and leaves no timer', async () => {
+    const row = sharedRow(100);
+    const limiter = batchedShared(row, { points: 100, durationSec: 60 }, { slack: 10, flushMs: 60_000 });
+    for (let i = 0; i < 7; i++) await limiter.consume('k');
+    expect(row.calls).to.equal(0);
+    await limiter.close();
+    expect(row.calls).to.equal(1);
+    expect(await row.consumed()).to.equal(7);
+  });
+
   it('asks on every request when the slack is 0, so a small rule stays exact', async () => {
     const row = sharedRow(3);
     const limiter = batchedShared(row, { points: 3, durationSec: 60 }, { slack: 0, flushMs: 5 });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Account, Session } from '../../core/accounts/types.js';
 import type { AccountStore, SessionStore } from '../../ports/account-store.js';
 import { isUniqueViolation, translated } from './errors.js';
-import { iso, toBool, toDate } from './rows.js';
+import { iso, rawRows, toBool, toDate } from './rows.js';
 
 interface AccountRow {
   id: string;
@@ -18,6 +18,12 @@ interface AccountRow {
 }
 
 const ACCOUNT_COLUMNS = ['id', 'email', 'email_confirmed', 'display_name', 'language', 'password_hash', 'security_stamp', 'created_at', 'updated_at'];
+
+/** Run on every signed-in request, so written out once rather than built by knex each time. */
+const SESSION_LOOKUP_SQL =
+  `select ${ACCOUNT_COLUMNS.map((c) => `a.${c}`).join(', ')}, s.token_hash, s.security_stamp as session_stamp, ` +
+  's.created_at as session_created_at, s.expires_at from sessions s inner join accounts a on a.id = s.account_id ' +
+  'where s.token_hash = ? limit 1';
 
 const toAccount = (r: AccountRow): Account => ({
   id: r.id,
@@ -114,16 +120,7 @@ export function knexSessionStore(knex: Knex): SessionStore {
     },
     async lookup(tokenHash) {
       // One round trip on every signed-in request: the session and its account together.
-      const row = (await knex('sessions as s')
-        .join('accounts as a', 'a.id', 's.account_id')
-        .where('s.token_hash', tokenHash)
-        .first(
-          ...ACCOUNT_COLUMNS.map((c) => `a.${c}`),
-          's.token_hash',
-          's.security_stamp as session_stamp',
-          's.created_at as session_created_at',
-          's.expires_at',
-        )) as SessionJoinRow | undefined;
+      const [row] = await rawRows<SessionJoinRow>(knex, SESSION_LOOKUP_SQL, [tokenHash]);
       if (!row) return null;
       return {
         account: toAccount(row),

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, Plan } from '../../core/households/types.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
 import { isUniqueViolation, translated } from './errors.js';
-import { fromJsonText, iso, toDate, toJsonText } from './rows.js';
+import { fromJsonText, iso, rawRows, toDate, toJsonText } from './rows.js';
 
 export interface HouseholdRow {
   id: string;
@@ -57,6 +57,12 @@ export const memberRow = (householdId: string, m: Omit<Member, 'householdId'>): 
   created_at: iso(m.createdAt),
 });
 
+/** Run on (nearly) every household request, so written out once rather than built by knex each time. */
+const MEMBER_BY_ACCOUNT_SQL = 'select * from household_members where household_id = ? and account_id = ? limit 1';
+const MEMBERSHIPS_SQL =
+  'select m.household_id, h.name as household_name, m.role, m.id from household_members m ' +
+  'inner join households h on h.id = m.household_id where m.account_id = ? order by m.created_at, m.household_id';
+
 export function knexHouseholdStore(knex: Knex): HouseholdStore {
   const load = async (db: Knex | Knex.Transaction, householdId: string): Promise<HouseholdWithMembers | null> => {
     const row = await db<HouseholdRow>('households').where({ id: householdId }).first();
@@ -85,8 +91,8 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
     },
     byId: (householdId) => load(knex, householdId),
     async memberByAccount(householdId, accountId) {
-      const row = await knex<MemberRow>('household_members').where({ household_id: householdId, account_id: accountId }).first();
-      return row ? toMember(row as MemberRow) : null;
+      const [row] = await rawRows<MemberRow>(knex, MEMBER_BY_ACCOUNT_SQL, [householdId, accountId]);
+      return row ? toMember(row) : null;
     },
     async memberById(householdId, memberId) {
       const row = await knex<MemberRow>('household_members').where({ household_id: householdId, id: memberId }).first();
@@ -139,16 +145,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
       return (await knex('household_members').where({ household_id: householdId, id: memberId }).delete()) === 1;
     },
     async membershipsOf(accountId) {
-      const rows = (await knex('household_members as m')
-        .join('households as h', 'h.id', 'm.household_id')
-        .where('m.account_id', accountId)
-        .orderBy([{ column: 'm.created_at' }, { column: 'm.household_id' }])
-        .select('m.household_id', 'h.name as household_name', 'm.role', 'm.id')) as {
-        household_id: string;
-        household_name: string;
-        role: string;
-        id: string;
-      }[];
+      const rows = await rawRows<{ household_id: string; household_name: string; role: string; id: string }>(knex, MEMBERSHIPS_SQL, [accountId]);
       return rows.map((r) => ({ householdId: r.household_id, householdName: r.household_name, role: r.role as HouseholdRole, memberId: r.id }));
     },
   });

@@ -41,7 +41,11 @@ interface KeyState {
  * Meant for the signed-in backstop: on Postgres, asking on every request made one account's concurrent requests
  * queue on its one counter row (docs/performance.md); the classes that guard sign-in stay exact.
  */
-export function batchedShared(shared: SharedCounter, rule: RateRule, options: BatchedOptions): { consume(key: string): Promise<RateDecision> } {
+export function batchedShared(
+  shared: SharedCounter,
+  rule: RateRule,
+  options: BatchedOptions,
+): { consume(key: string): Promise<RateDecision>; close(): Promise<void> } {
   const now = options.now ?? Date.now;
   const states = new Map<string, KeyState>();
 
@@ -70,6 +74,15 @@ export function batchedShared(shared: SharedCounter, rule: RateRule, options: Ba
   };
 
   return {
+    /** Adds what is pending to the shared counter now (before the database closes), and stops the timers. */
+    async close() {
+      const flushes: Promise<void>[] = [];
+      for (const [key, s] of states) {
+        if (s.timer) clearTimeout(s.timer);
+        flushes.push(flush(key, s));
+      }
+      await Promise.all(flushes);
+    },
     async consume(key) {
       if (states.size > MAX_IDLE_KEYS) sweep();
       let s = states.get(key);

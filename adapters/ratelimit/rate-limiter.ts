@@ -10,6 +10,8 @@ export type { RateDecision };
 export interface RateLimiter {
   /** Counts one request of `key` against `cls`. */
   consume(cls: RateClass, key: string): Promise<RateDecision>;
+  /** Hands counts still held in the process to the shared store; call before the database closes. */
+  close(): Promise<void>;
 }
 
 /**
@@ -23,7 +25,7 @@ export function flexibleRateLimiter(
   store: { kind: 'memory' } | { kind: 'postgres'; knex: Knex },
   logger: Logger,
 ): RateLimiter {
-  const limiters = new Map<RateClass, { consume(key: string): Promise<RateDecision> }>();
+  const limiters = new Map<RateClass, { consume(key: string): Promise<RateDecision>; close?(): Promise<void> }>();
   for (const [cls, rule] of Object.entries(rules) as [RateClass, RateRule][]) {
     const base = { points: rule.points, duration: rule.durationSec, keyPrefix: cls };
     const limiter: RateLimiterAbstract =
@@ -58,6 +60,9 @@ export function flexibleRateLimiter(
     );
   }
   return {
+    async close() {
+      await Promise.all([...limiters.values()].map((l) => l.close?.()));
+    },
     async consume(cls, key) {
       try {
         return await limiters.get(cls)!.consume(key);
