@@ -262,6 +262,19 @@ function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
 /** How many households' pantry logs a process keeps between derivations. */
 const CACHED_LOGS = 200;
 
+type StateRow = ListRow & { members: number | string; revision: number | string | null; synced_at: Date | string | null };
+
+/**
+ * The 304 path's one read (membership, the list's stamp, the household's revision and the food table's sync),
+ * written once: it runs on every conditional GET of a list, and knex's builder cost more than the query.
+ */
+const STATE_SQL =
+  'select (select count(*) from household_members where household_id = :h and account_id = :a) as members, ' +
+  '(select revision from household_revisions where household_id = :h) as revision, ' +
+  '(select synced_at from food_table_syncs where id = :sync) as synced_at, ' +
+  'l.id, l.version, l.completed_at, l.derived_from, l.fresh_until ' +
+  'from (select 1 as one) o left join shopping_lists l on l.household_id = :h and l.plan_id = :p';
+
 export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   const postgres = knex.client.config.client === 'pg';
   const inputs = inputsSql(postgres);
@@ -341,15 +354,9 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     },
     byLine: (householdId, lineId) => read(knex, byLineSql, [householdId, lineId]),
     async state(householdId, planId, accountId) {
-      const [row] = (await knex
-        .select(
-          knex('household_members').count('*').where({ household_id: householdId, account_id: accountId }).as('members'),
-          knex('household_revisions').select('revision').where({ household_id: householdId }).as('revision'),
-          knex('food_table_syncs').select('synced_at').where({ id: SYNC_ID }).as('synced_at'),
-          'l.id', 'l.version', 'l.completed_at', 'l.derived_from', 'l.fresh_until',
-        )
-        .from(knex.raw('(SELECT 1 AS one) o'))
-        .leftJoin('shopping_lists as l', (j) => j.on('l.household_id', knex.raw('?', [householdId])).andOn('l.plan_id', knex.raw('?', [planId])))) as (ListRow & { members: number | string; revision: number | string | null; synced_at: Date | string | null })[];
+      const result = await knex.raw(STATE_SQL, { h: householdId, p: planId, a: accountId, sync: SYNC_ID });
+      // better-sqlite3 answers the rows, pg a result holding them.
+      const [row] = (postgres ? (result as { rows: StateRow[] }).rows : result) as StateRow[];
       return {
         member: Number(row!.members) > 0,
         stamp: row!.id === null ? null : stampOf(row!),
