@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import { jobsOf, runExclusive, slotOf, type Job } from '../../bootstrap/jobs.js';
-import { databaseKinds } from '../support/databases.js';
+import { databaseKinds, withTwoConnections } from '../support/databases.js';
 import { captureLog, startTestServer } from '../support/server.js';
 
 const T0 = Date.parse('2031-03-03T10:00:00Z');
@@ -24,11 +24,8 @@ for (const kind of databaseKinds()) {
     this.timeout(60_000);
 
     it('of two processes firing the same tick at once, many times, exactly one runs each tick; every later tick runs again', async () => {
-      const database = await kind.create();
-      const a = await database.open();
-      const b = await database.open();
       const log = captureLog();
-      try {
+      await withTwoConnections(kind, async (a, b) => {
         const runsPerSlot = new Map<string, number>();
         let current = '';
         const job = (process: string): Job => ({
@@ -58,19 +55,12 @@ for (const kind of databaseKinds()) {
         expect(Number(rows[0]!.n)).to.equal(ticks);
         expect(log.lines.filter((l) => l['msg'] === 'scheduled job ran')).to.have.length(ticks);
         expect(log.lines.filter((l) => l['msg'] === 'scheduled job skipped')).to.have.length(2 * ticks);
-      } finally {
-        await a.close();
-        await b.close();
-        await database.cleanup();
-      }
+      });
     });
 
     it('a tick already run is skipped by a process firing it later; the next tick runs there', async () => {
-      const database = await kind.create();
-      const a = await database.open();
-      const b = await database.open();
       const log = captureLog();
-      try {
+      await withTwoConnections(kind, async (a, b) => {
         let runs = 0;
         const job: Job = { name: 'late-test', lockKey: 9_900_102, cron: '17 * * * *', run: async () => void runs++ };
         const slot = slotOf(job.cron, new Date(T0 + 17 * 60_000 + 250));
@@ -84,19 +74,12 @@ for (const kind of databaseKinds()) {
         expect(await runExclusive(b, log.logger, job)).to.equal(true);
         expect(await runExclusive(a, log.logger, job)).to.equal(true);
         expect(runs).to.equal(4);
-      } finally {
-        await a.close();
-        await b.close();
-        await database.cleanup();
-      }
+      });
     });
 
     it(kind.name === 'postgres' ? 'a failed tick gives its claim back, so another process may run it' : 'a failed tick keeps its claim (one process: the next tick runs)', async () => {
-      const database = await kind.create();
-      const a = await database.open();
-      const b = await database.open();
       const log = captureLog();
-      try {
+      await withTwoConnections(kind, async (a, b) => {
         const slot = new Date(T0);
         const failing: Job = { name: 'fail-test', lockKey: 9_900_103, cron: '* * * * *', run: async () => { throw new Error('boom'); } };
         expect(await runExclusive(a, log.logger, failing, slot)).to.equal(false);
@@ -105,11 +88,7 @@ for (const kind of databaseKinds()) {
         const ran = await runExclusive(b, log.logger, { ...failing, run: async () => void runs++ }, slot);
         expect(ran).to.equal(kind.name === 'postgres');
         expect(runs).to.equal(kind.name === 'postgres' ? 1 : 0);
-      } finally {
-        await a.close();
-        await b.close();
-        await database.cleanup();
-      }
+      });
     });
 
     it('purge-job-runs forgets the claims of ticks over a week old', async () => {

@@ -1,16 +1,13 @@
 import { expect } from 'chai';
 import { runExclusive, type Job } from '../../bootstrap/jobs.js';
-import { databaseKinds } from '../support/databases.js';
+import { databaseKinds, withTwoConnections } from '../support/databases.js';
 import { captureLog } from '../support/server.js';
 
 for (const kind of databaseKinds()) {
   describe(`scheduled jobs [${kind.name}]`, () => {
     it('runs a job, and only once at a time when processes share the database', async () => {
-      const database = await kind.create();
-      const a = await database.open();
-      const b = await database.open();
       const log = captureLog();
-      try {
+      await withTwoConnections(kind, async (a, b) => {
         let runs = 0;
         let release!: () => void;
         const gate = new Promise<void>((r) => (release = r));
@@ -31,11 +28,7 @@ for (const kind of databaseKinds()) {
           expect(await first).to.equal(true);
           expect(runs).to.equal(1);
         }
-      } finally {
-        await a.close();
-        await b.close();
-        await database.cleanup();
-      }
+      });
     });
 
     it('logs a failing job instead of crashing the process', async () => {

@@ -4,16 +4,13 @@ import { knexPantryObservationStore } from '../../adapters/knex/pantry-observati
 import { knexAccountStore } from '../../adapters/knex/account-store.js';
 import { knexHouseholdStore } from '../../adapters/knex/household-store.js';
 import type { PantryObservation } from '../../core/pantry/types.js';
-import { databaseKinds } from '../support/databases.js';
+import { databaseKinds, withTwoConnections } from '../support/databases.js';
 import { newAccount } from '../contracts/fixtures.js';
 
 for (const kind of databaseKinds()) {
   describe(`pantry log cache [${kind.name}]`, () => {
     it('a process sees observations another process added or removed, though it keeps the log in memory', async () => {
-      const database = await kind.create();
-      const a = await database.open();
-      const b = await database.open();
-      try {
+      await withTwoConnections(kind, async (a, b) => {
         const owner = newAccount();
         await knexAccountStore(a.knex).create(owner);
         const householdId = randomUUID();
@@ -38,11 +35,7 @@ for (const kind of databaseKinds()) {
         expect((await here.ofHousehold(householdId)).map((o) => o.foodKey)).to.deep.equal(['egg', 'ost']);
         await there.remove(householdId, second.id);
         expect((await here.ofHousehold(householdId)).map((o) => o.foodKey)).to.deep.equal(['ost']);
-      } finally {
-        await a.close();
-        await b.close();
-        await database.cleanup();
-      }
+      });
     });
   });
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { knexPublicDataFiles } from '../../adapters/knex/public-data-files.js';
 import type { PublicDataFile } from '../../ports/public-data-files.js';
-import { databaseKinds } from '../support/databases.js';
+import { databaseKinds, withTwoConnections } from '../support/databases.js';
 
 const fileOf = (text: string, builtAt: string): PublicDataFile => {
   const bytes = Buffer.from(text);
@@ -12,10 +12,7 @@ const fileOf = (text: string, builtAt: string): PublicDataFile => {
 for (const kind of databaseKinds()) {
   describe(`public data files shared by processes [${kind.name}]`, () => {
     it('a process serving its in-process copy reads the new bytes once another process has stored them', async () => {
-      const database = await kind.create();
-      const a = await database.open();
-      const b = await database.open();
-      try {
+      await withTwoConnections(kind, async (a, b) => {
         const builder = knexPublicDataFiles(a.knex);
         const server = knexPublicDataFiles(b.knex);
         const first = fileOf('first build', '2026-05-04T04:41:00.000Z');
@@ -28,11 +25,7 @@ for (const kind of databaseKinds()) {
         await builder.put(second);
         const again = await server.get(first.name);
         expect([Buffer.from(again!.bytes).toString(), again!.sha256, again!.builtAt]).to.deep.equal(['second build', second.sha256, second.builtAt]);
-      } finally {
-        await a.close();
-        await b.close();
-        await database.cleanup();
-      }
+      });
     });
   });
 }

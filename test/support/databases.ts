@@ -73,3 +73,20 @@ async function postgresDatabase(url: string): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * A fresh database of `kind` with two connections to it (two processes, as far as the database can tell), for
+ * `fn`; both closed and the database dropped afterwards, whatever `fn` did.
+ */
+export async function withTwoConnections<T>(kind: DatabaseKind, fn: (a: Database, b: Database) => Promise<T>): Promise<T> {
+  const database = await kind.create();
+  const a = await database.open();
+  const b = await database.open();
+  try {
+    return await fn(a, b);
+  } finally {
+    await a.close();
+    await b.close();
+    await database.cleanup();
+  }
+}
