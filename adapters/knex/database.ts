@@ -4,6 +4,7 @@ import knexFactory, { type Knex } from 'knex';
 import { recordQuery } from '../observability/request-context.js';
 import type { DatabaseTarget } from '../../config/config.js';
 import { migrationSource, migrations } from './migrations/index.js';
+import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
 
 
 export interface Database {
@@ -26,6 +27,10 @@ export interface OpenOptions {
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
   const knex = target.kind === 'sqlite' ? openSqlite(target.filename, options.busyTimeoutMs ?? 5000) : openPostgres(target.url, options.schema);
   countQueries(knex);
+  // The per-request reads on the driver itself; an in-memory SQLite database has no second connection to read it.
+  const fixed =
+    target.kind === 'postgres' ? postgresFixedSql(knex) : target.filename !== ':memory:' ? sqliteFixedSql(target.filename, options.busyTimeoutMs ?? 5000) : null;
+  if (fixed) registerFixedSql(knex, fixed);
   // Migrations never un-apply while this process runs: once all were seen applied, the probe only pings.
   let migrated = false;
   return {
@@ -53,7 +58,10 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         return { ready: false, reason: 'database unreachable' };
       }
     },
-    close: () => knex.destroy(),
+    async close() {
+      fixed?.close();
+      await knex.destroy();
+    },
   };
 }
 

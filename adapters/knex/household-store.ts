@@ -58,7 +58,8 @@ export const memberRow = (householdId: string, m: Omit<Member, 'householdId'>): 
 });
 
 /** Run on (nearly) every household request, so written out once rather than built by knex each time. */
-const MEMBER_BY_ACCOUNT_SQL = 'select * from household_members where household_id = ? and account_id = ? limit 1';
+const MEMBER_BY_ACCOUNT_SQL =
+  'select id, household_id, account_id, display_name, role, created_at from household_members where household_id = ? and account_id = ? limit 1';
 const MEMBERSHIPS_SQL =
   'select m.household_id, h.name as household_name, m.role, m.id from household_members m ' +
   'inner join households h on h.id = m.household_id where m.account_id = ? order by m.created_at, m.household_id';

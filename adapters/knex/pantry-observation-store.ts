@@ -82,7 +82,14 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
         const wanted = new Set(foodKeys);
         return (await read(table().where({ household_id: householdId }))).filter((o) => wanted.has(o.foodKey));
       }
-      return read(table().where({ household_id: householdId }).whereIn('food_key', [...foodKeys]));
+      // Sorted here, not by ORDER BY: asked to order, the planner walks the household's whole log in the order of
+      // its (household, time) index instead of seeking the foods' rows (SQLite with no statistics: 260 µs against
+      // 45 µs for 40 rows of 4,000; scripts/bench W6).
+      const rows = (await table().where({ household_id: householdId }).whereIn('food_key', [...foodKeys]).select([...COLUMNS, 'seq'])) as (ObservationRow & { seq: number | string })[];
+      return rows
+        .map((r) => ({ o: toObservation(r), seq: Number(r.seq) }))
+        .sort((a, b) => a.o.observedAt.getTime() - b.o.observedAt.getTime() || a.seq - b.seq)
+        .map(({ o }) => o);
     },
     async remove(householdId, observationId) {
       return (await table().where({ household_id: householdId, id: observationId }).delete()) > 0;

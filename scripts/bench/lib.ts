@@ -172,7 +172,7 @@ export function announce(info: unknown, stop: () => Promise<void>): void {
 export async function spawnService<T>(script: string): Promise<{ info: T; child: ChildProcess }> {
   const db = process.argv.indexOf('--db');
   const pass = db >= 0 ? ['--db', process.argv[db + 1] ?? 'sqlite'] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '--serve', ...pass], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : []), '--import', 'tsx', script, '--serve', ...pass], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
