@@ -12,7 +12,7 @@ import { observationRow, toObservation, type ObservationRow } from './pantry-obs
 import { toDay, type DayTableRow, type PlanTableRow } from './plan-store.js';
 import { outboxRow } from './push-outbox.js';
 import { toRecipe, type IngredientRow, type RecipeRow } from './recipe-store.js';
-import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
+import { fromJsonText, iso, rawRows, toBool, toDate, toJsonText } from './rows.js';
 import { toWeight, type UnitWeightRow } from './unit-weight-store.js';
 
 interface ListRow {
@@ -266,14 +266,14 @@ type StateRow = ListRow & { members: number | string; revision: number | string 
 
 /**
  * The 304 path's one read (membership, the list's stamp, the household's revision and the food table's sync),
- * written once: it runs on every conditional GET of a list, and knex's builder cost more than the query.
+ * written once and run as fixed SQL (rawRows): it runs on every conditional GET of a list.
  */
 const STATE_SQL =
-  'select (select count(*) from household_members where household_id = :h and account_id = :a) as members, ' +
-  '(select revision from household_revisions where household_id = :h) as revision, ' +
-  '(select synced_at from food_table_syncs where id = :sync) as synced_at, ' +
+  'select (select count(*) from household_members where household_id = ? and account_id = ?) as members, ' +
+  '(select revision from household_revisions where household_id = ?) as revision, ' +
+  '(select synced_at from food_table_syncs where id = ?) as synced_at, ' +
   'l.id, l.version, l.completed_at, l.derived_from, l.fresh_until ' +
-  'from (select 1 as one) o left join shopping_lists l on l.household_id = :h and l.plan_id = :p';
+  'from (select 1 as one) o left join shopping_lists l on l.household_id = ? and l.plan_id = ?';
 
 export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   const postgres = knex.client.config.client === 'pg';
@@ -354,9 +354,7 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     },
     byLine: (householdId, lineId) => read(knex, byLineSql, [householdId, lineId]),
     async state(householdId, planId, accountId) {
-      const result = await knex.raw(STATE_SQL, { h: householdId, p: planId, a: accountId, sync: SYNC_ID });
-      // better-sqlite3 answers the rows, pg a result holding them.
-      const [row] = (postgres ? (result as { rows: StateRow[] }).rows : result) as StateRow[];
+      const [row] = await rawRows<StateRow>(knex, STATE_SQL, [householdId, accountId, householdId, SYNC_ID, householdId, planId]);
       return {
         member: Number(row!.members) > 0,
         stamp: row!.id === null ? null : stampOf(row!),
