@@ -103,9 +103,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // The push providers from config, unless the caller brings its own (tests: recording senders).
   const pushSenders = options.push ? null : createPushSenders(config.push, { logger, ...(options.clock ? { clock: options.clock } : {}) });
   // argon2 shares the CPU with the event loop: a bounded number at once (PASSWORD_HASH_CONCURRENCY), on threads
-  // of lower priority, so a burst of sign-ins cannot hold up the requests being served (W7 in docs/performance.md).
+  // of lower priority that each work at most PASSWORD_HASH_CPU_PERCENT of the time, so a burst of sign-ins cannot
+  // hold up the requests being served (W7 in docs/performance.md).
   const hashThreads = config.passwordHashConcurrency;
-  const hasher = boundedHasher(argon2Hasher(OWASP_ARGON2ID, lowPriorityThreads({ threads: hashThreads, nice: HASH_THREAD_NICE })), hashThreads);
+  const hashEngine = lowPriorityThreads({ threads: hashThreads, nice: HASH_THREAD_NICE, cpuShare: config.passwordHashCpuPercent / 100 });
+  const hasher = boundedHasher(argon2Hasher(OWASP_ARGON2ID, hashEngine), hashThreads);
   const deps = databaseDeps(db, config, { mailer, breached, hasher, ...options, push: options.push ?? pushSenders! });
   // A fresh install gets the embedded food table at once; a failure is logged, the scheduled sync tries again.
   try {

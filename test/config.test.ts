@@ -62,6 +62,7 @@ describe('config', () => {
       SQLITE_BUSY_TIMEOUT_MS: 'soon',
       PROBLEM_BASE_URL: 'problems',
       PASSWORD_HASH_CONCURRENCY: '0',
+      PASSWORD_HASH_CPU_PERCENT: '0',
     };
     for (const [name, value] of Object.entries(cases)) {
       expect(() => loadConfig({ [name]: value }), name).to.throw(ConfigError).with.property('variable', name);
@@ -72,5 +73,11 @@ describe('config', () => {
     expect(loadConfig({}).passwordHashConcurrency).to.equal(Math.max(1, availableParallelism() - 1));
     expect(loadConfig({ PASSWORD_HASH_CONCURRENCY: '3' }).passwordHashConcurrency).to.equal(3);
     expect(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: 'two' })).to.throw(ConfigError, /PASSWORD_HASH_CONCURRENCY/);
+  });
+
+  it('PASSWORD_HASH_CPU_PERCENT caps each hashing thread at a quarter of a core by default, and takes 1 to 100', () => {
+    expect(loadConfig({}).passwordHashCpuPercent).to.equal(25);
+    expect(loadConfig({ PASSWORD_HASH_CPU_PERCENT: '100' }).passwordHashCpuPercent).to.equal(100);
+    for (const bad of ['101', '0.5', 'half']) expect(() => loadConfig({ PASSWORD_HASH_CPU_PERCENT: bad }), bad).to.throw(ConfigError, /PASSWORD_HASH_CPU_PERCENT/);
   });
 });

@@ -114,6 +114,14 @@ describe('password hashing', () => {
       expect(await Promise.all(['p1', 'p2', 'p3', 'p4', 'p5'].map(async (p) => onThreads.verify(await onThreads.hash(p), p)))).to.deep.equal([true, true, true, true, true]);
     });
 
+    it('still makes and checks hashes when each thread may work only part of the time, and refuses a share outside (0, 1]', async () => {
+      const rested = argon2Hasher(params, lowPriorityThreads({ threads: 1, nice: 12, cpuShare: 0.5 }));
+      const hashes = await Promise.all(['r1', 'r2', 'r3'].map((p) => rested.hash(p)));
+      expect(await Promise.all(hashes.map((h, i) => rested.verify(h, `r${i + 1}`)))).to.deep.equal([true, true, true]);
+      expect(await rested.verify(hashes[0]!, 'r2')).to.equal(false);
+      for (const cpuShare of [0, -0.5, 1.5, Number.NaN]) expect(() => lowPriorityThreads({ threads: 1, nice: 12, cpuShare }), String(cpuShare)).to.throw(/CPU share/);
+    });
+
     it('runs its threads at the nice value asked for (Linux)', async function () {
       if (process.platform !== 'linux') this.skip();
       await onThreads.hash('start the threads');

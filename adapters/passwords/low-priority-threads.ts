@@ -15,12 +15,17 @@ try {
   require('node:os').setPriority(tid, workerData.nice);
 } catch {}
 const argon2 = require(workerData.argon2);
+const rest = new Int32Array(new SharedArrayBuffer(4));
 parentPort.on('message', ({ id, op, args }) => {
+  const started = performance.now();
   try {
     parentPort.postMessage({ id, value: op === 'hash' ? argon2.hashSync(...args) : argon2.verifySync(...args) });
   } catch (err) {
     parentPort.postMessage({ id, error: String(err && err.message ? err.message : err) });
   }
+  // The answer has gone; the thread rests before its next job, so it works at most cpuShare of the time.
+  const worked = performance.now() - started;
+  if (workerData.cpuShare < 1) Atomics.wait(rest, 0, 0, (worked * (1 - workerData.cpuShare)) / workerData.cpuShare);
 });
 `;
 
@@ -36,13 +41,21 @@ type Slot = { worker: Worker; jobs: Map<number, { resolve(v: unknown): void; rej
 /**
  * Argon2 on `threads` worker threads of their own at nice `nice` (0-19), started on first use. Each thread hashes
  * one password at a time; more calls wait in its queue. A thread holds the process open only while it has work.
+ *
+ * `cpuShare` (0 < share ≤ 1, default 1) caps the time a thread works: after each hash it answers, then rests
+ * worked × (1 − share) / share before taking the next. A lower nice value alone does not keep a busy hashing thread
+ * from slowing the event loop on a small machine (measured on 2 vCPUs: /me's p99 12× its idle value while 16
+ * clients sign in, under 2× at a quarter; docs/performance.md, W7). A single sign-in is not slowed: the rest
+ * comes after its answer; a burst waits its turn in the queue.
  */
-export function lowPriorityThreads(options: { threads: number; nice: number }): Argon2Engine {
+export function lowPriorityThreads(options: { threads: number; nice: number; cpuShare?: number }): Argon2Engine {
+  const cpuShare = options.cpuShare ?? 1;
+  if (!(cpuShare > 0 && cpuShare <= 1)) throw new Error(`a hashing thread's CPU share is above 0 and at most 1, not ${cpuShare}`);
   const argon2 = createRequire(import.meta.url).resolve('@node-rs/argon2');
   const slots: (Slot | null)[] = Array.from({ length: options.threads }, () => null);
   let nextId = 0;
   const start = (index: number): Slot => {
-    const worker = new Worker(WORKER, { eval: true, workerData: { argon2, nice: options.nice } });
+    const worker = new Worker(WORKER, { eval: true, workerData: { argon2, nice: options.nice, cpuShare } });
     const slot: Slot = { worker, jobs: new Map() };
     worker.on('message', (reply: Reply) => {
       const job = slot.jobs.get(reply.id);
