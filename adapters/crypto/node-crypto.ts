@@ -1,6 +1,5 @@
-import { randomUUID, getRandomValues } from 'node:crypto';
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import { createHash, randomUUID, getRandomValues } from 'node:crypto';
+import { encodeBase64urlNoPadding } from '@oslojs/encoding';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
 
@@ -13,7 +12,8 @@ export const randomTokens: SecretTokens = {
     getRandomValues(bytes);
     return encodeBase64urlNoPadding(bytes);
   },
+  // Node's own SHA-256: it runs on every signed-in request, where the JavaScript one cost about 1.5% of GET /me.
   hash(token) {
-    return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+    return createHash('sha256').update(token, 'utf8').digest('hex');
   },
 };

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { PantryMerge, PantryMergeRejection } from '../../core/pantry/types.js';
 import type { PantryMergeStore } from '../../ports/pantry-merge-store.js';
 import { translated } from './errors.js';
-import { iso, toDate } from './rows.js';
+import { iso, rawRows, toDate } from './rows.js';
 
 export interface MergeRow {
   household_id: string;
@@ -50,6 +50,10 @@ const rejectionRow = (r: PantryMergeRejection): RejectionRow => ({
 });
 
 const MERGE_ORDER = [{ column: 'to_key' }, { column: 'merged_at', order: 'desc' }, { column: 'from_key' }];
+/** A household's merges, read on every observation and pantry read: fixed SQL (rawRows), in MERGE_ORDER. */
+const ACTIVE_MERGES_SQL =
+  'select household_id, from_key, to_key, from_display_name, to_display_name, merged_at from pantry_merges ' +
+  'where household_id = ? order by to_key, merged_at desc, from_key';
 const REJECTION_ORDER = [{ column: 'decided_at', order: 'desc' }, { column: 'key_a' }, { column: 'key_b' }];
 
 export function knexPantryMergeStore(knex: Knex): PantryMergeStore {
@@ -71,8 +75,7 @@ export function knexPantryMergeStore(knex: Knex): PantryMergeStore {
 
   return translated<PantryMergeStore>({
     async activeMerges(householdId) {
-      const rows = (await knex<MergeRow>('pantry_merges').where({ household_id: householdId }).orderBy(MERGE_ORDER)) as MergeRow[];
-      return rows.map(toMerge);
+      return (await rawRows<MergeRow>(knex, ACTIVE_MERGES_SQL, [householdId])).map(toMerge);
     },
     async mergeOf(householdId, fromKey) {
       const row = (await knex<MergeRow>('pantry_merges').where({ household_id: householdId, from_key: fromKey }).first()) as MergeRow | undefined;
