@@ -159,10 +159,20 @@ export function rawTarget(service: { sqliteFile: string | null; schema: string |
   return { kind: 'sqlite', file: service.sqliteFile! };
 }
 
-/** Hands the driving process what it needs (one JSON line) and stops the service on SIGTERM. */
+/**
+ * Hands the driving process what it needs (one JSON line) and stops the service on SIGTERM, or when the driving
+ * process is gone however it ended (its end of our stdin closes), so no service outlives a killed benchmark.
+ */
 export function announce(info: unknown, stop: () => Promise<void>): void {
   process.stdout.write(JSON.stringify(info) + '\n');
-  process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
+  let stopping = false;
+  const end = () => {
+    if (stopping) return;
+    stopping = true;
+    void stop().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', end);
+  process.stdin.on('end', end).on('error', end).resume();
 }
 
 /**
@@ -172,7 +182,7 @@ export function announce(info: unknown, stop: () => Promise<void>): void {
 export async function spawnService<T>(script: string): Promise<{ info: T; child: ChildProcess }> {
   const db = process.argv.indexOf('--db');
   const pass = db >= 0 ? ['--db', process.argv[db + 1] ?? 'sqlite'] : [];
-  const child = spawn(process.execPath, [...(process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : []), '--import', 'tsx', script, '--serve', ...pass], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : []), '--import', 'tsx', script, '--serve', ...pass], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));

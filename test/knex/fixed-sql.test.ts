@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { fixedSqlOf } from '../../adapters/knex/fixed-sql.js';
+import { rawRows } from '../../adapters/knex/rows.js';
+import { currentMetrics, runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
+import { databaseKinds } from '../support/databases.js';
+
+const insertHousehold = (id: string, name: string) => ({
+  id,
+  name,
+  time_zone_id: 'UTC',
+  language: 'nb',
+  country: 'NO',
+  dinner_time: '18:00',
+  chains: '[]',
+  plan: 'Free',
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+});
+
+const NAME_SQL = 'select name from households where id = ?';
+
+for (const kind of databaseKinds()) {
+  describe(`fixed SQL reads [${kind.name}]`, () => {
+    it('run on the driver for the database, and read what is committed, never a transaction still open', async () => {
+      const database = await kind.create();
+      const db = await database.open();
+      try {
+        expect(fixedSqlOf(db.knex), 'the database registers its fixed reads').to.not.equal(undefined);
+        const id = randomUUID();
+        await db.knex('households').insert(insertHousehold(id, 'Before'));
+        expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Before' }]);
+
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let readInside!: (rows: { name: string }[]) => void;
+        const inside = new Promise<{ name: string }[]>((resolve) => (readInside = resolve));
+        const trx = db.knex.transaction(async (t) => {
+          await t('households').where({ id }).update({ name: 'Renamed' });
+          // On the transaction, rawRows reads through it and sees its own change.
+          readInside(await rawRows<{ name: string }>(t, NAME_SQL, [id]));
+          await held;
+        });
+        try {
+          expect(await inside).to.deep.equal([{ name: 'Renamed' }]);
+          // The transaction is open: a fixed read sees the committed name, and does not wait for the transaction.
+          expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Before' }]);
+        } finally {
+          release();
+          await trx;
+        }
+        expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Renamed' }]);
+      } finally {
+        await db.close();
+        await database.cleanup();
+      }
+    });
+
+    it('count as queries of the request they ran for (Server-Timing), and take dates, numbers and no rows alike', async () => {
+      const database = await kind.create();
+      const db = await database.open();
+      try {
+        const metrics: RequestMetrics = { traceId: 't', spanId: 's', startedAt: process.hrtime.bigint(), dbMs: 0, dbQueries: 0, steps: [] };
+        const rows = await runWithMetrics(metrics, async () => {
+          expect(currentMetrics()).to.equal(metrics);
+          await rawRows(db.knex, NAME_SQL, [randomUUID()]);
+          return rawRows<{ n: number | string }>(db.knex, 'select count(*) as n from households where created_at < ? and 1 = ?', [new Date('2100-01-01').toISOString(), 1]);
+        });
+        expect(Number(rows[0]!.n)).to.equal(0);
+        expect(metrics.dbQueries).to.equal(2);
+        expect(metrics.dbMs).to.be.greaterThan(0);
+      } finally {
+        await db.close();
+        await database.cleanup();
+      }
+    });
+  });
+}
