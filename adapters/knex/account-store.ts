@@ -42,7 +42,7 @@ export function knexAccountStore(knex: Knex): AccountStore {
     const row = await knex<AccountRow>('accounts').select(ACCOUNT_COLUMNS).where({ id }).first();
     return row ? toAccount(row as unknown as AccountRow) : null;
   };
-  return translated<AccountStore>({
+  return translated<AccountStore>(knex, {
     async create(a) {
       try {
         await knex('accounts').insert({
@@ -108,7 +108,7 @@ interface SessionJoinRow extends AccountRow {
 }
 
 export function knexSessionStore(knex: Knex): SessionStore {
-  return translated<SessionStore>({
+  return translated<SessionStore>(knex, {
     async create(s: Session) {
       await knex('sessions').insert({
         token_hash: s.tokenHash,

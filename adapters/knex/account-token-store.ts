@@ -22,7 +22,7 @@ const toToken = (r: TokenRow): AccountToken => ({
 });
 
 export function knexAccountTokenStore(knex: Knex): AccountTokenStore {
-  return translated<AccountTokenStore>({
+  return translated<AccountTokenStore>(knex, {
     async issue(t) {
       await knex('account_tokens').insert({
         token_hash: t.tokenHash,

@@ -92,7 +92,7 @@ export function knexBillingStore(knex: Knex): BillingStore {
       return { replayed: false as const, subscription: state };
     });
 
-  return translated<BillingStore>({
+  return translated<BillingStore>(knex, {
     async apply(event, subscriptionId, next, planOf) {
       // Two first events of one subscription may both find no row and both insert it (Postgres): the loser's whole
       // transaction, event id included, is rolled back and runs again, now finding the winner's row.

@@ -58,7 +58,7 @@ const CHUNK = 200;
 
 export function knexCalendarFeedStore(knex: Knex): CalendarFeedStore {
   const feeds = (db: Knex | Knex.Transaction = knex) => db<FeedRow>('calendar_feeds');
-  return translated<CalendarFeedStore>({
+  return translated<CalendarFeedStore>(knex, {
     async feedsOf(householdId) {
       return ((await feeds().where({ household_id: householdId }).orderBy(ORDER)) as FeedRow[]).map(toFeed);
     },

@@ -5,6 +5,7 @@ import { recordQuery } from '../observability/request-context.js';
 import type { DatabaseTarget } from '../../config/config.js';
 import { migrationSource, migrations } from './migrations/index.js';
 import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
+import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.js';
 
 
 export interface Database {
@@ -22,10 +23,15 @@ export interface OpenOptions {
   schema?: string;
   /** SQLite: how long a writer waits for another's lock before giving up (ms). */
   busyTimeoutMs?: number;
+  /** SQLite: what makes the WAL file durable (default: fdatasync of it); tests hold it to see writes wait. */
+  walFile?: (walPath: string) => { flush(): Promise<void>; close(): Promise<void> };
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
-  const knex = target.kind === 'sqlite' ? openSqlite(target.filename, options.busyTimeoutMs ?? 5000) : openPostgres(target.url, options.schema);
+  // On SQLite (a file), writes are made durable by group commit; an in-memory database has nothing to sync.
+  const wal = target.kind === 'sqlite' && target.filename !== ':memory:' ? walSync((options.walFile ?? walFileSync)(`${resolve(target.filename)}-wal`)) : null;
+  const knex = target.kind === 'sqlite' ? openSqlite(target.filename, options.busyTimeoutMs ?? 5000, wal) : openPostgres(target.url, options.schema);
+  if (wal) registerWalSync(knex, wal);
   countQueries(knex);
   // The per-request reads on the driver itself; an in-memory SQLite database has no second connection to read it.
   const fixed =
@@ -61,11 +67,12 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     async close() {
       fixed?.close();
       await knex.destroy();
+      await wal?.close();
     },
   };
 }
 
-function openSqlite(filename: string, busyTimeoutMs: number): Knex {
+function openSqlite(filename: string, busyTimeoutMs: number, wal: WalSync | null): Knex {
   if (filename !== ':memory:') mkdirSync(dirname(resolve(filename)), { recursive: true });
   return knexFactory({
     client: 'better-sqlite3',
@@ -78,10 +85,12 @@ function openSqlite(filename: string, busyTimeoutMs: number): Knex {
       max: 1,
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         try {
-          cachePreparedStatements(conn);
-          // WAL with synchronous=FULL: an acknowledged commit is on disk and survives power loss.
+          cachePreparedStatements(conn, wal);
+          // WAL: readers never wait for the writer. synchronous=NORMAL with group commit (adapters/knex/wal-sync.ts):
+          // an acknowledged write is on disk and survives power loss, as with FULL, without an fsync per commit on
+          // the event loop. A database with nothing to sync (in memory) keeps FULL.
           conn.pragma('journal_mode = WAL');
-          conn.pragma('synchronous = FULL');
+          conn.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
           conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
           conn.pragma('foreign_keys = ON');
           done(null, conn);
@@ -93,9 +102,34 @@ function openSqlite(filename: string, busyTimeoutMs: number): Knex {
   });
 }
 
+interface SqliteStatement {
+  readonly readonly: boolean;
+}
 interface SqliteConnection {
   pragma(s: string): unknown;
-  prepare(sql: string): unknown;
+  prepare(sql: string): SqliteStatement;
+}
+
+// Statements better-sqlite3 calls read-only that end a transaction, committing it.
+const ENDS_TRANSACTION = /^\s*(commit|end|release)\b/i;
+const RUNS = new Set<string | symbol>(['run', 'all', 'get', 'iterate']);
+
+/** The statement as knex sees it, counting each run as a write (after it ran: the commit is in the WAL by then). */
+function countingWrites(statement: SqliteStatement, wal: WalSync): SqliteStatement {
+  return new Proxy(statement, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      if (!RUNS.has(prop)) return value.bind(target);
+      return (...args: unknown[]) => {
+        try {
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        } finally {
+          wal.wrote();
+        }
+      };
+    },
+  });
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -105,13 +139,14 @@ const STATEMENT_CACHE_SIZE = 500;
  * statement at a time (knex runs them synchronously to completion), so a prepared statement can be reused
  * for the same SQL text; SQLite re-prepares it by itself should the schema change.
  */
-function cachePreparedStatements(conn: SqliteConnection): void {
+function cachePreparedStatements(conn: SqliteConnection, wal: WalSync | null): void {
   const prepare = conn.prepare.bind(conn);
-  const cache = new Map<string, unknown>();
+  const cache = new Map<string, SqliteStatement>();
   conn.prepare = (sql: string) => {
     let statement = cache.get(sql);
     if (statement === undefined) {
       statement = prepare(sql);
+      if (wal && (!statement.readonly || ENDS_TRANSACTION.test(sql))) statement = countingWrites(statement, wal);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(sql, statement);
     }

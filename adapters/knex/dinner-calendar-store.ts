@@ -17,7 +17,7 @@ export function knexDinnerCalendarStore(knex: Knex): DinnerCalendarStore {
     const row = (await knex<LinkRow>('dinner_calendar_links').where({ household_id: householdId }).first()) as LinkRow | undefined;
     return row ? toLink(row) : null;
   };
-  return translated<DinnerCalendarStore>({
+  return translated<DinnerCalendarStore>(knex, {
     linkOf,
     async ensure(householdId, token, at) {
       // The first writer's row stands; later and concurrent ones read it.

@@ -62,7 +62,7 @@ const toRow = (m: DinnerPriceMeasurement): MeasurementRow => ({
 });
 
 export function knexDinnerPriceStore(knex: Knex): DinnerPriceStore {
-  return translated<DinnerPriceStore>({
+  return translated<DinnerPriceStore>(knex, {
     async recordMeasurement(m) {
       // The first writer's row stands; a concurrent or later one writes nothing.
       const written = (await knex('dinner_price_measurements').insert(toRow(m)).onConflict(['household_type', 'week']).ignore().returning('week')) as unknown[];

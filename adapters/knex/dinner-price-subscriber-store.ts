@@ -47,7 +47,7 @@ export function knexDinnerPriceSubscriberStore(knex: Knex): DinnerPriceSubscribe
     return removed;
   };
 
-  return translated<DinnerPriceSubscriberStore>({
+  return translated<DinnerPriceSubscriberStore>(knex, {
     async byEmail(email) {
       const row = (await knex('dinner_price_subscribers as s').select(COLUMNS).where('s.email', email).first()) as SubscriberRow | undefined;
       return row ? toSubscriber(row) : null;

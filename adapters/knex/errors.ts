@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
+import { walSyncOf } from './wal-sync.js';
 
 const codeOf = (err: unknown): string | undefined =>
   typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
@@ -42,17 +44,23 @@ export function isUnavailable(err: unknown, depth = 0): boolean {
 }
 
 /**
- * Wraps every method of a store so that driver contention surfaces as the port's StoreBusyError and a database
- * out of reach as StoreUnavailableError: no layer above the adapter ever sees a raw SQLITE_BUSY or ECONNREFUSED.
+ * Wraps every method of a store over `knex` so that driver contention surfaces as the port's StoreBusyError and a
+ * database out of reach as StoreUnavailableError: no layer above the adapter ever sees a raw SQLITE_BUSY or
+ * ECONNREFUSED. On SQLite, a call that wrote answers only once its commit is on disk (adapters/knex/wal-sync.ts).
  */
-export function translated<T extends object>(store: T): T {
+export function translated<T extends object>(knex: Knex, store: T): T {
+  const sync = walSyncOf(knex);
   const out = {} as Record<string, unknown>;
   for (const [name, fn] of Object.entries(store)) {
     out[name] =
       typeof fn === 'function'
         ? async (...args: unknown[]) => {
             try {
-              return await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+              const before = sync?.written;
+              const result = await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+              // Writes of other calls may be counted too: waiting for them as well costs a little time, never safety.
+              if (sync && sync.written !== before) await sync.durable();
+              return result;
             } catch (err) {
               throw isBusy(err) ? new StoreBusyError(err) : isUnavailable(err) ? new StoreUnavailableError(err) : err;
             }

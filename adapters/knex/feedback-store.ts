@@ -32,7 +32,7 @@ const toReport = (r: FeedbackRow): FeedbackReport => ({
 });
 
 export function knexFeedbackStore(knex: Knex): FeedbackStore {
-  return translated<FeedbackStore>({
+  return translated<FeedbackStore>(knex, {
     async add(report) {
       const calls: StoredCall[] = report.failedCalls.map((c) => ({ method: c.method, path: c.path, status: c.status, traceId: c.traceId, at: iso(c.at) }));
       await knex('feedback_reports').insert({

@@ -51,7 +51,7 @@ export function knexFoodTableStore(knex: Knex): FoodTableStore {
     for (const part of chunks([...new Set(values)])) rows.push(...((await knex<ProductRow>('food_products').whereIn(column, part)) as ProductRow[]));
     return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(toProduct);
   };
-  return translated<FoodTableStore>({
+  return translated<FoodTableStore>(knex, {
     async replaceAll(products, at) {
       return knex.transaction(async (trx) => {
         const ids = new Set(products.map((p) => p.id));

@@ -71,7 +71,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
     const members = await db<MemberRow>('household_members').where({ household_id: householdId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return { ...toHousehold(row as HouseholdRow), members: (members as MemberRow[]).map(toMember) };
   };
-  return translated<HouseholdStore>({
+  return translated<HouseholdStore>(knex, {
     async create(h, first) {
       return knex.transaction(async (trx) => {
         await trx('households').insert({

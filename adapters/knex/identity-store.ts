@@ -20,7 +20,7 @@ const toIdentity = (r: IdentityRow): LinkedIdentity => ({
 });
 
 export function knexIdentityStore(knex: Knex): IdentityStore {
-  return translated<IdentityStore>({
+  return translated<IdentityStore>(knex, {
     async link(i) {
       try {
         await knex('account_identities').insert({
@@ -82,7 +82,7 @@ const toFlow = (r: FlowRow): SignInFlow => ({
 });
 
 export function knexSignInFlowStore(knex: Knex): SignInFlowStore {
-  return translated<SignInFlowStore>({
+  return translated<SignInFlowStore>(knex, {
     async save(f) {
       await knex('sign_in_flows').insert({
         state_hash: f.stateHash,
@@ -123,7 +123,7 @@ const toCode = (r: CodeRow): SignInCode => ({
 });
 
 export function knexSignInCodeStore(knex: Knex): SignInCodeStore {
-  return translated<SignInCodeStore>({
+  return translated<SignInCodeStore>(knex, {
     async save(c) {
       await knex('sign_in_codes').insert({
         code_hash: c.codeHash,

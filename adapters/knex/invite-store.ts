@@ -31,7 +31,7 @@ const toInvite = (r: InviteRow): Invite => ({
 });
 
 export function knexInviteStore(knex: Knex): InviteStore {
-  return translated<InviteStore>({
+  return translated<InviteStore>(knex, {
     async create(i) {
       await knex('household_invites').insert({
         code: i.code,

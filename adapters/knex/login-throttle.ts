@@ -9,7 +9,7 @@ interface ThrottleRow {
 }
 
 export function knexLoginThrottle(knex: Knex): LoginThrottle {
-  return translated<LoginThrottle>({
+  return translated<LoginThrottle>(knex, {
     async lockedUntil(key, now) {
       const row = (await knex<ThrottleRow>('login_throttle').where({ key }).first()) as ThrottleRow | undefined;
       if (!row?.locked_until) return null;

@@ -96,7 +96,7 @@ export function knexMealEventStore(knex: Knex): MealEventStore {
     for (const rows of chunks(events.flatMap(participantRows))) await trx('meal_event_participants').insert(rows);
   };
 
-  return translated<MealEventStore>({
+  return translated<MealEventStore>(knex, {
     async create(events) {
       if (events.length === 0) return;
       await knex.transaction(async (trx) => {

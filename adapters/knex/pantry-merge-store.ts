@@ -73,7 +73,7 @@ export function knexPantryMergeStore(knex: Knex): PantryMergeStore {
     await trx('pantry_merge_rejections').insert(rejectionRow(r)).onConflict(['household_id', 'key_a', 'key_b']).ignore();
   };
 
-  return translated<PantryMergeStore>({
+  return translated<PantryMergeStore>(knex, {
     async activeMerges(householdId) {
       return (await rawRows<MergeRow>(knex, ACTIVE_MERGES_SQL, [householdId])).map(toMerge);
     },

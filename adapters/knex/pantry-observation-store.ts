@@ -61,7 +61,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   // any process is seen at once. Reading and mapping thousands of rows is what a pantry read cost before.
   const cache = new Map<string, { version: string; log: readonly PantryObservation[] }>();
   const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
-  return translated<PantryObservationStore>({
+  return translated<PantryObservationStore>(knex, {
     async add(o) {
       await table().insert(observationRow(o));
     },

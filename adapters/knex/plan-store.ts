@@ -44,7 +44,7 @@ export function knexPlanStore(knex: Knex): PlanStore {
     const row = (await db<PlanTableRow>('plans').where(where).first()) as PlanTableRow | undefined;
     return row ? (await withDays(db, [row]))[0]! : null;
   };
-  return translated<PlanStore>({
+  return translated<PlanStore>(knex, {
     async getOrCreate(householdId, weekStart, fresh) {
       const existing = await one(knex, { household_id: householdId, week_start: weekStart });
       if (existing) return existing;

@@ -19,7 +19,7 @@ export function knexPublicDataFiles(knex: Knex): PublicDataFiles {
 }
 
 function storedPublicDataFiles(knex: Knex): PublicDataFiles {
-  return translated<PublicDataFiles>({
+  return translated<PublicDataFiles>(knex, {
     async put(file) {
       await knex('public_data_files')
         .insert({ name: file.name, sha256: file.sha256, size: file.bytes.byteLength, built_at: iso(file.builtAt), bytes: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength) })

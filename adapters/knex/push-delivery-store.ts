@@ -60,7 +60,7 @@ class Contended extends Error {}
 const ORDER = [{ column: 'next_attempt_at' }, { column: 'created_at' }, { column: 'id' }];
 
 export function knexPushDeliveryStore(knex: Knex): PushDeliveryStore {
-  return translated<PushDeliveryStore>({
+  return translated<PushDeliveryStore>(knex, {
     async handOver(entryIds, deliveries, at) {
       try {
         await knex.transaction(async (trx) => {

@@ -38,7 +38,7 @@ export function knexPushDeviceStore(knex: Knex): PushDeviceStore {
     const row = (await db<DeviceRow>('push_devices').where({ token, account_id: accountId }).first()) as DeviceRow | undefined;
     return row ? toDevice(row) : null;
   };
-  return translated<PushDeviceStore>({
+  return translated<PushDeviceStore>(knex, {
     async register(d, s) {
       return knex.transaction(async (trx) => {
         const merge: Record<string, unknown> = {

@@ -14,7 +14,7 @@ interface OutboxRow {
 export const outboxRow = (e: OutboxEntry) => ({ id: e.id, household_id: e.householdId, event: toJsonText(e.event), created_at: iso(e.createdAt), sent_at: null });
 
 export function knexPushOutbox(knex: Knex): PushOutbox {
-  return translated<PushOutbox>({
+  return translated<PushOutbox>(knex, {
     async record(e) {
       await knex('push_outbox').insert(outboxRow(e));
     },

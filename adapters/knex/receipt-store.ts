@@ -45,7 +45,7 @@ const toLine = (r: LineRow): ReceiptLine => ({
 });
 
 export function knexReceiptStore(knex: Knex): ReceiptStore {
-  return translated<ReceiptStore>({
+  return translated<ReceiptStore>(knex, {
     async add(r) {
       await knex.transaction(async (trx) => {
         await trx('receipts').insert({

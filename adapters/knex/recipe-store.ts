@@ -141,7 +141,7 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
     for (let i = 0; i < rows.length; i += 50) await trx('recipe_ingredients').insert(rows.slice(i, i + 50));
   }
 
-  return translated<RecipeStore>({
+  return translated<RecipeStore>(knex, {
     async create(householdId, id, content, at) {
       return knex.transaction(async (trx) => {
         await lockHousehold(trx, householdId);

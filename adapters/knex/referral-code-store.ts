@@ -21,7 +21,7 @@ const toCode = (r: ReferralCodeRow): ReferralCode => ({
 });
 
 export function knexReferralCodeStore(knex: Knex): ReferralCodeStore {
-  return translated<ReferralCodeStore>({
+  return translated<ReferralCodeStore>(knex, {
     async listOf(householdId) {
       const rows = await knex<ReferralCodeRow>('referral_codes')
         .where({ household_id: householdId })

@@ -344,7 +344,7 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     });
   }
 
-  return translated<ShoppingListStore>({
+  return translated<ShoppingListStore>(knex, {
     byPlan: (householdId, planId) => read(knex, byPlanSql, [householdId, planId]),
     async stamp(householdId, planId) {
       const row = (await knex<ListRow>('shopping_lists')

@@ -23,7 +23,7 @@ export const toWeight = (r: UnitWeightRow): UnitWeight => ({
 });
 
 export function knexUnitWeightStore(knex: Knex): UnitWeightStore {
-  return translated<UnitWeightStore>({
+  return translated<UnitWeightStore>(knex, {
     async list(householdId, foodKey) {
       const q = knex<UnitWeightRow>('unit_weights').where({ household_id: householdId });
       if (foodKey !== null) q.andWhere({ food_key: foodKey });

@@ -92,7 +92,11 @@ export interface RawSqlite {
   close(): void;
 }
 
-/** The service's SQLite file opened with better-sqlite3 directly and the service's pragmas (adapters/knex/database.ts). */
+/**
+ * The service's SQLite file opened with better-sqlite3 directly, with the service's guarantee: WAL, and an
+ * acknowledged write is on disk. A plain prepared statement gives that with synchronous=FULL (an fsync in each
+ * commit); the service gives it by group commit on synchronous=NORMAL (adapters/knex/wal-sync.ts).
+ */
 export function rawSqlite(file: string): RawSqlite {
   // better-sqlite3 ships no types of its own and the service only reaches it through knex.
   const Driver = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => RawSqlite;

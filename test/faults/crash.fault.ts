@@ -6,13 +6,15 @@
  * counts every acknowledged tick, and each line is in its last acknowledged state (or the state of the one tick
  * that was in flight on it when the process died).
  *
- * Why SQLite runs WAL with synchronous=FULL (adapters/knex/database.ts): a commit that was answered is in the WAL
- * file, written by the kernel's page cache. Killing the process alone loses nothing the kernel holds, so
- * synchronous=NORMAL would already pass this suite: in WAL mode NORMAL never corrupts, and a process crash never
- * loses a committed transaction. What NORMAL can lose is the last commits on power loss or an OS crash, because it
- * fsyncs the WAL only at checkpoints. FULL fsyncs the WAL at every commit, so an acknowledged write survives
- * power loss too, at the cost of one fsync per write transaction; for a household service, writes are few and
- * that cost is small. This suite cannot cut the power, so it proves the process-crash half of that promise.
+ * Why an answered write survives on SQLite (adapters/knex/database.ts, adapters/knex/wal-sync.ts): a commit is in
+ * the WAL file, written by the kernel's page cache, before anything answers. Killing the process loses nothing the
+ * kernel holds, and in WAL mode synchronous=NORMAL never corrupts, so this suite would pass on NORMAL alone. What
+ * NORMAL alone could lose is the last commits on power loss or an OS crash, because it fsyncs the WAL only at
+ * checkpoints; so a store call that wrote answers only after an fdatasync of the WAL that began after its commit
+ * (group commit, on libuv's thread pool: one fdatasync covers every commit before it, and the event loop never
+ * waits for the disk). That is synchronous=FULL's promise without its fsync per commit on the event loop
+ * (test/knex/wal-sync.test.ts holds the flush and shows the write waiting). This suite cannot cut the power, so it
+ * proves the process-crash half of that promise.
  *
  * Postgres gets the same rounds: the killed process's connections drop, and Postgres rolls their open
  * transactions back.

@@ -13,6 +13,7 @@
  * translation into the same 503 is checked at the store boundary (`translated`) below, with the drivers' codes.
  */
 import { expect } from 'chai';
+import type { Knex } from 'knex';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import { translated } from '../../adapters/knex/errors.js';
 import { freshEmail } from '../support/client.js';
@@ -151,8 +152,9 @@ if (!pgUrl && process.env['CI'] === 'true') throw new Error('CI runs the fault s
 });
 
 describe('store fault translation (translated)', () => {
+  // A store over a database with no group commit: only the error translation is under test here.
   const failing = (err: unknown) =>
-    translated({
+    translated({} as Knex, {
       async read(): Promise<never> {
         throw err;
       },

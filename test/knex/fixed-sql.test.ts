@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { fixedSqlOf } from '../../adapters/knex/fixed-sql.js';
 import { rawRows } from '../../adapters/knex/rows.js';
 import { currentMetrics, runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
-import { databaseKinds } from '../support/databases.js';
+import { databaseKinds, withDatabase } from '../support/databases.js';
 
 const insertHousehold = (id: string, name: string) => ({
   id,
@@ -23,9 +23,7 @@ const NAME_SQL = 'select name from households where id = ?';
 for (const kind of databaseKinds()) {
   describe(`fixed SQL reads [${kind.name}]`, () => {
     it('run on the driver for the database, and read what is committed, never a transaction still open', async () => {
-      const database = await kind.create();
-      const db = await database.open();
-      try {
+      await withDatabase(kind, async (db) => {
         expect(fixedSqlOf(db.knex), 'the database registers its fixed reads').to.not.equal(undefined);
         const id = randomUUID();
         await db.knex('households').insert(insertHousehold(id, 'Before'));
@@ -50,16 +48,11 @@ for (const kind of databaseKinds()) {
           await trx;
         }
         expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Renamed' }]);
-      } finally {
-        await db.close();
-        await database.cleanup();
-      }
+      });
     });
 
     it('count as queries of the request they ran for (Server-Timing), and take dates, numbers and no rows alike', async () => {
-      const database = await kind.create();
-      const db = await database.open();
-      try {
+      await withDatabase(kind, async (db) => {
         const metrics: RequestMetrics = { traceId: 't', spanId: 's', startedAt: process.hrtime.bigint(), dbMs: 0, dbQueries: 0, steps: [] };
         const rows = await runWithMetrics(metrics, async () => {
           expect(currentMetrics()).to.equal(metrics);
@@ -69,10 +62,7 @@ for (const kind of databaseKinds()) {
         expect(Number(rows[0]!.n)).to.equal(0);
         expect(metrics.dbQueries).to.equal(2);
         expect(metrics.dbMs).to.be.greaterThan(0);
-      } finally {
-        await db.close();
-        await database.cleanup();
-      }
+      });
     });
   });
 }

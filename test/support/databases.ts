@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import type { DatabaseTarget } from '../../config/config.js';
-import { openDatabase, type Database } from '../../adapters/knex/database.js';
+import { openDatabase, type Database, type OpenOptions } from '../../adapters/knex/database.js';
 
 /** A database of its own for one suite: a fresh SQLite file, or a fresh Postgres schema. */
 export interface TestDatabase {
   readonly target: DatabaseTarget;
   readonly schema?: string;
   /** Opens (and migrates) a connection to it; several may be open at once. */
-  open(options?: { busyTimeoutMs?: number }): Promise<Database>;
+  open(options?: OpenOptions): Promise<Database>;
   /** Drops what the suite made. */
   cleanup(): Promise<void>;
 }
@@ -72,6 +72,21 @@ async function postgresDatabase(url: string): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/**
+ * A fresh database of `kind`, opened with `options` for `fn`; closed and dropped afterwards, whatever `fn` did.
+ * `fn` also gets the database itself (its target).
+ */
+export async function withDatabase<T>(kind: DatabaseKind, fn: (db: Database, database: TestDatabase) => Promise<T>, options?: OpenOptions): Promise<T> {
+  const database = await kind.create();
+  const db = await database.open(options);
+  try {
+    return await fn(db, database);
+  } finally {
+    await db.close();
+    await database.cleanup();
+  }
 }
 
 /**
