@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { embeddedFoodSource } from '../../adapters/foodtable/embedded-source.js';
@@ -129,6 +130,16 @@ for (const kind of databaseKinds()) {
       await runJob('publish-dinner-prices');
       const later = await anonymous().get(JSON_PATH);
       expect([later.headers.get('etag'), later.text]).to.deep.equal([etag, first.text]);
+      expect(etag).to.equal(`"${createHash('sha256').update(first.text, 'utf8').digest('hex')}"`);
+
+      // May: April is published, the files change, and their ETag is the hash of the new bytes (not the last one kept).
+      clock.set(new Date('2026-05-02T04:00:00.000Z'));
+      await runJob('measure-dinner-prices');
+      await runJob('publish-dinner-prices');
+      const may = await anonymous().get(JSON_PATH);
+      expect(may.text).to.not.equal(first.text);
+      expect(may.headers.get('etag')).to.equal(`"${createHash('sha256').update(may.text, 'utf8').digest('hex')}"`);
+      expect((await anonymous().get(JSON_PATH, { headers: { 'If-None-Match': etag } })).status).to.equal(200);
     });
 
     it('is documented in the OpenAPI document as public routes in the data-per-ip class', async () => {

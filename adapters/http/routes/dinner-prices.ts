@@ -52,9 +52,23 @@ const METHOD_DOC =
 /** As the other public files: an hour of caching, then a conditional request answers 304 without a body. */
 const CACHE_CONTROL = 'public, max-age=3600, no-transform';
 
-/** Answers the stored bytes with a strong ETag (SHA-256 of the bytes, hex), or 304 when the client holds them. */
-function serve(ctx: Koa.Context, body: string, generatedAt: Date | null, contentType: string): void {
-  const etag = `"${createHash('sha256').update(body, 'utf8').digest('hex')}"`;
+/**
+ * The strong ETag of a file's bytes (SHA-256, hex). The files change at most once a day: the hash of the bytes last
+ * served is kept, per file, so a request compares the bytes instead of hashing them again.
+ */
+function etags(): (file: string, body: string) => string {
+  const last = new Map<string, { body: string; etag: string }>();
+  return (file, body) => {
+    const held = last.get(file);
+    if (held?.body === body) return held.etag;
+    const etag = `"${createHash('sha256').update(body, 'utf8').digest('hex')}"`;
+    last.set(file, { body, etag });
+    return etag;
+  };
+}
+
+/** Answers the stored bytes with their strong ETag, or 304 when the client holds them. */
+function serve(ctx: Koa.Context, body: string, etag: string, generatedAt: Date | null, contentType: string): void {
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', CACHE_CONTROL);
   if (generatedAt !== null) ctx.set('Last-Modified', generatedAt.toUTCString());
@@ -70,6 +84,7 @@ function serve(ctx: Koa.Context, body: string, generatedAt: Date | null, content
 export function dinnerPriceRoutes(deps: { readonly dinnerPrices: DinnerPriceStore }): AnyRoute[] {
   const tag = 'Public data';
   const headers = { ETag: '"<SHA-256 of the bytes, hex>"', 'Cache-Control': CACHE_CONTROL, 'Last-Modified': 'generatedAt (absent before the first publication)' };
+  const etagOf = etags();
   return [
     defineRoute({
       method: 'GET',
@@ -86,7 +101,7 @@ export function dinnerPriceRoutes(deps: { readonly dinnerPrices: DinnerPriceStor
       },
       handler: async (ctx) => {
         const files = await dinnerPriceFiles(deps);
-        serve(ctx, files.json, files.generatedAt, 'application/json; charset=utf-8');
+        serve(ctx, files.json, etagOf('json', files.json), files.generatedAt, 'application/json; charset=utf-8');
       },
     }),
     defineRoute({
@@ -108,7 +123,7 @@ export function dinnerPriceRoutes(deps: { readonly dinnerPrices: DinnerPriceStor
       },
       handler: async (ctx) => {
         const files = await dinnerPriceFiles(deps);
-        serve(ctx, files.csv, files.generatedAt, 'text/csv; charset=utf-8');
+        serve(ctx, files.csv, etagOf('csv', files.csv), files.generatedAt, 'text/csv; charset=utf-8');
       },
     }),
   ];
