@@ -23,6 +23,12 @@ export interface FixedSql {
 
 const runners = new WeakMap<Knex, FixedSql>();
 
+/**
+ * How many distinct SQL texts are prepared and kept (per connection on Postgres). A text built with a varying
+ * number of values (an IN list) is a text of its own; past this many, a text is run unprepared each time.
+ */
+const PREPARED_TEXTS = 200;
+
 /** Makes `knex` (the one instance of a database, never a transaction) run fixed reads on `runner`. */
 export function registerFixedSql(knex: Knex, runner: FixedSql): void {
   runners.set(knex, runner);
@@ -69,7 +75,7 @@ export function sqliteFixedSql(filename: string, busyTimeoutMs: number): FixedSq
         let statement = statements.get(sql);
         if (!statement) {
           statement = connection().prepare(sql);
-          statements.set(sql, statement);
+          if (statements.size < PREPARED_TEXTS) statements.set(sql, statement);
         }
         return statement.all(...bindings.map(sqliteValue)) as T[];
       });
@@ -83,28 +89,30 @@ export function sqliteFixedSql(filename: string, busyTimeoutMs: number): FixedSq
 }
 
 interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 export function postgresFixedSql(knex: Knex): FixedSql {
-  const statements = new Map<string, { name: string; text: string }>();
+  const statements = new Map<string, { name?: string; text: string }>();
   const statementOf = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) {
       if (sql.includes('??')) throw new Error('fixed SQL takes values (?), not identifiers (??)');
       let n = 0;
-      statement = { name: `fixed_${statements.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      const text = sql.replace(/\?/g, () => `$${++n}`);
+      if (statements.size >= PREPARED_TEXTS) return { text };
+      statement = { name: `fixed_${statements.size + 1}`, text };
       statements.set(sql, statement);
     }
     return statement;
   };
   return {
     async rows<T>(sql: string, bindings: readonly Knex.Value[]) {
-      const { name, text } = statementOf(sql);
+      const statement = statementOf(sql);
       const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
       const conn = await client.acquireConnection();
       try {
-        return (await timed(() => conn.query({ name, text, values: [...bindings] }))).rows as T[];
+        return (await timed(() => conn.query({ ...statement, values: [...bindings] }))).rows as T[];
       } finally {
         await client.releaseConnection(conn);
       }

@@ -51,6 +51,18 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it('answer alike past the number of texts kept prepared (IN lists of every length)', async () => {
+      await withDatabase(kind, async (db) => {
+        const id = randomUUID();
+        await db.knex('households').insert(insertHousehold(id, 'Listed'));
+        for (let k = 1; k <= 230; k++) {
+          const ids = [id, ...Array.from({ length: k - 1 }, () => randomUUID())];
+          const sql = `select name from households where id in (${ids.map(() => '?').join(', ')})`;
+          expect(await rawRows<{ name: string }>(db.knex, sql, ids), `${k} values`).to.deep.equal([{ name: 'Listed' }]);
+        }
+      });
+    });
+
     it('count as queries of the request they ran for (Server-Timing), and take dates, numbers and no rows alike', async () => {
       await withDatabase(kind, async (db) => {
         const metrics: RequestMetrics = { traceId: 't', spanId: 's', startedAt: process.hrtime.bigint(), dbMs: 0, dbQueries: 0, steps: [] };
