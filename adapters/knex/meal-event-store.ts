@@ -63,6 +63,20 @@ export const toParticipant = (r: ParticipantRow): MealEventParticipant => ({
   avoids: fromJsonText<string[]>(r.avoids),
 });
 
+/** An event of its row and its participants (in the order written). */
+export const toMealEvent = (r: EventRow, participants: MealEventParticipant[]): MealEvent => ({
+  id: r.id,
+  householdId: r.household_id,
+  date: r.date,
+  eventType: r.event_type as MealEventType,
+  servingTime: r.serving_time,
+  availableCookingMinutes: r.available_cooking_minutes === null ? null : Number(r.available_cooking_minutes),
+  notes: r.notes,
+  participants,
+  createdAt: toDate(r.created_at),
+  updatedAt: toDate(r.updated_at),
+});
+
 const ORDER = [{ column: 'date' }, { column: 'created_at' }, { column: 'id' }];
 // Well below SQLite's and Postgres's bound variable limits.
 const CHUNK = 200;
@@ -78,18 +92,7 @@ export function knexMealEventStore(knex: Knex): MealEventStore {
       const parts = (await db<ParticipantRow>('meal_event_participants').whereIn('event_id', ids).orderBy([{ column: 'event_id' }, { column: 'position' }])) as ParticipantRow[];
       for (const p of parts) byEvent.get(p.event_id)!.push(toParticipant(p));
     }
-    return rows.map((r) => ({
-      id: r.id,
-      householdId: r.household_id,
-      date: r.date,
-      eventType: r.event_type as MealEventType,
-      servingTime: r.serving_time,
-      availableCookingMinutes: r.available_cooking_minutes === null ? null : Number(r.available_cooking_minutes),
-      notes: r.notes,
-      participants: byEvent.get(r.id)!,
-      createdAt: toDate(r.created_at),
-      updatedAt: toDate(r.updated_at),
-    }));
+    return rows.map((r) => toMealEvent(r, byEvent.get(r.id)!));
   };
 
   const insertParticipants = async (trx: Knex.Transaction, events: readonly MealEvent[]) => {

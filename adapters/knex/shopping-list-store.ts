@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
-import type { MealEventType } from '../../core/events/types.js';
 import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Derivation, LineStatus, ListStamp, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from '../../core/shopping/types.js';
 import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { SYNC_ID } from './food-table-store.js';
 import { toHousehold, toMember, type HouseholdRow, type MemberRow } from './household-store.js';
-import { toParticipant, type EventRow, type ParticipantRow } from './meal-event-store.js';
+import { toMealEvent, toParticipant, type EventRow, type ParticipantRow } from './meal-event-store.js';
 import { toMerge, type MergeRow } from './pantry-merge-store.js';
 import { observationRow, toObservation, type ObservationRow } from './pantry-observation-store.js';
 import { toDay, type DayTableRow, type PlanTableRow } from './plan-store.js';
@@ -215,18 +214,7 @@ function toInputs(r: InputsRow, observations: readonly PantryObservation[]): Sho
           days: jsonRows<DayTableRow>(r.days).map(toDay),
         }
       : null,
-    events: jsonRows<EventRow>(r.events).map((e) => ({
-      id: e.id,
-      householdId: e.household_id,
-      date: e.date,
-      eventType: e.event_type as MealEventType,
-      servingTime: e.serving_time,
-      availableCookingMinutes: e.available_cooking_minutes === null ? null : Number(e.available_cooking_minutes),
-      notes: e.notes,
-      participants: (participants.get(e.id) ?? []).map(toParticipant),
-      createdAt: toDate(e.created_at),
-      updatedAt: toDate(e.updated_at),
-    })),
+    events: jsonRows<EventRow>(r.events).map((e) => toMealEvent(e, (participants.get(e.id) ?? []).map(toParticipant))),
     recipes: jsonRows<RecipeRow>(r.recipes).map((x) => toRecipe(x, ingredients.get(x.id) ?? [])),
     observations: [...observations],
     merges: jsonRows<MergeRow>(r.merges).map(toMerge),

@@ -1,12 +1,6 @@
-import { close, fdatasync, fsync, open } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { promisify } from 'node:util';
 import type { Knex } from 'knex';
-
-const openFile = promisify(open);
-const closeFile = promisify(close);
-const dataSync = promisify(fdatasync);
-const fullSync = promisify(fsync);
 
 /**
  * Group commit for SQLite: an acknowledged write is on disk, without an fsync on the event loop.
@@ -31,30 +25,30 @@ export interface WalSync {
 
 /** Makes the WAL (and, once, its directory) durable: fdatasync of the file, reopened should it be gone. */
 export function walFileSync(walPath: string): { flush(): Promise<void>; close(): Promise<void> } {
-  let fd: number | null = null;
+  let file: FileHandle | null = null;
   return {
     async flush() {
-      if (fd === null) {
+      if (file === null) {
         try {
-          fd = await openFile(walPath, 'r');
+          file = await open(walPath, 'r');
         } catch (err) {
           // No WAL file: nothing was written since the last connection closed (the file goes with it).
           if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
           throw err;
         }
         // A WAL file created since: its name in the directory must be durable too.
-        const dir = await openFile(dirname(walPath), 'r');
+        const dir = await open(dirname(walPath), 'r');
         try {
-          await fullSync(dir);
+          await dir.sync();
         } finally {
-          await closeFile(dir);
+          await dir.close();
         }
       }
-      await dataSync(fd);
+      await file.datasync();
     },
     async close() {
-      if (fd !== null) await closeFile(fd).catch(() => undefined);
-      fd = null;
+      await file?.close().catch(() => undefined);
+      file = null;
     },
   };
 }

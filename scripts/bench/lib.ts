@@ -1,6 +1,8 @@
 /** What the benchmarks share: the service under test in a process of its own, and autocannon figures. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +147,44 @@ export async function rawDatabase(target: RawTarget): Promise<{ prepare(name: st
     },
     close: () => pool.end(),
   };
+}
+
+/** What every --serve child announces: the service's address and the signed-in cookie its requests carry. */
+export interface ServedService {
+  appUrl: string;
+  cookie: string;
+}
+
+/** …and the address of the bare baseline beside it. */
+export interface ServedWithBaseline extends ServedService {
+  bareUrl: string;
+}
+
+/**
+ * A bare node:http baseline on loopback. `answer` gives a request's JSON text from its body (read only for a
+ * method other than GET), or null for 404; a failure answers 500 with the error.
+ */
+export async function bareJsonServer(answer: (req: IncomingMessage, body: string) => Promise<string> | string | null): Promise<{ url: string; close(): void }> {
+  const server = createServer((req, res) => {
+    const respond = (body: string) => {
+      Promise.resolve()
+        .then(() => answer(req, body))
+        .then(
+          (text) => {
+            if (text === null) return void res.writeHead(404).end();
+            res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+            res.end(text);
+          },
+          (err: unknown) => void res.writeHead(500).end(String(err)),
+        );
+    };
+    if (req.method === 'GET') return respond('');
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => respond(Buffer.concat(chunks).toString('utf8')));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => void server.close() };
 }
 
 /** Runs the rest of a --serve start; should it fail, the service stops first, so its Postgres schema goes too. */

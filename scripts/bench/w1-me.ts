@@ -8,13 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { announce, orStop, benchService, emit, measure, progress, spawnService, stopService, throughputRow, workloadArgs } from './lib.js';
+import { announce, orStop, benchService, emit, measure, progress, spawnService, stopService, throughputRow, workloadArgs, type ServedWithBaseline } from './lib.js';
 
-interface Served {
-  appUrl: string;
-  bareUrl: string;
+interface Served extends ServedWithBaseline {
   koaUrl: string;
-  cookie: string;
 }
 
 // Set by node:http itself for every answer, or changing per answer: not part of "the same headers".

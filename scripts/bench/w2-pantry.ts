@@ -9,18 +9,13 @@
  *   tsx scripts/bench/w2-pantry.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { PantryObservation } from '../../core/pantry/types.js';
-import { announce, orStop, benchDatabase, benchService, emit, measure, progress, rawDatabase, rawTarget, spawnService, stopService, throughputRow, workloadArgs } from './lib.js';
+import { announce, bareJsonServer, orStop, benchDatabase, benchService, emit, measure, progress, rawDatabase, rawTarget, spawnService, stopService, throughputRow, workloadArgs, type ServedWithBaseline } from './lib.js';
 
 const FOODS = 400;
 const OBSERVATIONS = 5000;
 
-interface Served {
-  appUrl: string;
-  bareUrl: string;
-  cookie: string;
+interface Served extends ServedWithBaseline {
   householdId: string;
   queries: string;
   bytes: number;
@@ -102,21 +97,9 @@ async function serve(): Promise<void> {
       const nextCursor = matching.length > items.length && last ? cursors.seal(`inventory\n${householdId}\n\n\n`, positionOf(last).map(String)) : null;
       return JSON.stringify({ items: items.map(toPantryRowResponse), nextCursor, total: matching.length });
     };
-    const bare = createServer((req, res) => {
-      // How often the log was read, for the driver: more than once means the baseline ran more than its statement.
-      if (req.url === '/log-reads') return void res.end(String(logReads));
-      page().then(
-        (body) => {
-          res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-          res.end(body);
-        },
-        (err: unknown) => {
-          res.writeHead(500).end(String(err));
-        },
-      );
-    });
-    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    // How often the log was read, for the driver: more than once means the baseline ran more than its statement.
+    const bare = await bareJsonServer((req) => (req.url === '/log-reads' ? String(logReads) : page()));
+    const bareUrl = bare.url;
 
     // Both answer the same page, or the comparison means nothing.
     const path = `/api/v1/households/${householdId}/inventory`;

@@ -24,9 +24,7 @@
  *   tsx scripts/bench/w3-generate.ts [--db sqlite|postgres] [--seconds 5] [--json]
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { announce, orStop, benchDatabase, benchService, emit, progress, rawSqlite, rawTarget, spawnService, stopService, workloadArgs, type BenchRow, type Figures, type RawSqlite, type RawTarget } from './lib.js';
+import { announce, bareJsonServer, orStop, benchDatabase, benchService, emit, progress, rawSqlite, rawTarget, spawnService, stopService, workloadArgs, type BenchRow, type Figures, type RawSqlite, type RawTarget, type ServedWithBaseline } from './lib.js';
 
 const WEEKS = 3;
 const DINNERS = 7;
@@ -34,10 +32,7 @@ const INGREDIENTS = 10;
 const PANTRY = 40;
 const STATEMENTS_MAX = 10;
 
-interface Served {
-  appUrl: string;
-  bareUrl: string;
-  cookie: string;
+interface Served extends ServedWithBaseline {
   base: string;
   plans: { id: string; dates: string[]; recipes: string[] }[];
   /** Statements of one generate, BEGIN and COMMIT included (counted in the service's process). */
@@ -270,20 +265,12 @@ async function serve(): Promise<void> {
 
     const raw = await rawConnection(rawTarget(service, database));
     const generate = baselineGenerate(raw, database.kind === 'postgres', { aisleOf, order: AISLES }, randomUUID);
-    const bare = createServer((req, res) => {
+    // One at a time, as the driver sends them; the baseline's transaction owns the connection meanwhile.
+    const bare = await bareJsonServer((req) => {
       const planId = /^\/generate\/([0-9a-f-]{36})$/.exec(req.url ?? '')?.[1];
-      if (req.method !== 'POST' || !planId) return void res.writeHead(404).end();
-      // One at a time, as the driver sends them; the baseline's transaction owns the connection meanwhile.
-      generate(householdId, planId).then(
-        (body) => {
-          res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-          res.end(body);
-        },
-        (err: unknown) => void res.writeHead(500).end(String(err)),
-      );
+      return req.method === 'POST' && planId ? generate(householdId, planId) : null;
     });
-    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    const bareUrl = bare.url;
     announce({ appUrl: app.url, bareUrl, cookie, base, plans, withTransaction: sent } satisfies Served, async () => {
       bare.close();
       await raw.close();

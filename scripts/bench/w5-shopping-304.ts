@@ -5,14 +5,12 @@
  * process (this file with --serve) holds the service; recipes and plan are seeded over HTTP.
  *   tsx scripts/bench/w5-shopping-304.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
-import { announce, orStop, benchService, emit, measure, progress, spawnService, stopService, throughputRow, workloadArgs } from './lib.js';
+import { announce, orStop, benchService, emit, measure, progress, spawnService, stopService, throughputRow, workloadArgs, type ServedService } from './lib.js';
 
 const DINNERS = 7;
 const INGREDIENTS = 30;
 
-interface Served {
-  appUrl: string;
-  cookie: string;
+interface Served extends ServedService {
   list: string;
   lines: number;
 }

@@ -7,17 +7,12 @@
  *   tsx scripts/bench/w6-observation.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type autocannon from 'autocannon';
-import { announce, orStop, benchDatabase, benchService, emit, measure, progress, rawDatabase, rawTarget, spawnService, stopService, throughputRow, workloadArgs } from './lib.js';
+import { announce, bareJsonServer, orStop, benchDatabase, benchService, emit, measure, progress, rawDatabase, rawTarget, spawnService, stopService, throughputRow, workloadArgs, type ServedWithBaseline } from './lib.js';
 
 const FOODS = 200;
 
-interface Served {
-  appUrl: string;
-  bareUrl: string;
-  cookie: string;
+interface Served extends ServedWithBaseline {
   householdId: string;
   queries: string;
 }
@@ -48,21 +43,8 @@ async function serve(): Promise<void> {
       await insert.run([id, householdId, normalizeFoodKey(b.foodKey), b.displayName, b.observationType, b.quantity, b.unit, b.storageLocation, b.confidence, new Date().toISOString()]);
       return JSON.stringify({ observationId: id });
     };
-    const bare = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        add(Buffer.concat(chunks).toString('utf8')).then(
-          (body) => {
-            res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-            res.end(body);
-          },
-          (err: unknown) => void res.writeHead(500).end(String(err)),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    const bare = await bareJsonServer((_req, body) => add(body));
+    const bareUrl = bare.url;
     const path = `/api/v1/households/${householdId}/inventory/observations`;
     const post = (url: string, headers: Record<string, string>) => fetch(url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: bodyOf(0) });
     const real = await post(app.url, { Cookie: cookie });

@@ -3,13 +3,13 @@
  * Postgres schema, behind a round-robin HTTP proxy on a loopback port. The proxy picks the backend per request,
  * not per connection, so fetch's keep-alive to the proxy never pins a client on one process.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { freshSchema } from '../support/databases.js';
 import { freePort, spawnService, stopProcess, type ServiceProcess } from '../support/service-process.js';
 
 /** The response header naming the process that answered (set by the proxy). */
@@ -76,13 +76,7 @@ async function roundRobin(backends: readonly Backend[], served: string[]): Promi
  * get (RATE_LIMITS, LOCKOUT, ...).
  */
 export async function startCluster(pgUrl: string, env: Record<string, string> = {}): Promise<Cluster> {
-  const schema = `cluster_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: pgUrl, pool: { min: 0, max: 1 } });
-  try {
-    await admin.raw('create schema ??', [schema]);
-  } finally {
-    await admin.destroy();
-  }
+  const { schema, drop } = await freshSchema(pgUrl, 'cluster');
   const dir = mkdtempSync(join(tmpdir(), 'dinner-cluster-'));
   // Each process works in the schema through the connection's search_path, as an operator would set it.
   const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
@@ -101,12 +95,7 @@ export async function startCluster(pgUrl: string, env: Record<string, string> = 
     await proxy?.close();
     await Promise.all(backends.map(stopBackend));
     await db.destroy();
-    const a = knexFactory({ client: 'pg', connection: pgUrl, pool: { min: 0, max: 1 } });
-    try {
-      await a.raw('drop schema if exists ?? cascade', [schema]);
-    } finally {
-      await a.destroy();
-    }
+    await drop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {

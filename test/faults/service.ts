@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
+import { freshSchema } from '../support/databases.js';
 import { TEST_RATE_LIMITS } from '../support/server.js';
 import { freePort, spawnService } from '../support/service-process.js';
 
@@ -93,13 +93,7 @@ export function sqliteFaultDatabase(): FaultDatabase {
 
 export async function postgresFaultDatabase(baseUrl: string): Promise<FaultDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'dinner-faults-'));
-  const schema = `fault_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: baseUrl, pool: { min: 0, max: 1 } });
-  try {
-    await admin.raw('create schema ??', [schema]);
-  } finally {
-    await admin.destroy();
-  }
+  const { schema, drop } = await freshSchema(baseUrl, 'fault');
   const urlFor = (viaPort?: number) => {
     const u = new URL(baseUrl);
     if (viaPort !== undefined) {
@@ -115,12 +109,7 @@ export async function postgresFaultDatabase(baseUrl: string): Promise<FaultDatab
     serviceUrl: urlFor,
     inspect: () => knexFactory({ client: 'pg', connection: baseUrl, searchPath: [schema], pool: { min: 0, max: 2 } }),
     async cleanup() {
-      const a = knexFactory({ client: 'pg', connection: baseUrl, pool: { min: 0, max: 1 } });
-      try {
-        await a.raw('drop schema if exists ?? cascade', [schema]);
-      } finally {
-        await a.destroy();
-      }
+      await drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -3,20 +3,9 @@ import { expect } from 'chai';
 import { fixedSqlOf } from '../../adapters/knex/fixed-sql.js';
 import { rawRows } from '../../adapters/knex/rows.js';
 import { currentMetrics, runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
+import { knexStores } from '../../bootstrap/stores.js';
 import { databaseKinds, withDatabase } from '../support/databases.js';
-
-const insertHousehold = (id: string, name: string) => ({
-  id,
-  name,
-  time_zone_id: 'UTC',
-  language: 'nb',
-  country: 'NO',
-  dinner_time: '18:00',
-  chains: '[]',
-  plan: 'Free',
-  created_at: new Date().toISOString(),
-  updated_at: new Date().toISOString(),
-});
+import { ownedHousehold } from '../contracts/fixtures.js';
 
 const NAME_SQL = 'select name from households where id = ?';
 
@@ -25,9 +14,8 @@ for (const kind of databaseKinds()) {
     it('run on the driver for the database, and read what is committed, never a transaction still open', async () => {
       await withDatabase(kind, async (db) => {
         expect(fixedSqlOf(db.knex), 'the database registers its fixed reads').to.not.equal(undefined);
-        const id = randomUUID();
-        await db.knex('households').insert(insertHousehold(id, 'Before'));
-        expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Before' }]);
+        const { id } = await ownedHousehold(knexStores(db.knex));
+        expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Hansen' }]);
 
         let release!: () => void;
         const held = new Promise<void>((resolve) => (release = resolve));
@@ -42,7 +30,7 @@ for (const kind of databaseKinds()) {
         try {
           expect(await inside).to.deep.equal([{ name: 'Renamed' }]);
           // The transaction is open: a fixed read sees the committed name, and does not wait for the transaction.
-          expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Before' }]);
+          expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Hansen' }]);
         } finally {
           release();
           await trx;
@@ -53,12 +41,11 @@ for (const kind of databaseKinds()) {
 
     it('answer alike past the number of texts kept prepared (IN lists of every length)', async () => {
       await withDatabase(kind, async (db) => {
-        const id = randomUUID();
-        await db.knex('households').insert(insertHousehold(id, 'Listed'));
+        const { id } = await ownedHousehold(knexStores(db.knex));
         for (let k = 1; k <= 230; k++) {
           const ids = [id, ...Array.from({ length: k - 1 }, () => randomUUID())];
           const sql = `select name from households where id in (${ids.map(() => '?').join(', ')})`;
-          expect(await rawRows<{ name: string }>(db.knex, sql, ids), `${k} values`).to.deep.equal([{ name: 'Listed' }]);
+          expect(await rawRows<{ name: string }>(db.knex, sql, ids), `${k} values`).to.deep.equal([{ name: 'Hansen' }]);
         }
       });
     });

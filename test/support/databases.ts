@@ -46,14 +46,23 @@ async function sqliteDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A fresh schema `<prefix>_<pid>_<random>` in the Postgres at `url`; `drop` removes it with all it holds. */
+export async function freshSchema(url: string, prefix: string): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const once = async (sql: string) => {
+    const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+    try {
+      await admin.raw(sql, [schema]);
+    } finally {
+      await admin.destroy();
+    }
+  };
+  await once('create schema ??');
+  return { schema, drop: () => once('drop schema if exists ?? cascade') };
+}
+
 async function postgresDatabase(url: string): Promise<TestDatabase> {
-  const schema = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-  try {
-    await admin.raw('create schema ??', [schema]);
-  } finally {
-    await admin.destroy();
-  }
+  const { schema, drop } = await freshSchema(url, 'test');
   const target: DatabaseTarget = { kind: 'postgres', url };
   return {
     target,
@@ -63,14 +72,7 @@ async function postgresDatabase(url: string): Promise<TestDatabase> {
       await db.migrate();
       return db;
     },
-    async cleanup() {
-      const a = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-      try {
-        await a.raw('drop schema if exists ?? cascade', [schema]);
-      } finally {
-        await a.destroy();
-      }
-    },
+    cleanup: drop,
   };
 }
 
