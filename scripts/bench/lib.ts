@@ -334,6 +334,37 @@ export function throughputRow(row: Omit<BenchRow, 'ratio' | 'target' | 'pass'>, 
   return { ...row, ratio, target: `≥ ${atLeast.toFixed(2)}`, pass: bad === 0 && ratio >= atLeast, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
 }
 
+/**
+ * One row standing for several runs of the same comparison: the median run by ratio, counted from the worst (of
+ * an even number, the worse of the two middle runs), with every run's ratio in its note. It passes only when
+ * that run passes and no run had an invalid measurement (its note says INVALID), whatever the ratios.
+ */
+export function medianRow(runs: readonly BenchRow[]): BenchRow {
+  const first = runs[0];
+  if (!first) throw new Error('a median of no runs');
+  if (runs.length === 1) return first;
+  const higherIsBetter = !first.target.startsWith('≤');
+  const worstFirst = [...runs].sort((a, b) => (higherIsBetter ? a.ratio - b.ratio : b.ratio - a.ratio));
+  const median = worstFirst[Math.floor((runs.length - 1) / 2)]!;
+  const invalid = runs.filter((r) => r.note?.includes('INVALID') === true);
+  const notes = [
+    median.note,
+    `median of ${runs.length} runs, ratios ${runs.map((r) => r.ratio.toFixed(2)).join(', ')}`,
+    invalid.length > 0 && !median.note?.includes('INVALID') ? `INVALID in ${invalid.length} of the runs` : undefined,
+  ].filter(Boolean);
+  return { ...median, pass: median.pass && invalid.length === 0, note: notes.join('; ') };
+}
+
+/** Rows of repeated runs, grouped by what they compare (in first-seen order), each group as its median row. */
+export function medianRows(rows: readonly BenchRow[]): BenchRow[] {
+  const groups = new Map<string, BenchRow[]>();
+  for (const r of rows) {
+    const key = [r.workload, r.db, r.subject, r.baseline].join('\u0000');
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.values()].map(medianRow);
+}
+
 const rps = (f: Figures) => f.rps.toFixed(0);
 const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 

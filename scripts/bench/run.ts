@@ -1,16 +1,18 @@
 /**
- * npm run bench [-- --seconds 5] [--db sqlite|postgres|both] [--only W1,W2] [--connections 10] [--write]
+ * npm run bench [-- --seconds 5] [--rounds 1] [--db sqlite|postgres|both] [--only W1,W2] [--connections 10] [--write]
  * Runs every workload script (scripts/bench/w<N>-*.ts) on SQLite and then on Postgres (DATABASE_URL_PG, else the
  * local default), one at a time so that no two share the CPU, collects their rows (JSON lines on stdout), prints
- * one table and fails if any row fails or any workload is missing or broken. With --write the table goes to
- * docs/performance.md together with the machine it ran on.
+ * one table and fails if any row fails or any workload is missing or broken. With --rounds N each workload runs N
+ * times, each time with a fresh service, and a row shows its median run (medianRow in lib.ts): one stalled second
+ * of the machine then moves no row across its target. With --write the table goes to docs/performance.md
+ * together with the machine it ran on.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
-import { arg, progress, tableCells, textTable, type BenchRow } from './lib.js';
+import { arg, medianRows, progress, tableCells, textTable, type BenchRow } from './lib.js';
 
 interface Workload {
   id: string;
@@ -41,6 +43,8 @@ const option = (name: string): string | null => {
 
 const seconds = arg('seconds', 5);
 const connections = arg('connections', 10);
+const rounds = arg('rounds', 1);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds is a whole number, 1 or more');
 const dbOption = option('db') ?? 'both';
 if (dbOption !== 'both' && !(DATABASES as readonly string[]).includes(dbOption)) throw new Error('--db is sqlite, postgres or both');
 const databases = DATABASES.filter((d) => dbOption === 'both' || d === dbOption);
@@ -150,7 +154,7 @@ loopback with the service in a child process of its own and autocannon in the dr
 baseline are measured in the same run, one after the other, on the same database, each after a 2 s warm-up, for
 ${seconds} s with ${connections} connections, unless a workload's note says it measures otherwise (W3, W7). Latencies are
 autocannon's, in milliseconds. A row passes when its ratio meets the target and no answer had another status than
-expected. The whole run took ${minutes.toFixed(1)} minutes.${busy}
+expected.${rounds > 1 ? ` Every workload ran ${rounds} times, each with a fresh service and database; a row shows the median run by ratio (counted from the worst), and its note gives every run's ratio.` : ''} The whole run took ${minutes.toFixed(1)} minutes.${busy}
 
 ## Workloads
 
@@ -168,20 +172,23 @@ ${facts.map(([k, v]) => `- ${k}: ${v}`).join('\n')}
 `;
 }
 
-const perDb = workloads.reduce((n, w) => n + w.measurements * (2 + seconds) + SETUP_SECONDS, 0);
+const perDb = workloads.reduce((n, w) => n + w.measurements * (2 + seconds) + SETUP_SECONDS, 0) * rounds;
 progress(
-  `${workloads.map((w) => w.id).join(', ')} on ${databases.join(' and ')}, ${seconds} s per measurement after a 2 s warm-up: ` +
-    `about ${Math.ceil((perDb * databases.length) / 60)} minutes`,
+  `${workloads.map((w) => w.id).join(', ')} on ${databases.join(' and ')}, ${seconds} s per measurement after a 2 s warm-up` +
+    `${rounds > 1 ? `, ${rounds} rounds` : ''}: about ${Math.ceil((perDb * databases.length) / 60)} minutes`,
 );
 const loadBefore = os.loadavg();
 const started = Date.now();
-const rows: BenchRow[] = [];
+const runs: BenchRow[] = [];
 for (const db of databases) {
   for (const w of workloads) {
-    progress(`— ${w.id} on ${db}`);
-    rows.push(...(await runWorkload(w, db)));
+    for (let round = 1; round <= rounds; round++) {
+      progress(`— ${w.id} on ${db}${rounds > 1 ? `, round ${round} of ${rounds}` : ''}`);
+      runs.push(...(await runWorkload(w, db)));
+    }
   }
 }
+const rows = medianRows(runs);
 const minutes = (Date.now() - started) / 60_000;
 process.stdout.write(`\n${textTable(rows)}\n`);
 const failed = rows.filter((r) => !r.pass).length;
