@@ -46,7 +46,7 @@ export function isUnavailable(err: unknown, depth = 0): boolean {
 /**
  * Wraps every method of a store over `knex` so that driver contention surfaces as the port's StoreBusyError and a
  * database out of reach as StoreUnavailableError: no layer above the adapter ever sees a raw SQLITE_BUSY or
- * ECONNREFUSED. On SQLite, a call that wrote answers only once its commit is on disk (adapters/knex/wal-sync.ts).
+ * ECONNREFUSED. On SQLite, a call that wrote answers only once its own commits are on disk (adapters/knex/wal-sync.ts).
  */
 export function translated<T extends object>(knex: Knex, store: T): T {
   const sync = walSyncOf(knex);
@@ -56,11 +56,8 @@ export function translated<T extends object>(knex: Knex, store: T): T {
       typeof fn === 'function'
         ? async (...args: unknown[]) => {
             try {
-              const before = sync?.written;
-              const result = await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
-              // Writes of other calls may be counted too: waiting for them as well costs a little time, never safety.
-              if (sync && sync.written !== before) await sync.durable();
-              return result;
+              const run = () => (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+              return await (sync ? sync.call(run) : run());
             } catch (err) {
               throw isBusy(err) ? new StoreBusyError(err) : isUnavailable(err) ? new StoreUnavailableError(err) : err;
             }

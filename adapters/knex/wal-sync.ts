@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Knex } from 'knex';
@@ -12,6 +13,10 @@ import type { Knex } from 'knex';
  * pool, and one covers every commit made before it started (commits that come while it runs wait for the next).
  * The guarantee is that of synchronous=FULL, where every commit fsyncs on the event loop and nothing else runs
  * meanwhile (about 0.4 ms a commit on this machine; docs/performance.md, W6).
+ *
+ * A write counts for the store call it ran under (`call`, followed through its awaits by AsyncLocalStorage), so
+ * only that call waits: a read that runs meanwhile answers at once, however long the flush takes (an fdatasync
+ * took up to 100 ms on one machine here, which put every /me beside a sign-in behind it: W7).
  */
 export interface WalSync {
   /** A statement that may have changed the database (or ended a transaction) ran on the writer connection. */
@@ -20,6 +25,8 @@ export interface WalSync {
   readonly written: number;
   /** Resolves once every write counted until now is on disk (at once when it already is). */
   durable(): Promise<void>;
+  /** Runs a store call; should it have written, it answers once its writes are on disk. */
+  call<T>(run: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -57,6 +64,8 @@ export function walFileSync(walPath: string): { flush(): Promise<void>; close():
 const BACKGROUND_SYNC_MS = 200;
 
 export function walSync(file: { flush(): Promise<void>; close(): Promise<void> }): WalSync {
+  // The store call under way, if any, at each point of the code: whether it has written.
+  const calls = new AsyncLocalStorage<{ wrote: boolean }>();
   let written = 0;
   let synced = 0;
   let running: Promise<void> | null = null;
@@ -77,6 +86,9 @@ export function walSync(file: { flush(): Promise<void>; close(): Promise<void> }
   return {
     wrote() {
       written++;
+      const call = calls.getStore();
+      if (call) call.wrote = true;
+      // Made outside any store call (or by one that ends before it), a write is still flushed soon.
       background ??= setTimeout(() => {
         background = null;
         durable().catch(() => undefined); // a failing sync fails the next store call that waits for one
@@ -86,6 +98,12 @@ export function walSync(file: { flush(): Promise<void>; close(): Promise<void> }
       return written;
     },
     durable,
+    async call(run) {
+      const call = { wrote: false };
+      const result = await calls.run(call, run);
+      if (call.wrote) await durable();
+      return result;
+    },
     async close() {
       if (background) clearTimeout(background);
       background = null;

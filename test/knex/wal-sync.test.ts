@@ -62,6 +62,41 @@ describe('group commit (walSync)', () => {
     await sync.close();
   });
 
+  it('makes a call wait for its own writes only: a call that wrote nothing answers while another call\'s flush runs', async () => {
+    const held = heldFile();
+    const sync = walSync(held.file);
+    let letWriterOn!: () => void;
+    const writerMidway = new Promise<void>((resolve) => (letWriterOn = resolve));
+    let readerWaits!: () => void;
+    const readerMidway = new Promise<void>((resolve) => (readerWaits = resolve));
+    // The reader is under way before the writer writes and answers after the write: the two overlap.
+    const reading = sync.call(async () => {
+      readerWaits();
+      await writerMidway;
+      return 'read';
+    });
+    const writing = sync.call(async () => {
+      await readerMidway;
+      sync.wrote();
+      letWriterOn();
+      return 'wrote';
+    });
+    expect(await settled(reading), 'the reader does not wait for the writer\'s flush').to.equal(true);
+    expect(await reading).to.equal('read');
+    expect(held.waiting()).to.equal(1);
+    expect(await settled(writing)).to.equal(false);
+    held.finishOne();
+    expect(await writing).to.equal('wrote');
+
+    // A write of no call (a job's bookkeeping) makes no call wait, and is flushed in the background.
+    sync.wrote();
+    expect(await settled(sync.call(async () => 'read'))).to.equal(true);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(held.waiting(), 'the background flush started').to.equal(1);
+    held.finishOne();
+    await sync.close();
+  });
+
   it('fails the waiting write when the flush fails, and tries again for the next', async () => {
     let fail = true;
     const sync = walSync({ flush: async () => (fail ? Promise.reject(Object.assign(new Error('I/O error'), { code: 'EIO' })) : undefined), close: async () => {} });
@@ -122,6 +157,17 @@ describe('SQLite stores and group commit', () => {
         const flushes = held.flushes();
         expect(await settled(stores.households.membershipsOf(account.id))).to.equal(true);
         expect(held.flushes()).to.equal(flushes);
+
+        // Nor for a write that commits while it is under way: here the read waits for knex's one connection,
+        // held by a transaction that writes and commits meanwhile.
+        let reading!: Promise<unknown>;
+        await db.knex.transaction(async (trx) => {
+          reading = stores.accounts.byId(account.id);
+          await trx('households').where({ id: householdId }).update({ name: 'Renamed again' });
+        });
+        expect(held.waiting(), 'the commit is being flushed (in the background: no call made it)').to.be.at.most(1);
+        expect(await settled(reading), 'the read answered without waiting for that flush').to.equal(true);
+        expect(((await reading) as { id: string } | null)?.id).to.equal(account.id);
       } finally {
         // Closing waits for a flush under way.
         while (held.waiting() > 0) held.finishOne();
