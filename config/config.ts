@@ -64,7 +64,7 @@ export interface Config {
   readonly buildId: string | null;
   /** How many password hashes run at once (PASSWORD_HASH_CONCURRENCY; default: one core fewer than the machine has, at least 1). */
   readonly passwordHashConcurrency: number;
-  /** The most of one core each hashing thread uses, in percent (PASSWORD_HASH_CPU_PERCENT; default 25). */
+  /** The most of one core each hashing thread uses, in percent (PASSWORD_HASH_CPU_PERCENT; default 10). */
   readonly passwordHashCpuPercent: number;
 }
 
@@ -173,7 +173,7 @@ export function loadConfig(env: Env): Config {
     idpNative: parseIdpNative(opt('IDP_NATIVE_ISSUER'), opt('IDP_NATIVE_AUDIENCE'), opt('IDP_NATIVE_JWKS_URL')),
     buildId: opt('BUILD_ID'),
     passwordHashConcurrency: wholeNumber('PASSWORD_HASH_CONCURRENCY', str('PASSWORD_HASH_CONCURRENCY', String(Math.max(1, availableParallelism() - 1))), 1, 256),
-    passwordHashCpuPercent: wholeNumber('PASSWORD_HASH_CPU_PERCENT', str('PASSWORD_HASH_CPU_PERCENT', '25'), 1, 100),
+    passwordHashCpuPercent: wholeNumber('PASSWORD_HASH_CPU_PERCENT', str('PASSWORD_HASH_CPU_PERCENT', '10'), 1, 100),
   };
 }
 

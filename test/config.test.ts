@@ -75,8 +75,8 @@ describe('config', () => {
     expect(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: 'two' })).to.throw(ConfigError, /PASSWORD_HASH_CONCURRENCY/);
   });
 
-  it('PASSWORD_HASH_CPU_PERCENT caps each hashing thread at a quarter of a core by default, and takes 1 to 100', () => {
-    expect(loadConfig({}).passwordHashCpuPercent).to.equal(25);
+  it('PASSWORD_HASH_CPU_PERCENT caps each hashing thread at a tenth of a core by default, and takes 1 to 100', () => {
+    expect(loadConfig({}).passwordHashCpuPercent).to.equal(10);
     expect(loadConfig({ PASSWORD_HASH_CPU_PERCENT: '100' }).passwordHashCpuPercent).to.equal(100);
     for (const bad of ['101', '0.5', 'half']) expect(() => loadConfig({ PASSWORD_HASH_CPU_PERCENT: bad }), bad).to.throw(ConfigError, /PASSWORD_HASH_CPU_PERCENT/);
   });

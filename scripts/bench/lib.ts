@@ -57,6 +57,8 @@ export async function benchService(name: string, database: BenchDatabase = bench
     LOG_LEVEL: 'silent',
     OUTBOX_DIR: join(dir, 'outbox'),
     RATE_LIMITS: 'auth=1000000/60,anonymous-per-ip=1000000/60,data-per-ip=1000000/60,dinner-price-signup-per-ip=1000000/60,backstop=1000000/60',
+    // The hashing share comes along from the environment, so that W7 can be run at another one.
+    ...(process.env['PASSWORD_HASH_CPU_PERCENT'] ? { PASSWORD_HASH_CPU_PERCENT: process.env['PASSWORD_HASH_CPU_PERCENT'] } : {}),
   });
   const started = await (async () => {
     try {
