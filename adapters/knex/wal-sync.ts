@@ -15,8 +15,8 @@ import type { Knex } from 'knex';
  * meanwhile (about 0.4 ms a commit on this machine; docs/performance.md, W6).
  *
  * A write counts for the store call it ran under (`call`, followed through its awaits by AsyncLocalStorage), so
- * only that call waits: a read that runs meanwhile answers at once, however long the flush takes (an fdatasync
- * took up to 100 ms on one machine here, which put every /me beside a sign-in behind it: W7).
+ * only that call waits: a read that runs meanwhile answers at once, however long the flush takes. (Counting every
+ * write made during a call, as before, put each GET /me beside a sign-in behind its flush: W7, docs/performance.md.)
  */
 export interface WalSync {
   /** A statement that may have changed the database (or ended a transaction) ran on the writer connection. */
