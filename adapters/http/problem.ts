@@ -93,8 +93,6 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(400, 'recipe_cycle', 'Base recipes form a cycle', 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)');
     case 'base-recipe-unknown':
       return new HttpProblem(400, 'base_recipe_unknown', 'Unknown base recipe', `baseRecipeId ${error.baseRecipeId} is not a recipe of this household`);
-    case 'recipe-cursor-invalid':
-      return problems.validation('the cursor was not handed out by this list for this household and q; start again without one');
     case 'household-not-found':
       return new HttpProblem(404, 'household_not_found', 'Household not found', 'no household with this id has the caller as a member');
     case 'adults-only':
@@ -122,7 +120,7 @@ export function problemFor(error: AppError): HttpProblem {
     case 'event-invalid':
       return problems.validation(error.detail);
     case 'page-cursor-invalid':
-      return problems.validation('the cursor was not handed out by this service for this household and range; start again without one');
+      return problems.validation(`the cursor was not handed out by this list for ${error.boundTo}; start again without one`);
     case 'junior-forbidden':
       return new HttpProblem(403, 'junior_forbidden', 'Not allowed for a Junior', 'a Junior may only write or remove her own presence (PersonAbsent or PersonPresent) from today through 14 days ahead');
     case 'run-not-found':
@@ -150,8 +148,6 @@ export function problemFor(error: AppError): HttpProblem {
       return problems.validation('the food key (foodKey, or displayName when foodKey is left out) needs a letter or a digit');
     case 'observation-not-found':
       return new HttpProblem(404, 'observation_not_found', 'Observation not found', 'no observation with this id in the household (already removed: the pantry is as asked)');
-    case 'inventory-cursor-invalid':
-      return problems.validation('the cursor was not handed out by this list for this household, q, place and group; start again without one');
     case 'same-food':
       return new HttpProblem(400, 'same_food', 'Same food', 'both keys name the same food (after normalization)');
     case 'mutual-merge':
@@ -179,8 +175,6 @@ export function problemFor(error: AppError): HttpProblem {
           ? 'the signed body is not a billing event of the documented shape'
           : 'the Provider-Signature header is missing or malformed, more than 300 s from now, or matches no signature of this body',
       );
-    case 'receipt-cursor-invalid':
-      return problems.validation('the cursor was not handed out by this list for this household; start again without one');
     case 'shopping-item-not-found':
       return new HttpProblem(404, 'shopping_item_not_found', 'Shopping item not found', 'no shopping-list line with this id in the household');
     case 'shopping-item-name-empty':

@@ -3,6 +3,7 @@ import { requireAdult, requireMember } from '../households/access.js';
 import { isAdult, type HouseholdWithMembers, type Member } from '../households/types.js';
 import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
+import { nextCursor, openCursor, type CursorScope } from '../shared/paging.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import type { EventPosition } from '../../ports/meal-event-store.js';
 import { isIsoDate } from '../shared/dates.js';
@@ -91,11 +92,14 @@ export interface EventPage {
 }
 
 // A cursor is bound to the household and the range it was handed out for: any other list refuses it.
-const scopeOf = (householdId: HouseholdId, from: string | null, to: string | null) => `events\n${householdId}\n${from ?? ''}\n${to ?? ''}`;
+const scopeOf = (householdId: HouseholdId, from: string | null, to: string | null): CursorScope => ({
+  scope: `events\n${householdId}\n${from ?? ''}\n${to ?? ''}`,
+  boundTo: 'this household, from and to',
+});
 
 /** Where a page ended: [date, createdAt, id], each checked, since a cursor is input like any other. */
-function positionOf(sealed: readonly string[] | null): EventPosition | null {
-  if (!sealed || sealed.length !== 3) return null;
+function positionOf(sealed: readonly string[]): EventPosition | null {
+  if (sealed.length !== 3) return null;
   const [date, createdAt, id] = sealed as [string, string, string];
   const at = new Date(createdAt);
   if (!isIsoDate(date) || Number.isNaN(at.getTime()) || at.toISOString() !== createdAt || !/^[0-9a-f-]{36}$/.test(id)) return null;
@@ -113,15 +117,10 @@ export async function listEvents(
   if (!member.ok) return member;
   const { from, to, limit } = query;
   if (from !== null && to !== null && to < from) return fail({ type: 'event-invalid', detail: 'to is before from' });
-  const scope = scopeOf(householdId, from, to);
-  let after: EventPosition | null = null;
-  if (query.cursor !== null) {
-    after = positionOf(deps.pageCursors.open(scope, query.cursor));
-    if (!after) return fail({ type: 'page-cursor-invalid' });
-  }
-  const rows = await deps.events.page(householdId, { from, to, after, limit: limit + 1 });
+  const where = scopeOf(householdId, from, to);
+  const after = openCursor(deps.pageCursors, where, query.cursor, positionOf);
+  if (!after.ok) return after;
+  const rows = await deps.events.page(householdId, { from, to, after: after.value, limit: limit + 1 });
   const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  const nextCursor = rows.length > limit && last ? deps.pageCursors.seal(scope, [last.date, last.createdAt.toISOString(), last.id]) : null;
-  return ok({ items, nextCursor });
+  return ok({ items, nextCursor: nextCursor(deps.pageCursors, where, items, rows.length > limit, (e) => [e.date, e.createdAt.toISOString(), e.id]) });
 }

@@ -11,7 +11,8 @@ import { requireMember } from '../households/access.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { nextCursor, openCursor, type CursorScope } from '../shared/paging.js';
+import { ok, type Result } from '../shared/result.js';
 import { RECEIPT_LIMITS, type FoodProduct, type NovaGroup, type NutriScore, type ReceiptLine, type ReceiptSummary } from './types.js';
 
 export interface ReceiptDeps {
@@ -81,7 +82,13 @@ export async function addReceipt(
   return ok({ id, linesTotal: lines.length, linesRecognised: lines.filter((l) => l.productId !== null).length });
 }
 
-const scopeOf = (householdId: HouseholdId) => `receipts:${householdId}`;
+const scopeOf = (householdId: HouseholdId): CursorScope => ({ scope: `receipts:${householdId}`, boundTo: 'this household' });
+
+/** Where a page ended: [purchasedAt, id]. */
+function receiptPositionOf(p: readonly string[]): ReceiptPosition | null {
+  const purchasedAt = p.length === 2 ? new Date(p[0]!) : null;
+  return purchasedAt && !Number.isNaN(purchasedAt.getTime()) ? { purchasedAt, id: p[1]! } : null;
+}
 
 /** A page of the household's receipts, newest purchase first (any member). */
 export async function listReceipts(
@@ -89,21 +96,15 @@ export async function listReceipts(
   caller: Account,
   householdId: HouseholdId,
   query: { cursor: string | null; limit: number },
-): Promise<Result<{ items: ReceiptSummary[]; nextCursor: string | null; total: number }, ErrorOf<'household-not-found' | 'receipt-cursor-invalid'>>> {
+): Promise<Result<{ items: ReceiptSummary[]; nextCursor: string | null; total: number }, ErrorOf<'household-not-found' | 'page-cursor-invalid'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
-  const scope = scopeOf(householdId);
-  let after: ReceiptPosition | null = null;
-  if (query.cursor !== null) {
-    const position = deps.pageCursors.open(scope, query.cursor);
-    const purchasedAt = position?.length === 2 ? new Date(position[0]!) : null;
-    if (!position || !purchasedAt || Number.isNaN(purchasedAt.getTime())) return fail({ type: 'receipt-cursor-invalid' });
-    after = { purchasedAt, id: position[1]! };
-  }
-  const page = await deps.receipts.page(householdId, { after, limit: query.limit });
-  const last = page.items[page.items.length - 1];
-  const nextCursor = page.more && last ? deps.pageCursors.seal(scope, [last.purchasedAt.toISOString(), last.id]) : null;
-  return ok({ items: page.items, nextCursor, total: page.total });
+  const where = scopeOf(householdId);
+  const after = openCursor(deps.pageCursors, where, query.cursor, receiptPositionOf);
+  if (!after.ok) return after;
+  const page = await deps.receipts.page(householdId, { after: after.value, limit: query.limit });
+  const next = nextCursor(deps.pageCursors, where, page.items, page.more, (r) => [r.purchasedAt.toISOString(), r.id]);
+  return ok({ items: page.items, nextCursor: next, total: page.total });
 }
 
 export interface PurchaseClassification {

@@ -3,7 +3,8 @@ import { requireMember } from '../households/access.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { nextCursor, openCursor, type CursorScope } from '../shared/paging.js';
+import { ok, type Result } from '../shared/result.js';
 import { comparePositions, positionOf } from './model.js';
 import { pantryRows, type PantryDeps } from './rows.js';
 import type { InventoryGroup, PantryRow, StorageLocation } from './types.js';
@@ -43,8 +44,14 @@ export interface InventoryPage {
 }
 
 // A cursor is bound to the household and the whole filter: any other list refuses it.
-const scopeOf = (householdId: HouseholdId, q: InventoryPageQuery) =>
-  `inventory\n${householdId}\n${q.q?.trim().toLowerCase() ?? ''}\n${q.place ?? ''}\n${q.group ?? ''}`;
+const scopeOf = (householdId: HouseholdId, q: InventoryPageQuery): CursorScope => ({
+  scope: `inventory\n${householdId}\n${q.q?.trim().toLowerCase() ?? ''}\n${q.place ?? ''}\n${q.group ?? ''}`,
+  boundTo: 'this household, q, place and group',
+});
+
+/** Where a page ended: [section, use priority, name, food key] (positionOf in model.ts). */
+const inventoryPositionOf = (p: readonly string[]): [number, number, string, string] | null =>
+  p.length === 4 && /^\d$/.test(p[0]!) && /^\d$/.test(p[1]!) ? [Number(p[0]), Number(p[1]), p[2]!, p[3]!] : null;
 
 /** The rows matching a page query, in list order (before paging). */
 export function matchingRows(rows: readonly PantryRow[], query: Omit<InventoryPageQuery, 'cursor' | 'limit'>): PantryRow[] {
@@ -59,22 +66,17 @@ export async function listInventory(
   caller: Account,
   householdId: HouseholdId,
   query: InventoryPageQuery,
-): Promise<Result<InventoryPage, ErrorOf<'household-not-found' | 'inventory-cursor-invalid'>>> {
+): Promise<Result<InventoryPage, ErrorOf<'household-not-found' | 'page-cursor-invalid'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
-  const scope = scopeOf(householdId, query);
-  let after: [number, number, string, string] | null = null;
-  if (query.cursor !== null) {
-    const p = deps.pageCursors.open(scope, query.cursor);
-    if (!p || p.length !== 4 || !/^\d$/.test(p[0]!) || !/^\d$/.test(p[1]!)) return fail({ type: 'inventory-cursor-invalid' });
-    after = [Number(p[0]), Number(p[1]), p[2]!, p[3]!];
-  }
+  const where = scopeOf(householdId, query);
+  const opened = openCursor(deps.pageCursors, where, query.cursor, inventoryPositionOf);
+  if (!opened.ok) return opened;
+  const after = opened.value;
   const rows = matchingRows(await pantryRows(deps, householdId), query);
   const rest = after === null ? rows : rows.filter((r) => comparePositions(positionOf(r), after) > 0);
   const items = rest.slice(0, query.limit);
-  const last = items[items.length - 1];
-  const nextCursor = rest.length > items.length && last ? deps.pageCursors.seal(scope, positionOf(last).map(String)) : null;
-  return ok({ items, nextCursor, total: rows.length });
+  return ok({ items, nextCursor: nextCursor(deps.pageCursors, where, items, rest.length > items.length, (r) => positionOf(r).map(String)), total: rows.length });
 }
 
 export interface PlaceCounts {

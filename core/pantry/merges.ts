@@ -4,7 +4,7 @@ import type { ErrorOf } from '../shared/errors.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
-import { keysetPage, type Page } from '../shared/paging.js';
+import { keysetPage, type CursorScope, type Page } from '../shared/paging.js';
 export type { Page } from '../shared/paging.js';
 import type { MergePosition, RejectionPosition } from '../../ports/pantry-merge-store.js';
 import type { PantryMergeDeps } from './merge-deps.js';
@@ -155,8 +155,8 @@ export async function removePantryMergeRejection(
 }
 
 // Cursors are bound to the household and the list: another list's or household's cursor is refused.
-const mergeScope = (householdId: HouseholdId) => `pantry-merges\n${householdId}`;
-const rejectionScope = (householdId: HouseholdId) => `pantry-merge-rejections\n${householdId}`;
+const mergeScope = (householdId: HouseholdId): CursorScope => ({ scope: `pantry-merges\n${householdId}`, boundTo: 'this household' });
+const rejectionScope = (householdId: HouseholdId): CursorScope => ({ scope: `pantry-merge-rejections\n${householdId}`, boundTo: 'this household' });
 
 /** A date written by toISOString, or null: a cursor is input like any other. */
 function dateOf(text: string): Date | null {
@@ -164,15 +164,15 @@ function dateOf(text: string): Date | null {
   return Number.isNaN(at.getTime()) || at.toISOString() !== text ? null : at;
 }
 
-function mergePositionOf(sealed: readonly string[] | null): MergePosition | null {
-  if (!sealed || sealed.length !== 3) return null;
+function mergePositionOf(sealed: readonly string[]): MergePosition | null {
+  if (sealed.length !== 3) return null;
   const [toKey, mergedAt, fromKey] = sealed as [string, string, string];
   const at = dateOf(mergedAt);
   return at ? { toKey, mergedAt: at, fromKey } : null;
 }
 
-function rejectionPositionOf(sealed: readonly string[] | null): RejectionPosition | null {
-  if (!sealed || sealed.length !== 3) return null;
+function rejectionPositionOf(sealed: readonly string[]): RejectionPosition | null {
+  if (sealed.length !== 3) return null;
   const [decidedAt, keyA, keyB] = sealed as [string, string, string];
   const at = dateOf(decidedAt);
   return at ? { decidedAt: at, keyA, keyB } : null;

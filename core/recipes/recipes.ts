@@ -8,6 +8,7 @@ import { requireAdult, requireMember } from '../households/access.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
+import { nextCursor, openCursor, type CursorScope } from '../shared/paging.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeId, type RecipePosition } from './types.js';
 
@@ -96,7 +97,10 @@ export async function getRecipe(
 }
 
 // A cursor is bound to the household and the filter it was handed out for: any other list refuses it.
-const scopeOf = (householdId: HouseholdId, titleKeyContains: string | null) => `recipes\n${householdId}\n${titleKeyContains ?? ''}`;
+const scopeOf = (householdId: HouseholdId, titleKeyContains: string | null): CursorScope => ({
+  scope: `recipes\n${householdId}\n${titleKeyContains ?? ''}`,
+  boundTo: 'this household and q',
+});
 
 /** A page of the household's recipes by title (any case), then id; `q` narrows to titles containing it. */
 export async function listRecipes(
@@ -104,22 +108,17 @@ export async function listRecipes(
   caller: Account,
   householdId: HouseholdId,
   query: RecipeListQuery,
-): Promise<Result<RecipeList, ErrorOf<'household-not-found' | 'recipe-cursor-invalid'>>> {
+): Promise<Result<RecipeList, ErrorOf<'household-not-found' | 'page-cursor-invalid'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
   const q = query.q?.trim() ?? '';
   const titleKeyContains = q === '' ? null : recipeTitleKey(q);
-  const scope = scopeOf(householdId, titleKeyContains);
-  let after: RecipePosition | null = null;
-  if (query.cursor !== null) {
-    const position = deps.pageCursors.open(scope, query.cursor);
-    if (!position || position.length !== 2) return fail({ type: 'recipe-cursor-invalid' });
-    after = { titleKey: position[0]!, id: position[1]! };
-  }
-  const page = await deps.recipes.page(householdId, { titleKeyContains, after, limit: query.limit });
-  const last = page.items[page.items.length - 1];
-  const nextCursor = page.more && last ? deps.pageCursors.seal(scope, [recipeTitleKey(last.title), last.id]) : null;
-  return ok({ items: page.items, nextCursor, total: page.total });
+  const where = scopeOf(householdId, titleKeyContains);
+  const after = openCursor(deps.pageCursors, where, query.cursor, (p): RecipePosition | null => (p.length === 2 ? { titleKey: p[0]!, id: p[1]! } : null));
+  if (!after.ok) return after;
+  const page = await deps.recipes.page(householdId, { titleKeyContains, after: after.value, limit: query.limit });
+  const next = nextCursor(deps.pageCursors, where, page.items, page.more, (r) => [recipeTitleKey(r.title), r.id]);
+  return ok({ items: page.items, nextCursor: next, total: page.total });
 }
 
 /** Full replacement (adults only): every field and every line is written anew; createdAt stays. */

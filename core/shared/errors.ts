@@ -23,11 +23,12 @@ export type AppError =
   | { type: 'idp-signin-rejected' }
   | { type: 'idp-signin-unavailable' }
   | { type: 'account-not-created' }
+  // paged lists: a cursor not handed out by this list, for what it is bound to ("this household and q")
+  | { type: 'page-cursor-invalid'; boundTo: string }
   // recipes
   | { type: 'recipe-not-found' }
   | { type: 'recipe-cycle' }
   | { type: 'base-recipe-unknown'; baseRecipeId: string }
-  | { type: 'recipe-cursor-invalid' }
   // households
   | { type: 'household-not-found' }
   | { type: 'adults-only' }
@@ -44,7 +45,6 @@ export type AppError =
   // meal events
   | { type: 'event-not-found' }
   | { type: 'event-invalid'; detail: string }
-  | { type: 'page-cursor-invalid' }
   | { type: 'junior-forbidden' }
   | { type: 'run-not-found' }
   | { type: 'run-not-unique'; runs: number }
@@ -59,7 +59,6 @@ export type AppError =
   // pantry observations and inventory
   | { type: 'food-key-empty' }
   | { type: 'observation-not-found' }
-  | { type: 'inventory-cursor-invalid' }
   // pantry merges and unit weights
   | { type: 'same-food' }
   | { type: 'mutual-merge' }
@@ -74,8 +73,6 @@ export type AppError =
       type: 'billing-webhook-rejected';
       reason: 'not-configured' | 'signature-missing' | 'signature-malformed' | 'timestamp-outside-tolerance' | 'signature-mismatch' | 'event-malformed';
     }
-  // receipts
-  | { type: 'receipt-cursor-invalid' }
   // shopping list
   | { type: 'shopping-item-not-found' }
   | { type: 'shopping-item-name-empty' }

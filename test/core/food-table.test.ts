@@ -153,7 +153,7 @@ describe('Food table: receipts and matching', () => {
     const second = value(await listReceipts(deps, owner, householdId, { cursor: first.nextCursor, limit: 2 }));
     expect(second.items.map((r) => r.purchasedAt.toISOString().slice(0, 10))).to.deep.equal(['2026-05-01']);
     expect(second.nextCursor).to.equal(null);
-    expect(error(await listReceipts(deps, owner, householdId, { cursor: 'forged', limit: 2 }))).to.equal('receipt-cursor-invalid');
+    expect(error(await listReceipts(deps, owner, householdId, { cursor: 'forged', limit: 2 }))).to.equal('page-cursor-invalid');
   });
 
   it('answers household-not-found to a stranger', async () => {

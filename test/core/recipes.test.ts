@@ -211,7 +211,7 @@ describe('recipes (domain)', () => {
     expect(pizzas.total).to.equal(2);
     const next = pizzas.nextCursor!;
     expect(value(await listRecipes(deps, kari, h, { q: 'pizza', cursor: next, limit: 1 }))).to.include({ nextCursor: null, total: 2 });
-    const invalid = { ok: false, error: { type: 'recipe-cursor-invalid' } };
+    const invalid = { ok: false, error: { type: 'page-cursor-invalid', boundTo: 'this household and q' } };
     expect(await listRecipes(deps, kari, h, { q: 'pasta', cursor: next, limit: 1 })).to.deep.equal(invalid);
     expect(await listRecipes(deps, kari, h, { q: null, cursor: next, limit: 1 })).to.deep.equal(invalid);
     expect(await listRecipes(deps, per, other, { q: 'pizza', cursor: next, limit: 1 })).to.deep.equal(invalid);

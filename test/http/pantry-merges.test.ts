@@ -181,7 +181,9 @@ for (const kind of databaseKinds()) {
         const cursor = (await h.owner.get(`${h.inv}/merges?limit=1`)).json.nextCursor;
         expectProblem(await h.owner.get(`${h.inv}/merge-rejections?cursor=${encodeURIComponent(cursor)}`), 400, 'validation_failed');
         const other = await household();
-        expectProblem(await other.owner.get(`${other.inv}/merges?cursor=${encodeURIComponent(cursor)}`), 400, 'validation_failed');
+        const foreign = await other.owner.get(`${other.inv}/merges?cursor=${encodeURIComponent(cursor)}`);
+        expectProblem(foreign, 400, 'validation_failed');
+        expect(foreign.json.detail).to.equal('the cursor was not handed out by this list for this household; start again without one');
         expectProblem(await h.owner.get(`${h.inv}/merges?cursor=not-a-cursor`), 400, 'validation_failed');
         expectProblem(await h.stranger.get(`${h.inv}/merges`), 404, 'household_not_found');
       });
