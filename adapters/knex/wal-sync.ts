@@ -63,9 +63,13 @@ export function walFileSync(walPath: string): { flush(): Promise<void>; close():
 /** Anything written outside a store call (a scheduled job's bookkeeping) is on disk within this time anyway. */
 const BACKGROUND_SYNC_MS = 200;
 
+/**
+ * The store call under way, if any, at each point of the code: whether it has written. One for the process, not
+ * one per database: every AsyncLocalStorage in use adds its own work to every promise the process makes.
+ */
+const calls = new AsyncLocalStorage<{ wrote: boolean }>();
+
 export function walSync(file: { flush(): Promise<void>; close(): Promise<void> }): WalSync {
-  // The store call under way, if any, at each point of the code: whether it has written.
-  const calls = new AsyncLocalStorage<{ wrote: boolean }>();
   let written = 0;
   let synced = 0;
   let running: Promise<void> | null = null;
