@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { recordQuery } from '../observability/request-context.js';
+import { elapsedMs, recordQuery } from '../observability/request-context.js';
 import type { DatabaseTarget } from '../../config/config.js';
 import { migrationSource, migrations } from './migrations/index.js';
 import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
@@ -28,14 +28,16 @@ export interface OpenOptions {
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
-  // On SQLite (a file), writes are made durable by group commit; an in-memory database has nothing to sync.
-  const wal = target.kind === 'sqlite' && target.filename !== ':memory:' ? walSync((options.walFile ?? walFileSync)(`${resolve(target.filename)}-wal`)) : null;
-  const knex = target.kind === 'sqlite' ? openSqlite(target.filename, options.busyTimeoutMs ?? 5000, wal) : openPostgres(target.url, options.schema);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  // A SQLite file, not an in-memory database: only a file has a WAL to make durable and a second connection to read it.
+  const sqliteFile = target.kind === 'sqlite' && target.filename !== ':memory:' ? target.filename : null;
+  // On a SQLite file, writes are made durable by group commit.
+  const wal = sqliteFile !== null ? walSync((options.walFile ?? walFileSync)(`${resolve(sqliteFile)}-wal`)) : null;
+  const knex = target.kind === 'sqlite' ? openSqlite(target.filename, busyTimeoutMs, wal) : openPostgres(target.url, options.schema);
   if (wal) registerWalSync(knex, wal);
   countQueries(knex);
-  // The per-request reads on the driver itself; an in-memory SQLite database has no second connection to read it.
-  const fixed =
-    target.kind === 'postgres' ? postgresFixedSql(knex) : target.filename !== ':memory:' ? sqliteFixedSql(target.filename, options.busyTimeoutMs ?? 5000) : null;
+  // The per-request reads on the driver itself.
+  const fixed = target.kind === 'postgres' ? postgresFixedSql(knex) : sqliteFile !== null ? sqliteFixedSql(sqliteFile, busyTimeoutMs) : null;
   if (fixed) registerFixedSql(knex, fixed);
   // Migrations never un-apply while this process runs: once all were seen applied, the probe only pings.
   let migrated = false;
@@ -174,7 +176,7 @@ function countQueries(knex: Knex): void {
     const t0 = started.get(q.__knexQueryUid);
     if (t0 === undefined) return;
     started.delete(q.__knexQueryUid);
-    recordQuery(Number(process.hrtime.bigint() - t0) / 1e6);
+    recordQuery(elapsedMs(t0));
   };
   knex.on('query-response', (_r: unknown, q: { __knexQueryUid: string }) => done(_r, q));
   knex.on('query-error', (_e: unknown, q: { __knexQueryUid: string }) => done(_e, q));

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
-import { recordQuery } from '../observability/request-context.js';
+import { elapsedMs, recordQuery } from '../observability/request-context.js';
 
 /**
  * The reads every signed-in request makes (session, membership), run on the driver itself instead of through
@@ -42,7 +42,7 @@ async function timed<T>(run: () => T | Promise<T>): Promise<T> {
   try {
     return await run();
   } finally {
-    recordQuery(Number(process.hrtime.bigint() - t0) / 1e6);
+    recordQuery(elapsedMs(t0));
   }
 }
 

@@ -43,8 +43,8 @@ export interface InventoryPage {
   readonly total: number;
 }
 
-// A cursor is bound to the household and the whole filter: any other list refuses it.
-const scopeOf = (householdId: HouseholdId, q: InventoryPageQuery): CursorScope => ({
+/** Where an inventory cursor is valid: the household and the whole filter; any other list refuses it. */
+export const inventoryCursorScope = (householdId: HouseholdId, q: Pick<InventoryPageQuery, 'q' | 'place' | 'group'>): CursorScope => ({
   scope: `inventory\n${householdId}\n${q.q?.trim().toLowerCase() ?? ''}\n${q.place ?? ''}\n${q.group ?? ''}`,
   boundTo: 'this household, q, place and group',
 });
@@ -69,7 +69,7 @@ export async function listInventory(
 ): Promise<Result<InventoryPage, ErrorOf<'household-not-found' | 'page-cursor-invalid'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
-  const where = scopeOf(householdId, query);
+  const where = inventoryCursorScope(householdId, query);
   const opened = openCursor(deps.pageCursors, where, query.cursor, inventoryPositionOf);
   if (!opened.ok) return opened;
   const after = opened.value;

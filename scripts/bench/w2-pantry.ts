@@ -14,6 +14,8 @@ import { announce, bareJsonServer, orStop, benchDatabase, benchService, emit, me
 
 const FOODS = 400;
 const OBSERVATIONS = 5000;
+/** The first page as the route serves it without a query: no q, place or group. */
+const NO_FILTER = { q: null, place: null, group: null } as const;
 
 interface Served extends ServedWithBaseline {
   householdId: string;
@@ -31,7 +33,7 @@ async function serve(): Promise<void> {
   const { OBSERVATION_TYPES, STORAGE_LOCATIONS } = await import('../../core/pantry/types.js');
   const { observationRow } = await import('../../adapters/knex/pantry-observation-store.js');
   const { pantryRowsOf, positionOf } = await import('../../core/pantry/model.js');
-  const { matchingRows, INVENTORY_PAGE_DEFAULT } = await import('../../core/pantry/inventory.js');
+  const { inventoryCursorScope, matchingRows, INVENTORY_PAGE_DEFAULT } = await import('../../core/pantry/inventory.js');
   const { toPantryRowResponse } = await import('../../adapters/http/routes/pantry-inventory.js');
   const { hmacPageCursors } = await import('../../adapters/crypto/page-cursors.js');
   const { toDate } = await import('../../adapters/knex/rows.js');
@@ -90,11 +92,11 @@ async function serve(): Promise<void> {
         logReads += 1;
       }
       const observations = cache.observations;
-      const matching = matchingRows(pantryRowsOf(observations, [], new Date()), { q: null, place: null, group: null });
+      const matching = matchingRows(pantryRowsOf(observations, [], new Date()), NO_FILTER);
       const items = matching.slice(0, INVENTORY_PAGE_DEFAULT);
       const last = items[items.length - 1];
       // The service's cursor scope for this household with no filter, so the cursor is the same bytes.
-      const nextCursor = matching.length > items.length && last ? cursors.seal(`inventory\n${householdId}\n\n\n`, positionOf(last).map(String)) : null;
+      const nextCursor = matching.length > items.length && last ? cursors.seal(inventoryCursorScope(householdId, NO_FILTER).scope, positionOf(last).map(String)) : null;
       return JSON.stringify({ items: items.map(toPantryRowResponse), nextCursor, total: matching.length });
     };
     // How often the log was read, for the driver: more than once means the baseline ran more than its statement.
