@@ -7,6 +7,12 @@ import type { HouseholdId } from '../core/shared/ids.js';
  */
 export interface PantryObservationStore {
   add(observation: PantryObservation): Promise<void>;
+  /**
+   * Adds the observation, then answers the household's observations of these food keys in log order (the new
+   * one among them when its key is listed): what a recorded observation's row is derived from, in one round trip
+   * where the database allows.
+   */
+  addThenOfFoods(observation: PantryObservation, foodKeys: readonly string[]): Promise<PantryObservation[]>;
   /** Every observation of the household, in log order: one query, whatever the number of foods. */
   ofHousehold(householdId: HouseholdId): Promise<PantryObservation[]>;
   /** The household's observations of these food keys, in log order. */

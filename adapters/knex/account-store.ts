@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Account, Session } from '../../core/accounts/types.js';
 import type { AccountStore, SessionStore } from '../../ports/account-store.js';
+import { cachedRead } from './read-cache.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { iso, rawRows, toBool, toDate } from './rows.js';
 
@@ -107,6 +108,21 @@ interface SessionJoinRow extends AccountRow {
   expires_at: Date | string;
 }
 
+async function lookupSession(knex: Knex, tokenHash: string): Promise<{ account: Account; session: Session } | null> {
+  const [row] = await rawRows<SessionJoinRow>(knex, SESSION_LOOKUP_SQL, [tokenHash]);
+  if (!row) return null;
+  return {
+    account: toAccount(row),
+    session: {
+      tokenHash: row.token_hash,
+      accountId: row.id,
+      securityStamp: row.session_stamp,
+      createdAt: toDate(row.session_created_at),
+      expiresAt: toDate(row.expires_at),
+    },
+  };
+}
+
 export function knexSessionStore(knex: Knex): SessionStore {
   return translated<SessionStore>(knex, {
     async create(s: Session) {
@@ -118,20 +134,9 @@ export function knexSessionStore(knex: Knex): SessionStore {
         expires_at: iso(s.expiresAt),
       });
     },
-    async lookup(tokenHash) {
-      // One round trip on every signed-in request: the session and its account together.
-      const [row] = await rawRows<SessionJoinRow>(knex, SESSION_LOOKUP_SQL, [tokenHash]);
-      if (!row) return null;
-      return {
-        account: toAccount(row),
-        session: {
-          tokenHash: row.token_hash,
-          accountId: row.id,
-          securityStamp: row.session_stamp,
-          createdAt: toDate(row.session_created_at),
-          expiresAt: toDate(row.expires_at),
-        },
-      };
+    lookup(tokenHash) {
+      // On every signed-in request: the session and its account together, kept by the read cache (not a miss).
+      return cachedRead(knex, `session:${tokenHash}`, () => lookupSession(knex, tokenHash), (found) => found !== null);
     },
     async extend(tokenHash, expiresAt) {
       await knex('sessions').where({ token_hash: tokenHash }).update({ expires_at: iso(expiresAt) });

@@ -6,6 +6,7 @@ import type { DatabaseTarget } from '../../config/config.js';
 import { migrationSource, migrations } from './migrations/index.js';
 import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
 import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.js';
+import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, writesCachedTables, type ReadCache } from './read-cache.js';
 
 
 export interface Database {
@@ -37,8 +38,14 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   if (wal) registerWalSync(knex, wal);
   countQueries(knex);
   // The per-request reads on the driver itself.
-  const fixed = target.kind === 'postgres' ? postgresFixedSql(knex) : sqliteFile !== null ? sqliteFixedSql(sqliteFile, busyTimeoutMs) : null;
+  const sqliteReader = sqliteFile !== null ? sqliteFixedSql(sqliteFile, busyTimeoutMs) : null;
+  const fixed = target.kind === 'postgres' ? postgresFixedSql(knex) : sqliteReader;
   if (fixed) registerFixedSql(knex, fixed);
+  // Sessions, memberships and merges kept in the process (adapters/knex/read-cache.ts); not for a SQLite in memory.
+  const cache: ReadCache | null =
+    target.kind === 'postgres' ? readCache(postgresTableChanges(target.url, options.schema)) : sqliteReader ? readCache(sqliteTableChanges(sqliteReader)) : null;
+  if (cache) registerReadCache(knex, cache);
+  if (cache && target.kind === 'postgres') knex.on('query', (q: { sql: string }) => void (writesCachedTables(q.sql) && cache.writing()));
   // Migrations never un-apply while this process runs: once all were seen applied, the probe only pings.
   let migrated = false;
   return {
@@ -67,6 +74,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
       }
     },
     async close() {
+      await cache?.close();
       fixed?.close();
       await knex.destroy();
       await wal?.close();

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import { walSyncOf } from './wal-sync.js';
+import { readCacheOf } from './read-cache.js';
 
 const codeOf = (err: unknown): string | undefined =>
   typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
@@ -46,10 +47,12 @@ export function isUnavailable(err: unknown, depth = 0): boolean {
 /**
  * Wraps every method of a store over `knex` so that driver contention surfaces as the port's StoreBusyError and a
  * database out of reach as StoreUnavailableError: no layer above the adapter ever sees a raw SQLITE_BUSY or
- * ECONNREFUSED. On SQLite, a call that wrote answers only once its own commits are on disk (adapters/knex/wal-sync.ts).
+ * ECONNREFUSED. On SQLite, a call that wrote answers only once its own commits are on disk (adapters/knex/wal-sync.ts);
+ * on Postgres, one that wrote a cached table only once the read cache knows (adapters/knex/read-cache.ts).
  */
 export function translated<T extends object>(knex: Knex, store: T): T {
   const sync = walSyncOf(knex);
+  const cache = readCacheOf(knex);
   const out = {} as Record<string, unknown>;
   for (const [name, fn] of Object.entries(store)) {
     out[name] =
@@ -57,7 +60,13 @@ export function translated<T extends object>(knex: Knex, store: T): T {
         ? async (...args: unknown[]) => {
             try {
               const run = () => (fn as (...a: unknown[]) => Promise<unknown>)(...args);
-              return await (sync ? sync.call(run) : run());
+              try {
+                return await (sync ? sync.call(run) : run());
+              } finally {
+                // A change of a cached table this call made is known to the read cache before it answers.
+                const settled = cache?.settled();
+                if (settled) await settled;
+              }
             } catch (err) {
               throw isBusy(err) ? new StoreBusyError(err) : isUnavailable(err) ? new StoreUnavailableError(err) : err;
             }

@@ -58,7 +58,12 @@ interface SqliteConnection {
 /** knex's better-sqlite3 dialect binds a Date as its milliseconds and a boolean as 0/1; so do these reads. */
 const sqliteValue = (v: Knex.Value): unknown => (v instanceof Date ? v.valueOf() : typeof v === 'boolean' ? Number(v) : v);
 
-export function sqliteFixedSql(filename: string, busyTimeoutMs: number): FixedSql {
+/** SQLite's read connection also answers synchronously (for the read cache's freshness check before each read). */
+export interface SqliteFixedSql extends FixedSql {
+  rowsNow(sql: string): Record<string, unknown>[];
+}
+
+export function sqliteFixedSql(filename: string, busyTimeoutMs: number): SqliteFixedSql {
   let conn: SqliteConnection | null = null;
   const statements = new Map<string, SqliteStatement>();
   const connection = (): SqliteConnection => {
@@ -69,16 +74,20 @@ export function sqliteFixedSql(filename: string, busyTimeoutMs: number): FixedSq
     conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
     return conn;
   };
+  const prepared = (sql: string): SqliteStatement => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = connection().prepare(sql);
+      if (statements.size < PREPARED_TEXTS) statements.set(sql, statement);
+    }
+    return statement;
+  };
   return {
     rows<T>(sql: string, bindings: readonly Knex.Value[]) {
-      return timed(() => {
-        let statement = statements.get(sql);
-        if (!statement) {
-          statement = connection().prepare(sql);
-          if (statements.size < PREPARED_TEXTS) statements.set(sql, statement);
-        }
-        return statement.all(...bindings.map(sqliteValue)) as T[];
-      });
+      return timed(() => prepared(sql).all(...bindings.map(sqliteValue)) as T[]);
+    },
+    rowsNow(sql: string) {
+      return prepared(sql).all() as Record<string, unknown>[];
     },
     close() {
       conn?.close();

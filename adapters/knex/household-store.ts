@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, Plan } from '../../core/households/types.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
+import { cachedRead } from './read-cache.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { fromJsonText, iso, rawRows, toDate, toJsonText } from './rows.js';
 
@@ -91,9 +92,17 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
       });
     },
     byId: (householdId) => load(knex, householdId),
-    async memberByAccount(householdId, accountId) {
-      const [row] = await rawRows<MemberRow>(knex, MEMBER_BY_ACCOUNT_SQL, [householdId, accountId]);
-      return row ? toMember(row) : null;
+    memberByAccount(householdId, accountId) {
+      // On nearly every household request: kept by the read cache (a member, not a refusal).
+      return cachedRead(
+        knex,
+        `member:${householdId}:${accountId}`,
+        async () => {
+          const [row] = await rawRows<MemberRow>(knex, MEMBER_BY_ACCOUNT_SQL, [householdId, accountId]);
+          return row ? toMember(row) : null;
+        },
+        (member) => member !== null,
+      );
     },
     async memberById(householdId, memberId) {
       const row = await knex<MemberRow>('household_members').where({ household_id: householdId, id: memberId }).first();
@@ -145,9 +154,12 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
     async removeMember(householdId, memberId) {
       return (await knex('household_members').where({ household_id: householdId, id: memberId }).delete()) === 1;
     },
-    async membershipsOf(accountId) {
-      const rows = await rawRows<{ household_id: string; household_name: string; role: string; id: string }>(knex, MEMBERSHIPS_SQL, [accountId]);
-      return rows.map((r) => ({ householdId: r.household_id, householdName: r.household_name, role: r.role as HouseholdRole, memberId: r.id }));
+    membershipsOf(accountId) {
+      // GET /me on every app start: kept by the read cache.
+      return cachedRead(knex, `memberships:${accountId}`, async () => {
+        const rows = await rawRows<{ household_id: string; household_name: string; role: string; id: string }>(knex, MEMBERSHIPS_SQL, [accountId]);
+        return rows.map((r) => ({ householdId: r.household_id, householdName: r.household_name, role: r.role as HouseholdRole, memberId: r.id }));
+      });
     },
   });
 }

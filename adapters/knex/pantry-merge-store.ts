@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { PantryMerge, PantryMergeRejection } from '../../core/pantry/types.js';
 import type { PantryMergeStore } from '../../ports/pantry-merge-store.js';
+import { cachedRead } from './read-cache.js';
 import { translated } from './errors.js';
 import { iso, rawRows, toDate } from './rows.js';
 
@@ -74,8 +75,9 @@ export function knexPantryMergeStore(knex: Knex): PantryMergeStore {
   };
 
   return translated<PantryMergeStore>(knex, {
-    async activeMerges(householdId) {
-      return (await rawRows<MergeRow>(knex, ACTIVE_MERGES_SQL, [householdId])).map(toMerge);
+    activeMerges(householdId) {
+      // Read with every pantry row: kept by the read cache.
+      return cachedRead(knex, `merges:${householdId}`, async () => (await rawRows<MergeRow>(knex, ACTIVE_MERGES_SQL, [householdId])).map(toMerge));
     },
     async mergeOf(householdId, fromKey) {
       const row = (await knex<MergeRow>('pantry_merges').where({ household_id: householdId, from_key: fromKey }).first()) as MergeRow | undefined;

@@ -15,12 +15,16 @@ export function memoryPantryObservationStore(t: MemoryTables): PantryObservation
     log = log.filter(keep);
     return before - log.length;
   };
-  return {
+  const store: PantryObservationStore = {
     async add(o) {
       if (!t.households.has(o.householdId)) throw new Error('no such household');
       if (log.some((x) => x.id === o.id)) throw new Error('observation id taken');
       log.push(structuredClone(o));
       bumpRevision(t, o.householdId);
+    },
+    async addThenOfFoods(o, foodKeys) {
+      await store.add(o);
+      return store.ofFoods(o.householdId, foodKeys);
     },
     async ofHousehold(householdId) {
       return of(householdId);
@@ -41,4 +45,5 @@ export function memoryPantryObservationStore(t: MemoryTables): PantryObservation
       return removed;
     },
   };
+  return store;
 }

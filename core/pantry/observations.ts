@@ -38,24 +38,27 @@ export async function addObservation(
   const displayName = input.displayName?.trim() || null;
   const unit = input.unit?.trim() || null;
   const observationId = deps.ids.newId();
-  await deps.pantry.add({
-    id: observationId,
-    householdId,
-    foodKey,
-    displayName,
-    observationType: input.observationType,
-    quantity: input.quantity,
-    unit,
-    storageLocation: input.storageLocation,
-    confidence: input.confidence,
-    observedAt: deps.clock.now(),
-  });
   // Only the observations that count toward this food's row: its own key and the keys merged into it.
   const merges = await deps.pantryMerges.activeMerges(householdId);
   const target = mergeTargets(merges);
   const rowKey = target(foodKey);
   const keys = [rowKey, ...merges.map((m) => m.fromKey).filter((k) => k !== rowKey && target(k) === rowKey)];
-  const rows = pantryRowsOf(await deps.pantry.ofFoods(householdId, keys), merges, deps.clock.now());
+  const log = await deps.pantry.addThenOfFoods(
+    {
+      id: observationId,
+      householdId,
+      foodKey,
+      displayName,
+      observationType: input.observationType,
+      quantity: input.quantity,
+      unit,
+      storageLocation: input.storageLocation,
+      confidence: input.confidence,
+      observedAt: deps.clock.now(),
+    },
+    keys,
+  );
+  const rows = pantryRowsOf(log, merges, deps.clock.now());
   const item = rows.find((r) => r.foodKey === rowKey);
   if (!item) throw new Error(`observation ${observationId} did not reach its row ${rowKey}`);
   return ok({ observationId, item });

@@ -135,6 +135,21 @@ describe('two processes on one Postgres behind a round-robin', function () {
     expect(new Set(after.slice(2).map(backendOf))).to.deep.equal(new Set(['a', 'b']));
   });
 
+  it('a session either process holds in its read cache is refused by both right after a sign-out, round after round', async () => {
+    for (let round = 0; round < 20; round++) {
+      // A new account each round: the sign-in classes are limited per address and per client IP.
+      const { client } = await registered(cluster.url, `Returner ${round}`);
+      const cookie = client.cookie!;
+      // Both processes have now read the session (each keeps it in memory: adapters/knex/read-cache.ts).
+      const before = await times(2, () => client.get('/api/v1/me'));
+      expect(before.map((a) => a.status)).to.deep.equal([200, 200]);
+      expect((await client.post('/api/v1/auth/logout')).status).to.equal(204);
+      const after = await times(2, () => client.get('/api/v1/me', { headers: { Cookie: `app_session=${cookie}` } }));
+      for (const a of after) expectProblem(a, 401, 'unauthenticated');
+      expect(new Set(after.map(backendOf))).to.deep.equal(new Set(['a', 'b']));
+    }
+  });
+
   it('a password changed on one process signs the other sessions out on both; the changing session stays', async () => {
     const { client, email } = await registered(cluster.url, 'Changer');
     const other = new ClusterClient(cluster.url, client.ip);

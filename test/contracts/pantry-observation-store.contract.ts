@@ -60,6 +60,25 @@ export function pantryObservationStoreContract(backend: Backend): void {
       expect(await s.pantry.ofFoods(h, [])).to.deep.equal([]);
     });
 
+    it('adds an observation and answers the listed foods\' observations with it, in log order', async () => {
+      const h = await household(s);
+      const other = await household(s);
+      const early = observation(h, { foodKey: 'melk', observedAt: at('2026-05-04T08:00:00.000Z') });
+      const merged = observation(h, { foodKey: 'lettmelk', observedAt: at('2026-05-04T10:00:00.000Z') });
+      const unlisted = observation(h, { foodKey: 'brød' });
+      for (const o of [early, merged, unlisted, observation(other, { foodKey: 'melk' })]) await s.pantry.add(o);
+      // Written last but observed between the two: log order puts it in the middle.
+      const added = observation(h, { foodKey: 'melk', quantity: 2, unit: 'l', observedAt: at('2026-05-04T09:00:00.000Z') });
+      expect(await s.pantry.addThenOfFoods(added, ['melk', 'lettmelk'])).to.deep.equal([early, added, merged]);
+      // Added but not answered when its key is not listed, and added when none is.
+      const bread = observation(h, { foodKey: 'brød', observedAt: at('2026-05-04T11:00:00.000Z') });
+      expect(await s.pantry.addThenOfFoods(bread, ['melk'])).to.deep.equal([early, added]);
+      const egg = observation(h, { foodKey: 'egg' });
+      expect(await s.pantry.addThenOfFoods(egg, [])).to.deep.equal([]);
+      expect((await s.pantry.ofHousehold(h)).map((o) => o.id)).to.include.members([added.id, bread.id, egg.id]);
+      expect(await s.pantry.ofFoods(other, ['melk'])).to.have.length(1);
+    });
+
     it('keeps households apart in every read and removal', async () => {
       const a = await household(s);
       const b = await household(s);

@@ -1,0 +1,269 @@
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { CACHED_TABLES_CHANNEL, CACHED_TABLES } from './migrations/0026_cached_tables.js';
+
+/**
+ * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
+ * account, the caller's membership of the household it names (and all the caller's memberships, for GET /me), and
+ * a household's pantry merges. On this machine a round trip to Postgres costs a request about 0.2 ms of the event
+ * loop, most of it the system call that wakes the database's process (docs/performance.md, W1 and W6); the cache
+ * saves two or three of them on most requests.
+ *
+ * It answers only what the database would answer now (migration 0026 lists the tables):
+ * - SQLite (one process per file): before each read it asks its read connection whether anything was committed
+ *   since it last looked (`PRAGMA data_version`, no I/O), and if so whether that touched the cached tables (the
+ *   `cached_tables_revision` row their triggers count up). Exact, whoever wrote.
+ * - Postgres: the tables' triggers NOTIFY at commit, and every process LISTENs on a connection of its own. A
+ *   change made by this process is known before the store call that made it answers (the call waits for a round
+ *   trip on the listening connection, which delivers every notification committed before it). Another process's
+ *   change reaches this one as fast as Postgres delivers the notification (docs/security.md). While the
+ *   listening connection is down, nothing is answered from memory.
+ */
+export interface ReadCache {
+  /** The value under `key`: from memory when it is known current, else from `load`, kept if `keep` says so. */
+  read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T>;
+  /** A statement of this process that writes one of the cached tables is about to run (Postgres). */
+  writing(): void;
+  /** Null, or a promise to wait for before a store call that may have written answers (see above). */
+  settled(): Promise<void> | null;
+  close(): Promise<void>;
+}
+
+/** Where a cache learns of changes. */
+export interface ChangeSource {
+  /** Starts watching; `changed` is called for every change learned of (and whenever watching was interrupted). */
+  start(changed: () => void): void;
+  /** Synchronously, just before a read: whether cached values may be answered now (it calls `changed` first if it learns of one). */
+  usable(): boolean;
+  /** Resolves once every change committed before it was called has been reported; absent where changes are seen at once. */
+  sync?(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ReadCacheOptions {
+  /** Most values kept; the oldest go first. */
+  readonly maxEntries?: number;
+  /** A value is read again after this long, whatever the source says (a safety net, not the mechanism). */
+  readonly ttlMs?: number;
+  readonly now?: () => number;
+}
+
+/** Objects and arrays made read-only all the way down (Dates stay as they are): one value answers many requests. */
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !(value instanceof Date) && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export function readCache(source: ChangeSource, options: ReadCacheOptions = {}): ReadCache {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const ttlMs = options.ttlMs ?? 60_000;
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, { value: unknown; at: number }>();
+  // Moves on with every change learned of: a value loaded while it moved may be older than the change.
+  let generation = 0;
+  // Writes of this process started, and those known to be reported by the source.
+  let writes = 0;
+  let settledWrites = 0;
+  let syncing: Promise<void> | null = null;
+  const changed = () => {
+    generation++;
+    entries.clear();
+  };
+  const pending = () => writes > settledWrites;
+  const syncOnce = async (sync: () => Promise<void>) => {
+    const upTo = writes;
+    await sync();
+    settledWrites = Math.max(settledWrites, upTo);
+    changed();
+  };
+  source.start(changed);
+  return {
+    async read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+      const usable = !pending() && source.usable();
+      if (usable) {
+        const hit = entries.get(key);
+        if (hit && now() - hit.at < ttlMs) return hit.value as T;
+      }
+      const before = generation;
+      const value = await load();
+      if (usable && before === generation && !pending() && keep(value)) {
+        entries.delete(key);
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+        entries.set(key, { value: frozen(value), at: now() });
+      }
+      return value;
+    },
+    writing() {
+      writes++;
+      changed();
+    },
+    settled() {
+      if (!pending()) return null;
+      const sync = source.sync;
+      if (!sync) {
+        settledWrites = writes;
+        changed();
+        return null;
+      }
+      const target = writes;
+      return (async () => {
+        while (settledWrites < target) {
+          syncing ??= syncOnce(sync).finally(() => (syncing = null));
+          await syncing;
+        }
+      })();
+    },
+    async close() {
+      entries.clear();
+      await source.close();
+    },
+  };
+}
+
+/** A statement that may write one of the cached tables (generous: a needless match only empties the cache). */
+const WRITES = /\b(insert|update|delete|truncate|merge)\b/i;
+const TABLES = new RegExp(`\\b(${CACHED_TABLES.join('|')})\\b`, 'i');
+export const writesCachedTables = (sql: string): boolean => WRITES.test(sql) && TABLES.test(sql);
+
+/** The synchronous reads of SQLite's read connection (adapters/knex/fixed-sql.ts) this source needs. */
+export interface SqliteReader {
+  rowsNow(sql: string): Record<string, unknown>[];
+}
+
+/** SQLite: `PRAGMA data_version` of the read connection, then the `cached_tables_revision` row when that moved. */
+export function sqliteTableChanges(reader: SqliteReader): ChangeSource {
+  let changed = () => {};
+  let dataVersion: unknown;
+  let revision: unknown;
+  return {
+    start(onChange) {
+      changed = onChange;
+    },
+    usable() {
+      try {
+        const version = reader.rowsNow('pragma data_version')[0]?.['data_version'];
+        if (version !== undefined && version === dataVersion) return true;
+        const now = reader.rowsNow('select revision from cached_tables_revision where id = 1')[0]?.['revision'];
+        if (now === undefined) throw new Error('cached_tables_revision has no row');
+        if (now !== revision) changed();
+        revision = now;
+        dataVersion = version;
+        return true;
+      } catch {
+        // Not migrated yet, or the file is out of reach: read the database itself, which says what is wrong.
+        dataVersion = undefined;
+        revision = undefined;
+        changed();
+        return false;
+      }
+    },
+    async close() {},
+  };
+}
+
+/** How long the listening connection waits before it tries again after losing Postgres. */
+const RELISTEN_MS = 1000;
+
+/** Postgres: LISTEN on a connection of its own; usable only while it listens. */
+export function postgresTableChanges(url: string, schema: string | undefined): ChangeSource {
+  let changed = () => {};
+  let client: pg.Client | null = null;
+  let listening = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | null = null;
+
+  const again = () => {
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      void listen();
+    }, RELISTEN_MS).unref();
+  };
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = null;
+    listening = false;
+    changed();
+    c.end().catch(() => undefined);
+    again();
+  };
+  const listen = async () => {
+    // Named, so that an operator (or a test) can tell it in pg_stat_activity.
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000, application_name: `dinner-read-cache:${schema ?? 'default'}` });
+    let ours = '';
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    c.on('notification', (n) => {
+      if (n.channel === CACHED_TABLES_CHANNEL && n.payload === ours) changed();
+    });
+    try {
+      await c.connect();
+      if (schema) await c.query(`set search_path to ${c.escapeIdentifier(schema)}`);
+      ours = String((await c.query<{ s: string }>('select current_schema() as s')).rows[0]?.s);
+      await c.query(`listen ${CACHED_TABLES_CHANNEL}`);
+    } catch {
+      c.removeAllListeners('end');
+      c.on('error', () => undefined);
+      await c.end().catch(() => undefined);
+      again();
+      return;
+    }
+    if (closed) {
+      await c.end().catch(() => undefined);
+      return;
+    }
+    client = c;
+    // Whatever changed while nobody listened is unknown: start empty.
+    changed();
+    listening = true;
+  };
+
+  return {
+    start(onChange) {
+      changed = onChange;
+      void listen();
+    },
+    usable: () => listening,
+    async sync() {
+      const c = client;
+      if (!c || !listening) return;
+      try {
+        // Postgres sends what was notified before it answers a query: every commit made before this call is
+        // reported by the time it resolves.
+        await c.query('select 1');
+      } catch {
+        lost(c);
+      }
+    },
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      retry = null;
+      const c = client;
+      client = null;
+      listening = false;
+      if (c) {
+        c.removeAllListeners('end');
+        await c.end().catch(() => undefined);
+      }
+    },
+  };
+}
+
+const caches = new WeakMap<Knex, ReadCache>();
+
+/** Makes the stores of `knex` (the database's own instance, never a transaction) read through `cache`. */
+export function registerReadCache(knex: Knex, cache: ReadCache): void {
+  caches.set(knex, cache);
+}
+
+export const readCacheOf = (knex: Knex): ReadCache | undefined => caches.get(knex);
+
+/** `load` through the read cache of `knex`, or straight when it has none (a transaction, a SQLite in memory). */
+export function cachedRead<T>(knex: Knex, key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
+  const cache = caches.get(knex);
+  return cache ? cache.read(key, load, keep) : load();
+}

@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import knexFactory from 'knex';
+import { readCache, writesCachedTables, type ChangeSource } from '../../adapters/knex/read-cache.js';
+import type { Database } from '../../adapters/knex/database.js';
+import { runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
+import { knexStores } from '../../bootstrap/stores.js';
+import type { Session } from '../../core/accounts/types.js';
+import { at, newAccount, ownedHousehold } from '../contracts/fixtures.js';
+import { databaseKinds, withTwoConnections } from '../support/databases.js';
+
+/** A change source the test drives: usable or not, and syncs that finish when the test says. */
+function testSource() {
+  let changed = () => {};
+  const syncs: (() => void)[] = [];
+  const source: ChangeSource & { usableNow: boolean } = {
+    usableNow: true,
+    start(onChange) {
+      changed = onChange;
+    },
+    usable() {
+      return source.usableNow;
+    },
+    sync: () => new Promise<void>((resolve) => syncs.push(resolve)),
+    async close() {},
+  };
+  return { source, change: () => changed(), syncs };
+}
+
+const loader = () => {
+  let loads = 0;
+  return {
+    load: async () => ({ n: ++loads }),
+    loads: () => loads,
+  };
+};
+
+const ticks = async (n = 5) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('read cache (logic)', () => {
+  it('answers a kept value from memory, and reads again after a change', async () => {
+    const { source, change } = testSource();
+    const cache = readCache(source);
+    const l = loader();
+    expect(await cache.read('k', l.load, () => true)).to.deep.equal({ n: 1 });
+    expect(await cache.read('k', l.load, () => true)).to.deep.equal({ n: 1 });
+    expect(l.loads()).to.equal(1);
+    change();
+    expect(await cache.read('k', l.load, () => true)).to.deep.equal({ n: 2 });
+    expect(l.loads()).to.equal(2);
+  });
+
+  it('keeps only what `keep` accepts, and nothing while the source is not usable', async () => {
+    const { source } = testSource();
+    const cache = readCache(source);
+    const l = loader();
+    await cache.read('k', l.load, () => false);
+    await cache.read('k', l.load, () => false);
+    expect(l.loads()).to.equal(2);
+    source.usableNow = false;
+    await cache.read('j', l.load, () => true);
+    await cache.read('j', l.load, () => true);
+    expect(l.loads()).to.equal(4);
+    source.usableNow = true;
+    await cache.read('j', l.load, () => true);
+    await cache.read('j', l.load, () => true);
+    expect(l.loads()).to.equal(5);
+  });
+
+  it('does not keep a value whose read overlapped a change (it may be older than the change)', async () => {
+    const { source, change } = testSource();
+    const cache = readCache(source);
+    let release: () => void = () => {};
+    const slow = cache.read('k', () => new Promise<string>((resolve) => (release = () => resolve('old'))), () => true);
+    change();
+    release();
+    expect(await slow).to.equal('old');
+    expect(await cache.read('k', async () => 'new', () => true)).to.equal('new');
+  });
+
+  it("after this process's own write, answers from the database until the source has synced past it", async () => {
+    const { source, syncs } = testSource();
+    const cache = readCache(source);
+    const l = loader();
+    await cache.read('k', l.load, () => true);
+    cache.writing();
+    // Written, not yet known to be reported: every read goes to the database and nothing is kept.
+    await cache.read('k', l.load, () => true);
+    await cache.read('k', l.load, () => true);
+    expect(l.loads()).to.equal(3);
+    const settled = cache.settled();
+    expect(settled, 'a write to settle').to.not.equal(null);
+    const alsoSettled = cache.settled();
+    expect(syncs, 'one sync for both waiters').to.have.length(1);
+    cache.writing(); // a write after the sync began: that sync does not cover it
+    const later = cache.settled()!;
+    let done = false;
+    void settled!.then(() => (done = true));
+    await ticks();
+    expect(done).to.equal(false);
+    syncs.shift()!();
+    await settled;
+    await alsoSettled;
+    await ticks();
+    expect(syncs, 'the later write waits for a sync of its own').to.have.length(1);
+    syncs.shift()!();
+    await later;
+    expect(cache.settled(), 'nothing left to settle').to.equal(null);
+    await cache.read('k', l.load, () => true);
+    await cache.read('k', l.load, () => true);
+    expect(l.loads()).to.equal(4);
+  });
+
+  it('reads again after its time to live, and lets the oldest go past its size', async () => {
+    let now = 0;
+    const { source } = testSource();
+    const cache = readCache(source, { ttlMs: 1000, maxEntries: 2, now: () => now });
+    const l = loader();
+    await cache.read('a', l.load, () => true);
+    now = 999;
+    await cache.read('a', l.load, () => true);
+    expect(l.loads()).to.equal(1);
+    now = 1000;
+    await cache.read('a', l.load, () => true);
+    expect(l.loads()).to.equal(2);
+    await cache.read('b', l.load, () => true);
+    await cache.read('c', l.load, () => true); // 'a' (the oldest) goes
+    await cache.read('c', l.load, () => true);
+    await cache.read('b', l.load, () => true);
+    expect(l.loads()).to.equal(4);
+    await cache.read('a', l.load, () => true);
+    expect(l.loads()).to.equal(5);
+  });
+
+  it('hands out kept values read-only, all the way down', async () => {
+    const { source } = testSource();
+    const cache = readCache(source);
+    const value = await cache.read('k', async () => ({ account: { name: 'x' }, list: [{ role: 'Owner' }] }), () => true);
+    expect(Object.isFrozen(value.account)).to.equal(true);
+    expect(Object.isFrozen(value.list[0])).to.equal(true);
+    expect(() => {
+      (value.account as { name: string }).name = 'y';
+    }).to.throw(TypeError);
+  });
+
+  it('knows which statements may write the cached tables', () => {
+    expect(writesCachedTables('delete from "sessions" where "token_hash" = ?')).to.equal(true);
+    expect(writesCachedTables('update "accounts" set "security_stamp" = ?')).to.equal(true);
+    expect(writesCachedTables('insert into "household_members" ("id") values (?)')).to.equal(true);
+    expect(writesCachedTables('delete from "households" where "id" = ?')).to.equal(true);
+    expect(writesCachedTables('select * from "sessions" where "token_hash" = ?')).to.equal(false);
+    expect(writesCachedTables('insert into "pantry_observations" ("id") values (?)')).to.equal(false);
+  });
+});
+
+/** How many queries `fn` ran, as Server-Timing counts them. */
+async function queriesOf<T>(fn: () => Promise<T>): Promise<{ value: T; queries: number }> {
+  const metrics: RequestMetrics = { traceId: 't', spanId: 's', startedAt: process.hrtime.bigint(), dbMs: 0, dbQueries: 0, steps: [] };
+  const value = await runWithMetrics(metrics, fn);
+  return { value, queries: metrics.dbQueries };
+}
+
+/** Another process's change reaches this one by NOTIFY on Postgres: soon, not in the same instant. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 3000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not seen within 3 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The Postgres listening connection is up (the cache answers a repeated read without a query). */
+async function cacheAnswers(read: () => Promise<unknown>): Promise<void> {
+  await eventually(async () => (await queriesOf(read)).queries === 0 && (await queriesOf(read)).queries === 0, 'the cache answering');
+}
+
+for (const kind of databaseKinds()) {
+  describe(`read cache [${kind.name}]`, () => {
+    const session = (accountId: string, securityStamp: string): Session => ({
+      tokenHash: randomUUID().replace(/-/g, '').repeat(2),
+      accountId,
+      securityStamp,
+      createdAt: at('2026-04-01T08:00:00.250Z'),
+      expiresAt: at('2026-05-01T08:00:00.250Z'),
+    });
+
+    async function signedIn(db: Database) {
+      const s = knexStores(db.knex);
+      const account = newAccount();
+      await s.accounts.create(account);
+      const input = session(account.id, account.securityStamp);
+      await s.sessions.create(input);
+      return { s, account, session: input };
+    }
+
+    it("answers a repeated session lookup from memory, and sees this process's own revocation at once", async () => {
+      await withTwoConnections(kind, async (a) => {
+        const { s, account, session: own } = await signedIn(a);
+        await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+        const first = await queriesOf(() => s.sessions.lookup(own.tokenHash));
+        expect(first.value?.account.id).to.equal(account.id);
+        expect(first.queries).to.equal(0);
+        await s.accounts.setSecurityStamp(account.id, 'rotated', at('2026-04-02T00:00:00Z'));
+        const after = await queriesOf(() => s.sessions.lookup(own.tokenHash));
+        expect(after.value?.account.securityStamp).to.equal('rotated');
+        expect(after.queries, 'read from the database after the change').to.equal(1);
+        await s.sessions.delete(own.tokenHash);
+        expect(await s.sessions.lookup(own.tokenHash)).to.equal(null);
+      });
+    });
+
+    it("sees another process's revocation, account change, membership change and pantry merge", async () => {
+      await withTwoConnections(kind, async (a, b) => {
+        const { s, account, session: own } = await signedIn(a);
+        const other = knexStores(b.knex);
+        const h = await ownedHousehold(other);
+        await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+        await cacheAnswers(() => s.households.membershipsOf(account.id));
+        expect(await s.households.membershipsOf(account.id)).to.deep.equal([]);
+
+        await other.households.addMember(h.id, { id: randomUUID(), displayName: 'Kari', role: 'Adult', accountId: account.id, createdAt: at('2026-04-01T09:00:00Z') });
+        const joined = async () => (await s.households.membershipsOf(account.id)).length === 1 && (await s.households.memberByAccount(h.id, account.id)) !== null;
+        if (kind.name === 'sqlite') expect(await joined(), 'seen at once').to.equal(true);
+        else await eventually(joined, 'the new membership');
+
+        await other.accounts.setDisplayName(account.id, 'Kari N.', at('2026-04-02T00:00:00Z'));
+        const renamed = async () => (await s.sessions.lookup(own.tokenHash))?.account.displayName === 'Kari N.';
+        if (kind.name === 'sqlite') expect(await renamed(), 'seen at once').to.equal(true);
+        else await eventually(renamed, 'the new name');
+
+        await cacheAnswers(() => s.pantryMerges.activeMerges(h.id));
+        await other.pantryMerges.merge({ householdId: h.id, fromKey: 'melk', toKey: 'lettmelk', fromDisplayName: 'Melk', toDisplayName: 'Lettmelk', mergedAt: at('2026-04-02T00:00:00Z') });
+        const merged = async () => (await s.pantryMerges.activeMerges(h.id)).map((m) => m.fromKey).join() === 'melk';
+        if (kind.name === 'sqlite') expect(await merged(), 'seen at once').to.equal(true);
+        else await eventually(merged, 'the new merge');
+
+        await other.sessions.delete(own.tokenHash);
+        const revoked = async () => (await s.sessions.lookup(own.tokenHash)) === null;
+        if (kind.name === 'sqlite') expect(await revoked(), 'seen at once').to.equal(true);
+        else await eventually(revoked, 'the revocation');
+      });
+    });
+
+    it('sees a change made without the stores (plain SQL on another connection, cascades included)', async () => {
+      await withTwoConnections(kind, async (a, b) => {
+        const { s, account, session: own } = await signedIn(a);
+        await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+        // The account goes; its session goes with it by the foreign key's cascade.
+        await b.knex.raw('delete from accounts where id = ?', [account.id]);
+        const gone = async () => (await s.sessions.lookup(own.tokenHash)) === null;
+        if (kind.name === 'sqlite') expect(await gone(), 'seen at once').to.equal(true);
+        else await eventually(gone, 'the deleted account');
+      });
+    });
+
+    if (kind.name === 'postgres') {
+      it('reads the database while its listening connection is down, and caches again once it is back', async () => {
+        await withTwoConnections(kind, async (a, b) => {
+          const { s, session: own } = await signedIn(a);
+          await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+          const admin = knexFactory({ client: 'pg', connection: process.env['DATABASE_URL_PG'], pool: { min: 0, max: 1 } });
+          try {
+            const schema = (await a.knex.raw('select current_schema() as s')).rows[0].s as string;
+            const killed = await admin.raw('select pg_terminate_backend(pid) from pg_stat_activity where application_name = ?', [`dinner-read-cache:${schema}`]);
+            expect(killed.rows.length, 'listening connections found').to.be.at.least(1);
+          } finally {
+            await admin.destroy();
+          }
+          // Until it listens again, a change by another process would go unnoticed: nothing is answered from memory.
+          await eventually(async () => (await queriesOf(() => s.sessions.lookup(own.tokenHash))).queries === 1, 'reading the database');
+          await knexStores(b.knex).sessions.delete(own.tokenHash);
+          expect(await s.sessions.lookup(own.tokenHash)).to.equal(null);
+          const again = await signedIn(a);
+          await cacheAnswers(() => again.s.sessions.lookup(again.session.tokenHash));
+        });
+      });
+    }
+  });
+}
