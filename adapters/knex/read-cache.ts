@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { CACHED_TABLES_CHANNEL, CACHED_TABLES } from './migrations/0026_cached_tables.js';
+import { INSERT_CHANGES_NOTHING } from './migrations/0027_cached_tables_inserts.js';
 
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
@@ -126,7 +127,10 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
 /** A statement that may write one of the cached tables (generous: a needless match only empties the cache). */
 const WRITES = /\b(insert|update|delete|truncate|merge)\b/i;
 const TABLES = new RegExp(`\\b(${CACHED_TABLES.join('|')})\\b`, 'i');
-export const writesCachedTables = (sql: string): boolean => WRITES.test(sql) && TABLES.test(sql);
+// A plain insert of a row no cached value holds (migration 0027), as every sign-in's session is.
+const INSERTS_NOTHING_CACHED = new RegExp(`^\\s*insert\\s+into\\s+"?(${INSERT_CHANGES_NOTHING.join('|')})"?\\s*\\(`, 'i');
+export const writesCachedTables = (sql: string): boolean =>
+  WRITES.test(sql) && TABLES.test(sql) && !(INSERTS_NOTHING_CACHED.test(sql) && !/\bon\s+conflict\b|\bselect\b/i.test(sql));
 
 /** The synchronous reads of SQLite's read connection (adapters/knex/fixed-sql.ts) this source needs. */
 export interface SqliteReader {

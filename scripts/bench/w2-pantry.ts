@@ -144,7 +144,7 @@ async function drive(): Promise<void> {
         baseline: 'bare node:http, 1 prepared statement',
         subjectFigures: subject,
         baselineFigures: baseline,
-        note: `service: ${info.queries} SQL statements (session, membership, log version, merges); baseline: the log version only, log held in memory as the store does, same model, page and JSON (${info.bytes} bytes)`,
+        note: `service: ${info.queries} SQL statements (the log version; session, membership and merges from the read cache); baseline: the log version only, log held in memory as the store does, same model, page and JSON (${info.bytes} bytes)`,
       },
       0.6,
     );

@@ -151,6 +151,11 @@ describe('read cache (logic)', () => {
     expect(writesCachedTables('insert into "household_members" ("id") values (?)')).to.equal(true);
     expect(writesCachedTables('delete from "households" where "id" = ?')).to.equal(true);
     expect(writesCachedTables('select * from "sessions" where "token_hash" = ?')).to.equal(false);
+    // A new session, account or household is in no cached value; a new membership or merge is.
+    expect(writesCachedTables('insert into "sessions" ("token_hash", "account_id") values (?, ?)')).to.equal(false);
+    expect(writesCachedTables('insert into "accounts" ("id") values (?)')).to.equal(false);
+    expect(writesCachedTables('insert into "accounts" ("id") values (?) on conflict ("id") do update set "display_name" = ?')).to.equal(true);
+    expect(writesCachedTables('insert into "pantry_merges" ("household_id") values (?)')).to.equal(true);
     expect(writesCachedTables('insert into "pantry_observations" ("id") values (?)')).to.equal(false);
   });
 });
@@ -240,6 +245,20 @@ for (const kind of databaseKinds()) {
         const revoked = async () => (await s.sessions.lookup(own.tokenHash)) === null;
         if (kind.name === 'sqlite') expect(await revoked(), 'seen at once').to.equal(true);
         else await eventually(revoked, 'the revocation');
+      });
+    });
+
+    it("keeps what it holds when another process signs in (a new session changes no cached value)", async () => {
+      await withTwoConnections(kind, async (a, b) => {
+        const { s, account, session: own } = await signedIn(a);
+        await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+        await cacheAnswers(() => s.households.membershipsOf(account.id));
+        await knexStores(b.knex).sessions.create(session(account.id, account.securityStamp));
+        await knexStores(b.knex).accounts.create(newAccount());
+        // Time for a notification to arrive, were one sent (Postgres); SQLite sees the commit at once.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect((await queriesOf(() => s.sessions.lookup(own.tokenHash))).queries).to.equal(0);
+        expect((await queriesOf(() => s.households.membershipsOf(account.id))).queries).to.equal(0);
       });
     });
 
