@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import { walSyncOf } from './wal-sync.js';
 import { readCacheOf } from './read-cache.js';
+import { runStoreCall } from './store-calls.js';
 
 const codeOf = (err: unknown): string | undefined =>
   typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
@@ -59,14 +60,17 @@ export function translated<T extends object>(knex: Knex, store: T): T {
       typeof fn === 'function'
         ? async (...args: unknown[]) => {
             try {
-              const run = () => (fn as (...a: unknown[]) => Promise<unknown>)(...args);
-              try {
-                return await (sync ? sync.call(run) : run());
-              } finally {
-                // A change of a cached table this call made is known to the read cache before it answers.
-                const settled = cache?.settled();
-                if (settled) await settled;
-              }
+              return await runStoreCall(async (call) => {
+                try {
+                  return await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+                } finally {
+                  // SQLite: what this call wrote is on disk before it answers (group commit).
+                  if (sync && call.wrote) await sync.durable();
+                  // Postgres: a change of a cached table this call made is known to the read cache before it answers.
+                  const settled = cache?.settled(call);
+                  if (settled) await settled;
+                }
+              });
             } catch (err) {
               throw isBusy(err) ? new StoreBusyError(err) : isUnavailable(err) ? new StoreUnavailableError(err) : err;
             }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import { CACHED_TABLES_CHANNEL, CACHED_TABLES } from './migrations/0026_cached_tables.js';
 import { INSERT_CHANGES_NOTHING } from './migrations/0027_cached_tables_inserts.js';
+import type { StoreCall } from './store-calls.js';
 
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
@@ -23,10 +24,13 @@ import { INSERT_CHANGES_NOTHING } from './migrations/0027_cached_tables_inserts.
 export interface ReadCache {
   /** The value under `key`: from memory when it is known current, else from `load`, kept if `keep` says so. */
   read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T>;
-  /** A statement of this process that writes one of the cached tables is about to run (Postgres). */
-  writing(): void;
-  /** Null, or a promise to wait for before a store call that may have written answers (see above). */
-  settled(): Promise<void> | null;
+  /**
+   * A statement that writes one of the cached tables is about to run (Postgres), under the store call `call`
+   * (adapters/knex/store-calls.ts) if any: nothing is answered from memory until that call has settled.
+   */
+  writing(call?: StoreCall): void;
+  /** Null, or a promise to wait for before the store call `call` answers (see above). */
+  settled(call?: StoreCall): Promise<void> | null;
   close(): Promise<void>;
 }
 
@@ -65,20 +69,35 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
   const entries = new Map<string, { value: unknown; at: number }>();
   // Moves on with every change learned of: a value loaded while it moved may be older than the change.
   let generation = 0;
-  // Writes of this process started, and those known to be reported by the source.
-  let writes = 0;
-  let settledWrites = 0;
+  // Store calls under way that wrote a cached table, and writes made outside any store call, not yet settled.
+  let writingCalls = 0;
+  let strayWrites = 0;
+  let settledStrayWrites = 0;
+  // Syncs with the source: each covers the tickets handed out before it started.
+  let tickets = 0;
+  let covered = 0;
   let syncing: Promise<void> | null = null;
   const changed = () => {
     generation++;
     entries.clear();
   };
-  const pending = () => writes > settledWrites;
-  const syncOnce = async (sync: () => Promise<void>) => {
-    const upTo = writes;
-    await sync();
-    settledWrites = Math.max(settledWrites, upTo);
-    changed();
+  const pending = () => writingCalls > 0 || strayWrites > settledStrayWrites;
+  /** Resolves once a sync that started after this call has finished (at once where changes are seen at once). */
+  const syncFromNow = async (): Promise<void> => {
+    const sync = source.sync;
+    if (!sync) return;
+    const ticket = ++tickets;
+    while (covered < ticket) {
+      syncing ??= (async () => {
+        const upTo = tickets;
+        try {
+          await sync();
+        } finally {
+          covered = Math.max(covered, upTo);
+        }
+      })().finally(() => (syncing = null));
+      await syncing;
+    }
   };
   source.start(changed);
   return {
@@ -97,23 +116,29 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
       }
       return value;
     },
-    writing() {
-      writes++;
+    writing(call) {
+      if (call) {
+        if (!call.wroteCached) writingCalls++;
+        call.wroteCached = true;
+      } else strayWrites++;
       changed();
     },
-    settled() {
-      if (!pending()) return null;
-      const sync = source.sync;
-      if (!sync) {
-        settledWrites = writes;
-        changed();
-        return null;
-      }
-      const target = writes;
+    settled(call) {
+      const own = call?.wroteCached === true;
+      const stray = strayWrites > settledStrayWrites;
+      if (!own && !stray) return null;
+      const upTo = strayWrites;
       return (async () => {
-        while (settledWrites < target) {
-          syncing ??= syncOnce(sync).finally(() => (syncing = null));
-          await syncing;
+        try {
+          // The call has committed (or rolled back) by now: a sync that starts now delivers its notification.
+          await syncFromNow();
+        } finally {
+          if (own) {
+            call!.wroteCached = false;
+            writingCalls--;
+          }
+          settledStrayWrites = Math.max(settledStrayWrites, upTo);
+          changed();
         }
       })();
     },

@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Knex } from 'knex';
+import { currentStoreCall, runStoreCall } from './store-calls.js';
 
 /**
  * Group commit for SQLite: an acknowledged write is on disk, without an fsync on the event loop.
@@ -14,7 +14,7 @@ import type { Knex } from 'knex';
  * The guarantee is that of synchronous=FULL, where every commit fsyncs on the event loop and nothing else runs
  * meanwhile (about 0.4 ms a commit on this machine; docs/performance.md, W6).
  *
- * A write counts for the store call it ran under (`call`, followed through its awaits by AsyncLocalStorage), so
+ * A write counts for the store call it ran under (`call`; adapters/knex/store-calls.ts), so
  * only that call waits: a read that runs meanwhile answers at once, however long the flush takes. (Counting every
  * write made during a call, as before, put each GET /me beside a sign-in behind its flush: W7, docs/performance.md.)
  */
@@ -63,12 +63,6 @@ export function walFileSync(walPath: string): { flush(): Promise<void>; close():
 /** Anything written outside a store call (a scheduled job's bookkeeping) is on disk within this time anyway. */
 const BACKGROUND_SYNC_MS = 200;
 
-/**
- * The store call under way, if any, at each point of the code: whether it has written. One for the process, not
- * one per database: every AsyncLocalStorage in use adds its own work to every promise the process makes.
- */
-const calls = new AsyncLocalStorage<{ wrote: boolean }>();
-
 export function walSync(file: { flush(): Promise<void>; close(): Promise<void> }): WalSync {
   let written = 0;
   let synced = 0;
@@ -90,7 +84,7 @@ export function walSync(file: { flush(): Promise<void>; close(): Promise<void> }
   return {
     wrote() {
       written++;
-      const call = calls.getStore();
+      const call = currentStoreCall();
       if (call) call.wrote = true;
       // Made outside any store call (or by one that ends before it), a write is still flushed soon.
       background ??= setTimeout(() => {
@@ -102,11 +96,12 @@ export function walSync(file: { flush(): Promise<void>; close(): Promise<void> }
       return written;
     },
     durable,
-    async call(run) {
-      const call = { wrote: false };
-      const result = await calls.run(call, run);
-      if (call.wrote) await durable();
-      return result;
+    call(run) {
+      return runStoreCall(async (call) => {
+        const result = await run();
+        if (call.wrote) await durable();
+        return result;
+      });
     },
     async close() {
       if (background) clearTimeout(background);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import { readCache, writesCachedTables, type ChangeSource } from '../../adapters/knex/read-cache.js';
+import { currentStoreCall, type StoreCall } from '../../adapters/knex/store-calls.js';
 import type { Database } from '../../adapters/knex/database.js';
 import { runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
 import { knexStores } from '../../bootstrap/stores.js';
@@ -80,7 +81,7 @@ describe('read cache (logic)', () => {
     expect(await cache.read('k', async () => 'new', () => true)).to.equal('new');
   });
 
-  it("after this process's own write, answers from the database until the source has synced past it", async () => {
+  it("after a write made outside any store call, answers from the database until a sync that started after it", async () => {
     const { source, syncs } = testSource();
     const cache = readCache(source);
     const l = loader();
@@ -92,8 +93,7 @@ describe('read cache (logic)', () => {
     expect(l.loads()).to.equal(3);
     const settled = cache.settled();
     expect(settled, 'a write to settle').to.not.equal(null);
-    const alsoSettled = cache.settled();
-    expect(syncs, 'one sync for both waiters').to.have.length(1);
+    expect(syncs).to.have.length(1);
     cache.writing(); // a write after the sync began: that sync does not cover it
     const later = cache.settled()!;
     let done = false;
@@ -102,15 +102,48 @@ describe('read cache (logic)', () => {
     expect(done).to.equal(false);
     syncs.shift()!();
     await settled;
-    await alsoSettled;
     await ticks();
     expect(syncs, 'the later write waits for a sync of its own').to.have.length(1);
+    await cache.read('k', l.load, () => true);
+    expect(l.loads(), 'still from the database').to.equal(4);
     syncs.shift()!();
     await later;
     expect(cache.settled(), 'nothing left to settle').to.equal(null);
     await cache.read('k', l.load, () => true);
     await cache.read('k', l.load, () => true);
-    expect(l.loads()).to.equal(4);
+    expect(l.loads()).to.equal(5);
+  });
+
+  it("holds back from memory while a store call that wrote is under way, however other calls end, until a sync after it", async () => {
+    const { source, syncs } = testSource();
+    const cache = readCache(source);
+    const l = loader();
+    const writer = { wrote: false, wroteCached: false };
+    const other = { wrote: false, wroteCached: false };
+    const another = { wrote: false, wroteCached: false };
+    cache.writing(writer);
+    cache.writing(another);
+    // Another call ends first: it wrote nothing, so it settles nothing, and the writer's transaction may still be open.
+    expect(cache.settled(other)).to.equal(null);
+    await cache.read('k', l.load, () => true);
+    await cache.read('k', l.load, () => true);
+    expect(l.loads(), 'nothing kept while the writer is under way').to.equal(2);
+    // A sync already running when the writer settles does not cover it.
+    const first = cache.settled(another)!;
+    expect(syncs).to.have.length(1);
+    const own = cache.settled(writer)!;
+    syncs.shift()!();
+    await first;
+    await ticks();
+    expect(syncs, "the writer's own sync").to.have.length(1);
+    await cache.read('k', l.load, () => true);
+    expect(l.loads()).to.equal(3);
+    syncs.shift()!();
+    await own;
+    expect(writer.wroteCached).to.equal(false);
+    await cache.read('k', l.load, () => true);
+    await cache.read('k', l.load, () => true);
+    expect(l.loads(), 'kept again').to.equal(4);
   });
 
   it('reads again after its time to live, and lets the oldest go past its size', async () => {
@@ -275,6 +308,24 @@ for (const kind of databaseKinds()) {
     });
 
     if (kind.name === 'postgres') {
+      it('counts a write of a cached table for the store call it ran under, in and out of a transaction', async () => {
+        await withTwoConnections(kind, async (a) => {
+          const { s, account, session: own } = await signedIn(a);
+          const seen: (StoreCall | undefined)[] = [];
+          const listener = (q: { sql: string }) => void (writesCachedTables(q.sql) && seen.push(currentStoreCall()));
+          a.knex.on('query', listener);
+          try {
+            await s.sessions.delete(own.tokenHash);
+            const h = await ownedHousehold(s); // a transaction: the household and its Owner
+            await s.households.addMember(h.id, { id: randomUUID(), displayName: 'Kari', role: 'Adult', accountId: account.id, createdAt: at('2026-04-01T09:00:00Z') });
+          } finally {
+            a.knex.off('query', listener);
+          }
+          expect(seen.length).to.be.at.least(3);
+          for (const call of seen) expect(call, 'the store call of the write').to.not.equal(undefined);
+        });
+      });
+
       it('reads the database while its listening connection is down, and caches again once it is back', async () => {
         await withTwoConnections(kind, async (a, b) => {
           const { s, session: own } = await signedIn(a);

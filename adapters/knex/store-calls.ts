@@ -1,0 +1,24 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** What one store call (a method of a store made by `translated`) did, followed through its awaits. */
+export interface StoreCall {
+  /** SQLite: a statement that may have changed the database ran under it (group commit waits for it). */
+  wrote: boolean;
+  /** Postgres: a statement that may have changed a table of the read cache ran under it. */
+  wroteCached: boolean;
+}
+
+/**
+ * One for the process, not one per database or per purpose: every AsyncLocalStorage in use adds its own work to
+ * every promise the process makes.
+ */
+const calls = new AsyncLocalStorage<StoreCall>();
+
+/** Runs `run` as a store call of its own (a nested call is one of its own too). */
+export function runStoreCall<T>(run: (call: StoreCall) => Promise<T>): Promise<T> {
+  const call: StoreCall = { wrote: false, wroteCached: false };
+  return calls.run(call, () => run(call));
+}
+
+/** The store call under way at this point of the code, if any. */
+export const currentStoreCall = (): StoreCall | undefined => calls.getStore();
