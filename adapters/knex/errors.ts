@@ -49,7 +49,7 @@ export function isUnavailable(err: unknown, depth = 0): boolean {
  * Wraps every method of a store over `knex` so that driver contention surfaces as the port's StoreBusyError and a
  * database out of reach as StoreUnavailableError: no layer above the adapter ever sees a raw SQLITE_BUSY or
  * ECONNREFUSED. On SQLite, a call that wrote answers only once its own commits are on disk (adapters/knex/wal-sync.ts);
- * on Postgres, one that wrote a cached table only once the read cache knows (adapters/knex/read-cache.ts).
+ * on Postgres, the read cache learns when a call that wrote a cached table has ended (adapters/knex/read-cache.ts).
  */
 export function translated<T extends object>(knex: Knex, store: T): T {
   const sync = walSyncOf(knex);
@@ -66,7 +66,7 @@ export function translated<T extends object>(knex: Knex, store: T): T {
                 } finally {
                   // SQLite: what this call wrote is on disk before it answers (group commit).
                   if (sync && call.wrote) await sync.durable();
-                  // Postgres: a change of a cached table this call made is known to the read cache before it answers.
+                  // Postgres: the read cache holds back while a call that wrote a cached table is under way.
                   const settled = cache?.settled(call);
                   if (settled) await settled;
                 }

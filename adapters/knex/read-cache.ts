@@ -16,20 +16,20 @@ import type { StoreCall } from './store-calls.js';
  *   since it last looked (`PRAGMA data_version`, no I/O), and if so whether that touched the cached tables (the
  *   `cached_tables_revision` row their triggers count up). Exact, whoever wrote.
  * - Postgres: the tables' triggers NOTIFY at commit, and every process LISTENs on a connection of its own. A
- *   change made by this process is known before the store call that made it answers (the call waits for a round
- *   trip on the listening connection, which delivers every notification committed before it). Another process's
- *   change reaches this one as fast as Postgres delivers the notification (docs/security.md). While the
- *   listening connection is down, nothing is answered from memory.
+ *   change made by this process is known at once: a store call that writes a cached table (seen in knex's query
+ *   events, which run under the call) empties the cache, and nothing is answered from memory or kept until that
+ *   call has ended, committed. Another process's change reaches this one as fast as Postgres delivers the
+ *   notification (docs/security.md). While the listening connection is down, nothing is answered from memory.
  */
 export interface ReadCache {
   /** The value under `key`: from memory when it is known current, else from `load`, kept if `keep` says so. */
   read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T>;
   /**
    * A statement that writes one of the cached tables is about to run (Postgres), under the store call `call`
-   * (adapters/knex/store-calls.ts) if any: nothing is answered from memory until that call has settled.
+   * (adapters/knex/store-calls.ts) if any: nothing is answered from memory or kept until that call has ended.
    */
   writing(call?: StoreCall): void;
-  /** Null, or a promise to wait for before the store call `call` answers (see above). */
+  /** The store call `call` ends; null, or a promise to wait for before it answers (after a write outside any call). */
   settled(call?: StoreCall): Promise<void> | null;
   close(): Promise<void>;
 }
@@ -124,23 +124,20 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
       changed();
     },
     settled(call) {
-      const own = call?.wroteCached === true;
-      const stray = strayWrites > settledStrayWrites;
-      if (!own && !stray) return null;
+      if (call?.wroteCached) {
+        // The call has committed (or rolled back) by now: a value read from here on is read after it, and one read
+        // before (or while) it is not kept. Its own notification, when it comes, only empties the cache again.
+        call.wroteCached = false;
+        writingCalls--;
+        changed();
+      }
+      if (strayWrites === settledStrayWrites) return null;
+      // A write outside any store call: when it commits is unknown, so wait for a sync that starts after now.
       const upTo = strayWrites;
-      return (async () => {
-        try {
-          // The call has committed (or rolled back) by now: a sync that starts now delivers its notification.
-          await syncFromNow();
-        } finally {
-          if (own) {
-            call!.wroteCached = false;
-            writingCalls--;
-          }
-          settledStrayWrites = Math.max(settledStrayWrites, upTo);
-          changed();
-        }
-      })();
+      return syncFromNow().finally(() => {
+        settledStrayWrites = Math.max(settledStrayWrites, upTo);
+        changed();
+      });
     },
     async close() {
       entries.clear();
