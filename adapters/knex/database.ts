@@ -7,7 +7,7 @@ import { migrationSource, migrations } from './migrations/index.js';
 import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
 import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.js';
 import { currentStoreCall } from './store-calls.js';
-import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, writesCachedTables, type ReadCache } from './read-cache.js';
+import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, type ReadCache } from './read-cache.js';
 
 
 export interface Database {
@@ -46,7 +46,12 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   const cache: ReadCache | null =
     target.kind === 'postgres' ? readCache(postgresTableChanges(target.url, options.schema)) : sqliteReader ? readCache(sqliteTableChanges(sqliteReader)) : null;
   if (cache) registerReadCache(knex, cache);
-  if (cache && target.kind === 'postgres') knex.on('query', (q: { sql: string }) => void (writesCachedTables(q.sql) && cache.writing(currentStoreCall())));
+  if (cache && target.kind === 'postgres') {
+    knex.on('query', (q: { sql: string }) => {
+      const scope = scopeWritten(q.sql);
+      if (scope) cache.writing(currentStoreCall(), scope);
+    });
+  }
   // Migrations never un-apply while this process runs: once all were seen applied, the probe only pings.
   let migrated = false;
   return {

@@ -2,12 +2,14 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import { CACHED_TABLES_CHANNEL, CACHED_TABLES } from './migrations/0026_cached_tables.js';
 import { INSERT_CHANGES_NOTHING } from './migrations/0027_cached_tables_inserts.js';
+import { INPUTS } from './migrations/0016_household_revisions.js';
+import { HOUSEHOLD_CHANGES_CHANNEL, LIST_STATE_TABLES } from './migrations/0028_household_changes.js';
 import type { StoreCall } from './store-calls.js';
 
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
  * account, the caller's membership of the household it names (and all the caller's memberships, for GET /me), and
- * a household's pantry merges. On this machine a round trip to Postgres costs a request about 0.2 ms of the event
+ * a household's pantry merges; and, per household, a shopping list's state (GET shopping-list's 304 path). On this machine a round trip to Postgres costs a request about 0.2 ms of the event
  * loop, most of it the system call that wakes the database's process (docs/performance.md, W1 and W6); the cache
  * saves two or three of them on most requests.
  *
@@ -20,24 +22,36 @@ import type { StoreCall } from './store-calls.js';
  *   events, which run under the call) empties the cache, and nothing is answered from memory or kept until that
  *   call has ended, committed. Another process's change reaches this one as fast as Postgres delivers the
  *   notification (docs/security.md). While the listening connection is down, nothing is answered from memory.
+ *
+ * A value read with a household (`read`'s last argument) is one that any write to the household's shopping-list
+ * inputs may change (migrations 0016 and 0028): it is dropped when that household changes (or every household, as
+ * a price sync does), not with the rest; on SQLite, whenever anything was committed. A store call writing such a
+ * table holds back only these values while it runs, so a pantry write leaves sessions and memberships cached.
  */
 export interface ReadCache {
   /** The value under `key`: from memory when it is known current, else from `load`, kept if `keep` says so. */
-  read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T>;
+  read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household?: string): Promise<T>;
   /**
-   * A statement that writes one of the cached tables is about to run (Postgres), under the store call `call`
-   * (adapters/knex/store-calls.ts) if any: nothing is answered from memory or kept until that call has ended.
+   * A statement that writes one of the cached tables (`all`), or only tables a household's values depend on
+   * (`households`), is about to run (Postgres), under the store call `call` (adapters/knex/store-calls.ts) if any:
+   * nothing it may change is answered from memory or kept until that call has ended.
    */
-  writing(call?: StoreCall): void;
+  writing(call?: StoreCall, scope?: WriteScope): void;
   /** The store call `call` ends; null, or a promise to wait for before it answers (after a write outside any call). */
   settled(call?: StoreCall): Promise<void> | null;
   close(): Promise<void>;
 }
 
+/** What a write may change: any cached value, or only values read for a household. */
+export type WriteScope = 'all' | 'households';
+
 /** Where a cache learns of changes. */
 export interface ChangeSource {
-  /** Starts watching; `changed` is called for every change learned of (and whenever watching was interrupted). */
-  start(changed: () => void): void;
+  /**
+   * Starts watching; `changed` is called for every change learned of (and whenever watching was interrupted),
+   * `householdChanged` for a change of one household's values (null: every household's).
+   */
+  start(changed: () => void, householdChanged: (household: string | null) => void): void;
   /** Synchronously, just before a read: whether cached values may be answered now (it calls `changed` first if it learns of one). */
   usable(): boolean;
   /** Resolves once every change committed before it was called has been reported; absent where changes are seen at once. */
@@ -66,22 +80,60 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
   const maxEntries = options.maxEntries ?? 10_000;
   const ttlMs = options.ttlMs ?? 60_000;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { value: unknown; at: number }>();
+  type Entry = { value: unknown; at: number };
+  const entries = new Map<string, Entry>();
+  // Values read for a household, by household (oldest household first).
+  const households = new Map<string, Map<string, Entry>>();
+  let householdEntries = 0;
   // Moves on with every change learned of: a value loaded while it moved may be older than the change.
   let generation = 0;
-  // Store calls under way that wrote a cached table, and writes made outside any store call, not yet settled.
+  // The same for households' values: every household's, and each household's with a load under way.
+  let householdsGeneration = 0;
+  const loading = new Map<string, { loads: number; generation: number }>();
+  // Store calls under way that wrote a cached table (or only households' tables), and writes made outside any
+  // store call, not yet settled.
   let writingCalls = 0;
+  let writingHouseholdCalls = 0;
   let strayWrites = 0;
   let settledStrayWrites = 0;
   // Syncs with the source: each covers the tickets handed out before it started.
   let tickets = 0;
   let covered = 0;
   let syncing: Promise<void> | null = null;
+  const householdChanged = (household: string | null) => {
+    if (household === null) {
+      householdsGeneration++;
+      households.clear();
+      householdEntries = 0;
+      for (const l of loading.values()) l.generation++;
+      return;
+    }
+    const l = loading.get(household);
+    if (l) l.generation++;
+    householdEntries -= households.get(household)?.size ?? 0;
+    households.delete(household);
+  };
   const changed = () => {
     generation++;
     entries.clear();
+    householdChanged(null);
   };
-  const pending = () => writingCalls > 0 || strayWrites > settledStrayWrites;
+  const pending = (household: boolean) => writingCalls > 0 || strayWrites > settledStrayWrites || (household && writingHouseholdCalls > 0);
+  const keepFor = (household: string, key: string, entry: Entry) => {
+    let kept = households.get(household);
+    if (kept) households.delete(household);
+    else kept = new Map();
+    households.set(household, kept);
+    householdEntries -= kept.size;
+    kept.delete(key);
+    kept.set(key, entry);
+    householdEntries += kept.size;
+    while (householdEntries > maxEntries) {
+      const [oldest, values] = households.entries().next().value!;
+      householdEntries -= values.size;
+      households.delete(oldest);
+    }
+  };
   /** Resolves once a sync that started after this call has finished (at once where changes are seen at once). */
   const syncFromNow = async (): Promise<void> => {
     const sync = source.sync;
@@ -99,24 +151,47 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
       await syncing;
     }
   };
-  source.start(changed);
+  source.start(changed, householdChanged);
   return {
-    async read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
-      const usable = !pending() && source.usable();
+    async read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household?: string): Promise<T> {
+      const usable = !pending(household !== undefined) && source.usable();
       if (usable) {
-        const hit = entries.get(key);
+        const hit = household === undefined ? entries.get(key) : households.get(household)?.get(key);
         if (hit && now() - hit.at < ttlMs) return hit.value as T;
       }
       const before = generation;
-      const value = await load();
-      if (usable && before === generation && !pending() && keep(value)) {
-        entries.delete(key);
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-        entries.set(key, { value: frozen(value), at: now() });
+      if (household === undefined) {
+        const value = await load();
+        if (usable && before === generation && !pending(false) && keep(value)) {
+          entries.delete(key);
+          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+          entries.set(key, { value: frozen(value), at: now() });
+        }
+        return value;
       }
+      const beforeHouseholds = householdsGeneration;
+      const l = loading.get(household) ?? { loads: 0, generation: 0 };
+      loading.set(household, l);
+      l.loads++;
+      const beforeHousehold = l.generation;
+      let value: T;
+      try {
+        value = await load();
+      } finally {
+        if (--l.loads === 0) loading.delete(household);
+      }
+      const unchanged = before === generation && beforeHouseholds === householdsGeneration && beforeHousehold === l.generation;
+      if (usable && unchanged && !pending(true) && keep(value)) keepFor(household, key, { value: frozen(value), at: now() });
       return value;
     },
-    writing(call) {
+    writing(call, scope = 'all') {
+      if (scope === 'households' && call) {
+        if (!call.wroteHouseholds) writingHouseholdCalls++;
+        call.wroteHouseholds = true;
+        householdChanged(null);
+        return;
+      }
+      // A write outside any store call is held back as any stray write is, whatever it wrote.
       if (call) {
         if (!call.wroteCached) writingCalls++;
         call.wroteCached = true;
@@ -131,6 +206,11 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
         writingCalls--;
         changed();
       }
+      if (call?.wroteHouseholds) {
+        call.wroteHouseholds = false;
+        writingHouseholdCalls--;
+        householdChanged(null);
+      }
       if (strayWrites === settledStrayWrites) return null;
       // A write outside any store call: when it commits is unknown, so wait for a sync that starts after now.
       const upTo = strayWrites;
@@ -141,6 +221,8 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
     },
     async close() {
       entries.clear();
+      households.clear();
+      householdEntries = 0;
       await source.close();
     },
   };
@@ -153,6 +235,12 @@ const TABLES = new RegExp(`\\b(${CACHED_TABLES.join('|')})\\b`, 'i');
 const INSERTS_NOTHING_CACHED = new RegExp(`^\\s*insert\\s+into\\s+"?(${INSERT_CHANGES_NOTHING.join('|')})"?\\s*\\(`, 'i');
 export const writesCachedTables = (sql: string): boolean =>
   WRITES.test(sql) && TABLES.test(sql) && !(INSERTS_NOTHING_CACHED.test(sql) && !/\bon\s+conflict\b|\bselect\b/i.test(sql));
+// The tables a household's values are read from: a list's inputs (0016, whose triggers move household_revisions) and
+// the list's own state (0028).
+const HOUSEHOLD_TABLES = new RegExp(`\\b(${[...INPUTS.map((i) => i.table), ...LIST_STATE_TABLES].join('|')})\\b`, 'i');
+/** What a statement may change of the cache: everything, households' values only, or nothing. */
+export const scopeWritten = (sql: string): WriteScope | null =>
+  writesCachedTables(sql) ? 'all' : WRITES.test(sql) && HOUSEHOLD_TABLES.test(sql) ? 'households' : null;
 
 /** The synchronous reads of SQLite's read connection (adapters/knex/fixed-sql.ts) this source needs. */
 export interface SqliteReader {
@@ -162,16 +250,20 @@ export interface SqliteReader {
 /** SQLite: `PRAGMA data_version` of the read connection, then the `cached_tables_revision` row when that moved. */
 export function sqliteTableChanges(reader: SqliteReader): ChangeSource {
   let changed = () => {};
+  let householdChanged: (household: string | null) => void = () => {};
   let dataVersion: unknown;
   let revision: unknown;
   return {
-    start(onChange) {
+    start(onChange, onHouseholdChange) {
       changed = onChange;
+      householdChanged = onHouseholdChange;
     },
     usable() {
       try {
         const version = reader.rowsNow('pragma data_version')[0]?.['data_version'];
         if (version !== undefined && version === dataVersion) return true;
+        // Something was committed: households' values are not told apart here, so they all go.
+        householdChanged(null);
         const now = reader.rowsNow('select revision from cached_tables_revision where id = 1')[0]?.['revision'];
         if (now === undefined) throw new Error('cached_tables_revision has no row');
         if (now !== revision) changed();
@@ -196,6 +288,7 @@ const RELISTEN_MS = 1000;
 /** Postgres: LISTEN on a connection of its own; usable only while it listens. */
 export function postgresTableChanges(url: string, schema: string | undefined): ChangeSource {
   let changed = () => {};
+  let householdChanged: (household: string | null) => void = () => {};
   let client: pg.Client | null = null;
   let listening = false;
   let closed = false;
@@ -224,12 +317,17 @@ export function postgresTableChanges(url: string, schema: string | undefined): C
     c.on('end', () => lost(c));
     c.on('notification', (n) => {
       if (n.channel === CACHED_TABLES_CHANNEL && n.payload === ours) changed();
+      // `<schema> <household id>`, or `<schema> *` for every household (0028).
+      if (n.channel === HOUSEHOLD_CHANGES_CHANNEL && n.payload?.startsWith(`${ours} `)) {
+        const household = n.payload.slice(ours.length + 1);
+        householdChanged(household === '*' ? null : household);
+      }
     });
     try {
       await c.connect();
       if (schema) await c.query(`set search_path to ${c.escapeIdentifier(schema)}`);
       ours = String((await c.query<{ s: string }>('select current_schema() as s')).rows[0]?.s);
-      await c.query(`listen ${CACHED_TABLES_CHANNEL}`);
+      await c.query(`listen ${CACHED_TABLES_CHANNEL}; listen ${HOUSEHOLD_CHANGES_CHANNEL}`);
     } catch {
       c.removeAllListeners('end');
       c.on('error', () => undefined);
@@ -248,8 +346,9 @@ export function postgresTableChanges(url: string, schema: string | undefined): C
   };
 
   return {
-    start(onChange) {
+    start(onChange, onHouseholdChange) {
       changed = onChange;
+      householdChanged = onHouseholdChange;
       void listen();
     },
     usable: () => listening,
@@ -288,8 +387,11 @@ export function registerReadCache(knex: Knex, cache: ReadCache): void {
 
 export const readCacheOf = (knex: Knex): ReadCache | undefined => caches.get(knex);
 
-/** `load` through the read cache of `knex`, or straight when it has none (a transaction, a SQLite in memory). */
-export function cachedRead<T>(knex: Knex, key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
+/**
+ * `load` through the read cache of `knex`, or straight when it has none (a transaction, a SQLite in memory); with
+ * `household`, a value that writes to that household's shopping-list inputs may change.
+ */
+export function cachedRead<T>(knex: Knex, key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true, household?: string): Promise<T> {
   const cache = caches.get(knex);
-  return cache ? cache.read(key, load, keep) : load();
+  return cache ? cache.read(key, load, keep, household) : load();
 }

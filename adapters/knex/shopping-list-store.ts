@@ -3,6 +3,7 @@ import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Derivation, LineStatus, ListStamp, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from '../../core/shopping/types.js';
 import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
+import { cachedRead } from './read-cache.js';
 import { SYNC_ID } from './food-table-store.js';
 import { toHousehold, toMember, type HouseholdRow, type MemberRow } from './household-store.js';
 import { toMealEvent, toParticipant, type EventRow, type ParticipantRow } from './meal-event-store.js';
@@ -341,15 +342,24 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
       return row ? stampOf(row) : null;
     },
     byLine: (householdId, lineId) => read(knex, byLineSql, [householdId, lineId]),
-    async state(householdId, planId, accountId) {
-      const [row] = await rawRows<StateRow>(knex, STATE_SQL, [householdId, accountId, householdId, SYNC_ID, householdId, planId]);
-      return {
-        member: Number(row!.members) > 0,
-        stamp: row!.id === null ? null : stampOf(row!),
-        householdRevision: row!.revision === null ? null : String(row!.revision),
-        foodTableSyncedAt: row!.synced_at === null ? null : toDate(row!.synced_at),
-      };
-    },
+    // Kept in the process per household while a member asks (adapters/knex/read-cache.ts): every write it depends
+    // on moves household_revisions, shopping_lists or food_table_syncs (migration 0028).
+    state: (householdId, planId, accountId) =>
+      cachedRead(
+        knex,
+        `list-state:${householdId}:${planId}:${accountId}`,
+        async () => {
+          const [row] = await rawRows<StateRow>(knex, STATE_SQL, [householdId, accountId, householdId, SYNC_ID, householdId, planId]);
+          return {
+            member: Number(row!.members) > 0,
+            stamp: row!.id === null ? null : stampOf(row!),
+            householdRevision: row!.revision === null ? null : String(row!.revision),
+            foodTableSyncedAt: row!.synced_at === null ? null : toDate(row!.synced_at),
+          };
+        },
+        (state) => state.member,
+        householdId,
+      ),
     async inputs(householdId, planId) {
       const held = logs.get(householdId);
       const result = await knex.raw(inputs, { h: householdId, p: planId, sync: SYNC_ID, logVersion: held?.version ?? '' });

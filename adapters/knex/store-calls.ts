@@ -6,6 +6,8 @@ export interface StoreCall {
   wrote: boolean;
   /** Postgres: a statement that may have changed a table of the read cache ran under it. */
   wroteCached: boolean;
+  /** Postgres: a statement that may have changed only tables a household's cached values depend on ran under it. */
+  wroteHouseholds: boolean;
 }
 
 /**
@@ -16,7 +18,7 @@ const calls = new AsyncLocalStorage<StoreCall>();
 
 /** Runs `run` as a store call of its own (a nested call is one of its own too). */
 export function runStoreCall<T>(run: (call: StoreCall) => Promise<T>): Promise<T> {
-  const call: StoreCall = { wrote: false, wroteCached: false };
+  const call: StoreCall = { wrote: false, wroteCached: false, wroteHouseholds: false };
   return calls.run(call, () => run(call));
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { readCache, writesCachedTables, type ChangeSource } from '../../adapters/knex/read-cache.js';
+import { readCache, scopeWritten, writesCachedTables, type ChangeSource } from '../../adapters/knex/read-cache.js';
 import { currentStoreCall, type StoreCall } from '../../adapters/knex/store-calls.js';
 import type { Database } from '../../adapters/knex/database.js';
 import { runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
@@ -13,11 +13,13 @@ import { databaseKinds, withTwoConnections } from '../support/databases.js';
 /** A change source the test drives: usable or not, and syncs that finish when the test says. */
 function testSource() {
   let changed = () => {};
+  let householdChanged: (household: string | null) => void = () => {};
   const syncs: (() => void)[] = [];
   const source: ChangeSource & { usableNow: boolean } = {
     usableNow: true,
-    start(onChange) {
+    start(onChange, onHouseholdChange) {
       changed = onChange;
+      householdChanged = onHouseholdChange;
     },
     usable() {
       return source.usableNow;
@@ -25,7 +27,7 @@ function testSource() {
     sync: () => new Promise<void>((resolve) => syncs.push(resolve)),
     async close() {},
   };
-  return { source, change: () => changed(), syncs };
+  return { source, change: () => changed(), changeHousehold: (household: string | null) => householdChanged(household), syncs };
 }
 
 const loader = () => {
@@ -118,8 +120,8 @@ describe('read cache (logic)', () => {
     const { source, syncs } = testSource();
     const cache = readCache(source);
     const l = loader();
-    const writer = { wrote: false, wroteCached: false };
-    const other = { wrote: false, wroteCached: false };
+    const writer = { wrote: false, wroteCached: false, wroteHouseholds: false };
+    const other = { wrote: false, wroteCached: false, wroteHouseholds: false };
     cache.writing(writer);
     // Another call ends first: it wrote nothing, so it settles nothing, and the writer's transaction may still be open.
     expect(cache.settled(other)).to.equal(null);
@@ -139,6 +141,59 @@ describe('read cache (logic)', () => {
     await cache.read('k', l.load, () => true);
     await cache.read('k', l.load, () => true);
     expect(l.loads(), 'kept again').to.equal(3);
+  });
+
+  it("drops a household's values on that household's change (or every household's), leaving the rest", async () => {
+    const { source, change, changeHousehold } = testSource();
+    const cache = readCache(source);
+    const l = loader();
+    const readAll = async () => {
+      await cache.read('state:a', l.load, () => true, 'a');
+      await cache.read('state:b', l.load, () => true, 'b');
+      await cache.read('session', l.load, () => true);
+    };
+    await readAll();
+    await readAll();
+    expect(l.loads()).to.equal(3);
+    changeHousehold('a');
+    await readAll();
+    expect(l.loads(), "only a's value read again").to.equal(4);
+    changeHousehold(null);
+    await readAll();
+    expect(l.loads(), "both households' values read again").to.equal(6);
+    change();
+    await readAll();
+    expect(l.loads(), 'a change of the cached tables drops everything').to.equal(9);
+    // A household's value whose read overlapped that household's change is not kept; another household's change does not matter.
+    let release: () => void = () => {};
+    const slow = cache.read('state:a', () => new Promise<{ n: number }>((resolve) => (release = () => resolve({ n: 0 }))), () => true, 'a');
+    const slowB = cache.read('state:b2', () => new Promise<{ n: number }>((resolve) => setImmediate(() => resolve({ n: -1 }))), () => true, 'b');
+    changeHousehold('a');
+    release();
+    await slow;
+    await slowB;
+    expect(await cache.read('state:a', l.load, () => true, 'a')).to.deep.equal({ n: 10 });
+    expect(await cache.read('state:b2', l.load, () => true, 'b')).to.deep.equal({ n: -1 });
+  });
+
+  it("holds back households' values, and only those, while a store call writing their tables is under way", async () => {
+    const { source } = testSource();
+    const cache = readCache(source);
+    const l = loader();
+    await cache.read('session', l.load, () => true);
+    await cache.read('state', l.load, () => true, 'a');
+    const writer = { wrote: false, wroteCached: false, wroteHouseholds: false };
+    cache.writing(writer, 'households');
+    await cache.read('session', l.load, () => true);
+    expect(l.loads(), 'the session stays in memory').to.equal(2);
+    await cache.read('state', l.load, () => true, 'a');
+    await cache.read('state', l.load, () => true, 'a');
+    expect(l.loads(), "households' values from the database while the call runs").to.equal(4);
+    expect(cache.settled(writer)).to.equal(null);
+    expect(writer.wroteHouseholds).to.equal(false);
+    await cache.read('state', l.load, () => true, 'a');
+    await cache.read('state', l.load, () => true, 'a');
+    expect(l.loads(), 'kept again once it ended').to.equal(5);
   });
 
   it('reads again after its time to live, and lets the oldest go past its size', async () => {
@@ -185,6 +240,14 @@ describe('read cache (logic)', () => {
     expect(writesCachedTables('insert into "accounts" ("id") values (?) on conflict ("id") do update set "display_name" = ?')).to.equal(true);
     expect(writesCachedTables('insert into "pantry_merges" ("household_id") values (?)')).to.equal(true);
     expect(writesCachedTables('insert into "pantry_observations" ("id") values (?)')).to.equal(false);
+    // What a write may change: everything, only households' values (a list's inputs and state), or nothing.
+    expect(scopeWritten('delete from "sessions" where "token_hash" = ?')).to.equal('all');
+    expect(scopeWritten('insert into "pantry_observations" ("id") values (?)')).to.equal('households');
+    expect(scopeWritten('update "shopping_lists" set "version" = version + 1')).to.equal('households');
+    expect(scopeWritten('insert into "households" ("id") values (?)')).to.equal('households');
+    expect(scopeWritten('update "food_table_syncs" set "synced_at" = ?')).to.equal('households');
+    expect(scopeWritten('insert into "sessions" ("token_hash") values (?)')).to.equal(null);
+    expect(scopeWritten('select * from "pantry_observations" where "household_id" = ?')).to.equal(null);
   });
 });
 
@@ -287,6 +350,55 @@ for (const kind of databaseKinds()) {
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect((await queriesOf(() => s.sessions.lookup(own.tokenHash))).queries).to.equal(0);
         expect((await queriesOf(() => s.households.membershipsOf(account.id))).queries).to.equal(0);
+      });
+    });
+
+    it("keeps a list's state per household: its own and another process's writes to the household's inputs are seen, another household's leave it", async () => {
+      await withTwoConnections(kind, async (a, b) => {
+        const s = knexStores(a.knex);
+        const other = knexStores(b.knex);
+        const h = await ownedHousehold(s);
+        const elsewhere = await ownedHousehold(s);
+        const owner = (await s.households.byId(h.id))!.members[0]!.accountId!;
+        const planId = randomUUID();
+        const state = () => s.shoppingLists.state(h.id, planId, owner);
+        await cacheAnswers(state);
+        const observed = (householdId: string) => ({
+          id: randomUUID(),
+          householdId,
+          foodKey: 'melk',
+          displayName: null,
+          observationType: 'Purchased' as const,
+          quantity: null,
+          unit: null,
+          storageLocation: null,
+          confidence: null,
+          observedAt: at('2026-05-04T09:00:00.123Z'),
+        });
+        // This process's write: seen by the next read.
+        const before = (await state()).householdRevision;
+        await s.pantry.add(observed(h.id));
+        const own = await queriesOf(state);
+        expect(own.value.householdRevision).to.not.equal(before);
+        expect(own.value.householdRevision).to.equal(await s.revisions.of(h.id));
+        expect(own.queries, 'read from the database after the write').to.equal(1);
+        // Another process's write, and its price sync.
+        await cacheAnswers(state);
+        await other.pantry.add(observed(h.id));
+        const moved = async () => (await state()).householdRevision === (await other.revisions.of(h.id));
+        if (kind.name === 'sqlite') expect(await moved(), 'seen at once').to.equal(true);
+        else await eventually(moved, "the household's new revision");
+        await other.foodTable.replaceAll([], at('2026-05-04T04:41:00.123Z'));
+        const synced = async () => (await state()).foodTableSyncedAt?.getTime() === at('2026-05-04T04:41:00.123Z').getTime();
+        if (kind.name === 'sqlite') expect(await synced(), 'seen at once').to.equal(true);
+        else await eventually(synced, 'the food table sync');
+        if (kind.name === 'postgres') {
+          // Another household's write announces a change of that household only.
+          await cacheAnswers(state);
+          await other.pantry.add(observed(elsewhere.id));
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          expect((await queriesOf(state)).queries).to.equal(0);
+        }
       });
     });
 

@@ -7,7 +7,7 @@ export const name = '0016_household_revisions';
  * or through its parent row. A trigger on each bumps the household's revision in the writing transaction, so
  * no write path (a store, a cascade, a later feature) can change an input without the revision moving.
  */
-const INPUTS: ReadonlyArray<{ table: string; household: string }> = [
+export const INPUTS: ReadonlyArray<{ table: string; household: string }> = [
   { table: 'households', household: 'id' },
   { table: 'household_members', household: 'household_id' },
   { table: 'recipes', household: 'household_id' },
