@@ -96,6 +96,8 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
   let writingHouseholdCalls = 0;
   let strayWrites = 0;
   let settledStrayWrites = 0;
+  let strayHouseholdWrites = 0;
+  let settledStrayHouseholdWrites = 0;
   // Syncs with the source: each covers the tickets handed out before it started.
   let tickets = 0;
   let covered = 0;
@@ -118,7 +120,8 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
     entries.clear();
     householdChanged(null);
   };
-  const pending = (household: boolean) => writingCalls > 0 || strayWrites > settledStrayWrites || (household && writingHouseholdCalls > 0);
+  const pending = (household: boolean) =>
+    writingCalls > 0 || strayWrites > settledStrayWrites || (household && (writingHouseholdCalls > 0 || strayHouseholdWrites > settledStrayHouseholdWrites));
   const keepFor = (household: string, key: string, entry: Entry) => {
     let kept = households.get(household);
     if (kept) households.delete(household);
@@ -185,13 +188,13 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
       return value;
     },
     writing(call, scope = 'all') {
-      if (scope === 'households' && call) {
-        if (!call.wroteHouseholds) writingHouseholdCalls++;
-        call.wroteHouseholds = true;
+      if (scope === 'households') {
+        if (!call) strayHouseholdWrites++;
+        else if (!call.wroteHouseholds) writingHouseholdCalls++;
+        if (call) call.wroteHouseholds = true;
         householdChanged(null);
         return;
       }
-      // A write outside any store call is held back as any stray write is, whatever it wrote.
       if (call) {
         if (!call.wroteCached) writingCalls++;
         call.wroteCached = true;
@@ -211,12 +214,17 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
         writingHouseholdCalls--;
         householdChanged(null);
       }
-      if (strayWrites === settledStrayWrites) return null;
-      // A write outside any store call: when it commits is unknown, so wait for a sync that starts after now.
+      if (strayWrites === settledStrayWrites && strayHouseholdWrites === settledStrayHouseholdWrites) return null;
+      // A write outside any store call: when it commits is unknown, so wait for a sync that starts after now. One
+      // that wrote only households' tables holds back only households' values meanwhile.
       const upTo = strayWrites;
+      const householdsUpTo = strayHouseholdWrites;
       return syncFromNow().finally(() => {
+        const all = upTo > settledStrayWrites;
         settledStrayWrites = Math.max(settledStrayWrites, upTo);
-        changed();
+        settledStrayHouseholdWrites = Math.max(settledStrayHouseholdWrites, householdsUpTo);
+        if (all) changed();
+        else householdChanged(null);
       });
     },
     async close() {

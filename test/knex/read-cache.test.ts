@@ -196,6 +196,28 @@ describe('read cache (logic)', () => {
     expect(l.loads(), 'kept again once it ended').to.equal(5);
   });
 
+  it("after a write of households' tables outside any store call, holds back only households' values until a sync", async () => {
+    const { source, syncs } = testSource();
+    const cache = readCache(source);
+    const l = loader();
+    await cache.read('session', l.load, () => true);
+    await cache.read('state', l.load, () => true, 'a');
+    cache.writing(undefined, 'households');
+    await cache.read('session', l.load, () => true);
+    await cache.read('state', l.load, () => true, 'a');
+    await cache.read('state', l.load, () => true, 'a');
+    expect(l.loads(), 'the session from memory, the state from the database').to.equal(4);
+    const settled = cache.settled();
+    expect(settled).to.not.equal(null);
+    syncs.shift()!();
+    await settled;
+    expect(cache.settled(), 'nothing left to settle').to.equal(null);
+    await cache.read('state', l.load, () => true, 'a');
+    await cache.read('state', l.load, () => true, 'a');
+    await cache.read('session', l.load, () => true);
+    expect(l.loads(), 'kept again after the sync').to.equal(5);
+  });
+
   it('reads again after its time to live, and lets the oldest go past its size', async () => {
     let now = 0;
     const { source } = testSource();
