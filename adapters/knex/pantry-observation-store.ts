@@ -51,6 +51,9 @@ export const observationRow = (o: PantryObservation): Omit<ObservationRow, 'obse
   observed_at: iso(o.observedAt),
 });
 
+/** A household's pantry log's version: the household's revision (shopping-list-store.ts reads it the same way). */
+const LOG_VERSION_SQL = 'select revision from household_revisions where household_id = ?';
+
 /** How many households' logs a process keeps in memory between reads. */
 const CACHED_HOUSEHOLDS = 200;
 
@@ -70,8 +73,11 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   const postgres = knex.client.config.client === 'pg';
   const table = () => knex<ObservationRow>('pantry_observations');
   // A household's log, read once and kept while it does not change: every read first asks the database for the
-  // log's version (row count and newest seq; seq is never reused), one indexed aggregate, so a change made by
-  // any process is seen at once. Reading and mapping thousands of rows is what a pantry read cost before.
+  // household's revision (migration 0016: its triggers move it in the transaction of every write to the log), one
+  // read by key, so a change made by any process is seen at once. Reading and mapping thousands of rows is what a
+  // pantry read cost before. Not the row count with the newest seq: a sequence hands out seq outside transactions,
+  // so on Postgres a late commit and a deletion can bring those back to a value already seen
+  // (test/knex/pantry-log-version.test.ts).
   const cache = new Map<string, { version: string; log: readonly PantryObservation[] }>();
   const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
   const store: PantryObservationStore = translated<PantryObservationStore>(knex, {
@@ -79,12 +85,14 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       await table().insert(observationRow(o));
     },
     async ofHousehold(householdId) {
-      const v = (await table().where({ household_id: householdId }).count({ n: '*' }).max({ m: 'seq' }).first()) as { n: number | string; m: number | string | null };
-      const version = `${v.n}:${v.m}`;
+      const [v] = await rawRows<{ revision: number | string }>(knex, LOG_VERSION_SQL, [householdId]);
+      const version = v === undefined ? null : String(v.revision);
       const hit = cache.get(householdId);
-      if (hit?.version === version) return [...hit.log];
+      if (version !== null && hit?.version === version) return [...hit.log];
       const log = (await read(table().where({ household_id: householdId }))).map((o) => Object.freeze(o));
       cache.delete(householdId);
+      // No revision: no such household, nothing to keep.
+      if (version === null) return [...log];
       cache.set(householdId, { version, log });
       if (cache.size > CACHED_HOUSEHOLDS) cache.delete(cache.keys().next().value!);
       return [...log];

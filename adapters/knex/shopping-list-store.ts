@@ -136,8 +136,9 @@ type InputTable = keyof typeof INPUT_COLUMNS;
  * owning store orders them), the plan's recipes with every base they reach by a recursive CTE. One statement is
  * one consistent snapshot on both databases, and one round trip.
  */
-// The pantry log's version, as the pantry store keeps it: row count and newest seq (seq is never reused).
-const LOG_VERSION = `(SELECT CAST(count(*) AS text) || ':' || CAST(coalesce(max(v.seq), 0) AS text) FROM pantry_observations v WHERE v.household_id = :h)`;
+// The pantry log's version, as the pantry store keeps it: the household's revision, which every write to the log
+// moves in its own transaction (migration 0016).
+const LOG_VERSION = `(SELECT CAST(v.revision AS text) FROM household_revisions v WHERE v.household_id = :h)`;
 
 function inputsSql(postgres: boolean): string {
   const object = (alias: string, table: InputTable) => {
@@ -183,7 +184,8 @@ interface InputsRow {
   participants: unknown;
   recipes: unknown;
   ingredients: unknown;
-  log_version: string;
+  /** Null when the household has no revision row (no such household). */
+  log_version: string | null;
   /** Null when the log's version is the one asked with (the log held already). */
   observations: unknown;
   merges: unknown;
@@ -369,7 +371,7 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
       if (row.observations !== null || !log) {
         log = jsonRows<ObservationRow>(row.observations).map((o) => Object.freeze(toObservation(o)));
         logs.delete(householdId);
-        logs.set(householdId, { version: row.log_version, log });
+        if (row.log_version !== null) logs.set(householdId, { version: row.log_version, log });
         if (logs.size > CACHED_LOGS) logs.delete(logs.keys().next().value!);
       }
       return toInputs(row, log);

@@ -1,7 +1,7 @@
 /**
  * W2: the first page of GET inventory for a household of 5,000 observations over 400 foods, against a bare
  * node:http server that runs the page's SQL as the service's store does, through prepared statements of its own:
- * per request one statement, the log's version (count and newest seq), while the log itself (read by a second
+ * per request one statement, the log's version (the household's revision), while the log itself (read by a second
  * statement the first time and whenever the version moves, as the store's cache does) stays in memory. It then
  * derives the rows with the same model code, pages them as the service does and serialises the same JSON. What
  * the baseline leaves out: session, membership and merges statements, Koa, validation and logging. One process
@@ -62,7 +62,7 @@ async function serve(): Promise<void> {
 
     const raw = await rawDatabase(rawTarget(service, database));
     // The statements of knexPantryObservationStore: the log's version, and the log read, columns and order alike.
-    const version = raw.prepare('w2-version', `select count(*) as n, max(seq) as m from pantry_observations where household_id = $1`);
+    const version = raw.prepare('w2-version', `select revision from household_revisions where household_id = $1`);
     const log = raw.prepare(
       'w2-log',
       `select id, household_id, food_key, display_name, observation_type, quantity, unit, storage_location, confidence, observed_at from pantry_observations where household_id = $1 order by observed_at asc, seq asc`,
@@ -86,7 +86,7 @@ async function serve(): Promise<void> {
       }));
     const page = async (): Promise<string> => {
       const v = (await version.all([householdId]))[0]!;
-      const current = `${v['n']}:${v['m']}`;
+      const current = String(v['revision']);
       if (cache?.version !== current) {
         cache = { version: current, observations: await readLog() };
         logReads += 1;
