@@ -1,13 +1,17 @@
 import type { Knex } from 'knex';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import { translated } from './errors.js';
+import { rawRows } from './rows.js';
+
+/** A household's revision; the pantry store reads it as its log's version. */
+export async function revisionOf(knex: Knex, householdId: string): Promise<string | null> {
+  const [row] = await rawRows<{ revision: number | string }>(knex, 'select revision from household_revisions where household_id = ?', [householdId]);
+  return row ? String(row.revision) : null;
+}
 
 /** Reads the revision that migration 0016's triggers move on every write to a list input. */
 export function knexHouseholdRevisions(knex: Knex): HouseholdRevisions {
   return translated<HouseholdRevisions>(knex, {
-    async of(householdId) {
-      const row = (await knex('household_revisions').where({ household_id: householdId }).first('revision')) as { revision: number | string } | undefined;
-      return row ? String(row.revision) : null;
-    },
+    of: (householdId) => revisionOf(knex, householdId),
   });
 }

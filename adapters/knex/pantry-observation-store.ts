@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ObservationType, PantryObservation, StorageLocation } from '../../core/pantry/types.js';
 import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
 import { translated } from './errors.js';
+import { revisionOf } from './household-revisions.js';
 import { iso, rawRows, toDate } from './rows.js';
 
 export interface ObservationRow {
@@ -51,9 +52,6 @@ export const observationRow = (o: PantryObservation): Omit<ObservationRow, 'obse
   observed_at: iso(o.observedAt),
 });
 
-/** A household's pantry log's version: the household's revision (shopping-list-store.ts reads it the same way). */
-const LOG_VERSION_SQL = 'select revision from household_revisions where household_id = ?';
-
 /** How many households' logs a process keeps in memory between reads. */
 const CACHED_HOUSEHOLDS = 200;
 
@@ -85,8 +83,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       await table().insert(observationRow(o));
     },
     async ofHousehold(householdId) {
-      const [v] = await rawRows<{ revision: number | string }>(knex, LOG_VERSION_SQL, [householdId]);
-      const version = v === undefined ? null : String(v.revision);
+      const version = await revisionOf(knex, householdId);
       const hit = cache.get(householdId);
       if (version !== null && hit?.version === version) return [...hit.log];
       const log = (await read(table().where({ household_id: householdId }))).map((o) => Object.freeze(o));

@@ -9,9 +9,10 @@ import type { StoreCall } from './store-calls.js';
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
  * account, the caller's membership of the household it names (and all the caller's memberships, for GET /me), and
- * a household's pantry merges; and, per household, a shopping list's state (GET shopping-list's 304 path). On this machine a round trip to Postgres costs a request about 0.2 ms of the event
- * loop, most of it the system call that wakes the database's process (docs/performance.md, W1 and W6); the cache
- * saves two or three of them on most requests.
+ * a household's pantry merges; and, per household, a shopping list's state (GET shopping-list's 304 path). On
+ * this machine a round trip to Postgres costs a request about 0.2 ms of the event loop, most of it the system call
+ * that wakes the database's process (docs/performance.md, W1 and W6); the cache saves two or three of them on most
+ * requests.
  *
  * It answers only what the database would answer now (migration 0026 lists the tables):
  * - SQLite (one process per file): before each read it asks its read connection whether anything was committed
@@ -190,8 +191,10 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
     writing(call, scope = 'all') {
       if (scope === 'households') {
         if (!call) strayHouseholdWrites++;
-        else if (!call.wroteHouseholds) writingHouseholdCalls++;
-        if (call) call.wroteHouseholds = true;
+        else if (!call.wroteHouseholds) {
+          writingHouseholdCalls++;
+          call.wroteHouseholds = true;
+        }
         householdChanged(null);
         return;
       }
@@ -241,14 +244,14 @@ const WRITES = /\b(insert|update|delete|truncate|merge)\b/i;
 const TABLES = new RegExp(`\\b(${CACHED_TABLES.join('|')})\\b`, 'i');
 // A plain insert of a row no cached value holds (migration 0027), as every sign-in's session is.
 const INSERTS_NOTHING_CACHED = new RegExp(`^\\s*insert\\s+into\\s+"?(${INSERT_CHANGES_NOTHING.join('|')})"?\\s*\\(`, 'i');
-export const writesCachedTables = (sql: string): boolean =>
-  WRITES.test(sql) && TABLES.test(sql) && !(INSERTS_NOTHING_CACHED.test(sql) && !/\bon\s+conflict\b|\bselect\b/i.test(sql));
+const changesCached = (sql: string): boolean => TABLES.test(sql) && !(INSERTS_NOTHING_CACHED.test(sql) && !/\bon\s+conflict\b|\bselect\b/i.test(sql));
+export const writesCachedTables = (sql: string): boolean => WRITES.test(sql) && changesCached(sql);
 // The tables a household's values are read from: a list's inputs (0016, whose triggers move household_revisions) and
 // the list's own state (0028).
 const HOUSEHOLD_TABLES = new RegExp(`\\b(${[...INPUTS.map((i) => i.table), ...LIST_STATE_TABLES].join('|')})\\b`, 'i');
 /** What a statement may change of the cache: everything, households' values only, or nothing. */
 export const scopeWritten = (sql: string): WriteScope | null =>
-  writesCachedTables(sql) ? 'all' : WRITES.test(sql) && HOUSEHOLD_TABLES.test(sql) ? 'households' : null;
+  !WRITES.test(sql) ? null : changesCached(sql) ? 'all' : HOUSEHOLD_TABLES.test(sql) ? 'households' : null;
 
 /** The synchronous reads of SQLite's read connection (adapters/knex/fixed-sql.ts) this source needs. */
 export interface SqliteReader {

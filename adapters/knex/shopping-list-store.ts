@@ -136,9 +136,9 @@ type InputTable = keyof typeof INPUT_COLUMNS;
  * owning store orders them), the plan's recipes with every base they reach by a recursive CTE. One statement is
  * one consistent snapshot on both databases, and one round trip.
  */
-// The pantry log's version, as the pantry store keeps it: the household's revision, which every write to the log
-// moves in its own transaction (migration 0016).
-const LOG_VERSION = `(SELECT CAST(v.revision AS text) FROM household_revisions v WHERE v.household_id = :h)`;
+// The household's revision, which every write to an input moves in its own transaction (migration 0016); it is the
+// pantry log's version too, as the pantry store keeps it.
+const REVISION = `(SELECT r.revision FROM household_revisions r WHERE r.household_id = :h)`;
 
 function inputsSql(postgres: boolean): string {
   const object = (alias: string, table: InputTable) => {
@@ -159,7 +159,7 @@ function inputsSql(postgres: boolean): string {
     SELECT
       ${rows('households', 'h', 'h.id = :h', 'h.id')} AS households,
       ${rows('household_members', 'm', 'm.household_id = :h', 'm.created_at, m.id')} AS members,
-      (SELECT r.revision FROM household_revisions r WHERE r.household_id = :h) AS revision,
+      ${REVISION} AS revision,
       (SELECT s.synced_at FROM food_table_syncs s WHERE s.id = :sync) AS synced_at,
       ${rows('plans', 'p', 'p.id = :p AND p.household_id = :h', 'p.id')} AS plans,
       ${rows('plan_days', 'd', 'd.plan_id IN (SELECT p.id FROM plans p WHERE p.id = :p AND p.household_id = :h)', 'd.date')} AS days,
@@ -167,8 +167,7 @@ function inputsSql(postgres: boolean): string {
       ${rows('meal_event_participants', 'x', `x.event_id IN (SELECT e.id FROM meal_events e WHERE e.household_id = :h AND e.date IN ${week})`, 'x.event_id, x.position')} AS participants,
       ${rows('recipes', 'r', 'r.household_id = :h AND r.id IN (SELECT id FROM wanted)', 'r.id')} AS recipes,
       ${rows('recipe_ingredients', 'i', 'i.household_id = :h AND i.recipe_id IN (SELECT id FROM wanted)', 'i.recipe_id, i.position')} AS ingredients,
-      ${LOG_VERSION} AS log_version,
-      CASE WHEN ${LOG_VERSION} = :logVersion THEN NULL ELSE ${rows('pantry_observations', 'o', 'o.household_id = :h', 'o.observed_at, o.seq')} END AS observations,
+      CASE WHEN CAST(${REVISION} AS text) = :logVersion THEN NULL ELSE ${rows('pantry_observations', 'o', 'o.household_id = :h', 'o.observed_at, o.seq')} END AS observations,
       ${rows('pantry_merges', 'g', 'g.household_id = :h', 'g.to_key, g.merged_at DESC, g.from_key')} AS merges,
       ${rows('unit_weights', 'u', 'u.household_id = :h', 'u.food_key, u.unit')} AS weights`;
 }
@@ -184,9 +183,7 @@ interface InputsRow {
   participants: unknown;
   recipes: unknown;
   ingredients: unknown;
-  /** Null when the household has no revision row (no such household). */
-  log_version: string | null;
-  /** Null when the log's version is the one asked with (the log held already). */
+  /** Null when the log's version (the revision) is the one asked with (the log held already). */
   observations: unknown;
   merges: unknown;
   weights: unknown;
@@ -371,7 +368,8 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
       if (row.observations !== null || !log) {
         log = jsonRows<ObservationRow>(row.observations).map((o) => Object.freeze(toObservation(o)));
         logs.delete(householdId);
-        if (row.log_version !== null) logs.set(householdId, { version: row.log_version, log });
+        // No revision: no such household, nothing to keep.
+        if (row.revision !== null) logs.set(householdId, { version: String(row.revision), log });
         if (logs.size > CACHED_LOGS) logs.delete(logs.keys().next().value!);
       }
       return toInputs(row, log);

@@ -421,6 +421,13 @@ for (const kind of databaseKinds()) {
           await new Promise((resolve) => setTimeout(resolve, 200));
           expect((await queriesOf(state)).queries).to.equal(0);
         }
+        // The caller leaves the household (another process): the kept state no longer lets it in.
+        const member = (await s.households.byId(h.id))!.members[0]!;
+        await cacheAnswers(state);
+        await other.households.removeMember(h.id, member.id);
+        const left = async () => !(await state()).member;
+        if (kind.name === 'sqlite') expect(await left(), 'seen at once').to.equal(true);
+        else await eventually(left, 'the removed membership');
       });
     });
 
