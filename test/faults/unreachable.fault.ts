@@ -13,7 +13,7 @@
  * translation into the same 503 is checked at the store boundary (`translated`) below, with the drivers' codes.
  */
 import { expect } from 'chai';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import { translated } from '../../adapters/knex/errors.js';
 import { freshEmail } from '../support/client.js';
@@ -152,9 +152,15 @@ if (!pgUrl && process.env['CI'] === 'true') throw new Error('CI runs the fault s
 });
 
 describe('store fault translation (translated)', () => {
-  // A store over a database with no group commit: only the error translation is under test here.
+  // A store over a database registered with neither group commit nor a read cache (nor ever connected): only the
+  // error translation is under test here.
+  let knex: Knex;
+  before(() => {
+    knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true });
+  });
+  after(() => knex.destroy());
   const failing = (err: unknown) =>
-    translated({} as Knex, {
+    translated(knex, {
       async read(): Promise<never> {
         throw err;
       },
