@@ -4,7 +4,7 @@ import { busyEvenings, dayEntries, touchesDinnerHour } from '../../core/calendar
 import { createCalendarFeed, listCalendarFeeds } from '../../core/calendar/feeds.js';
 import { FEED_UNREADABLE, type CalendarEvent } from '../../core/calendar/types.js';
 import { upcomingCalendarEvents, windowOf } from '../../core/calendar/upcoming.js';
-import { instantAt, wallClockAt } from '../../core/calendar/wall-clock.js';
+import { instantAt, instantOfWallTime, wallClockAt } from '../../core/calendar/wall-clock.js';
 import { updateHousehold } from '../../core/households/households.js';
 import type { FeedEvent } from '../../ports/calendar-fetcher.js';
 import { calendarSetup, error, ev, value } from './calendar-support.js';
@@ -52,6 +52,11 @@ describe('calendar events (domain)', () => {
       expect(instantAt('Europe/Oslo', '2026-10-25', '02:30').toISOString()).to.equal('2026-10-25T00:30:00.000Z');
       expect(instantAt('Europe/Oslo', '2026-03-29', '02:30').toISOString()).to.equal('2026-03-29T01:30:00.000Z');
       expect(instantAt('Pacific/Kiritimati', '2026-05-05', '00:00').toISOString()).to.equal('2026-05-04T10:00:00.000Z');
+    });
+
+    it('keeps an offset that is not whole minutes (Monrovia until 1972: -00:44:30), as iCalendar times need', () => {
+      expect(instantAt('Africa/Monrovia', '1960-01-01', '12:00').toISOString()).to.equal('1960-01-01T12:44:30.000Z');
+      expect(instantOfWallTime('Africa/Monrovia', Date.UTC(1960, 0, 1, 12, 0, 15))).to.equal(Date.UTC(1960, 0, 1, 12, 44, 45));
     });
   });
 
