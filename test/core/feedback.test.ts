@@ -9,18 +9,7 @@ import type { Account } from '../../core/accounts/types.js';
 import { submitFeedback, type FeedbackDeps, type FeedbackInput } from '../../core/feedback/submit-feedback.js';
 import type { FailedCall } from '../../core/feedback/types.js';
 import type { Mailer } from '../../ports/mailer.js';
-
-const person = (name: string): Account => ({
-  id: randomUUID(),
-  email: `${name}@example.com`,
-  emailConfirmed: true,
-  displayName: name,
-  language: 'nb',
-  passwordHash: null,
-  securityStamp: randomUUID(),
-  createdAt: new Date('2026-01-01T00:00:00.000Z'),
-  updatedAt: new Date('2026-01-01T00:00:00.000Z'),
-});
+import { person } from './support.js';
 
 function world(admins: string[] = ['owner@example.com', 'ops@example.com'], mailer: Mailer = memoryMailer()) {
   const t = emptyTables();

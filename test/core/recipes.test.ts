@@ -20,18 +20,7 @@ import {
 } from '../../core/recipes/recipes.js';
 import type { Recipe } from '../../core/recipes/types.js';
 import type { Result } from '../../core/shared/result.js';
-
-const person = (name: string): Account => ({
-  id: randomUUID(),
-  email: `${name}@example.com`,
-  emailConfirmed: true,
-  displayName: name,
-  language: 'nb',
-  passwordHash: null,
-  securityStamp: randomUUID(),
-  createdAt: new Date('2026-01-01T00:00:00.000Z'),
-  updatedAt: new Date('2026-01-01T00:00:00.000Z'),
-});
+import { person } from './support.js';
 
 const line = (over: Partial<IngredientInput> = {}): IngredientInput => ({
   displayName: 'Tomater',

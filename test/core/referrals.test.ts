@@ -11,20 +11,9 @@ import { loyaltyProgramsOf } from '../../core/reference/loyalty-programs.js';
 import { referralCodesOf, type ReferralDeps } from '../../core/reference/referral-codes.js';
 import { REFERRAL_CODE_LENGTH } from '../../core/reference/types.js';
 import type { ReadableCodes } from '../../ports/readable-codes.js';
+import { person } from './support.js';
 
 const CROCKFORD = /^[0-9A-HJKMNP-TV-Z]+$/;
-
-const person = (name: string): Account => ({
-  id: randomUUID(),
-  email: `${name}@example.com`,
-  emailConfirmed: true,
-  displayName: name,
-  language: 'nb',
-  passwordHash: null,
-  securityStamp: randomUUID(),
-  createdAt: new Date('2026-01-01T00:00:00.000Z'),
-  updatedAt: new Date('2026-01-01T00:00:00.000Z'),
-});
 
 /** Codes C0000000001, C0000000002, ... so that a test can tell which were minted. */
 function countingCodes(): ReadableCodes & { minted: number } {
