@@ -3,6 +3,7 @@ import type { ObservationType, PantryObservation, StorageLocation } from '../../
 import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
 import { translated } from './errors.js';
 import { revisionOf } from './household-revisions.js';
+import { pantryLogsOf } from './pantry-logs.js';
 import { iso, rawRows, toDate } from './rows.js';
 
 export interface ObservationRow {
@@ -52,9 +53,6 @@ export const observationRow = (o: PantryObservation): Omit<ObservationRow, 'obse
   observed_at: iso(o.observedAt),
 });
 
-/** How many households' logs a process keeps in memory between reads. */
-const CACHED_HOUSEHOLDS = 200;
-
 type SeqRow = ObservationRow & { seq: number | string };
 
 const ofFoodsSql = (foodKeys: readonly string[]) =>
@@ -70,13 +68,12 @@ const inLogOrder = (rows: readonly SeqRow[]): PantryObservation[] =>
 export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   const postgres = knex.client.config.client === 'pg';
   const table = () => knex<ObservationRow>('pantry_observations');
-  // A household's log, read once and kept while it does not change: every read first asks the database for the
-  // household's revision (migration 0016: its triggers move it in the transaction of every write to the log), one
-  // read by key, so a change made by any process is seen at once. Reading and mapping thousands of rows is what a
-  // pantry read cost before. Not the row count with the newest seq: a sequence hands out seq outside transactions,
-  // so on Postgres a late commit and a deletion can bring those back to a value already seen
-  // (test/knex/pantry-log-version.test.ts).
-  const cache = new Map<string, { version: string; log: readonly PantryObservation[] }>();
+  // A household's log, read once and kept while it does not change (adapters/knex/pantry-logs.ts): every read first
+  // asks the database for the household's revision, one read by key, so a change made by any process is seen at
+  // once. Reading and mapping thousands of rows is what a pantry read cost before. Not the row count with the
+  // newest seq: a sequence hands out seq outside transactions, so on Postgres a late commit and a deletion can bring
+  // those back to a value already seen (test/knex/pantry-log-version.test.ts).
+  const logs = pantryLogsOf(knex);
   const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
   const store: PantryObservationStore = translated<PantryObservationStore>(knex, {
     async add(o) {
@@ -84,15 +81,9 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
     },
     async ofHousehold(householdId) {
       const version = await revisionOf(knex, householdId);
-      const hit = cache.get(householdId);
-      if (version !== null && hit?.version === version) return [...hit.log];
-      const log = (await read(table().where({ household_id: householdId }))).map((o) => Object.freeze(o));
-      cache.delete(householdId);
-      // No revision: no such household, nothing to keep.
-      if (version === null) return [...log];
-      cache.set(householdId, { version, log });
-      if (cache.size > CACHED_HOUSEHOLDS) cache.delete(cache.keys().next().value!);
-      return [...log];
+      const held = logs.held(householdId);
+      if (version !== null && held?.version === version) return [...held.log];
+      return [...logs.keep(householdId, version, await read(table().where({ household_id: householdId })))];
     },
     async ofFoods(householdId, foodKeys) {
       if (foodKeys.length === 0) return [];

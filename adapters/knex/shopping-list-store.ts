@@ -4,6 +4,7 @@ import type { Derivation, LineStatus, ListStamp, PriceSource, ReasonCode, Shoppi
 import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { cachedRead } from './read-cache.js';
+import { pantryLogsOf } from './pantry-logs.js';
 import { SYNC_ID } from './food-table-store.js';
 import { toHousehold, toMember, type HouseholdRow, type MemberRow } from './household-store.js';
 import { toMealEvent, toParticipant, type EventRow, type ParticipantRow } from './meal-event-store.js';
@@ -247,8 +248,6 @@ function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
   };
 }
 
-/** How many households' pantry logs a process keeps between derivations. */
-const CACHED_LOGS = 200;
 
 type StateRow = ListRow & { members: number | string; revision: number | string | null; synced_at: Date | string | null };
 
@@ -266,9 +265,10 @@ const STATE_SQL =
 export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   const postgres = knex.client.config.client === 'pg';
   const inputs = inputsSql(postgres);
-  // A household's pantry log, kept while its version holds (as the pantry store does): reading and mapping thousands
-  // of rows on every derivation is what the version spares; the one statement carries the version check.
-  const logs = new Map<string, { version: string; log: readonly PantryObservation[] }>();
+  // A household's pantry log, kept while its revision holds, shared with the pantry store (adapters/knex/pantry-logs.ts):
+  // reading and mapping thousands of rows on every derivation is what the revision spares; the one statement
+  // carries the check.
+  const logs = pantryLogsOf(knex);
   // The list and its lines in one statement, its text built once (no query builder on every read).
   const selectList = `SELECT ${[...LIST_COLUMNS.map((c) => `l.${c}`), ...LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`)].join(', ')} FROM shopping_lists l LEFT JOIN shopping_list_lines x ON x.list_id = l.id`;
   const byPlanSql = `${selectList} WHERE l.household_id = ? AND l.plan_id = ? ORDER BY x.position`;
@@ -360,18 +360,14 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
         householdId,
       ),
     async inputs(householdId, planId) {
-      const held = logs.get(householdId);
+      const held = logs.held(householdId);
       const result = await knex.raw(inputs, { h: householdId, p: planId, sync: SYNC_ID, logVersion: held?.version ?? '' });
       // better-sqlite3 answers the rows, pg a result holding them.
       const row = ((postgres ? (result as { rows: InputsRow[] }).rows : result) as InputsRow[])[0]!;
-      let log = held?.log;
-      if (row.observations !== null || !log) {
-        log = jsonRows<ObservationRow>(row.observations).map((o) => Object.freeze(toObservation(o)));
-        logs.delete(householdId);
-        // No revision: no such household, nothing to keep.
-        if (row.revision !== null) logs.set(householdId, { version: String(row.revision), log });
-        if (logs.size > CACHED_LOGS) logs.delete(logs.keys().next().value!);
-      }
+      const log =
+        row.observations === null && held
+          ? held.log
+          : logs.keep(householdId, row.revision === null ? null : String(row.revision), jsonRows<ObservationRow>(row.observations).map(toObservation));
       return toInputs(row, log);
     },
     async change(householdId, planId, fresh, decide) {

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { knexPantryObservationStore } from '../../adapters/knex/pantry-observation-store.js';
 import { knexAccountStore } from '../../adapters/knex/account-store.js';
 import { knexHouseholdStore } from '../../adapters/knex/household-store.js';
+import { knexShoppingListStore } from '../../adapters/knex/shopping-list-store.js';
 import type { PantryObservation } from '../../core/pantry/types.js';
 import { databaseKinds, withTwoConnections } from '../support/databases.js';
 import { newAccount } from '../contracts/fixtures.js';
@@ -35,6 +36,23 @@ for (const kind of databaseKinds()) {
         expect((await here.ofHousehold(householdId)).map((o) => o.foodKey)).to.deep.equal(['egg', 'ost']);
         await there.remove(householdId, second.id);
         expect((await here.ofHousehold(householdId)).map((o) => o.foodKey)).to.deep.equal(['ost']);
+
+        // The shopping list's derivation keeps the same log (adapters/knex/pantry-logs.ts): what one read, the other
+        // takes from memory while the revision holds, the very same frozen observations; a change is read anew.
+        const lists = knexShoppingListStore(a.knex);
+        const planId = randomUUID();
+        const kept = await here.ofHousehold(householdId);
+        const derived = (await lists.inputs(householdId, planId)).observations;
+        expect(derived.map((o) => o.foodKey)).to.deep.equal(['ost']);
+        expect(derived[0]).to.equal(kept[0]);
+        expect(Object.isFrozen(derived[0])).to.equal(true);
+        await there.add(obs('smør', '2026-05-04T10:00:00.000Z'));
+        const rederived = (await lists.inputs(householdId, planId)).observations;
+        expect(rederived.map((o) => o.foodKey)).to.deep.equal(['ost', 'smør']);
+        expect(rederived[0]).to.not.equal(kept[0]);
+        const reread = await here.ofHousehold(householdId);
+        expect(reread.map((o) => o.foodKey)).to.deep.equal(['ost', 'smør']);
+        expect(reread[1]).to.equal(rederived[1]);
       });
     });
   });
