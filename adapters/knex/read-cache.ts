@@ -245,7 +245,6 @@ const TABLES = new RegExp(`\\b(${CACHED_TABLES.join('|')})\\b`, 'i');
 // A plain insert of a row no cached value holds (migration 0027), as every sign-in's session is.
 const INSERTS_NOTHING_CACHED = new RegExp(`^\\s*insert\\s+into\\s+"?(${INSERT_CHANGES_NOTHING.join('|')})"?\\s*\\(`, 'i');
 const changesCached = (sql: string): boolean => TABLES.test(sql) && !(INSERTS_NOTHING_CACHED.test(sql) && !/\bon\s+conflict\b|\bselect\b/i.test(sql));
-export const writesCachedTables = (sql: string): boolean => WRITES.test(sql) && changesCached(sql);
 // The tables a household's values are read from: a list's inputs (0016, whose triggers move household_revisions) and
 // the list's own state (0028).
 const HOUSEHOLD_TABLES = new RegExp(`\\b(${[...INPUTS.map((i) => i.table), ...LIST_STATE_TABLES].join('|')})\\b`, 'i');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { readCache, scopeWritten, writesCachedTables, type ChangeSource } from '../../adapters/knex/read-cache.js';
+import { readCache, scopeWritten, type ChangeSource } from '../../adapters/knex/read-cache.js';
 import { currentStoreCall, type StoreCall } from '../../adapters/knex/store-calls.js';
 import type { Database } from '../../adapters/knex/database.js';
 import { runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
@@ -250,25 +250,22 @@ describe('read cache (logic)', () => {
     }).to.throw(TypeError);
   });
 
-  it('knows which statements may write the cached tables', () => {
-    expect(writesCachedTables('delete from "sessions" where "token_hash" = ?')).to.equal(true);
-    expect(writesCachedTables('update "accounts" set "security_stamp" = ?')).to.equal(true);
-    expect(writesCachedTables('insert into "household_members" ("id") values (?)')).to.equal(true);
-    expect(writesCachedTables('delete from "households" where "id" = ?')).to.equal(true);
-    expect(writesCachedTables('select * from "sessions" where "token_hash" = ?')).to.equal(false);
-    // A new session, account or household is in no cached value; a new membership or merge is.
-    expect(writesCachedTables('insert into "sessions" ("token_hash", "account_id") values (?, ?)')).to.equal(false);
-    expect(writesCachedTables('insert into "accounts" ("id") values (?)')).to.equal(false);
-    expect(writesCachedTables('insert into "accounts" ("id") values (?) on conflict ("id") do update set "display_name" = ?')).to.equal(true);
-    expect(writesCachedTables('insert into "pantry_merges" ("household_id") values (?)')).to.equal(true);
-    expect(writesCachedTables('insert into "pantry_observations" ("id") values (?)')).to.equal(false);
-    // What a write may change: everything, only households' values (a list's inputs and state), or nothing.
+  it('knows what a statement may change of the cached values', () => {
     expect(scopeWritten('delete from "sessions" where "token_hash" = ?')).to.equal('all');
+    expect(scopeWritten('update "accounts" set "security_stamp" = ?')).to.equal('all');
+    expect(scopeWritten('insert into "household_members" ("id") values (?)')).to.equal('all');
+    expect(scopeWritten('delete from "households" where "id" = ?')).to.equal('all');
+    expect(scopeWritten('select * from "sessions" where "token_hash" = ?')).to.equal(null);
+    // A new session or account is in no cached value; a new membership or merge is.
+    expect(scopeWritten('insert into "sessions" ("token_hash", "account_id") values (?, ?)')).to.equal(null);
+    expect(scopeWritten('insert into "accounts" ("id") values (?)')).to.equal(null);
+    expect(scopeWritten('insert into "accounts" ("id") values (?) on conflict ("id") do update set "display_name" = ?')).to.equal('all');
+    expect(scopeWritten('insert into "pantry_merges" ("household_id") values (?)')).to.equal('all');
+    // Only households' values (a list's inputs and state): a new household is one of those, not in a session's.
     expect(scopeWritten('insert into "pantry_observations" ("id") values (?)')).to.equal('households');
     expect(scopeWritten('update "shopping_lists" set "version" = version + 1')).to.equal('households');
     expect(scopeWritten('insert into "households" ("id") values (?)')).to.equal('households');
     expect(scopeWritten('update "food_table_syncs" set "synced_at" = ?')).to.equal('households');
-    expect(scopeWritten('insert into "sessions" ("token_hash") values (?)')).to.equal(null);
     expect(scopeWritten('select * from "pantry_observations" where "household_id" = ?')).to.equal(null);
   });
 });
@@ -448,7 +445,7 @@ for (const kind of databaseKinds()) {
         await withTwoConnections(kind, async (a) => {
           const { s, account, session: own } = await signedIn(a);
           const seen: (StoreCall | undefined)[] = [];
-          const listener = (q: { sql: string }) => void (writesCachedTables(q.sql) && seen.push(currentStoreCall()));
+          const listener = (q: { sql: string }) => void (scopeWritten(q.sql) === 'all' && seen.push(currentStoreCall()));
           a.knex.on('query', listener);
           try {
             await s.sessions.delete(own.tokenHash);
