@@ -3,8 +3,8 @@ import { Router } from '@koa/router';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from '../../ports/logger.js';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
-import type { Config } from '../../config/config.js';
-import { step } from '../observability/request-context.js';
+import type { Config, RateClass } from '../../config/config.js';
+import { stepDone, type RequestMetrics } from '../observability/request-context.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
@@ -31,13 +31,24 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
   // Exact paths only: one spelling per route, so the version gate's exemptions and the routes agree.
   const router = new Router({ strict: true, sensitive: true });
   for (const route of routes) {
-    router.register(koaPath(route.path), [route.method], routeChain(settings, route), { name: route.operationId });
+    router.register(koaPath(route.path), [route.method], routeMiddleware(settings, route), { name: route.operationId });
   }
 
-  app.use(observe(settings.logger));
-  app.use(problemResponder(settings));
-  app.use(rejectNulInRequestLine);
-  app.use(versionGate(settings.config.appVersionFloor, new Set(routes.filter((r) => r.versionGated === false).map((r) => koaPath(r.path)))));
+  // api.md's conventions around every request, as one middleware (each layer of Koa's chain is a promise more):
+  // the trace and measurements outermost, then problems for every error, then the request line and version checks.
+  const gate = versionGate(settings.config.appVersionFloor, new Set(routes.filter((r) => r.versionGated === false).map((r) => koaPath(r.path))));
+  const answerProblem = problemResponder(settings);
+  app.use(
+    observe(settings.logger, async (ctx, next) => {
+      try {
+        rejectNulInRequestLine(ctx);
+        gate(ctx);
+        await next();
+      } catch (err) {
+        answerProblem(ctx, err);
+      }
+    }),
+  );
   app.use(router.routes());
   app.use(async (ctx, next) => {
     // A known path with a method it does not answer: 405 with Allow; anything else: 404.
@@ -50,67 +61,112 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
   return app;
 }
 
-function routeChain(settings: HttpSettings, route: AnyRoute): Koa.Middleware[] {
-  const chain: Koa.Middleware[] = [];
-  // Public classes count per client IP before anything else; the backstop counts per signed-in account.
-  if (route.rateLimit !== 'none' && route.rateLimit !== 'backstop') chain.push(limit(settings.rateLimiter, route.rateLimit, (ctx) => `ip:${ctx.ip}`));
-  if (route.method !== 'GET') chain.push(crossSiteGuard(settings.config.publicBaseUrl));
-  if (route.auth === 'session') chain.push(authenticateRequest(settings.sessions, settings.config.publicBaseUrl));
-  if (route.rateLimit === 'backstop') {
-    chain.push(limit(settings.rateLimiter, 'backstop', (ctx) => (ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`)));
-  }
+/**
+ * One route as one function: its rate limits, browser-safety check, session, body and validation in order, then its
+ * handler, each timed as a named step of Server-Timing. One function rather than a middleware each: every layer
+ * of Koa's chain, and every async wrapper, is a promise more for each request, and each promise costs the request
+ * context's hooks (docs/performance.md, W1).
+ */
+function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middleware {
   if (route.body && route.multipart) throw new Error(`${route.operationId}: a route takes a JSON body or a multipart body, not both`);
   if (route.rawBody && (route.body || route.multipart)) throw new Error(`${route.operationId}: a raw body route takes no parsed body`);
-  if (route.rawBody) {
-    const { maxBytes } = route.rawBody;
-    chain.push(async (ctx, next) => {
-      ctx.state['rawBody'] = await step('body', () => readRawBody(ctx, maxBytes));
-      await next();
-    });
-  } else if (route.multipart) {
-    const def = route.multipart;
-    chain.push(async (ctx, next) => {
-      ctx.state['multipart'] = await step('multipart', () => readMultipart(ctx, def));
-      await next();
-    });
-  } else if (!route.body) chain.push(refuseNulInIgnoredBody);
-  else {
-    chain.push(requireJsonContentType);
-    chain.push(
-      koaBody({
-        json: true,
-        urlencoded: false,
-        text: false,
-        multipart: false,
-        jsonLimit: JSON_BODY_LIMIT_BYTES,
-        jsonStrict: false,
-        includeUnparsed: true,
-        parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-        onError: (err) => {
-          throw (err as { status?: number }).status === 413 ? problems.tooLarge('1 MiB') : problems.validation('the body is not valid JSON');
-        },
-      }),
-    );
-  }
-  chain.push(async (ctx) => {
-    const input = await step('validate', async () => {
+  const { rateLimiter } = settings;
+  // Public classes count per client IP before anything else; the backstop counts per signed-in account.
+  const ipClass = route.rateLimit !== 'none' && route.rateLimit !== 'backstop' ? route.rateLimit : null;
+  const crossSite = route.method !== 'GET' ? crossSiteGuard(settings.config.publicBaseUrl) : null;
+  const authenticate = route.auth === 'session' ? authenticateRequest(settings.sessions, settings.config.publicBaseUrl) : null;
+  const parseJson = route.body ? jsonBodyParser() : null;
+  const rawBody = route.rawBody;
+  const multipartDef = route.multipart;
+  const limit = async (metrics: RequestMetrics, cls: RateClass, key: string) => {
+    const since = process.hrtime.bigint();
+    let decision: Awaited<ReturnType<RateLimiter['consume']>>;
+    try {
+      decision = await rateLimiter.consume(cls, key);
+    } finally {
+      stepDone(metrics, 'ratelimit', since);
+    }
+    if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSec);
+  };
+  return async (ctx) => {
+    const metrics = ctx.state['metrics'] as RequestMetrics;
+    if (ipClass) await limit(metrics, ipClass, `ip:${ctx.ip}`);
+    crossSite?.(ctx);
+    let since = process.hrtime.bigint();
+    if (authenticate) {
+      try {
+        await authenticate(ctx);
+      } finally {
+        stepDone(metrics, 'auth', since);
+      }
+    }
+    if (route.rateLimit === 'backstop') {
+      await limit(metrics, 'backstop', ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`);
+    }
+    since = process.hrtime.bigint();
+    let raw: Buffer | undefined;
+    let multipart: ParsedMultipart | undefined;
+    if (rawBody) {
+      try {
+        raw = await readRawBody(ctx, rawBody.maxBytes);
+      } finally {
+        stepDone(metrics, 'body', since);
+      }
+    } else if (multipartDef) {
+      try {
+        multipart = await readMultipart(ctx, multipartDef);
+      } finally {
+        stepDone(metrics, 'multipart', since);
+      }
+    } else if (!parseJson) {
+      if (hasBody(ctx)) await refuseNulInIgnoredBody(ctx);
+    } else {
+      if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
+      await parseJson(ctx, noMore);
+    }
+    since = process.hrtime.bigint();
+    let input: Parameters<AnyRoute['handler']>[1];
+    try {
       const body = route.body ? bodyOf(ctx) : undefined;
       if (body !== undefined && containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
-      // Its text fields were read and checked for NUL by readMultipart; they validate like a JSON body.
-      const multipart = ctx.state['multipart'] as ParsedMultipart | undefined;
-      return {
+      input = {
         params: route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {},
         query: route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {},
-        body: route.body ? parseWith(route.body, body, 'body') : route.multipart && multipart ? parseWith(route.multipart.fields, multipart.fields, 'body') : undefined,
+        // Its text fields were read and checked for NUL by readMultipart; they validate like a JSON body.
+        body: route.body ? parseWith(route.body, body, 'body') : multipartDef && multipart ? parseWith(multipartDef.fields, multipart.fields, 'body') : undefined,
         files: multipart?.files ?? {},
         caller: ctx.state['caller'] ?? null,
-        rawBody: (ctx.state['rawBody'] as Buffer | undefined) ?? Buffer.alloc(0),
+        rawBody: raw ?? Buffer.alloc(0),
       };
-    });
-    await step('handler', async () => route.handler(ctx, input));
-  });
-  return chain;
+    } finally {
+      stepDone(metrics, 'validate', since);
+    }
+    since = process.hrtime.bigint();
+    try {
+      await route.handler(ctx, input);
+    } finally {
+      stepDone(metrics, 'handler', since);
+    }
+  };
 }
+
+const noMore = async () => {};
+
+/** koa-body for JSON up to 1 MiB; a body it cannot read answers 400, one too large 413. */
+const jsonBodyParser = () =>
+  koaBody({
+    json: true,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    jsonLimit: JSON_BODY_LIMIT_BYTES,
+    jsonStrict: false,
+    includeUnparsed: true,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    onError: (err) => {
+      throw (err as { status?: number }).status === 413 ? problems.tooLarge('1 MiB') : problems.validation('the body is not valid JSON');
+    },
+  });
 
 function bodyOf(ctx: Koa.Context): unknown {
   // koa-body leaves an empty object when nothing was sent; a missing body is then reported as missing fields.
@@ -119,41 +175,26 @@ function bodyOf(ctx: Koa.Context): unknown {
   return ctx.request.body;
 }
 
+const hasBody = (ctx: Koa.Context): boolean => Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+
 /**
  * A route that takes no body ignores one that is sent, but the NUL rule covers every part of a request: such a
  * body is read (within the size limit) and refused when it holds a NUL byte or a JSON \u0000 escape.
  */
-const refuseNulInIgnoredBody: Koa.Middleware = async (ctx, next) => {
-  if (Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > JSON_BODY_LIMIT_BYTES) throw problems.tooLarge('1 MiB');
-      chunks.push(chunk);
-    }
-    const body = Buffer.concat(chunks);
-    if (body.includes(0) || /\\u0000/i.test(body.toString('utf8'))) throw problems.validation('a NUL character is not allowed anywhere in a request');
+async function refuseNulInIgnoredBody(ctx: Koa.Context): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > JSON_BODY_LIMIT_BYTES) throw problems.tooLarge('1 MiB');
+    chunks.push(chunk);
   }
-  await next();
-};
-
-const requireJsonContentType: Koa.Middleware = async (ctx, next) => {
-  const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
-  if (hasBody && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
-  await next();
-};
-
-function limit(limiter: RateLimiter, cls: Parameters<RateLimiter['consume']>[0], keyOf: (ctx: Koa.Context) => string): Koa.Middleware {
-  return async (ctx, next) => {
-    const decision = await step('ratelimit', () => limiter.consume(cls, keyOf(ctx)));
-    if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSec);
-    await next();
-  };
+  const body = Buffer.concat(chunks);
+  if (body.includes(0) || /\\u0000/i.test(body.toString('utf8'))) throw problems.validation('a NUL character is not allowed anywhere in a request');
 }
 
 /** A NUL character anywhere in the path or query (percent-encoded or not) is refused before routing. */
-const rejectNulInRequestLine: Koa.Middleware = async (ctx, next) => {
+function rejectNulInRequestLine(ctx: Koa.Context): void {
   let decoded: string;
   try {
     decoded = decodeURIComponent(ctx.originalUrl);
@@ -166,33 +207,28 @@ const rejectNulInRequestLine: Koa.Middleware = async (ctx, next) => {
       throw problems.validation('a NUL character is not allowed anywhere in a request');
     }
   }
-  await next();
-};
+}
 
 /** Every error leaves as application/problem+json with the trace id; unexpected ones are logged, never echoed. */
-function problemResponder(settings: HttpSettings): Koa.Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      const problem = toProblem(err);
-      // An outage of the database is one fact, not one bug per request: warn, and keep error for the unexpected.
-      if (err instanceof StoreUnavailableError || err instanceof StoreBusyError) settings.logger.warn('database not available', { code: problem.code, method: ctx.method, path: ctx.path });
-      else if (problem.status >= 500 && !(err instanceof HttpProblem)) settings.logger.error('unhandled error', { err, method: ctx.method, path: ctx.path });
-      ctx.status = problem.status;
-      for (const [k, v] of Object.entries(problem.headers)) ctx.set(k, v);
-      ctx.type = 'application/problem+json';
-      ctx.body = {
-        type: problemType(settings.config.problemBaseUrl, problem.code),
-        title: problem.title,
-        status: problem.status,
-        detail: problem.detail,
-        instance: ctx.path,
-        code: problem.code,
-        traceId: (ctx.state['metrics'] as { traceId: string }).traceId,
-        ...problem.extensions,
-      };
-    }
+function problemResponder(settings: HttpSettings): (ctx: Koa.Context, err: unknown) => void {
+  return (ctx, err) => {
+    const problem = toProblem(err);
+    // An outage of the database is one fact, not one bug per request: warn, and keep error for the unexpected.
+    if (err instanceof StoreUnavailableError || err instanceof StoreBusyError) settings.logger.warn('database not available', { code: problem.code, method: ctx.method, path: ctx.path });
+    else if (problem.status >= 500 && !(err instanceof HttpProblem)) settings.logger.error('unhandled error', { err, method: ctx.method, path: ctx.path });
+    ctx.status = problem.status;
+    for (const [k, v] of Object.entries(problem.headers)) ctx.set(k, v);
+    ctx.type = 'application/problem+json';
+    ctx.body = {
+      type: problemType(settings.config.problemBaseUrl, problem.code),
+      title: problem.title,
+      status: problem.status,
+      detail: problem.detail,
+      instance: ctx.path,
+      code: problem.code,
+      traceId: (ctx.state['metrics'] as { traceId: string }).traceId,
+      ...problem.extensions,
+    };
   };
 }
 

@@ -47,7 +47,7 @@ export function serverTiming(m: RequestMetrics, totalMs: number): string {
  * Outermost middleware: continues or starts the trace, measures the request, and writes X-Trace-Id,
  * Server-Timing, the browser-safety headers, X-Diagnostics on request, and one access-log line.
  */
-export function observe(logger: Logger): Koa.Middleware {
+export function observe(logger: Logger, handle: Koa.Middleware): Koa.Middleware {
   return async (ctx, next) => {
     const metrics: RequestMetrics = {
       traceId: traceIdFrom(ctx.get('traceparent')) ?? newTraceId(),
@@ -58,36 +58,38 @@ export function observe(logger: Logger): Koa.Middleware {
       steps: [],
     };
     ctx.state['metrics'] = metrics;
-    await runWithMetrics(metrics, async () => {
-      try {
-        await next();
-      } finally {
-        const totalMs = elapsedMs(metrics.startedAt);
-        ctx.set('X-Trace-Id', metrics.traceId);
-        ctx.set('traceparent', `00-${metrics.traceId}-${metrics.spanId}-01`);
-        ctx.set('Server-Timing', serverTiming(metrics, totalMs));
-        ctx.set('X-Content-Type-Options', 'nosniff');
-        ctx.set('Referrer-Policy', 'no-referrer');
-        if (wantsDiagnostics(ctx)) {
-          ctx.set(
-            'X-Diagnostics',
-            JSON.stringify({
-              traceId: metrics.traceId,
-              totalMs: Number(fmt(totalMs)),
-              db: { ms: Number(fmt(metrics.dbMs)), queries: metrics.dbQueries },
-              steps: metrics.steps.map((s) => ({ name: s.name, ms: Number(fmt(s.ms)) })),
-            }),
-          );
-        }
+    try {
+      // The request context follows `handle`'s promises.
+      await runWithMetrics(metrics, () => handle(ctx, next));
+    } finally {
+      const totalMs = elapsedMs(metrics.startedAt);
+      ctx.set('X-Trace-Id', metrics.traceId);
+      ctx.set('traceparent', `00-${metrics.traceId}-${metrics.spanId}-01`);
+      ctx.set('Server-Timing', serverTiming(metrics, totalMs));
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Referrer-Policy', 'no-referrer');
+      if (wantsDiagnostics(ctx)) {
+        ctx.set(
+          'X-Diagnostics',
+          JSON.stringify({
+            traceId: metrics.traceId,
+            totalMs: Number(fmt(totalMs)),
+            db: { ms: Number(fmt(metrics.dbMs)), queries: metrics.dbQueries },
+            steps: metrics.steps.map((s) => ({ name: s.name, ms: Number(fmt(s.ms)) })),
+          }),
+        );
+      }
+      // Within the request's context, so that the line carries its trace id.
+      runWithMetrics(metrics, () =>
         logger.info('request', {
           method: ctx.method,
           path: loggedPath(ctx.path),
           status: ctx.status,
           ms: Number(fmt(totalMs)),
           dbQueries: metrics.dbQueries,
-        });
-      }
-    });
+        }),
+      );
+    }
   };
 }
 

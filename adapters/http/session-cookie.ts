@@ -3,7 +3,6 @@ import type { SessionStore } from '../../ports/account-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
 import { authenticate, SESSION_LIFETIME_MS, type Authenticated } from '../../core/accounts/sessions.js';
-import { step } from '../observability/request-context.js';
 import { problems } from './problem.js';
 
 export const SESSION_COOKIE = 'app_session';
@@ -39,10 +38,10 @@ export async function optionalCaller(ctx: Koa.Context, deps: SessionDeps): Promi
 }
 
 /** Puts the signed-in caller on ctx.state.caller, or answers 401 (and clears a dead cookie). */
-export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): Koa.Middleware {
-  return async (ctx, next) => {
+export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): (ctx: Koa.Context) => Promise<void> {
+  return async (ctx) => {
     const token = sessionToken(ctx);
-    const result = token ? await step('auth', () => authenticate(deps, token)) : null;
+    const result = token ? await authenticate(deps, token) : null;
     if (!result?.ok) {
       if (ctx.cookies.get(SESSION_COOKIE) !== undefined) clearSessionCookie(ctx, publicBaseUrl);
       throw problems.unauthenticated();
@@ -52,7 +51,6 @@ export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): K
     // A signed-in answer is the caller's own: no shared cache may keep it. Routes with a caching rule of their own
     // (time-zones, the shopping list) set Cache-Control again in their handler.
     ctx.set('Cache-Control', 'no-store');
-    await next();
   };
 }
 
@@ -60,14 +58,13 @@ export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): K
  * A state-changing request that carries the session cookie and comes from another site is refused
  * (extensions.md > Browser safety). The phone apps send no Origin and pass.
  */
-export function crossSiteGuard(publicBaseUrl: string): Koa.Middleware {
+export function crossSiteGuard(publicBaseUrl: string): (ctx: Koa.Context) => void {
   const ownOrigin = new URL(publicBaseUrl).origin;
-  return async (ctx, next) => {
+  return (ctx) => {
     if (ctx.cookies.get(SESSION_COOKIE) !== undefined) {
       const origin = ctx.get('Origin');
       const crossOrigin = origin !== '' && origin !== ownOrigin && origin !== `${ctx.protocol}://${ctx.host}`;
       if (ctx.get('Sec-Fetch-Site') === 'cross-site' || crossOrigin) throw problems.crossSite();
     }
-    await next();
   };
 }

@@ -15,14 +15,13 @@ function below(version: [number, number, number], floor: [number, number, number
  * `X-App-Version: ios/2.0.0` below that platform's floor answers 426 on every route but the exempt ones
  * (app/version and the health probes). No header, a malformed one, or an unknown platform is never gated.
  */
-export function versionGate(floor: VersionMap, exemptPaths: ReadonlySet<string>): Koa.Middleware {
-  return async (ctx, next) => {
+export function versionGate(floor: VersionMap, exemptPaths: ReadonlySet<string>): (ctx: Koa.Context) => void {
+  return (ctx) => {
     const m = HEADER.exec(ctx.get('X-App-Version').trim());
     if (m && !exemptPaths.has(ctx.path)) {
       const platform = m[1] as keyof VersionMap;
       const min = floor[platform];
       if (min !== null && below([Number(m[2]), Number(m[3]), Number(m[4])], parts(min))) throw problems.appVersion(platform, min);
     }
-    await next();
   };
 }

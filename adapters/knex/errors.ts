@@ -58,9 +58,10 @@ export function translated<T extends object>(knex: Knex, store: T): T {
   for (const [name, fn] of Object.entries(store)) {
     out[name] =
       typeof fn === 'function'
-        ? async (...args: unknown[]) => {
-            try {
-              return await runStoreCall(async (call) => {
+        ? // One async function per call (each promise more costs every request the request context's hooks).
+          (...args: unknown[]) =>
+            runStoreCall(async (call) => {
+              try {
                 try {
                   return await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
                 } finally {
@@ -70,11 +71,10 @@ export function translated<T extends object>(knex: Knex, store: T): T {
                   const settled = cache?.settled(call);
                   if (settled) await settled;
                 }
-              });
-            } catch (err) {
-              throw isBusy(err) ? new StoreBusyError(err) : isUnavailable(err) ? new StoreUnavailableError(err) : err;
-            }
-          }
+              } catch (err) {
+                throw isBusy(err) ? new StoreBusyError(err) : isUnavailable(err) ? new StoreUnavailableError(err) : err;
+              }
+            })
         : fn;
   }
   return out as T;

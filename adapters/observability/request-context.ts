@@ -24,16 +24,9 @@ export function elapsedMs(since: bigint): number {
   return Number(process.hrtime.bigint() - since) / 1e6;
 }
 
-/** Times `fn` as a named step of the current request (shown in Server-Timing). */
-export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const metrics = storage.getStore();
-  if (!metrics) return fn();
-  const start = process.hrtime.bigint();
-  try {
-    return await fn();
-  } finally {
-    metrics.steps.push({ name, ms: elapsedMs(start) });
-  }
+/** Records a named step of the request (shown in Server-Timing) that began at `since` (process.hrtime.bigint()). */
+export function stepDone(metrics: RequestMetrics, name: string, since: bigint): void {
+  metrics.steps.push({ name, ms: elapsedMs(since) });
 }
 
 export function recordQuery(ms: number): void {
