@@ -254,7 +254,8 @@ export const scopeWritten = (sql: string): WriteScope | null =>
 
 /** The synchronous reads of SQLite's read connection (adapters/knex/fixed-sql.ts) this source needs. */
 export interface SqliteReader {
-  rowsNow(sql: string): Record<string, unknown>[];
+  /** The first column of the first row (undefined when there is none), read now. */
+  valueNow(sql: string): unknown;
 }
 
 /** SQLite: `PRAGMA data_version` of the read connection, then the `cached_tables_revision` row when that moved. */
@@ -270,11 +271,11 @@ export function sqliteTableChanges(reader: SqliteReader): ChangeSource {
     },
     usable() {
       try {
-        const version = reader.rowsNow('pragma data_version')[0]?.['data_version'];
+        const version = reader.valueNow('pragma data_version');
         if (version !== undefined && version === dataVersion) return true;
         // Something was committed: households' values are not told apart here, so they all go.
         householdChanged(null);
-        const now = reader.rowsNow('select revision from cached_tables_revision where id = 1')[0]?.['revision'];
+        const now = reader.valueNow('select revision from cached_tables_revision where id = 1');
         if (now === undefined) throw new Error('cached_tables_revision has no row');
         if (now !== revision) changed();
         revision = now;
