@@ -1,13 +1,15 @@
 /** What the benchmarks share: the service under test in a process of its own, and autocannon figures. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import Koa from 'koa';
+import Router from '@koa/router';
 
 export const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -87,6 +89,49 @@ export async function benchService(name: string, database: BenchDatabase = bench
   // Where the data is, for baselines that read and write the same tables without the service.
   const sqliteFile = database.kind === 'sqlite' ? join(dir, 'bench.db') : null;
   return { runtime, app, call, cookie, householdId: household.id, schema: pg?.schema ?? null, sqliteFile };
+}
+
+// Set by node:http itself for every answer, or changing per answer: not part of "the same headers".
+const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+export const listening = (server: Server): Promise<{ url: string; close(): void }> =>
+  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: urlOf(server), close: () => void server.close() })));
+
+/**
+ * W1's baselines: a bare node:http server and bare Koa + @koa/router (no middleware), both answering the very
+ * bytes and headers of one real GET /api/v1/me answer of the service at `appUrl`, which they answer along.
+ */
+export async function meBaselines(appUrl: string, cookie: string) {
+  const res = await fetch(`${appUrl}/api/v1/me`, { headers: { Cookie: cookie } });
+  if (res.status !== 200) throw new Error(`GET /me answered ${res.status}`);
+  const sample = Buffer.from(await res.arrayBuffer());
+  const headers = [...res.headers].filter(([name]) => !OWN_HEADERS.has(name));
+  const bare = await listening(
+    createServer((_req, out) => {
+      for (const [name, value] of headers) out.setHeader(name, value);
+      out.setHeader('Content-Length', sample.length);
+      out.end(sample);
+    }),
+  );
+  const koa = new Koa();
+  const router = new Router();
+  router.get('/api/v1/me', (ctx) => {
+    for (const [name, value] of headers) ctx.set(name, value);
+    ctx.body = sample;
+  });
+  koa.use(router.routes());
+  const koaServer = await listening(createServer(koa.callback()));
+  return {
+    sample,
+    headers,
+    bareUrl: bare.url,
+    koaUrl: koaServer.url,
+    close() {
+      bare.close();
+      koaServer.close();
+    },
+  };
 }
 
 /** The part of better-sqlite3 the baselines use. */

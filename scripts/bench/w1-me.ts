@@ -4,47 +4,18 @@
  * --serve) holds the service and both baselines, measured one after the other by autocannon in this process.
  *   tsx scripts/bench/w1-me.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
-import Router from '@koa/router';
-import { announce, orStop, benchService, emit, measure, progress, spawnService, stopService, throughputRow, workloadArgs, type ServedWithBaseline } from './lib.js';
+import { announce, orStop, benchService, emit, measure, meBaselines, progress, spawnService, stopService, throughputRow, workloadArgs, type ServedWithBaseline } from './lib.js';
 
 interface Served extends ServedWithBaseline {
   koaUrl: string;
 }
 
-// Set by node:http itself for every answer, or changing per answer: not part of "the same headers".
-const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const listening = (server: Server) => new Promise<Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-
 async function serve(): Promise<void> {
   const { app, cookie } = await benchService('w1');
   await orStop(app, async () => {
-    const res = await fetch(`${app.url}/api/v1/me`, { headers: { Cookie: cookie } });
-    if (res.status !== 200) throw new Error(`GET /me answered ${res.status}`);
-    const sample = Buffer.from(await res.arrayBuffer());
-    const headers = [...res.headers].filter(([name]) => !OWN_HEADERS.has(name));
-    const bare = await listening(
-      createServer((_req, out) => {
-        for (const [name, value] of headers) out.setHeader(name, value);
-        out.setHeader('Content-Length', sample.length);
-        out.end(sample);
-      }),
-    );
-    const koa = new Koa();
-    const router = new Router();
-    router.get('/api/v1/me', (ctx) => {
-      for (const [name, value] of headers) ctx.set(name, value);
-      ctx.body = sample;
-    });
-    koa.use(router.routes());
-    const koaServer = await listening(createServer(koa.callback()));
-    announce({ appUrl: app.url, bareUrl: urlOf(bare), koaUrl: urlOf(koaServer), cookie } satisfies Served, async () => {
-      bare.close();
-      koaServer.close();
+    const baselines = await meBaselines(app.url, cookie);
+    announce({ appUrl: app.url, bareUrl: baselines.bareUrl, koaUrl: baselines.koaUrl, cookie } satisfies Served, async () => {
+      baselines.close();
       await app.stop();
     });
   });
