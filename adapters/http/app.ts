@@ -28,11 +28,6 @@ export interface HttpSettings {
 /** The Koa application: conventions of api.md applied around every route of `routes`. */
 export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[]): Koa {
   const app = new Koa({ proxy: settings.config.trustProxy });
-  // Exact paths only: one spelling per route, so the version gate's exemptions and the routes agree.
-  const router = new Router({ strict: true, sensitive: true });
-  for (const route of routes) {
-    router.register(koaPath(route.path), [route.method], routeMiddleware(settings, route), { name: route.operationId });
-  }
 
   // api.md's conventions around every request, as one middleware (each layer of Koa's chain is a promise more):
   // the trace and measurements outermost, then problems for every error, then the request line and version checks.
@@ -49,7 +44,7 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
       }
     }),
   );
-  app.use(router.routes());
+  app.use(routing(settings, routes));
   app.use(async (ctx, next) => {
     // A known path with a method it does not answer: 405 with Allow; anything else: 404.
     // The router only passes a request on when no route of its method matched.
@@ -59,6 +54,37 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
     if (ctx.body === undefined && ctx.status === 404) throw problems.notFound(`no route ${ctx.method} ${ctx.path}`);
   });
   return app;
+}
+
+/** Positions of a path's segments ('', 'api', 'v1', 'households', id, 'plans', ...) that may tell routes apart. */
+const KEY_POSITIONS = [3, 5];
+
+const routeKey = (segments: readonly string[], positions: readonly number[]): string => [segments.length, ...positions.map((p) => segments[p] ?? '')].join('/');
+
+/**
+ * Dispatches to the routes as several routers, each holding the routes a path could match by its number of segments and its
+ * segments at KEY_POSITIONS where no route has a parameter; a request is matched against one of them. @koa/router
+ * tests every route's pattern of a router in turn (a third of GET /me's routing instructions were those tests with
+ * every route in one router). A path's routes all share one router, so the 405 for a known path still sees them.
+ */
+function routing(settings: HttpSettings, routes: readonly AnyRoute[]): Koa.Middleware {
+  const templates = routes.map((r) => koaPath(r.path).split('/'));
+  // A wildcard may span segments, which would make a segment's position mean nothing; no route has one.
+  if (templates.some((t) => t.some((segment) => segment.includes('*')))) throw new Error('routes with a wildcard cannot be grouped by their segments');
+  const positions = KEY_POSITIONS.filter((p) => templates.every((t) => !(t[p] ?? '').includes(':')));
+  const grouped = new Map<string, Router>();
+  routes.forEach((route, i) => {
+    const key = routeKey(templates[i]!, positions);
+    // Exact paths only: one spelling per route, so the version gate's exemptions and the routes agree.
+    const router = grouped.get(key) ?? new Router({ strict: true, sensitive: true });
+    grouped.set(key, router);
+    router.register(koaPath(route.path), [route.method], routeMiddleware(settings, route), { name: route.operationId });
+  });
+  const dispatch = new Map([...grouped].map(([key, router]) => [key, router.routes()]));
+  return (ctx, next) => {
+    const routed = dispatch.get(routeKey(ctx.path.split('/'), positions));
+    return routed ? routed(ctx as Parameters<typeof routed>[0], next) : next();
+  };
 }
 
 /**

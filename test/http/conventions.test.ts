@@ -341,6 +341,14 @@ for (const kind of databaseKinds()) {
         expectProblem(await anon.get('/nowhere/at/all'), 404, 'not_found');
       });
 
+      it('answers 404 for a path shaped like known routes but none of them, and a route only under its own spelling', async () => {
+        // Same number of segments and same leading segments as real routes (the router groups routes by those).
+        for (const path of ['/api/v1/me/nothing', '/api/v1/auth/nothing', '/api/v1/households/' + randomUUID() + '/nothing/more', '/health/nothing', '/api/v1/ME', '/api/v1/me/']) {
+          expectProblem(await anon.get(path), 404, 'not_found', path);
+        }
+        expect((await anon.get('/health/live')).status).to.equal(200);
+      });
+
       it('answers 404 not_found for an unknown route with a session cookie (valid or not)', async () => {
         const { client } = await signedInClient(server.url);
         expectProblem(await client.get('/api/v1/does-not-exist'), 404, 'not_found');
