@@ -62,10 +62,10 @@ const KEY_POSITIONS = [3, 5];
 const routeKey = (segments: readonly string[], positions: readonly number[]): string => [segments.length, ...positions.map((p) => segments[p] ?? '')].join('/');
 
 /**
- * Dispatches to the routes as several routers, each holding the routes a path could match by its number of segments and its
- * segments at KEY_POSITIONS where no route has a parameter; a request is matched against one of them. @koa/router
- * tests every route's pattern of a router in turn (a third of GET /me's routing instructions were those tests with
- * every route in one router). A path's routes all share one router, so the 405 for a known path still sees them.
+ * Dispatches to the routes as several routers, each holding the routes a path could match by its number of segments
+ * and its segments at KEY_POSITIONS where no route has a parameter; a request is matched against one of them.
+ * @koa/router tests every route's pattern of a router in turn (105 for each request with every route in one
+ * router). A path's routes all share one router, so the 405 for a known path still sees them.
  */
 function routing(settings: HttpSettings, routes: readonly AnyRoute[]): Koa.Middleware {
   const templates = routes.map((r) => koaPath(r.path).split('/'));
@@ -78,7 +78,7 @@ function routing(settings: HttpSettings, routes: readonly AnyRoute[]): Koa.Middl
     // Exact paths only: one spelling per route, so the version gate's exemptions and the routes agree.
     const router = grouped.get(key) ?? new Router({ strict: true, sensitive: true });
     grouped.set(key, router);
-    router.register(koaPath(route.path), [route.method], routeMiddleware(settings, route), { name: route.operationId });
+    router.register(templates[i]!.join('/'), [route.method], routeMiddleware(settings, route), { name: route.operationId });
   });
   const dispatch = new Map([...grouped].map(([key, router]) => [key, router.routes()]));
   return (ctx, next) => {

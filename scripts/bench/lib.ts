@@ -94,9 +94,11 @@ export async function benchService(name: string, database: BenchDatabase = bench
 // Set by node:http itself for every answer, or changing per answer: not part of "the same headers".
 const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** `server` listening on a free loopback port: its URL, and how to close it. */
 export const listening = (server: Server): Promise<{ url: string; close(): void }> =>
-  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: urlOf(server), close: () => void server.close() })));
+  new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => void server.close() })),
+  );
 
 /**
  * W1's baselines: a bare node:http server and bare Koa + @koa/router (no middleware), both answering the very
@@ -230,8 +232,7 @@ export async function bareJsonServer(answer: (req: IncomingMessage, body: string
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => respond(Buffer.concat(chunks).toString('utf8')));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => void server.close() };
+  return listening(server);
 }
 
 /** Runs the rest of a --serve start; should it fail, the service stops first, so its Postgres schema goes too. */

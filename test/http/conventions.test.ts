@@ -224,6 +224,26 @@ for (const kind of databaseKinds()) {
         expect(new Set(answers.map((r) => r.headers.get('x-trace-id'))).size).to.equal(answers.length);
       });
 
+      it("names a route's steps in the order they ran, up to the one that failed", async () => {
+        const steps = (res: Answer | Response) => parseServerTiming(res.headers.get('server-timing')).map((e) => e.name).filter((n) => n !== 'total' && n !== 'db');
+        const { client } = await signedInClient(server.url);
+        expect(steps(await client.get('/api/v1/me'))).to.deep.equal(['auth', 'ratelimit', 'validate', 'handler']);
+        // A JSON body is read between the limits and validation, and a validation failure is the last step.
+        expect(steps(await client.patch('/api/v1/me', { displayName: 'Kari' }))).to.deep.equal(['auth', 'ratelimit', 'validate', 'handler']);
+        expect(steps(await client.patch('/api/v1/me', { displayName: 7 }))).to.deep.equal(['auth', 'ratelimit', 'validate']);
+        // A public route counts per IP before anything else; no session, so no auth step.
+        expect(steps(await anon.post('/api/v1/auth/login', {}))).to.deep.equal(['ratelimit', 'validate']);
+        // Without a cookie a session route stops at auth.
+        expect(steps(await anon.get('/api/v1/me'))).to.deep.equal(['auth']);
+        // A multipart body and a raw body are steps of their own.
+        const form = new FormData();
+        form.set('report', JSON.stringify({ message: 'Steps, please', screen: null, build: null, householdId: null, failedCalls: [] }));
+        const multipart = await fetch(`${server.url}/api/v1/feedback`, { method: 'POST', body: form, headers: { Cookie: `app_session=${client.cookie}` } });
+        expect(steps(multipart)).to.deep.equal(['auth', 'ratelimit', 'multipart', 'validate', 'handler']);
+        const raw = await fetch(`${server.url}/api/v1/billing/webhook`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+        expect(steps(raw)).to.deep.equal(['ratelimit', 'body', 'validate', 'handler']);
+      });
+
       it('is on error answers too', async () => {
         for (const res of [await anon.get('/api/v1/me'), await anon.get('/api/v1/nowhere'), await anon.post('/api/v1/auth/login', {})]) {
           const entries = parseServerTiming(res.headers.get('server-timing'));
