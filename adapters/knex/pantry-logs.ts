@@ -39,3 +39,55 @@ export function pantryLogsOf(knex: Knex): PantryLogs {
   }
   return logs;
 }
+
+/** An observation of a kept food log, with its place in the order written. */
+export interface LoggedObservation {
+  readonly o: PantryObservation;
+  readonly seq: number;
+}
+
+/** Log order: observedAt, then the order written. */
+export const logOrder = (a: LoggedObservation, b: LoggedObservation): number => a.o.observedAt.getTime() - b.o.observedAt.getTime() || a.seq - b.seq;
+
+/** How many food logs a store keeps between writes. */
+const CACHED_FOODS = 5000;
+
+/** A food's log (its observations in log order) as it was at the food's revision `version` (migration 0029). */
+export interface FoodLog {
+  version: bigint;
+  readonly log: LoggedObservation[];
+}
+
+/**
+ * The food logs a store keeps: POST observations answers the food's row, derived from all of the food's
+ * observations, so each write would read them all back. A write moves the food's revision by one; when the
+ * revision before the write is the kept log's, the kept log plus the new observation is the log after it.
+ */
+export interface FoodLogs {
+  held(household: string, foodKey: string): FoodLog | undefined;
+  /** Keeps `log`, read at `version`. */
+  keep(household: string, foodKey: string, version: bigint, log: LoggedObservation[]): void;
+  /** `added` was written as the first write to its food after `food.version`: the log takes it at its place. */
+  advance(food: FoodLog, added: LoggedObservation): void;
+}
+
+/** A store's kept food logs (a store made for a transaction keeps its own). */
+export function foodLogsCache(): FoodLogs {
+  const kept = new Map<string, FoodLog>();
+  const keyOf = (household: string, foodKey: string) => `${household} ${foodKey}`;
+  return {
+    held: (household, foodKey) => kept.get(keyOf(household, foodKey)),
+    keep(household, foodKey, version, log) {
+      const key = keyOf(household, foodKey);
+      kept.delete(key);
+      kept.set(key, { version, log });
+      if (kept.size > CACHED_FOODS) kept.delete(kept.keys().next().value!);
+    },
+    advance(food, added) {
+      let i = food.log.length;
+      while (i > 0 && logOrder(food.log[i - 1]!, added) > 0) i--;
+      food.log.splice(i, 0, added);
+      food.version += 1n;
+    },
+  };
+}

@@ -3,7 +3,7 @@ import type { ObservationType, PantryObservation, StorageLocation } from '../../
 import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
 import { translated } from './errors.js';
 import { revisionOf } from './household-revisions.js';
-import { pantryLogsOf } from './pantry-logs.js';
+import { foodLogsCache, logOrder, pantryLogsOf, type FoodLog, type LoggedObservation } from './pantry-logs.js';
 import { iso, rawRows, toDate } from './rows.js';
 
 export interface ObservationRow {
@@ -75,6 +75,71 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   // those back to a value already seen (test/knex/pantry-log-version.test.ts).
   const logs = pantryLogsOf(knex);
   const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
+  // The food logs POST observations reads after its write, kept between writes under the food's revision
+  // (migration 0029, pantry-logs.ts): a food has about a hundred observations after a few months of use, and reading
+  // them back was a third of the request's time.
+  const foodLogs = foodLogsCache();
+  const logOf = (rows: readonly SeqRow[]): LoggedObservation[] => rows.map((r) => ({ o: Object.freeze(toObservation(r)), seq: Number(r.seq) })).sort(logOrder);
+  const revisionSql = 'select revision from pantry_food_revisions where household_id = ? and food_key = ?';
+  // The food's log and its revision, read in one statement (one snapshot), answered and kept.
+  const readFood = async (householdId: string, foodKey: string): Promise<PantryObservation[]> => {
+    const rows = await rawRows<SeqRow & { revision: number | string | null }>(
+      knex,
+      `select ${COLUMNS.join(', ')}, seq, (${revisionSql}) as revision from pantry_observations where household_id = ? and food_key = ?`,
+      [householdId, foodKey, householdId, foodKey],
+    );
+    const log = logOf(rows);
+    const answered = log.map((l) => l.o);
+    const revision = rows[0]?.revision ?? null;
+    if (revision !== null) foodLogs.keep(householdId, foodKey, BigInt(revision), log);
+    return answered;
+  };
+  // SQLite (one writer at a time): the insert, then the food's revision. When it is the one after the kept log's, no
+  // other write to the food came between, and the kept log plus this observation is the log now. Else the food's log
+  // and its revision are read in one statement (one snapshot) and kept.
+  const addToFoodOnSqlite = async (o: PantryObservation, before: FoodLog | undefined): Promise<PantryObservation[]> => {
+    const known = before?.version;
+    const [seq] = (await table().insert(observationRow(o))) as number[];
+    if (before && seq !== undefined) {
+      const [now] = await rawRows<{ revision: number | string }>(knex, revisionSql, [o.householdId, o.foodKey]);
+      if (now && before.version === known && BigInt(now.revision) === known + 1n) {
+        foodLogs.advance(before, { o: Object.freeze({ ...o }), seq: Number(seq) });
+        return before.log.map((l) => l.o);
+      }
+    }
+    return readFood(o.householdId, o.foodKey);
+  };
+  // Postgres: one statement, one round trip. The insert answers the revision it moved the food to (0029's trigger).
+  // The food's rows come back only when that is not the one after the kept log's. They are then read in the
+  // statement's snapshot, which does not hold the new row (RETURNING gives it); with it, they are the log as this
+  // write left it when that snapshot's revision is the one before this write.
+  const addToFoodOnPostgres = async (o: PantryObservation, before: FoodLog | undefined): Promise<PantryObservation[]> => {
+    const expected = before ? before.version + 1n : null;
+    const row = observationRow(o) as unknown as Record<string, Knex.Value>;
+    const sql =
+      `with added as (insert into pantry_observations (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')}) returning ${COLUMNS.join(', ')}, seq, food_revision) ` +
+      `select ${COLUMNS.join(', ')}, seq, food_revision, (${revisionSql}) as seen from added union all ` +
+      `select ${COLUMNS.join(', ')}, seq, null, null from pantry_observations where household_id = ? and food_key = ? and (select food_revision from added) is distinct from ?::bigint`;
+    const bindings = [...COLUMNS.map((c) => row[c]!), o.householdId, o.foodKey, o.householdId, o.foodKey, expected === null ? null : String(expected)];
+    const { rows } = (await knex.raw(sql, bindings)) as { rows: (SeqRow & { food_revision: string | null; seen: string | null })[] };
+    const own = rows.find((r) => r.food_revision !== null);
+    if (!own) throw new Error(`observation ${o.id} was not added`);
+    const added: LoggedObservation = { o: Object.freeze(toObservation(own)), seq: Number(own.seq) };
+    const revision = BigInt(own.food_revision!);
+    if (before && revision === expected && before.version === expected - 1n) {
+      foodLogs.advance(before, added);
+      return before.log.map((l) => l.o);
+    }
+    // A write to the food committed after the statement's snapshot was taken, before this one's: those rows are not
+    // the log as this write left it. Read again: the log then, or as it is now (a later write in it too).
+    if (own.seen === null || BigInt(own.seen) !== revision - 1n) return readFood(o.householdId, o.foodKey);
+    const log = logOf(rows.filter((r) => r !== own));
+    log.push(added);
+    log.sort(logOrder);
+    const answered = log.map((l) => l.o);
+    foodLogs.keep(o.householdId, o.foodKey, revision, log);
+    return answered;
+  };
   const store: PantryObservationStore = translated<PantryObservationStore>(knex, {
     async add(o) {
       await table().insert(observationRow(o));
@@ -97,6 +162,11 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       return inLogOrder(await rawRows<SeqRow>(knex, ofFoodsSql(foodKeys), [householdId, ...foodKeys]));
     },
     async addThenOfFoods(o, foodKeys) {
+      // The usual case: the food's own log (no other food merged into it), kept between writes.
+      if (foodKeys.length === 1 && foodKeys[0] === o.foodKey) {
+        const before = foodLogs.held(o.householdId, o.foodKey);
+        return postgres ? addToFoodOnPostgres(o, before) : addToFoodOnSqlite(o, before);
+      }
       if (!postgres || foodKeys.length === 0 || foodKeys.length > CHUNK) {
         await table().insert(observationRow(o));
         return foodKeys.length === 0 ? [] : store.ofFoods(o.householdId, foodKeys);

@@ -1,7 +1,9 @@
 /**
  * W6: POST inventory/observations (the real route: session, membership, validation, the insert, the food's row
- * read back; on Postgres the insert and the read are one statement, and session, membership and merges come from
- * the read cache once read) against a bare node:http server that parses the same JSON body and writes the same row with one
+ * derived from all of its observations; session, membership and merges come from the read cache once read, and
+ * the food's log is kept under the food's revision once read, so a write that comes right after it adds to it
+ * instead of reading it back: on Postgres the insert alone, which answers the revision it moved the food to; on
+ * SQLite the insert and a read of that revision) against a bare node:http server that parses the same JSON body and writes the same row with one
  * prepared INSERT (a fresh randomUUID id each time; no session, membership, validation or row read back; it
  * answers the id alone). Both take the same bodies: an observation of one of 200 foods, in turn. One process
  * (this file with --serve) holds both.
@@ -53,7 +55,8 @@ async function serve(): Promise<void> {
       await res.arrayBuffer();
       return /desc="(\d+) queries"/.exec(res.headers.get('Server-Timing') ?? '')?.[1] ?? '?';
     };
-    // The first request fills the read cache (session, membership, merges); the second is what the load sees.
+    // The first request fills the read cache (session, membership, merges) and keeps food 0's log; the second, to the
+    // same food, is what the load sees once every food's log is kept.
     const queries = `${await queriesOf(await post(app.url, { Cookie: cookie }))} SQL statements on the first request, ${await queriesOf(await post(app.url, { Cookie: cookie }))} on the next`;
     const own = await post(bareUrl, {});
     if (own.status !== 200) throw new Error(`the baseline answered ${own.status}: ${await own.text()}`);
@@ -87,7 +90,7 @@ async function drive(): Promise<void> {
             baseline: 'bare node:http, 1 prepared INSERT',
             subjectFigures: subject,
             baselineFigures: baseline,
-            note: `service: ${info.queries} (session, membership, merges: from the read cache once read; the insert with the food's observations); ${FOODS} foods in turn`,
+            note: `service: ${info.queries} (session, membership, merges: from the read cache once read; the food's log: kept under its revision once read); ${FOODS} foods in turn`,
           },
           0.5,
         ),
