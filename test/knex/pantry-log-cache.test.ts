@@ -136,5 +136,24 @@ for (const kind of databaseKinds()) {
         }
       });
     });
+
+    if (kind.name === 'postgres') {
+      it("takes a household's locks in the order a deletion of the household does, so the two never deadlock", async () => {
+        await withTwoConnections(kind, async (a, b) => {
+          const { householdId, obs } = await household(a);
+          const trx = await a.knex.transaction();
+          // A deletion's first lock: the household's row.
+          await trx.raw('select id from households where id = ? for update', [householdId]);
+          const adding = knexPantryObservationStore(b.knex).addThenOfFoods(obs('melk', '2026-05-01T10:00:00.000Z'), ['melk']);
+          adding.catch(() => undefined);
+          // The insert waits for that row before it locks the household's revision row, which the deletion takes
+          // next. Had the insert locked that first, Postgres would find the deadlock and fail one of the two.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await trx.raw('update household_revisions set revision = revision + 1 where household_id = ?', [householdId]);
+          await trx.commit();
+          expect((await adding).map((o) => o.foodKey)).to.deep.equal(['melk']);
+        });
+      });
+    }
   });
 }

@@ -17,8 +17,11 @@ export const name = '0029_pantry_food_revisions';
  * trigger, returned by RETURNING), so a write needs no second read to know whether it came right after the kept
  * log. That trigger moves the household's revision first, then the food's, and replaces 0016's trigger on this
  * table (updates and deletes do the same, after the row): every write to the log locks the household's revision row
- * before a food's, so two writers never wait for each other's second lock (no deadlock). SQLite has one writer at a
- * time: the store reads the food's revision after its insert, and `food_revision` stays null there.
+ * before a food's, so two writers never wait for each other's second lock (no deadlock). Before both, it takes the
+ * foreign key's own lock on the household's row, which the key's check would otherwise take after them: a
+ * household being deleted holds that row, then its revision row, so the order is the same for both.
+ * SQLite has one writer at a time: the store reads the food's revision after its insert, and `food_revision` stays
+ * null there.
  */
 export async function up(knex: Knex): Promise<void> {
   const postgres = knex.client.config.client === 'pg';
@@ -50,6 +53,7 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw(`
       CREATE OR REPLACE FUNCTION pantry_observation_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        PERFORM 1 FROM households WHERE id = NEW.household_id FOR KEY SHARE;
         ${bumpHousehold('NEW')}
         ${bumpFood('NEW')} RETURNING revision INTO NEW.food_revision;
         RETURN NEW;
