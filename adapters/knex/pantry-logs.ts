@@ -76,7 +76,16 @@ export function foodLogsCache(): FoodLogs {
   const kept = new Map<string, FoodLog>();
   const keyOf = (household: string, foodKey: string) => `${household} ${foodKey}`;
   return {
-    held: (household, foodKey) => kept.get(keyOf(household, foodKey)),
+    held(household, foodKey) {
+      // Kept longest is the one used longest ago: a food in use moves to the end.
+      const key = keyOf(household, foodKey);
+      const food = kept.get(key);
+      if (food) {
+        kept.delete(key);
+        kept.set(key, food);
+      }
+      return food;
+    },
     keep(household, foodKey, version, log) {
       const key = keyOf(household, foodKey);
       kept.delete(key);

@@ -131,8 +131,10 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       return before.log.map((l) => l.o);
     }
     // A write to the food committed after the statement's snapshot was taken, before this one's: those rows are not
-    // the log as this write left it. Read again: the log then, or as it is now (a later write in it too).
-    if (own.seen === null || BigInt(own.seen) !== revision - 1n) return readFood(o.householdId, o.foodKey);
+    // the log as this write left it. Read again: the log then, or as it is now (a later write in it too). A food with
+    // no revision row in the snapshot had never been observed (the row outlives its observations): revision 0.
+    const seen = own.seen === null ? 0n : BigInt(own.seen);
+    if (seen !== revision - 1n) return readFood(o.householdId, o.foodKey);
     const log = logOf(rows.filter((r) => r !== own));
     log.push(added);
     log.sort(logOrder);

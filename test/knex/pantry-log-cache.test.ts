@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { knexPantryObservationStore } from '../../adapters/knex/pantry-observation-store.js';
+import { foodLogsCache } from '../../adapters/knex/pantry-logs.js';
 import { knexAccountStore } from '../../adapters/knex/account-store.js';
 import { knexHouseholdStore } from '../../adapters/knex/household-store.js';
 import { knexShoppingListStore } from '../../adapters/knex/shopping-list-store.js';
@@ -23,6 +24,20 @@ async function household(db: Database) {
   });
   return { householdId, obs };
 }
+
+describe('kept food logs', () => {
+  it('keep the 5,000 foods used last, dropping the one used longest ago', () => {
+    const logs = foodLogsCache();
+    for (let i = 0; i < 5000; i++) logs.keep('h', `food ${i}`, 1n, []);
+    // Food 0 was kept first but is used now; food 1 becomes the one used longest ago.
+    expect(logs.held('h', 'food 0')?.version).to.equal(1n);
+    logs.keep('h', 'food 5000', 1n, []);
+    expect(logs.held('h', 'food 0')).to.not.equal(undefined);
+    expect(logs.held('h', 'food 1')).to.equal(undefined);
+    expect(logs.held('h', 'food 2')).to.not.equal(undefined);
+    expect(logs.held('h', 'food 5000')).to.not.equal(undefined);
+  });
+});
 
 for (const kind of databaseKinds()) {
   describe(`pantry log cache [${kind.name}]`, () => {
