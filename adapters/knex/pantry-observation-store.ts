@@ -58,12 +58,16 @@ type SeqRow = ObservationRow & { seq: number | string };
 const ofFoodsSql = (foodKeys: readonly string[]) =>
   `select ${COLUMNS.join(', ')}, seq from pantry_observations where household_id = ? and food_key in (${foodKeys.map(() => '?').join(', ')})`;
 
-/** Log order: observedAt, then seq (the order written). */
-const inLogOrder = (rows: readonly SeqRow[]): PantryObservation[] =>
-  rows
-    .map((r) => ({ o: toObservation(r), seq: Number(r.seq) }))
-    .sort((a, b) => a.o.observedAt.getTime() - b.o.observedAt.getTime() || a.seq - b.seq)
-    .map(({ o }) => o);
+/** Postgres: the insert of one observation as the CTE `added` (its RETURNING list and `)` to follow), and its values. */
+const ADDED = `with added as (insert into pantry_observations (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`;
+const addedValues = (o: PantryObservation): Knex.Value[] => {
+  const row = observationRow(o) as unknown as Record<string, Knex.Value>;
+  return COLUMNS.map((c) => row[c]!);
+};
+
+/** The rows as a log: each observation (frozen) with its seq, in log order (observedAt, then seq). */
+const logOf = (rows: readonly SeqRow[]): LoggedObservation[] => rows.map((r) => ({ o: Object.freeze(toObservation(r)), seq: Number(r.seq) })).sort(logOrder);
+const inLogOrder = (rows: readonly SeqRow[]): PantryObservation[] => logOf(rows).map((l) => l.o);
 
 export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   const postgres = knex.client.config.client === 'pg';
@@ -79,7 +83,6 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   // (migration 0029, pantry-logs.ts): a food has about a hundred observations after a few months of use, and reading
   // them back was a third of the request's time.
   const foodLogs = foodLogsCache();
-  const logOf = (rows: readonly SeqRow[]): LoggedObservation[] => rows.map((r) => ({ o: Object.freeze(toObservation(r)), seq: Number(r.seq) })).sort(logOrder);
   const revisionSql = 'select revision from pantry_food_revisions where household_id = ? and food_key = ?';
   // The food's log and its revision, read in one statement (one snapshot), answered and kept.
   const readFood = async (householdId: string, foodKey: string): Promise<PantryObservation[]> => {
@@ -115,12 +118,11 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   // write left it when that snapshot's revision is the one before this write.
   const addToFoodOnPostgres = async (o: PantryObservation, before: FoodLog | undefined): Promise<PantryObservation[]> => {
     const expected = before ? before.version + 1n : null;
-    const row = observationRow(o) as unknown as Record<string, Knex.Value>;
     const sql =
-      `with added as (insert into pantry_observations (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')}) returning ${COLUMNS.join(', ')}, seq, food_revision) ` +
+      `${ADDED} returning ${COLUMNS.join(', ')}, seq, food_revision) ` +
       `select ${COLUMNS.join(', ')}, seq, food_revision, (${revisionSql}) as seen from added union all ` +
       `select ${COLUMNS.join(', ')}, seq, null, null from pantry_observations where household_id = ? and food_key = ? and (select food_revision from added) is distinct from ?::bigint`;
-    const bindings = [...COLUMNS.map((c) => row[c]!), o.householdId, o.foodKey, o.householdId, o.foodKey, expected === null ? null : String(expected)];
+    const bindings = [...addedValues(o), o.householdId, o.foodKey, o.householdId, o.foodKey, expected === null ? null : String(expected)];
     const { rows } = (await knex.raw(sql, bindings)) as { rows: (SeqRow & { food_revision: string | null; seen: string | null })[] };
     const own = rows.find((r) => r.food_revision !== null);
     if (!own) throw new Error(`observation ${o.id} was not added`);
@@ -176,11 +178,10 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       // Postgres: one statement, one round trip. The read does not see the row its own insert adds (one snapshot), so
       // that row comes back from RETURNING. Through knex, not as a prepared statement (adapters/knex/fixed-sql.ts):
       // prepared, W6 ran at 610 to 710 requests a second against 990 (docs/performance.md).
-      const row = observationRow(o) as unknown as Record<string, Knex.Value>;
       const sql =
-        `with added as (insert into pantry_observations (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')}) returning ${COLUMNS.join(', ')}, seq) ` +
+        `${ADDED} returning ${COLUMNS.join(', ')}, seq) ` +
         `${ofFoodsSql(foodKeys)} union all select ${COLUMNS.join(', ')}, seq from added`;
-      const { rows } = (await knex.raw(sql, [...COLUMNS.map((c) => row[c]!), o.householdId, ...foodKeys])) as { rows: SeqRow[] };
+      const { rows } = (await knex.raw(sql, [...addedValues(o), o.householdId, ...foodKeys])) as { rows: SeqRow[] };
       const wanted = new Set(foodKeys);
       return inLogOrder(rows.filter((r) => wanted.has(r.food_key)));
     },

@@ -136,6 +136,29 @@ export async function meBaselines(appUrl: string, cookie: string) {
   };
 }
 
+/** Where W1's baselines answer, as a --serve child announces them. */
+export interface MeBaselineUrls {
+  bareUrl: string;
+  koaUrl: string;
+}
+
+/** W1's two baselines measured under `load`, one after the other (`label` heads the progress lines). */
+export async function measureMeBaselines(label: string, urls: MeBaselineUrls, load: Load): Promise<{ bare: Figures; koa: Figures }> {
+  progress(`${label}: bare node:http`);
+  const bare = await measure(`${urls.bareUrl}/api/v1/me`, load);
+  progress(`${label}: bare Koa + @koa/router`);
+  const koa = await measure(`${urls.koaUrl}/api/v1/me`, load);
+  return { bare, koa };
+}
+
+/** W1's two rows for a subject answering /me: against bare node:http (≥ 0.50) and bare Koa + router (≥ 0.75). */
+export function meRows(workload: string, db: BenchRow['db'], subject: string, figures: Figures, baselines: { bare: Figures; koa: Figures }): BenchRow[] {
+  return [
+    throughputRow({ workload, db, subject, baseline: 'bare node:http, same bytes', subjectFigures: figures, baselineFigures: baselines.bare }, 0.5),
+    throughputRow({ workload, db, subject, baseline: 'bare Koa + @koa/router, same bytes', subjectFigures: figures, baselineFigures: baselines.koa }, 0.75),
+  ];
+}
+
 /** The part of better-sqlite3 the baselines use. */
 export interface RawSqlite {
   pragma(s: string): unknown;

@@ -21,7 +21,7 @@ import { createServer } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { newTraceId } from '../../adapters/http/observe.js';
-import { announce, orStop, benchService, emit, listening, measure, meBaselines, progress, spawnService, stopService, throughputRow, workloadArgs, type BenchRow, type Figures } from './lib.js';
+import { announce, orStop, benchService, emit, listening, measure, meBaselines, measureMeBaselines, meRows, progress, spawnService, stopService, workloadArgs, type Figures } from './lib.js';
 
 const FLOORS = ['f1', 'f2', 'f3'] as const;
 type Floor = (typeof FLOORS)[number];
@@ -139,10 +139,7 @@ async function drive(): Promise<void> {
   const { info, child } = await spawnService<Served>('scripts/bench/w1-floor.ts');
   try {
     const load = { headers: { Cookie: info.cookie }, connections, seconds };
-    progress(`W1 floor ${db}: bare node:http`);
-    const bare = await measure(`${info.bareUrl}/api/v1/me`, load);
-    progress(`W1 floor ${db}: bare Koa + @koa/router`);
-    const koa = await measure(`${info.koaUrl}/api/v1/me`, load);
+    const baselines = await measureMeBaselines(`W1 floor ${db}`, info, load);
     const subjects: [string, Figures][] = [];
     for (const f of FLOORS) {
       progress(`W1 floor ${db}: ${FLOOR_NAMES[f]}`);
@@ -150,11 +147,7 @@ async function drive(): Promise<void> {
     }
     progress(`W1 floor ${db}: GET /api/v1/me`);
     subjects.push(['GET /api/v1/me (the service)', await measure(`${info.appUrl}/api/v1/me`, load)]);
-    const rows: BenchRow[] = subjects.flatMap(([subject, figures]) => [
-      throughputRow({ workload: 'W1 floor', db, subject, baseline: 'bare node:http, same bytes', subjectFigures: figures, baselineFigures: bare }, 0.5),
-      throughputRow({ workload: 'W1 floor', db, subject, baseline: 'bare Koa + @koa/router, same bytes', subjectFigures: figures, baselineFigures: koa }, 0.75),
-    ]);
-    emit(rows, json);
+    emit(subjects.flatMap(([subject, figures]) => meRows('W1 floor', db, subject, figures, baselines)), json);
   } finally {
     await stopService(child);
   }

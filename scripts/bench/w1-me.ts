@@ -4,7 +4,7 @@
  * --serve) holds the service and both baselines, measured one after the other by autocannon in this process.
  *   tsx scripts/bench/w1-me.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
-import { announce, orStop, benchService, emit, measure, meBaselines, progress, spawnService, stopService, throughputRow, workloadArgs, type ServedWithBaseline } from './lib.js';
+import { announce, orStop, benchService, emit, measure, meBaselines, measureMeBaselines, meRows, progress, spawnService, stopService, workloadArgs, type ServedWithBaseline } from './lib.js';
 
 interface Served extends ServedWithBaseline {
   koaUrl: string;
@@ -26,20 +26,10 @@ async function drive(): Promise<void> {
   const { info, child } = await spawnService<Served>('scripts/bench/w1-me.ts');
   try {
     const load = { headers: { Cookie: info.cookie }, connections, seconds };
-    progress(`W1 ${db}: bare node:http`);
-    const bare = await measure(`${info.bareUrl}/api/v1/me`, load);
-    progress(`W1 ${db}: bare Koa + @koa/router`);
-    const koa = await measure(`${info.koaUrl}/api/v1/me`, load);
+    const baselines = await measureMeBaselines(`W1 ${db}`, info, load);
     progress(`W1 ${db}: GET /api/v1/me`);
     const me = await measure(`${info.appUrl}/api/v1/me`, load);
-    const subject = 'GET /api/v1/me';
-    emit(
-      [
-        throughputRow({ workload: 'W1', db, subject, baseline: 'bare node:http, same bytes', subjectFigures: me, baselineFigures: bare }, 0.5),
-        throughputRow({ workload: 'W1', db, subject, baseline: 'bare Koa + @koa/router, same bytes', subjectFigures: me, baselineFigures: koa }, 0.75),
-      ],
-      json,
-    );
+    emit(meRows('W1', db, 'GET /api/v1/me', me, baselines), json);
   } finally {
     await stopService(child);
   }
