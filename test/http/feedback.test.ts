@@ -38,7 +38,7 @@ async function answer(res: Response): Promise<Answer> {
 async function sendFeedback(url: string, client: Client | null, report: unknown, screenshot?: Shot): Promise<Answer> {
   const form = new FormData();
   if (report !== undefined) form.append('report', typeof report === 'string' ? report : JSON.stringify(report));
-  if (screenshot) form.append('screenshot', new Blob([screenshot.bytes], { type: screenshot.type ?? 'image/png' }), screenshot.filename ?? 'screen.png');
+  if (screenshot) form.append('screenshot', new Blob([new Uint8Array(screenshot.bytes)], { type: screenshot.type ?? 'image/png' }), screenshot.filename ?? 'screen.png');
   const headers: Record<string, string> = client?.cookie ? { Cookie: `app_session=${client.cookie}` } : {};
   return answer(await fetch(`${url}/api/v1/feedback`, { method: 'POST', body: form, headers }));
 }
