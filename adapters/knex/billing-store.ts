@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Stamped, SubscriptionState } from '../../core/billing/types.js';
+import { BILLING_EVENT_TYPES, type BillingEventType, type Stamp, type Stamped, type SubscriptionState } from '../../core/billing/types.js';
 import type { Plan } from '../../core/households/types.js';
 import type { BillingStore } from '../../ports/billing-store.js';
 import { isUniqueViolation, translated } from './errors.js';
@@ -10,30 +10,59 @@ interface SubscriptionRow {
   household_id: string | null;
   household_at: Date | string | null;
   household_event: string | null;
+  household_event_type: string | null;
+  household_event_status: string | null;
   plan: string | null;
   plan_at: Date | string | null;
   plan_event: string | null;
+  plan_event_type: string | null;
+  plan_event_status: string | null;
   status: string | null;
   status_at: Date | string | null;
   status_event: string | null;
+  status_event_type: string | null;
+  status_event_status: string | null;
   payment_failing: boolean | number | null;
   payment_failing_at: Date | string | null;
   payment_failing_event: string | null;
+  payment_failing_event_type: string | null;
+  payment_failing_event_status: string | null;
   last_event_at: Date | string;
   last_event: string;
+  last_event_type: string | null;
+  last_event_status: string | null;
   updated_at: Date | string;
 }
 
-const stamped = <T>(value: T | null, at: Date | string | null, eventId: string | null): Stamped<T> | null =>
-  value === null || at === null || eventId === null ? null : { value, by: { at: toDate(at), eventId } };
+/** A stamp's event type as stored; every stamp is written by one of the four (0030 filled in the older rows). */
+function eventType(type: string | null, subscriptionId: string): BillingEventType {
+  const known = BILLING_EVENT_TYPES.find((t) => t === type);
+  if (!known) throw new Error(`billing subscription ${subscriptionId} holds a stamp of unknown event type ${String(type)}`);
+  return known;
+}
+
+const stampOf = (r: SubscriptionRow, at: Date | string, eventId: string, type: string | null, status: string | null): Stamp => ({
+  at: toDate(at),
+  eventId,
+  type: eventType(type, r.subscription_id),
+  status,
+});
+
+/** A part from its value column and the four columns of the event that wrote it (`<prefix>_at`, `_event`, `_event_type`, `_event_status`). */
+function stamped<T>(r: SubscriptionRow, value: T | null, prefix: 'household' | 'plan' | 'status' | 'payment_failing'): Stamped<T> | null {
+  const at = r[`${prefix}_at`];
+  const eventId = r[`${prefix}_event`];
+  if (value === null || at === null || eventId === null) return null;
+  return { value, by: stampOf(r, at, eventId, r[`${prefix}_event_type`], r[`${prefix}_event_status`]) };
+}
 
 const toState = (r: SubscriptionRow): SubscriptionState => ({
   subscriptionId: r.subscription_id,
-  household: stamped(r.household_id, r.household_at, r.household_event),
-  plan: stamped(r.plan as Plan | null, r.plan_at, r.plan_event),
-  status: stamped(r.status, r.status_at, r.status_event),
-  paymentFailing: stamped(r.payment_failing === null ? null : toBool(r.payment_failing), r.payment_failing_at, r.payment_failing_event),
-  lastEvent: { at: toDate(r.last_event_at), eventId: r.last_event },
+  household: stamped(r, r.household_id, 'household'),
+  plan: stamped(r, r.plan as Plan | null, 'plan'),
+  status: stamped(r, r.status, 'status'),
+  paymentFailing: stamped(r, r.payment_failing === null ? null : toBool(r.payment_failing), 'payment_failing'),
+  lastEvent: stampOf(r, r.last_event_at, r.last_event, r.last_event_type, r.last_event_status),
 });
 
 /** A part's value column and the columns of the event that wrote it. */
@@ -41,6 +70,8 @@ const part = <T>(valueColumn: string, prefix: string, p: Stamped<T> | null): Rec
   [valueColumn]: p?.value ?? null,
   [`${prefix}_at`]: p ? iso(p.by.at) : null,
   [`${prefix}_event`]: p?.by.eventId ?? null,
+  [`${prefix}_event_type`]: p?.by.type ?? null,
+  [`${prefix}_event_status`]: p?.by.status ?? null,
 });
 
 const rowOf = (s: SubscriptionState, at: Date): Record<string, unknown> => ({
@@ -51,6 +82,8 @@ const rowOf = (s: SubscriptionState, at: Date): Record<string, unknown> => ({
   ...part('payment_failing', 'payment_failing', s.paymentFailing),
   last_event_at: iso(s.lastEvent.at),
   last_event: s.lastEvent.eventId,
+  last_event_type: s.lastEvent.type,
+  last_event_status: s.lastEvent.status,
   updated_at: iso(at),
 });
 

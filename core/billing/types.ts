@@ -30,10 +30,18 @@ export type BillingEvent =
   | (EventBase & { readonly type: 'invoice.payment_failed'; readonly subscriptionId: string | null })
   | (EventBase & { readonly type: 'other'; readonly providerType: string });
 
-/** Which event last wrote a value: events are ordered by `at` (the event's created), then by id. */
+/**
+ * Which event last wrote a value. Events are ordered by `at` (the event's created, whole seconds); events of the
+ * same second by their place in a subscription's life, told by their type and the status they carried
+ * (subscriptions.ts > compareStamps); the id decides only between events of the same type and status, which
+ * write the same values.
+ */
 export interface Stamp {
   readonly at: Date;
   readonly eventId: string;
+  readonly type: BillingEventType;
+  /** The subscription status the event carried (updated, deleted); null for a checkout or a payment failure. */
+  readonly status: string | null;
 }
 export interface Stamped<T> {
   readonly value: T;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { applyChange, householdPlanOf } from '../../core/billing/subscriptions.js';
-import type { SubscriptionChange, SubscriptionState } from '../../core/billing/types.js';
+import type { BillingEventType, Stamp, SubscriptionChange, SubscriptionState } from '../../core/billing/types.js';
 import type { Plan } from '../../core/households/types.js';
 import type { AppliedEvent } from '../../ports/billing-store.js';
 import type { Backend, Stores } from './backends.js';
@@ -21,14 +21,22 @@ const event = (id = eventId(), created = at('2026-03-01T10:00:00.000Z')): Applie
   receivedAt: at('2026-03-01T10:00:01.250Z'),
 });
 
+/** The event that wrote a part: by default an update to active (the type and status order events of one second). */
+const stamp = (iso: string, id: string, type: BillingEventType = 'customer.subscription.updated', status: string | null = type === 'customer.subscription.updated' ? 'active' : null): Stamp => ({
+  at: at(iso),
+  eventId: id,
+  type,
+  status,
+});
+
 /** Every part set, dates with milliseconds, both booleans seen across the suite. */
 const fullState = (sub: string, householdId: string | null, over: Partial<SubscriptionState> = {}): SubscriptionState => ({
   subscriptionId: sub,
-  household: householdId === null ? null : { value: householdId, by: { at: at('2026-03-01T09:00:00.000Z'), eventId: 'evt_checkout' } },
-  plan: { value: 'Plus', by: { at: at('2026-03-01T09:30:00.123Z'), eventId: 'evt_plan' } },
-  status: { value: 'past_due', by: { at: at('2026-03-01T09:45:00.456Z'), eventId: 'evt_status' } },
-  paymentFailing: { value: true, by: { at: at('2026-03-01T09:50:00.789Z'), eventId: 'evt_failed' } },
-  lastEvent: { at: at('2026-03-01T09:50:00.789Z'), eventId: 'evt_failed' },
+  household: householdId === null ? null : { value: householdId, by: stamp('2026-03-01T09:00:00.000Z', 'evt_checkout', 'checkout.session.completed') },
+  plan: { value: 'Plus', by: stamp('2026-03-01T09:30:00.123Z', 'evt_plan', 'customer.subscription.updated', 'active') },
+  status: { value: 'past_due', by: stamp('2026-03-01T09:45:00.456Z', 'evt_status', 'customer.subscription.updated', 'past_due') },
+  paymentFailing: { value: true, by: stamp('2026-03-01T09:50:00.789Z', 'evt_failed', 'invoice.payment_failed') },
+  lastEvent: stamp('2026-03-01T09:50:00.789Z', 'evt_failed', 'invoice.payment_failed'),
   ...over,
 });
 
@@ -48,14 +56,14 @@ export function billingStoreContract(backend: Backend): void {
       expect(outcome).to.deep.equal({ replayed: false, subscription: state });
       expect(await s.billing.subscription(sub)).to.deep.equal(state);
       expect(await s.billing.subscriptionsOf(h)).to.deep.equal([state]);
-      const cleared = fullState(sub, h, { paymentFailing: { value: false, by: { at: at('2026-03-02T00:00:00.001Z'), eventId: 'evt_paid' } } });
+      const cleared = fullState(sub, h, { paymentFailing: { value: false, by: stamp('2026-03-02T00:00:00.001Z', 'evt_paid') } });
       await s.billing.apply(event(), sub, (current) => (expect(current).to.deep.equal(state), cleared), householdPlanOf);
       expect(await s.billing.subscription(sub)).to.deep.equal(cleared);
     });
 
     it('round-trips a subscription with no parts yet but the newest event, and no household', async () => {
       const sub = subscriptionId();
-      const bare: SubscriptionState = { subscriptionId: sub, household: null, plan: null, status: null, paymentFailing: null, lastEvent: { at: at('2026-03-01T10:00:00.000Z'), eventId: 'evt_1' } };
+      const bare: SubscriptionState = { subscriptionId: sub, household: null, plan: null, status: null, paymentFailing: null, lastEvent: stamp('2026-03-01T10:00:00.000Z', 'evt_1') };
       await s.billing.apply(event(), sub, () => bare, householdPlanOf);
       expect(await s.billing.subscription(sub)).to.deep.equal(bare);
       expect(await s.billing.subscription(subscriptionId())).to.equal(null);
@@ -71,7 +79,7 @@ export function billingStoreContract(backend: Backend): void {
       let called = false;
       const again = await s.billing.apply({ ...e, receivedAt: at('2026-03-05T00:00:00.000Z') }, sub, () => {
         called = true;
-        return fullState(sub, null, { plan: { value: 'Free', by: { at: at('2026-04-01T00:00:00.000Z'), eventId: 'evt_later' } } });
+        return fullState(sub, null, { plan: { value: 'Free', by: stamp('2026-04-01T00:00:00.000Z', 'evt_later') } });
       }, householdPlanOf);
       expect(again).to.deep.equal({ replayed: true });
       expect(called).to.equal(false);
@@ -91,7 +99,7 @@ export function billingStoreContract(backend: Backend): void {
       expect(upgraded!.plan).to.equal('Plus');
       expect(upgraded!.updatedAt).to.deep.equal(at('2026-03-01T10:00:01.250Z'));
 
-      const freeState = (sub: string) => fullState(sub, h, { plan: { value: 'Free', by: { at: at('2026-03-03T00:00:00.000Z'), eventId: eventId() } } });
+      const freeState = (sub: string) => fullState(sub, h, { plan: { value: 'Free', by: stamp('2026-03-03T00:00:00.000Z', eventId()) } });
       await s.billing.apply({ ...event(), receivedAt: at('2026-03-03T00:00:05.000Z') }, second, () => freeState(second), planOf);
       expect(seen.map((x) => x.subscriptionId).sort()).to.deep.equal([first, second].sort());
       // The other subscription is still on Plus: so is the household, untouched.
@@ -110,7 +118,7 @@ export function billingStoreContract(backend: Backend): void {
       const bystander = await household(s, 'Plus');
       const sub = subscriptionId();
       await s.billing.apply(event(), sub, () => fullState(sub, a), householdPlanOf);
-      const moved = fullState(sub, b, { household: { value: b, by: { at: at('2026-03-02T00:00:00.000Z'), eventId: 'evt_checkout_2' } } });
+      const moved = fullState(sub, b, { household: { value: b, by: stamp('2026-03-02T00:00:00.000Z', 'evt_checkout_2', 'checkout.session.completed') } });
       await s.billing.apply(event(), sub, () => moved, householdPlanOf);
       expect((await s.households.byId(a))!.plan).to.equal('Free');
       expect((await s.households.byId(b))!.plan).to.equal('Plus');
@@ -129,7 +137,7 @@ export function billingStoreContract(backend: Backend): void {
       expect(await s.billing.subscription(sub)).to.deep.equal(expected);
       // Once linked, a later link to a missing household keeps the one there is.
       await s.billing.apply(event(), sub, () => fullState(sub, h), householdPlanOf);
-      const relink = fullState(sub, ghost, { household: { value: ghost, by: { at: at('2026-04-01T00:00:00.000Z'), eventId: 'evt_x' } } });
+      const relink = fullState(sub, ghost, { household: { value: ghost, by: stamp('2026-04-01T00:00:00.000Z', 'evt_x', 'checkout.session.completed') } });
       await s.billing.apply(event(), sub, () => relink, householdPlanOf);
       expect((await s.billing.subscription(sub))!.household).to.deep.equal(fullState(sub, h).household);
     });
@@ -153,7 +161,7 @@ export function billingStoreContract(backend: Backend): void {
       const sub = subscriptionId();
       const changes: SubscriptionChange[] = Array.from({ length: 6 }, (_, i) => ({
         subscriptionId: sub,
-        by: { at: at(`2026-03-01T10:00:0${i}.000Z`), eventId: `evt_${i}` },
+        by: stamp(`2026-03-01T10:00:0${i}.000Z`, `evt_${i}`, i === 0 ? 'checkout.session.completed' : 'customer.subscription.updated', i === 0 ? null : `status_${i}`),
         ...(i === 0 ? { household: h, plan: 'Plus' as const } : { status: `status_${i}` }),
         ...(i === 3 ? { paymentFailing: true } : {}),
       }));

@@ -6,6 +6,7 @@ import { databaseKinds } from '../support/databases.js';
 import { captureLog, startTestServer, type CapturedLog, type TestServer } from '../support/server.js';
 import { Client, type Answer } from '../support/client.js';
 import { ownedHousehold } from '../support/household.js';
+import { providerEvent, TIE_CASES, tieDeliveries } from '../support/billing-ties.js';
 
 const SECRET = 'whsec_test';
 const NOW = new Date('2026-05-04T09:00:00.000Z');
@@ -173,6 +174,26 @@ for (const kind of databaseKinds()) {
       expect(await planOf(h)).to.equal('Free');
       const row = await server.runtime.deps.billing.subscription(sub);
       expect([row!.household!.value, row!.plan!.value, row!.status!.value, row!.paymentFailing!.value]).to.deep.equal([h.id, 'Free', 'canceled', false]);
+    });
+
+    describe('events of the same second: a rule for each pair, not their ids', () => {
+      for (const c of TIE_CASES) {
+        it(`${c.name}: ${c.expected.plan}, status ${c.expected.status}, payment failing ${c.expected.paymentFailing}`, async () => {
+          const { owner } = await ownedHousehold(server.url);
+          for (const delivery of tieDeliveries(c, T0, `evt_${randomUUID().replace(/-/g, '')}`)) {
+            const created = await owner.post('/api/v1/households', { name: 'Tie' });
+            expect(created.status, created.text).to.equal(201);
+            const household = { owner, id: created.json.id as string, base: `/api/v1/households/${created.json.id}` };
+            const sub = newSubscription();
+            for (const e of delivery.events) {
+              const res = await deliver(providerEvent(e, sub, household.id));
+              expect(res.status, `${delivery.label}: ${res.text}`).to.equal(200);
+            }
+            const s = (await server.runtime.deps.billing.subscription(sub))!;
+            expect({ plan: await planOf(household), status: s.status?.value ?? null, paymentFailing: s.paymentFailing?.value ?? false }, delivery.label).to.deep.equal(c.expected);
+          }
+        });
+      }
     });
 
     it('keeps the plan on a payment failure', async () => {
