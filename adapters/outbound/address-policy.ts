@@ -17,3 +17,20 @@ export function isForbiddenAddress(address: string): boolean {
   if (ipaddr.parse(bare).range() !== 'unicast') return true;
   return isIP(bare) === 6 && !ipaddr.IPv6.parse(bare).match(globalUnicastV6);
 }
+
+/**
+ * Special-use domain names that never name a public host: `localhost` (RFC 6761, every name under it is loopback),
+ * `local` (mDNS on the local link, RFC 6762), `internal` (reserved for private networks by ICANN, 2024),
+ * `home.arpa` (home networks, RFC 8375), `invalid` and `test` (RFC 6761, never delegated).
+ */
+const SPECIAL_USE_NAMES: readonly string[] = ['localhost', 'local', 'internal', 'home.arpa', 'invalid', 'test'];
+
+/**
+ * Whether a host name is, or lies under, a special-use name, whatever its case and however many trailing dots
+ * (`LOCALHOST`, `localhost.`, `foo.localhost`, `printer.local`). Refused without asking DNS, as an address literal
+ * of loopback is: such a name resolves, if at all, to something on this machine or its network.
+ */
+export function isSpecialUseName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  return SPECIAL_USE_NAMES.some((special) => name === special || name.endsWith(`.${special}`));
+}

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import type { OutboundAddressGuard } from '../../ports/calendar-fetcher.js';
-import { isForbiddenAddress } from './address-policy.js';
+import { isForbiddenAddress, isSpecialUseName } from './address-policy.js';
 
 export interface ResolvedAddress {
   readonly address: string;
@@ -30,7 +30,7 @@ export interface VettedTarget {
 }
 
 export interface OutboundGuard extends OutboundAddressGuard {
-  /** The form check without DNS: scheme, port and IP literal. Run on every hop before connecting. */
+  /** The form check without DNS: scheme, port, IP literal and special-use name. Run on every hop before connecting. */
   vet(url: string | URL): { readonly ok: true; readonly target: VettedTarget } | { readonly ok: false; readonly reason: OutboundRefusal };
   /** A `lookup` for http.request that refuses the connection when the name resolves to a forbidden address. */
   connectLookup(target: VettedTarget): LookupFunction;
@@ -67,7 +67,7 @@ export function createOutboundGuard(o: OutboundGuardOptions): OutboundGuard {
     if (listed) return { ok: true, target: { url, listed } };
     if (url.port !== '') return { ok: false, reason: 'port' };
     const host = bareHost(url);
-    if (isIP(host) !== 0 && isForbiddenAddress(host)) return { ok: false, reason: 'forbidden-address' };
+    if (isIP(host) !== 0 ? isForbiddenAddress(host) : isSpecialUseName(host)) return { ok: false, reason: 'forbidden-address' };
     return { ok: true, target: { url, listed } };
   };
 

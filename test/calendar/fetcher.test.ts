@@ -106,6 +106,7 @@ describe('calendar fetcher (ICS over HTTP)', () => {
       '/to-private.ics': redirectTo('http://10.0.0.1/feed.ics'),
       '/to-metadata.ics': redirectTo('http://169.254.169.254/latest/meta-data/'),
       '/to-localhost.ics': redirectTo('http://localhost/feed.ics'),
+      '/to-special-use.ics': redirectTo('http://calendar.LOCALHOST./feed.ics'),
     });
   });
 
@@ -318,7 +319,7 @@ describe('calendar fetcher (ICS over HTTP)', () => {
       expect(other.totalHits()).to.equal(0);
     });
 
-    for (const path of ['/to-other-loopback.ics', '/to-private.ics', '/to-metadata.ics', '/to-localhost.ics']) {
+    for (const path of ['/to-other-loopback.ics', '/to-private.ics', '/to-metadata.ics', '/to-localhost.ics', '/to-special-use.ics']) {
       it(`refuses a redirect from the allowed server elsewhere (${path})`, async () => {
         const { fetcher } = make();
         const e = await failure(fetcher.eventsBetween(server.url(path), ...window));
@@ -356,9 +357,37 @@ describe('calendar fetcher (ICS over HTTP)', () => {
     });
 
     it('passes a name that does not resolve, whose fetch is then unresolvable', async () => {
-      const { fetcher, guard } = make();
-      expect(await guard.check('http://no-such-host.invalid/feed.ics')).to.deep.equal({ ok: true });
-      expect((await failure(fetcher.eventsBetween('http://no-such-host.invalid/feed.ics', ...window))).reason).to.equal('unresolvable');
+      const { fetcher, guard } = make({ lookup: async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })) });
+      expect(await guard.check('http://no-such-host.example/feed.ics')).to.deep.equal({ ok: true });
+      expect((await failure(fetcher.eventsBetween('http://no-such-host.example/feed.ics', ...window))).reason).to.equal('unresolvable');
+    });
+
+    it('refuses special-use names whatever their case and trailing dots, without asking DNS, on every hop', async () => {
+      const asked: string[] = [];
+      const { fetcher, guard } = make({ lookup: async (name) => (asked.push(name), [{ address: '93.184.216.34', family: 4 }]) });
+      for (const url of [
+        'http://localhost./feed.ics',
+        'http://LOCALHOST/feed.ics',
+        'http://LocalHost../feed.ics',
+        'http://foo.localhost/feed.ics',
+        'https://a.b.Localhost./feed.ics',
+        'http://printer.local/feed.ics',
+        'http://nas.internal/feed.ics',
+        'http://router.home.arpa/feed.ics',
+        'http://HOME.ARPA./feed.ics',
+        'http://calendar.invalid/feed.ics',
+        'https://calendar.test/feed.ics',
+        'http://ｌｏｃａｌｈｏｓｔ/feed.ics',
+      ]) {
+        expect(await guard.check(url), url).to.deep.equal({ ok: false, reason: 'forbidden-address' });
+        expect((await failure(fetcher.eventsBetween(url, ...window))).reason, url).to.equal('forbidden-address');
+      }
+      expect(asked).to.deep.equal([]);
+      // Names that merely contain one of them are ordinary names.
+      for (const url of ['https://local.example.com/feed.ics', 'https://localhost.example.org/feed.ics', 'https://test.no/feed.ics', 'https://mytest/feed.ics', 'https://internal-calendar.example/feed.ics']) {
+        expect(await guard.check(url), url).to.deep.equal({ ok: true });
+      }
+      expect(asked).to.have.length(5);
     });
 
     it('passes a public address literal and a well-formed https URL without touching the network', async () => {

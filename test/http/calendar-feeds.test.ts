@@ -206,6 +206,25 @@ for (const kind of databaseKinds()) {
         expect(feeds.hits.filter((u) => u.includes('calendar.ics'))).to.deep.equal([]);
       });
 
+      it('refuses special-use names (localhost and under it, .local, .internal, .home.arpa, .invalid, .test) in any case and with a trailing dot, storing nothing', async () => {
+        const h = await household();
+        for (const url of [
+          'http://localhost./x.ics',
+          'http://LOCALHOST/x.ics',
+          'http://foo.localhost/x.ics',
+          'https://Calendar.LocalHost./x.ics',
+          'http://nas.local/x.ics',
+          'http://nas.local./x.ics',
+          'http://family.internal/x.ics',
+          'http://server.home.arpa/x.ics',
+          'http://calendar.invalid/x.ics',
+          'https://calendar.TEST/x.ics',
+        ]) {
+          expectStatus(await h.owner.post(h.feeds, { name: 'X', url }), 400, 'calendar_url_forbidden');
+        }
+        expect((await h.owner.get(h.feeds)).json).to.deep.equal([]);
+      });
+
       it('checks name and url lengths', async () => {
         const h = await household();
         expectStatus(await h.owner.post(h.feeds, { name: '   ', url: schoolUrl() }), 400, 'validation_failed');

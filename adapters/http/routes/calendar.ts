@@ -185,7 +185,9 @@ export function calendarRoutes(deps: CalendarFeedDeps, logger: Logger): AnyRoute
       description:
         `name 1 to ${FEED_NAME_MAX} characters (stored trimmed, blank is 400 validation_failed), url at most ${FEED_URL_MAX} characters ` +
         '(longer is 400 value_too_long). The address must be http or https on the scheme\'s standard port, and its host neither a ' +
-        'loopback, private, link-local, unique-local or otherwise special IP literal nor a name resolving to one; else 400 ' +
+        'loopback, private, link-local, unique-local or otherwise special IP literal, nor a special-use name (localhost and every ' +
+        'name under it, and names under .local, .internal, .home.arpa, .invalid and .test, in any case and with or without a ' +
+        'trailing dot), nor a name resolving to one of those addresses; else 400 ' +
         'calendar_url_forbidden and nothing is stored. A name that does not resolve is accepted: its slice of calendar-events then ' +
         'reports the fixed error. Every later fetch checks the address it connects to again. Nothing is fetched here. The answer ' +
         `carries the whole url, the only one that does. ${FEED_DOC}`,
