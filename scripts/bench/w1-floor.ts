@@ -10,7 +10,7 @@
  *   headers, and answer the caller's /me bytes serialized once in advance.
  * - F2: F1, plus a per-account rate-limit count (a Map, fixed window) and the body serialized per request.
  * - F3: F2, with session and memberships read by two awaited functions inside one AsyncLocalStorage run that
- *   carries the request's db accounting, as Server-Timing's per-request query count asks on Node 20.
+ *   carries the request's db accounting, as Server-Timing's per-request query count asks.
  *
  * The service does all of F3 and more (a freshness check before each kept value, hashed tokens, validation,
  * api.md's other conventions). If F1 misses a W1 target, no implementation on Koa meets it here.
