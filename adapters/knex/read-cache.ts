@@ -40,6 +40,12 @@ export interface ReadCache {
   writing(call?: StoreCall, scope?: WriteScope): void;
   /** The store call `call` ends; null, or a promise to wait for before it answers (after a write outside any call). */
   settled(call?: StoreCall): Promise<void> | null;
+  /**
+   * Resolves once every change committed before the call has been learned of, this process's own included (on
+   * Postgres a write's own notification arrives after its call ended and empties the cache again): after it, a
+   * value kept stays kept until the next change. For tests that count a request's statements.
+   */
+  caughtUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -230,6 +236,7 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
         else householdChanged(null);
       });
     },
+    caughtUp: () => syncFromNow(),
     async close() {
       entries.clear();
       households.clear();
