@@ -177,6 +177,8 @@ export function problemFor(error: AppError): HttpProblem {
       );
     case 'shopping-item-not-found':
       return new HttpProblem(404, 'shopping_item_not_found', 'Shopping item not found', 'no shopping-list line with this id in the household');
+    case 'shopping-line-not-removable':
+      return new HttpProblem(409, 'shopping_line_not_removable', 'Shopping line not removable', "the week's dishes need this line: only lines put on the list by hand can be removed");
     case 'shopping-item-name-empty':
       return problems.validation('displayName names no food');
     case 'shopping-quantity-out-of-bounds':

@@ -75,6 +75,7 @@ export type AppError =
     }
   // shopping list
   | { type: 'shopping-item-not-found' }
+  | { type: 'shopping-line-not-removable' }
   | { type: 'shopping-item-name-empty' }
   | { type: 'shopping-quantity-out-of-bounds' }
   // dinner-price list

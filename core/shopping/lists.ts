@@ -295,3 +295,36 @@ export async function updateShoppingItem(
   if (!result) return fail({ type: 'shopping-item-not-found' });
   return ok(result);
 }
+
+/** A line no dish of the week needs: only a person put it on the list (by hand, or with a recipe added by hand). */
+export const removableByHand = (l: ShoppingLine): boolean => l.reasonCode === 'Manual' || l.reasonCode === 'AddedRecipe';
+
+/**
+ * DELETE shopping-items/{id}. A line only a person put on the list goes, whatever its ticks, and does not come back
+ * when the list is derived again. A line the week's dishes need is derived and stays (`shopping-line-not-removable`),
+ * even when an amount was added to it by hand. The list is brought up to date first, so a line whose dish left the
+ * week since the last derivation counts as the hand-added line it now is.
+ */
+export async function removeShoppingItem(
+  deps: ShoppingDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  itemId: string,
+): Promise<Result<void, ErrorOf<'household-not-found' | 'plan-not-found' | 'shopping-item-not-found' | 'shopping-line-not-removable'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const found = await deps.shoppingLists.byLine(householdId, itemId);
+  if (!found) return fail({ type: 'shopping-item-not-found' });
+  const current = await refresh(deps, caller, householdId, found.planId, false);
+  if (!current.ok) return current;
+  const { result } = await deps.shoppingLists.change(householdId, found.planId, { listId: found.id }, (list) => {
+    const line = list?.lines.find((l) => l.id === itemId);
+    // Derived away, or removed by someone else, since the read.
+    if (!list || !line) return { write: null, result: 'not-found' as const };
+    if (!removableByHand(line)) return { write: null, result: 'derived' as const };
+    return { write: { ...contentOf(list), lines: list.lines.filter((l) => l.id !== itemId) }, result: 'removed' as const };
+  });
+  if (result === 'not-found') return fail({ type: 'shopping-item-not-found' });
+  if (result === 'derived') return fail({ type: 'shopping-line-not-removable' });
+  return ok(undefined);
+}

@@ -240,10 +240,74 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    describe('DELETE shopping-items', () => {
+      const remove = (h: H, id: string, as = h.owner) => as.delete(`${h.base}/shopping-items/${id}`);
+
+      it('removes a hand-added line, ticked or not, for any member (a Junior too); it stays gone when the list is derived again', async () => {
+        const h = await household();
+        const junior = (await h.join('Junior')).client;
+        const soap = (await h.owner.post(`${h.list}/items`, { displayName: 'Oppvaskmiddel' })).json;
+        const salt = (await h.owner.post(`${h.list}/items`, { displayName: 'Salt' })).json;
+        const milk = (await h.owner.post(`${h.list}/items`, { displayName: '2 l melk' })).json;
+        expect((await h.owner.patch(`${h.base}/shopping-items/${salt.id}`, { status: 'Purchased' })).status).to.equal(200);
+        const res = await remove(h, soap.id, junior);
+        expect(res.status, res.text).to.equal(204);
+        expect(res.text).to.equal('');
+        expect((await remove(h, salt.id)).status).to.equal(204);
+        const ids = async () => ((await h.owner.get(h.list)).json.items as ShoppingItem[]).map((i) => i.id);
+        expect(await ids()).to.deep.equal([milk.id]);
+        expect(((await h.owner.post(`${h.list}/generate`)).json.items as ShoppingItem[]).map((i) => i.id)).to.deep.equal([milk.id]);
+        const again = await remove(h, soap.id);
+        expect([again.status, again.json.code]).to.deep.equal([404, 'shopping_item_not_found']);
+        expect(await ids()).to.deep.equal([milk.id]);
+      });
+
+      it('removes a line a recipe added by hand (AddedRecipe)', async () => {
+        const h = await household();
+        const soup = await dish(h, recipeBody('Suppe', 2, [{ displayName: 'Linser', quantity: 200, unit: 'g' }]));
+        const added = await h.owner.post(`${h.list}/recipe`, { recipeId: soup.id });
+        expect(added.status, added.text).to.equal(200);
+        const line = (added.json.items as ShoppingItem[])[0]!;
+        expect(line.reasonCode).to.equal('AddedRecipe');
+        expect((await remove(h, line.id)).status).to.equal(204);
+        expect((await h.owner.get(h.list)).json.items).to.deep.equal([]);
+      });
+
+      it("answers 409 shopping_line_not_removable for a line the week's dishes need, also with a hand-added amount; once its dish leaves the week the hand-added rest can go", async () => {
+        const h = await household();
+        const taco = await tacoWeek(h);
+        const meatKey = taco.ingredients[0]!.foodKey;
+        const meat = byKey((await h.owner.get(h.list)).json.items, meatKey)[0]!;
+        const refused = await remove(h, meat.id);
+        expect([refused.status, refused.json.code], refused.text).to.deep.equal([409, 'shopping_line_not_removable']);
+        expect(refused.headers.get('content-type')).to.match(/^application\/problem\+json/);
+        expect((await h.owner.post(`${h.list}/items`, { displayName: 'Kjøttdeig', quantity: 100, unit: 'g' })).json.id).to.equal(meat.id);
+        expect((await remove(h, meat.id)).status).to.equal(409);
+        expect(byKey((await h.owner.get(h.list)).json.items, meatKey)[0]).to.include({ id: meat.id, requiredQuantity: 700 });
+        // Both taco days go: the line holds only the hand-added 100 g, and is then a hand-added line.
+        for (const day of [0, 1]) expect((await h.owner.delete(`${h.base}/plans/${h.plan.id}/days/${dateOf(day)}`)).status).to.equal(204);
+        expect((await remove(h, meat.id)).status).to.equal(204);
+        expect(byKey((await h.owner.get(h.list)).json.items, meatKey)).to.deep.equal([]);
+      });
+
+      it("answers 404 for another household's line and an unknown id, 400 for an id that is no UUID, removing nothing", async () => {
+        const h = await household();
+        const other = await household();
+        const line = (await h.owner.post(`${h.list}/items`, { displayName: 'Melk' })).json;
+        const theirs = await remove(other, line.id);
+        expect([theirs.status, theirs.json.code]).to.deep.equal([404, 'shopping_item_not_found']);
+        expect((await other.owner.delete(`${h.base}/shopping-items/${line.id}`)).status).to.equal(404);
+        expect((await remove(h, randomUUID())).status).to.equal(404);
+        const bad = await h.owner.delete(`${h.base}/shopping-items/not-a-uuid`);
+        expect([bad.status, bad.json.code]).to.deep.equal([400, 'validation_failed']);
+        expect(((await h.owner.get(h.list)).json.items as ShoppingItem[]).map((i) => i.id)).to.deep.equal([line.id]);
+      });
+    });
+
     it('documents its operations in the OpenAPI document and takes PascalCase request properties', async () => {
       const doc = (await new Client(server.url).get('/api/v1/openapi.json')).json;
       const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-      expect(ops).to.include.members(['getShoppingList', 'generateShoppingList', 'addShoppingItem', 'updateShoppingItem']);
+      expect(ops).to.include.members(['getShoppingList', 'generateShoppingList', 'addShoppingItem', 'updateShoppingItem', 'removeShoppingItem']);
       const h = await household();
       const line = (await h.owner.post(`${h.list}/items`, { DisplayName: 'Mel', Quantity: 2, Unit: 'kg' })).json;
       expect(line).to.include({ requiredQuantity: 2, unit: 'kg' });

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { addShoppingItem, generateShoppingList, readShoppingList, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
+import { addShoppingItem, generateShoppingList, readShoppingList, removeShoppingItem, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
 import { LINE_STATUSES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList } from '../../../core/shopping/types.js';
 import type { Logger } from '../../../ports/logger.js';
 import { problemFor } from '../problem.js';
@@ -210,6 +210,29 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
         const result = await updateShoppingItem(deps, caller.account, params.householdId, params.itemId, body);
         if (!result.ok) throw problemFor(result.error);
         ctx.body = toItem(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/households/{householdId}/shopping-items/{itemId}',
+      operationId: 'removeShoppingItem',
+      summary: 'Remove a line put on the list by hand',
+      description:
+        'Any member. A line only a person put on the list (reasonCode Manual: added by hand; AddedRecipe: added with a recipe) ' +
+        'is removed, ticked or not, and does not come back when the list is derived again. A line the week\'s dishes need ' +
+        '(Planned, PartlyInPantry) answers 409 shopping_line_not_removable and stays, also when an amount was added to it by ' +
+        'hand. The list is brought up to date first, so a line whose dish has left the week counts as hand-added. An unknown ' +
+        'id or another household\'s line answers 404 shopping_item_not_found.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, itemId: Uuid }),
+      responses: { 204: { description: 'Removed' } },
+      problems: { household_not_found: 404, shopping_item_not_found: 404, shopping_line_not_removable: 409 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await removeShoppingItem(deps, caller.account, params.householdId, params.itemId);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.status = 204;
       },
     }),
   ];
