@@ -16,6 +16,11 @@ export interface ReferralCodeStore {
    * that writer's code and the one given here is dropped (so is one whose code is taken). Answers the codes added.
    */
   addToFreeSlots(householdId: HouseholdId, codes: readonly NewReferralCode[]): Promise<ReferralCode[]>;
-  /** Spends an unused code of the household and frees its slot; null when it is not the household's or is spent. */
-  markUsed(householdId: HouseholdId, code: string, at: Date): Promise<ReferralCode | null>;
+  /**
+   * Spends an unused code, whichever household's it is, for the account registering with it, and frees its slot:
+   * the one write not scoped by a household, because the new account belongs to none and the code itself is what
+   * it holds. Of concurrent redemptions of one code exactly one answers the spent code; the others, and any
+   * redemption of an unknown or spent code, answer null and change nothing.
+   */
+  redeem(code: string, accountId: string, at: Date): Promise<ReferralCode | null>;
 }

@@ -9,6 +9,7 @@ interface ReferralCodeRow {
   household_id: string;
   slot: number | string | null;
   used_at: Date | string | null;
+  used_by: string | null;
   created_at: Date | string;
 }
 
@@ -17,6 +18,7 @@ const toCode = (r: ReferralCodeRow): ReferralCode => ({
   householdId: r.household_id,
   slot: r.slot === null ? null : Number(r.slot),
   usedAt: r.used_at === null ? null : toDate(r.used_at),
+  usedBy: r.used_by,
   createdAt: toDate(r.created_at),
 });
 
@@ -33,7 +35,7 @@ export function knexReferralCodeStore(knex: Knex): ReferralCodeStore {
       // One statement per code, outside a transaction: the unique (household_id, slot) key refuses a slot a
       // concurrent reader filled first, and that refusal must not undo the other slots.
       for (const c of codes) {
-        const row: ReferralCodeRow = { code: c.code, household_id: householdId, slot: c.slot, used_at: null, created_at: iso(c.createdAt) };
+        const row: ReferralCodeRow = { code: c.code, household_id: householdId, slot: c.slot, used_at: null, used_by: null, created_at: iso(c.createdAt) };
         try {
           await knex('referral_codes').insert(row);
           added.push(toCode(row));
@@ -43,13 +45,14 @@ export function knexReferralCodeStore(knex: Knex): ReferralCodeStore {
       }
       return added;
     },
-    async markUsed(householdId, code, at) {
-      return knex.transaction(async (trx) => {
-        const n = await trx('referral_codes').where({ household_id: householdId, code }).whereNull('used_at').update({ used_at: iso(at), slot: null });
-        if (n === 0) return null;
-        const row = await trx<ReferralCodeRow>('referral_codes').where({ code }).first();
-        return toCode(row as ReferralCodeRow);
-      });
+    async redeem(code, accountId, at) {
+      // One conditional update: of two registrations racing for one code, the database lets exactly one match.
+      const rows = (await knex('referral_codes')
+        .where({ code })
+        .whereNull('used_at')
+        .update({ used_at: iso(at), used_by: accountId, slot: null })
+        .returning(['code', 'household_id', 'slot', 'used_at', 'used_by', 'created_at'])) as ReferralCodeRow[];
+      return rows[0] ? toCode(rows[0]) : null;
     },
   });
 }

@@ -1,3 +1,5 @@
+import type { ReferralCodeStore } from '../../ports/referral-code-store.js';
+import { normalizeReferralCode } from '../reference/referral-codes.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { issueAccountToken } from './account-tokens.js';
@@ -8,17 +10,22 @@ import { passwordLength } from './passwords.js';
 import { startSession, type IssuedSession } from './sessions.js';
 import { PASSWORD_MIN, type AccountLanguage } from './types.js';
 
-export type RegisterDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'accountTokens' | 'hasher' | 'breached' | 'mailer' | 'ids' | 'tokens' | 'clock' | 'publicBaseUrl'>;
+export type RegisterDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'accountTokens' | 'hasher' | 'breached' | 'mailer' | 'ids' | 'tokens' | 'clock' | 'publicBaseUrl'> & {
+  referralCodes: Pick<ReferralCodeStore, 'redeem'>;
+};
 
 export interface RegisterInput {
   email: string;
   password: string;
   displayName: string;
   language?: AccountLanguage | undefined;
+  /** A referral code a household handed out; one that is unknown or spent is ignored. */
+  referralCode?: string | null | undefined;
 }
 
 /**
- * A fresh address gets an account, a session and a confirmation mail; a known address gets an
+ * A fresh address gets an account, a session and a confirmation mail, and spends the referral code it came with
+ * when that is an unused code of any household (never a reason to refuse); a known address gets an
  * already-have-an-account mail and no session. Both paths hash the password and send one mail (delivered in
  * the background), so neither the answer nor its timing tells whether the address was known.
  */
@@ -49,6 +56,9 @@ export async function register(
     if (known) await mailAccount(deps, known, { kind: 'already-registered', link: links.forgotPassword(deps.publicBaseUrl) });
     return ok({ kind: 'address-known' });
   }
+  // Only a new account redeems: a known address registers nothing, so it spends no code either.
+  const code = input.referralCode ? normalizeReferralCode(input.referralCode) : '';
+  if (code !== '') await deps.referralCodes.redeem(code, created.id, created.createdAt);
   const token = await issueAccountToken(deps, created, 'confirm-email');
   await mailAccount(deps, created, { kind: 'confirm-email', link: links.confirmEmail(deps.publicBaseUrl, created.id, token) });
   return ok({ kind: 'created', issued: await startSession(deps, created) });

@@ -22,5 +22,7 @@ export interface ReferralCode {
    */
   readonly slot: number | null;
   readonly usedAt: Date | null;
+  /** The account that redeemed it at registration; null while unused, or once that account is deleted. */
+  readonly usedBy: string | null;
   readonly createdAt: Date;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { NewReferralCode } from '../../ports/referral-code-store.js';
 import type { Backend, Stores } from './backends.js';
-import { at, ownedHousehold } from './fixtures.js';
+import { at, newAccount, ownedHousehold } from './fixtures.js';
 
 let counter = 0;
 /** Distinct codes of the referral shape, unique per run. */
@@ -29,11 +29,11 @@ export function referralCodeStoreContract(backend: Backend): void {
       const first = batch([0], at('2026-05-04T09:00:00.123Z'));
       expect(await s.referralCodes.addToFreeSlots(h, later)).to.have.length(1);
       const added = await s.referralCodes.addToFreeSlots(h, first);
-      expect(added).to.deep.equal([{ code: first[0]!.code, householdId: h, slot: 0, usedAt: null, createdAt: at('2026-05-04T09:00:00.123Z') }]);
+      expect(added).to.deep.equal([{ code: first[0]!.code, householdId: h, slot: 0, usedAt: null, usedBy: null, createdAt: at('2026-05-04T09:00:00.123Z') }]);
       await s.referralCodes.addToFreeSlots(other, batch([0]));
       expect(await s.referralCodes.listOf(h)).to.deep.equal([
-        { code: first[0]!.code, householdId: h, slot: 0, usedAt: null, createdAt: at('2026-05-04T09:00:00.123Z') },
-        { code: later[0]!.code, householdId: h, slot: 1, usedAt: null, createdAt: at('2026-05-05T10:00:00.456Z') },
+        { code: first[0]!.code, householdId: h, slot: 0, usedAt: null, usedBy: null, createdAt: at('2026-05-04T09:00:00.123Z') },
+        { code: later[0]!.code, householdId: h, slot: 1, usedAt: null, usedBy: null, createdAt: at('2026-05-05T10:00:00.456Z') },
       ]);
       expect(await s.referralCodes.listOf(randomUUID())).to.deep.equal([]);
     });
@@ -67,15 +67,16 @@ export function referralCodeStoreContract(backend: Backend): void {
       expect(await s.referralCodes.listOf(other)).to.deep.equal([]);
     });
 
-    it('spends a code once, within its household only, and frees its slot', async () => {
+    it("redeems an unused code of any household once for the registering account, and frees its slot", async () => {
       const h = await household();
-      const other = await household();
+      const newcomer = newAccount();
+      await s.accounts.create(newcomer);
       const [code] = await s.referralCodes.addToFreeSlots(h, batch([0]));
-      expect(await s.referralCodes.markUsed(other, code!.code, at('2026-05-06T00:00:00.000Z'))).to.equal(null);
-      const spent = await s.referralCodes.markUsed(h, code!.code, at('2026-05-06T07:30:00.789Z'));
-      expect(spent).to.deep.equal({ ...code, slot: null, usedAt: at('2026-05-06T07:30:00.789Z') });
-      expect(await s.referralCodes.markUsed(h, code!.code, at('2026-05-07T00:00:00.000Z'))).to.equal(null);
-      expect(await s.referralCodes.markUsed(h, 'UNKNOWN00000', at('2026-05-07T00:00:00.000Z'))).to.equal(null);
+      const spent = await s.referralCodes.redeem(code!.code, newcomer.id, at('2026-05-06T07:30:00.789Z'));
+      expect(spent).to.deep.equal({ ...code, slot: null, usedAt: at('2026-05-06T07:30:00.789Z'), usedBy: newcomer.id });
+      expect(await s.referralCodes.redeem(code!.code, newcomer.id, at('2026-05-07T00:00:00.000Z'))).to.equal(null);
+      expect(await s.referralCodes.redeem('UNKNOWN00000', newcomer.id, at('2026-05-07T00:00:00.000Z'))).to.equal(null);
+      expect((await s.referralCodes.listOf(h))[0]).to.deep.equal(spent);
       const refill = await s.referralCodes.addToFreeSlots(h, batch([0]));
       expect(refill).to.have.length(1);
       const listed = await s.referralCodes.listOf(h);
@@ -85,12 +86,34 @@ export function referralCodeStoreContract(backend: Backend): void {
       ]);
     });
 
+    it('lets exactly one of several accounts redeeming one code at once have it', async () => {
+      const h = await household();
+      const [code] = await s.referralCodes.addToFreeSlots(h, batch([0]));
+      const newcomers = Array.from({ length: 6 }, () => newAccount());
+      for (const a of newcomers) await s.accounts.create(a);
+      const answers = await Promise.all(newcomers.map((a) => s.referralCodes.redeem(code!.code, a.id, at('2026-05-06T07:30:00.000Z'))));
+      const winners = answers.filter((a) => a !== null);
+      expect(winners).to.have.length(1);
+      expect((await s.referralCodes.listOf(h))[0]!.usedBy).to.equal(winners[0]!.usedBy);
+    });
+
+    it('keeps a code spent when the account that redeemed it is deleted', async () => {
+      const h = await household();
+      const newcomer = newAccount();
+      await s.accounts.create(newcomer);
+      const [code] = await s.referralCodes.addToFreeSlots(h, batch([0]));
+      await s.referralCodes.redeem(code!.code, newcomer.id, at('2026-05-06T07:30:00.000Z'));
+      await s.accounts.delete(newcomer.id);
+      expect(await s.referralCodes.listOf(h)).to.deep.equal([{ ...code, slot: null, usedAt: at('2026-05-06T07:30:00.000Z'), usedBy: null }]);
+      expect(await s.referralCodes.redeem(code!.code, (await ownedHousehold(s)).owner.id, at('2026-05-07T00:00:00.000Z'))).to.equal(null);
+    });
+
     it('deletes the codes with their household', async () => {
       const h = await household();
       const [code] = await s.referralCodes.addToFreeSlots(h, batch([0]));
       await s.households.delete(h);
       expect(await s.referralCodes.listOf(h)).to.deep.equal([]);
-      expect(await s.referralCodes.markUsed(h, code!.code, at('2026-05-06T00:00:00.000Z'))).to.equal(null);
+      expect(await s.referralCodes.redeem(code!.code, (await ownedHousehold(s)).owner.id, at('2026-05-06T00:00:00.000Z'))).to.equal(null);
     });
   });
 }

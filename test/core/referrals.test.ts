@@ -84,7 +84,7 @@ describe('referral codes (domain)', () => {
     const first = await referralCodesOf(deps, kari, h);
     if (!first.ok) throw new Error('expected codes');
     clock.advance(1000);
-    await deps.referralCodes.markUsed(h, first.value[0]!.code, clock.now());
+    await deps.referralCodes.redeem(first.value[0]!.code, kari.id, clock.now());
     const after = await referralCodesOf(deps, kari, h);
     if (!after.ok) throw new Error('expected codes');
     expect(after.value).to.have.length(3);

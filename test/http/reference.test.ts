@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { signedInClient, type Client } from '../support/client.js';
+import { Client, freshEmail, signedInClient } from '../support/client.js';
 
 const CODE = /^[0-9A-HJKMNP-TV-Z]{10,}$/;
 
@@ -89,6 +89,84 @@ for (const kind of databaseKinds()) {
         expect(new Set(first.json.map((c: { code: string }) => c.code)).size).to.equal(4);
         expect((await owner.get(`/api/v1/households/${h}/referral-codes`)).json).to.deep.equal(first.json);
         expect((await junior.get(`/api/v1/households/${h}/referral-codes`)).json).to.deep.equal(first.json);
+      });
+
+      /** Registers a fresh address with `referralCode` (as given: it may be absent): the answer and the new client. */
+      async function registerWith(referralCode: unknown, email = freshEmail('referred')) {
+        const client = new Client(server.url);
+        const body = { email, password: 'correct horse battery', displayName: 'Ny', ...(referralCode === undefined ? {} : { referralCode }) };
+        return { res: await client.post('/api/v1/auth/register', body), client };
+      }
+      async function codesOfPlus() {
+        const { client: owner } = await signedInClient(server.url);
+        const h = await householdOf(owner);
+        await upgrade(h);
+        const codes = (await owner.get(`/api/v1/households/${h}/referral-codes`)).json as { code: string; usedAt: string | null }[];
+        return { owner, h, codes, list: async () => (await owner.get(`/api/v1/households/${h}/referral-codes`)).json as { code: string; usedAt: string | null }[] };
+      }
+      const usedBy = async (code: string) => ((await server.runtime.db.knex('referral_codes').where({ code }).first('used_by')) as { used_by: string | null }).used_by;
+
+      it("is spent by the new account that registers with it (case, spaces and hyphens ignored): usedAt in the household's list, the slot refilled", async () => {
+        const { codes, list } = await codesOfPlus();
+        const code = codes[1]!.code;
+        const typed = ` ${code.slice(0, 4).toLowerCase()}-${code.slice(4, 8)} ${code.slice(8)} `;
+        const { res, client } = await registerWith(typed);
+        expect(res.status, res.text).to.equal(200);
+        expect(client.cookie).to.be.a('string');
+        const me = (await client.get('/api/v1/me')).json;
+        expect(await usedBy(code)).to.equal(me.user.id);
+        const after = await list();
+        expect(after).to.have.length(5);
+        expect(after.find((c) => c.code === code)!.usedAt).to.be.a('string');
+        expect(after.filter((c) => c.usedAt === null)).to.have.length(4);
+        expect(after.filter((c) => c.code !== code)).to.deep.include.members(codes.filter((c) => c.code !== code));
+      });
+
+      it('never fails registration on an unknown or spent code, and a known address spends nothing', async () => {
+        const { codes, list } = await codesOfPlus();
+        const first = await registerWith(codes[0]!.code);
+        expect(first.res.status).to.equal(200);
+        const owner = await usedBy(codes[0]!.code);
+        // Spent already: the second account is made, the code stays the first one's.
+        const second = await registerWith(codes[0]!.code);
+        expect([second.res.status, typeof second.client.cookie]).to.deep.equal([200, 'string']);
+        expect(await usedBy(codes[0]!.code)).to.equal(owner);
+        for (const unknown of ['NOSUCHCODE00', '', '   ', null]) {
+          const r = await registerWith(unknown);
+          expect([r.res.status, typeof r.client.cookie], String(unknown)).to.deep.equal([200, 'string']);
+        }
+        // A known address: 200 as always, no new account and no code spent.
+        const { email } = await signedInClient(server.url);
+        const known = await registerWith(codes[2]!.code, email);
+        expect([known.res.status, known.client.cookie]).to.deep.equal([200, undefined]);
+        expect(await usedBy(codes[2]!.code)).to.equal(null);
+        expect((await list()).filter((c) => c.usedAt !== null).map((c) => c.code)).to.deep.equal([codes[0]!.code]);
+      });
+
+      it('refuses a referralCode that is no string (400 validation_failed) or over 64 characters (400 value_too_long), creating no account', async () => {
+        const { codes } = await codesOfPlus();
+        for (const [referralCode, code] of [
+          [42, 'validation_failed'],
+          [{ code: codes[0]!.code }, 'validation_failed'],
+          ['A'.repeat(65), 'value_too_long'],
+        ] as const) {
+          const email = freshEmail('refused');
+          const { res, client } = await registerWith(referralCode, email);
+          expect([res.status, res.json.code], JSON.stringify(referralCode)).to.deep.equal([400, code]);
+          expect(client.cookie).to.equal(undefined);
+          expect(await server.runtime.db.knex('accounts').where({ email }).first('id')).to.equal(undefined);
+        }
+        expect(await usedBy(codes[0]!.code)).to.equal(null);
+      });
+
+      it('is spent once when several accounts register with it at the same time; every registration succeeds', async () => {
+        const { codes, list } = await codesOfPlus();
+        const code = codes[3]!.code;
+        const all = await Promise.all(Array.from({ length: 6 }, () => registerWith(code)));
+        for (const { res, client } of all) expect([res.status, typeof client.cookie]).to.deep.equal([200, 'string']);
+        const ids = await Promise.all(all.map(async ({ client }) => (await client.get('/api/v1/me')).json.user.id as string));
+        expect(ids).to.include(await usedBy(code));
+        expect((await list()).filter((c) => c.usedAt !== null).map((c) => c.code)).to.deep.equal([code]);
       });
 
       it('still holds exactly the count when many reads mint at once', async () => {

@@ -36,11 +36,14 @@ export const MeResponse = v.object({
 });
 
 const Email = v.pipe(v.string(), v.maxLength(EMAIL_MAX, `at most ${EMAIL_MAX} characters`));
+/** Room for a code typed with spaces or hyphens; anything longer is no code. */
+const REFERRAL_CODE_INPUT_MAX = 64;
 const Password = v.pipe(v.string(), v.maxLength(PASSWORD_MAX, `at most ${PASSWORD_MAX} characters`));
 const RegisterRequest = v.object({
   email: Email,
   password: Password,
   displayName: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(DISPLAY_NAME_MAX, `at most ${DISPLAY_NAME_MAX} characters`)),
+  referralCode: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(REFERRAL_CODE_INPUT_MAX, `at most ${REFERRAL_CODE_INPUT_MAX} characters`)))),
 });
 const LoginRequest = v.object({ email: Email, password: Password });
 const UpdateMeRequest = v.object({ displayName: v.string() });
@@ -94,7 +97,10 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
         hours(TOKEN_LIFETIME_MS['confirm-email']) +
         '); a known address gets an already-have-an-account mail and no session. Confirmation never gates the app. ' +
         'Passwords: 8 to 256 characters, not in the breached-password list. Mails are in English when Accept-Language ' +
-        'prefers English, else Norwegian (bokmål).',
+        'prefers English, else Norwegian (bokmål). referralCode (optional, null or at most ' + String(REFERRAL_CODE_INPUT_MAX) + ' characters; ' +
+        'case, spaces and hyphens ignored): an unused referral code of any household is spent by the new account (usedAt set ' +
+        'in that household\'s list), once, also when several registrations send it at once; an unknown or spent code is ' +
+        'ignored and registration goes on. A known address spends nothing.',
       tag,
       auth: 'public',
       rateLimit: 'auth',
