@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isIsoDate } from '../../core/shared/dates.js';
 
 /** Schemas shared by many routes. */
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
@@ -15,3 +16,5 @@ export const ProblemBody = v.object({
 });
 
 export const IsoDateTime = v.pipe(v.string(), v.isoTimestamp());
+/** A calendar date, YYYY-MM-DD, that exists. */
+export const IsoDate = v.pipe(v.string(), v.maxLength(10, 'YYYY-MM-DD'), v.check(isIsoDate, 'a date YYYY-MM-DD'));

@@ -18,13 +18,11 @@ import {
   type CalendarEvent,
 } from '../../../core/calendar/types.js';
 import { upcomingCalendarEvents } from '../../../core/calendar/upcoming.js';
-import { isIsoDate } from '../../../core/shared/dates.js';
 import type { Logger } from '../../../ports/logger.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { IsoDateTime, Uuid } from '../schemas.js';
+import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 
-const IsoDate = v.pipe(v.string(), v.maxLength(10, 'YYYY-MM-DD'), v.check(isIsoDate, 'a date YYYY-MM-DD'));
 const WallTime = v.nullable(v.pipe(v.string(), v.maxLength(5, 'HH:MM'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00 to 23:59')));
 const notBlank = v.check((s: string) => s.trim().length > 0, 'must not be blank');
 const Bounded = (max: number) => v.pipe(v.string(), v.maxLength(max, `at most ${max} characters`));

@@ -13,13 +13,11 @@ import {
   type MealEvent,
   type MealEventFields,
 } from '../../../core/events/types.js';
-import { isIsoDate } from '../../../core/shared/dates.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { IsoDateTime, Uuid } from '../schemas.js';
+import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
-const IsoDate = v.pipe(v.string(), v.maxLength(10, 'YYYY-MM-DD'), v.check(isIsoDate, 'a date YYYY-MM-DD'));
 const Text = (max: number) => v.nullable(v.pipe(v.string(), v.maxLength(max, `at most ${max} characters`)));
 
 const Avoid = v.pipe(

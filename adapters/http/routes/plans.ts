@@ -1,12 +1,10 @@
 import * as v from 'valibot';
 import { clearPlanDay, ensureWeekPlan, getPlan, listPlans, PLAN_RANGE_MAX_DAYS, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
-import { isIsoDate } from '../../../core/shared/dates.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { IsoDateTime, Uuid } from '../schemas.js';
+import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
-const IsoDate = v.pipe(v.string(), v.maxLength(10, 'YYYY-MM-DD'), v.check(isIsoDate, 'a date YYYY-MM-DD'));
 const PlanDayResponse = v.object({
   id: Uuid,
   date: v.string(),

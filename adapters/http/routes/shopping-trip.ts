@@ -3,14 +3,12 @@ import * as v from 'valibot';
 import { addRecipeToPlanList, addRecipeToWeekList, RECIPE_PORTIONS } from '../../../core/shopping/add-recipe.js';
 import type { ListAnswer } from '../../../core/shopping/lists.js';
 import { completeShoppingTrip, reopenShoppingTrip } from '../../../core/shopping/trip.js';
-import { isIsoDate } from '../../../core/shared/dates.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { Uuid } from '../schemas.js';
+import { Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
 const Portions = v.pipe(v.number(), v.integer('a whole number'), v.minValue(RECIPE_PORTIONS.min, `at least ${RECIPE_PORTIONS.min}`), v.maxValue(RECIPE_PORTIONS.max, `at most ${RECIPE_PORTIONS.max}`));
-const IsoDate = v.pipe(v.string(), v.maxLength(10, 'YYYY-MM-DD'), v.check(isIsoDate, 'a date YYYY-MM-DD'));
 const AddRecipeToShoppingListRequest = v.object({ recipeId: Uuid, portions: v.optional(Portions) });
 const AddRecipeToWeekShoppingListRequest = v.object({ recipeId: Uuid, weekStart: v.optional(IsoDate), portions: v.optional(Portions) });
 
