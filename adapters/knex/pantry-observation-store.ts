@@ -16,10 +16,11 @@ export interface ObservationRow {
   unit: string | null;
   storage_location: string | null;
   confidence: number | string | null;
+  best_before: string | null;
   observed_at: Date | string;
 }
 
-const COLUMNS = ['id', 'household_id', 'food_key', 'display_name', 'observation_type', 'quantity', 'unit', 'storage_location', 'confidence', 'observed_at'];
+const COLUMNS = ['id', 'household_id', 'food_key', 'display_name', 'observation_type', 'quantity', 'unit', 'storage_location', 'confidence', 'best_before', 'observed_at'];
 const LOG_ORDER = [{ column: 'observed_at' }, { column: 'seq' }];
 // Well below SQLite's and Postgres's bound variable limits.
 const CHUNK = 500;
@@ -36,6 +37,7 @@ export const toObservation = (r: ObservationRow): PantryObservation => ({
   unit: r.unit,
   storageLocation: r.storage_location as StorageLocation | null,
   confidence: num(r.confidence),
+  bestBefore: r.best_before,
   observedAt: toDate(r.observed_at),
 });
 
@@ -50,6 +52,7 @@ export const observationRow = (o: PantryObservation): Omit<ObservationRow, 'obse
   unit: o.unit,
   storage_location: o.storageLocation,
   confidence: o.confidence,
+  best_before: o.bestBefore,
   observed_at: iso(o.observedAt),
 });
 

@@ -126,7 +126,7 @@ const INPUT_COLUMNS = {
   meal_event_participants: ['id', 'event_id', 'household_member_id', 'position', 'is_present', 'guest_type', 'guest_count', 'dietary_notes', 'avoids'] satisfies (keyof ParticipantRow)[],
   recipes: ['id', 'household_id', 'title', 'title_key', 'servings', 'active_minutes', 'total_minutes', 'steps', 'created_at', 'updated_at'] satisfies (keyof RecipeRow)[],
   recipe_ingredients: ['recipe_id', 'position', 'household_id', 'display_name', 'food_key', 'quantity', 'unit', 'optional', 'base_recipe_id', 'reference'] satisfies (keyof IngredientRow)[],
-  pantry_observations: ['id', 'household_id', 'food_key', 'display_name', 'observation_type', 'quantity', 'unit', 'storage_location', 'confidence', 'observed_at'] satisfies (keyof ObservationRow)[],
+  pantry_observations: ['id', 'household_id', 'food_key', 'display_name', 'observation_type', 'quantity', 'unit', 'storage_location', 'confidence', 'best_before', 'observed_at'] satisfies (keyof ObservationRow)[],
   pantry_merges: ['household_id', 'from_key', 'to_key', 'from_display_name', 'to_display_name', 'merged_at'] satisfies (keyof MergeRow)[],
   unit_weights: ['household_id', 'food_key', 'unit', 'display_name', 'grams', 'updated_at'] satisfies (keyof UnitWeightRow)[],
 } as const;

@@ -1,5 +1,6 @@
 import type { InventoryGroup, ObservationType, PantryMerge, PantryObservation, PantryRow, StorageLocation } from './types.js';
 import { INVENTORY_GROUPS } from './types.js';
+import type { IsoDate } from '../shared/dates.js';
 
 /**
  * The pantry model: how a food's observations become its PantryRow. Pure and deterministic: the same log, merges
@@ -24,6 +25,10 @@ export const AGED_BELOW = 0.2;
 export const UNCERTAIN_BELOW = 0.5;
 /** A Fridge row this many days after its last evidence gets usePriority High (and so UseSoon while still trusted). */
 export const FRIDGE_USE_SOON_DAYS = 2;
+/** A row whose best-before date is this many days away or less gets usePriority High (UseSoon while still trusted). */
+export const BEST_BEFORE_USE_SOON_DAYS = 2;
+/** Past its best-before date a row's confidence also halves every this many days, on top of its place's decay. */
+export const PAST_BEST_BEFORE_HALF_LIFE_DAYS = 1;
 export const DEFAULT_UNIT = 'pcs';
 
 /**
@@ -49,11 +54,18 @@ export function aisleOf(foodKey: string): Aisle {
   return 'Other';
 }
 
-/** c0 × 0.5^(days since the last evidence / half-life of the place), rounded to 3 decimals. */
-export function decayedConfidence(c0: number, location: StorageLocation, lastEvidenceAt: Date, now: Date): number {
+/**
+ * c0 × 0.5^(days since the last evidence / half-life of the place), and past the best-before date (its day ends at
+ * midnight UTC) × 0.5^(days past it / PAST_BEST_BEFORE_HALF_LIFE_DAYS); rounded to 3 decimals.
+ */
+export function decayedConfidence(c0: number, location: StorageLocation, lastEvidenceAt: Date, now: Date, bestBefore: IsoDate | null = null): number {
   const days = Math.max(0, now.getTime() - lastEvidenceAt.getTime()) / DAY_MS;
-  return round3(c0 * 0.5 ** (days / HALF_LIFE_DAYS[location]));
+  const pastBestBefore = bestBefore === null ? 0 : Math.max(0, now.getTime() - bestBeforeEnds(bestBefore).getTime()) / DAY_MS;
+  return round3(c0 * 0.5 ** (days / HALF_LIFE_DAYS[location]) * 0.5 ** (pastBestBefore / PAST_BEST_BEFORE_HALF_LIFE_DAYS));
 }
+
+/** The moment a best-before date has passed: the end of that day (UTC; a pantry's hours do not matter here). */
+export const bestBeforeEnds = (date: IsoDate): Date => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS);
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -63,10 +75,14 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * confidence minus the rounding's half step, so the answer may come a little early, never late. Null for a row
  * that does not count now (time alone never makes it count).
  */
-export function countsUntil(row: Pick<PantryRow, 'group' | 'confidence' | 'storageLocation'>, now: Date): Date | null {
+export function countsUntil(row: Pick<PantryRow, 'group' | 'confidence' | 'storageLocation' | 'bestBefore'>, now: Date): Date | null {
   if (row.group !== 'UseSoon' && row.group !== 'LikelyAvailable') return null;
-  const days = HALF_LIFE_DAYS[row.storageLocation] * Math.log2(Math.max(row.confidence - 0.0005, Number.MIN_VALUE) / UNCERTAIN_BELOW);
-  return new Date(now.getTime() + Math.max(0, days) * DAY_MS);
+  const ends = row.bestBefore === null ? null : bestBeforeEnds(row.bestBefore).getTime();
+  // Past its best-before date a row decays at both rates at once; before it, it may count at most until that date.
+  const halfLife = ends !== null && now.getTime() >= ends ? 1 / (1 / HALF_LIFE_DAYS[row.storageLocation] + 1 / PAST_BEST_BEFORE_HALF_LIFE_DAYS) : HALF_LIFE_DAYS[row.storageLocation];
+  const days = halfLife * Math.log2(Math.max(row.confidence - 0.0005, Number.MIN_VALUE) / UNCERTAIN_BELOW);
+  const until = now.getTime() + Math.max(0, days) * DAY_MS;
+  return new Date(ends !== null && now.getTime() < ends ? Math.min(until, ends) : until);
 }
 const sameUnit = (a: string | null, b: string | null) => a === null || b === null || a.toLowerCase() === b.toLowerCase();
 
@@ -79,6 +95,7 @@ interface FoodState {
   confidence: number;
   lastEvidenceAt: Date;
   lastEvidenceKind: ObservationType;
+  bestBefore: IsoDate | null;
   /** Latest name given under the row's own key, and latest given under any key folded into it. */
   ownName: string | null;
   anyName: string | null;
@@ -86,7 +103,7 @@ interface FoodState {
 
 /** One observation's effect on the state (null: the food's first observation). */
 export function applyObservation(rowKey: string, s: FoodState | null, o: PantryObservation): FoodState {
-  const before = s ?? { quantity: 0, unit: null, location: 'Unknown' as StorageLocation, ownName: null, anyName: null };
+  const before = s ?? { quantity: 0, unit: null, location: 'Unknown' as StorageLocation, bestBefore: null, ownName: null, anyName: null };
   let quantity = before.quantity;
   let unit = o.unit ?? before.unit;
   let confidence = o.confidence ?? DEFAULT_CONFIDENCE[o.observationType];
@@ -117,6 +134,8 @@ export function applyObservation(rowKey: string, s: FoodState | null, o: PantryO
     confidence,
     lastEvidenceAt: o.observedAt,
     lastEvidenceKind: o.observationType,
+    // A date given stands until another is given; an emptied row forgets it, so new stock starts without one.
+    bestBefore: quantity <= 0 ? null : (o.bestBefore ?? before.bestBefore),
     ownName: o.foodKey === rowKey && o.displayName !== null ? o.displayName : before.ownName,
     anyName: o.displayName ?? before.anyName,
   };
@@ -125,10 +144,19 @@ export function applyObservation(rowKey: string, s: FoodState | null, o: PantryO
 /** The row a folded state shows at `now`. */
 export function rowOf(foodKey: string, s: FoodState, now: Date): PantryRow {
   const empty = s.quantity <= 0;
-  const confidence = decayedConfidence(s.confidence, s.location, s.lastEvidenceAt, now);
+  const confidence = decayedConfidence(s.confidence, s.location, s.lastEvidenceAt, now, s.bestBefore);
   const aisle = aisleOf(foodKey);
   const ageDays = Math.max(0, now.getTime() - s.lastEvidenceAt.getTime()) / DAY_MS;
-  const usePriority: UsePriority = empty || s.location === 'Freezer' ? 'Low' : s.location === 'Fridge' && ageDays >= FRIDGE_USE_SOON_DAYS ? 'High' : 'Normal';
+  const bestBeforeSoon = s.bestBefore !== null && (bestBeforeEnds(s.bestBefore).getTime() - now.getTime()) / DAY_MS <= BEST_BEFORE_USE_SOON_DAYS;
+  const usePriority: UsePriority = empty
+    ? 'Low'
+    : bestBeforeSoon
+      ? 'High'
+      : s.location === 'Freezer'
+        ? 'Low'
+        : s.location === 'Fridge' && ageDays >= FRIDGE_USE_SOON_DAYS
+          ? 'High'
+          : 'Normal';
   const group: InventoryGroup =
     empty || confidence < AGED_BELOW ? 'Aged' : confidence < UNCERTAIN_BELOW ? 'Uncertain' : usePriority === 'High' ? 'UseSoon' : 'LikelyAvailable';
   return {
@@ -141,9 +169,11 @@ export function rowOf(foodKey: string, s: FoodState, now: Date): PantryRow {
     usePriority,
     lastEvidenceAt: new Date(s.lastEvidenceAt.getTime()),
     aisle,
-    asksForDate: group !== 'Aged' && (aisle === 'Meat' || aisle === 'Dairy') && s.location !== 'Freezer',
+    // Perishables ask for the date on the pack until an observation gives one.
+    asksForDate: group !== 'Aged' && (aisle === 'Meat' || aisle === 'Dairy') && s.location !== 'Freezer' && s.bestBefore === null,
     lastEvidenceKind: s.lastEvidenceKind,
     group,
+    bestBefore: empty ? null : s.bestBefore,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Account } from '../accounts/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
+import type { IsoDate } from '../shared/dates.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
@@ -20,6 +21,8 @@ export interface ObservationInput {
   readonly unit: string | null;
   readonly storageLocation: StorageLocation | null;
   readonly confidence: number | null;
+  /** YYYY-MM-DD, checked by the caller. */
+  readonly bestBefore: IsoDate | null;
 }
 
 type NotMember = ErrorOf<'household-not-found'>;
@@ -54,6 +57,7 @@ export async function addObservation(
       unit,
       storageLocation: input.storageLocation,
       confidence: input.confidence,
+      bestBefore: input.bestBefore,
       observedAt: deps.clock.now(),
     },
     keys,

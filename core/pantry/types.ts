@@ -1,3 +1,4 @@
+import type { IsoDate } from '../shared/dates.js';
 import type { HouseholdId } from '../shared/ids.js';
 
 /** Pantry vocabulary of api.md. The observation model that fills a row is documented in docs/pantry-model.md. */
@@ -20,6 +21,8 @@ export interface PantryRow {
   readonly asksForDate: boolean;
   readonly lastEvidenceKind: string;
   readonly group: InventoryGroup;
+  /** The best-before date the latest observation giving one said; null when none did since the row was last empty. */
+  readonly bestBefore: IsoDate | null;
 }
 
 /** A merge the household confirmed: the `fromKey` food's observations count toward the `toKey` row. */
@@ -51,6 +54,8 @@ export interface PantryObservation {
   readonly unit: string | null;
   readonly storageLocation: StorageLocation | null;
   readonly confidence: number | null;
+  /** The date printed on the pack (YYYY-MM-DD), when the observation gives one. */
+  readonly bestBefore: IsoDate | null;
   readonly observedAt: Date;
 }
 

@@ -35,6 +35,7 @@ export function closeTrip(
       unit: l.purchasedUnit ?? l.unit,
       storageLocation: null,
       confidence: null,
+      bestBefore: null,
       observedAt: at,
     }));
   const summary = {

@@ -55,6 +55,7 @@ async function serve(): Promise<void> {
         unit: 'pcs',
         storageLocation: STORAGE_LOCATIONS[food % STORAGE_LOCATIONS.length]!,
         confidence: null,
+        bestBefore: null,
         observedAt: new Date(now - ((OBSERVATIONS - i) / OBSERVATIONS) * 60 * 86_400_000),
       });
     });
@@ -82,6 +83,7 @@ async function serve(): Promise<void> {
         unit: r['unit'] as string | null,
         storageLocation: r['storage_location'] as (typeof STORAGE_LOCATIONS)[number] | null,
         confidence: num(r['confidence']),
+        bestBefore: null,
         observedAt: toDate(r['observed_at']),
       }));
     const page = async (): Promise<string> => {

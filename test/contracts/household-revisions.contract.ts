@@ -65,7 +65,7 @@ export function householdRevisionsContract(backend: Backend): void {
         ['plan made', async () => (planId = (await s.plans.getOrCreate(h.id, '2026-05-04', { planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: t0 })).id)],
         ['plan day set', () => s.plans.setDay(h.id, planId, '2026-05-05', { recipeId, portionsOverride: 3, note: null }, t0)],
         ['recipe deleted', () => s.recipes.delete(h.id, recipeId, t0)],
-        ['observation added', () => s.pantry.add({ id: randomUUID(), householdId: h.id, foodKey: 'melk', displayName: 'Melk', observationType: 'Purchased', quantity: 1, unit: 'l', storageLocation: 'Fridge', confidence: null, observedAt: t0 })],
+        ['observation added', () => s.pantry.add({ id: randomUUID(), householdId: h.id, foodKey: 'melk', displayName: 'Melk', observationType: 'Purchased', quantity: 1, unit: 'l', storageLocation: 'Fridge', confidence: null, bestBefore: null, observedAt: t0 })],
         ['observations removed', () => s.pantry.removeOfFoods(h.id, ['melk'])],
         ['merge', () => s.pantryMerges.merge({ householdId: h.id, fromKey: 'lett-melk', toKey: 'melk', fromDisplayName: 'Lettmelk', toDisplayName: 'Melk', mergedAt: t0 })],
         ['split', () => s.pantryMerges.split(h.id, 'lett-melk', t0)],

@@ -19,6 +19,7 @@ const observation = (householdId: string, over: Partial<PantryObservation> = {})
   unit: null,
   storageLocation: null,
   confidence: null,
+  bestBefore: null,
   observedAt: at('2026-05-04T09:00:00.123Z'),
   ...over,
 });
@@ -41,6 +42,7 @@ export function pantryObservationStoreContract(backend: Backend): void {
         unit: 'fedd',
         storageLocation: 'Pantry',
         confidence: 0.625,
+        bestBefore: '2026-05-12',
         observedAt: at('2026-05-04T09:00:00.001Z'),
       });
       const bare = observation(h, { observationType: 'Gone', observedAt: at('2026-05-04T09:00:00.002Z') });

@@ -123,7 +123,7 @@ export function shoppingListStoreContract(backend: Backend): void {
     it('lands the effects of a change with its write: pantry observations added and removed, pushes recorded', async () => {
       const { householdId, planId } = await plan();
       const observation = (foodKey: string) => ({
-        id: randomUUID(), householdId, foodKey, displayName: foodKey, observationType: 'Purchased' as const, quantity: 2, unit: 'pcs', storageLocation: null, confidence: null, observedAt: at('2026-05-05T18:00:00.000Z'),
+        id: randomUUID(), householdId, foodKey, displayName: foodKey, observationType: 'Purchased' as const, quantity: 2, unit: 'pcs', storageLocation: null, confidence: null, bestBefore: null, observedAt: at('2026-05-05T18:00:00.000Z'),
       });
       const [egg, milk] = [observation('egg'), observation('melk')];
       const push = { id: randomUUID(), householdId, event: { kind: 'receipt-reminder' as const, planId, listId: 'l', accountId: 'a' }, createdAt: at('2026-05-05T18:00:00.000Z') };
@@ -139,7 +139,7 @@ export function shoppingListStoreContract(backend: Backend): void {
 
     it('writes nothing when an effect fails: the list keeps its version and content', async () => {
       const { householdId, planId } = await plan();
-      const taken = { id: randomUUID(), householdId, foodKey: 'egg', displayName: 'Egg', observationType: 'Purchased' as const, quantity: 2, unit: 'pcs', storageLocation: null, confidence: null, observedAt: at('2026-05-05T18:00:00.000Z') };
+      const taken = { id: randomUUID(), householdId, foodKey: 'egg', displayName: 'Egg', observationType: 'Purchased' as const, quantity: 2, unit: 'pcs', storageLocation: null, confidence: null, bestBefore: null, observedAt: at('2026-05-05T18:00:00.000Z') };
       await s.pantry.add(taken);
       await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, write(content([plain()])));
       let failed = false;
@@ -232,8 +232,8 @@ export function shoppingListStoreContract(backend: Backend): void {
         event('2026-05-10', []),
         event('2026-05-11', []),
       ]);
-      await s.pantry.add({ id: randomUUID(), householdId, foodKey: 'fløte', displayName: 'Fløte', observationType: 'Purchased', quantity: 3, unit: 'dl', storageLocation: 'Fridge', confidence: 0.9, observedAt: t0 });
-      await s.pantry.add({ id: randomUUID(), householdId, foodKey: 'ost', displayName: null, observationType: 'Seen', quantity: null, unit: null, storageLocation: null, confidence: null, observedAt: at('2026-04-30T10:00:00.000Z') });
+      await s.pantry.add({ id: randomUUID(), householdId, foodKey: 'fløte', displayName: 'Fløte', observationType: 'Purchased', quantity: 3, unit: 'dl', storageLocation: 'Fridge', confidence: 0.9, bestBefore: null, observedAt: t0 });
+      await s.pantry.add({ id: randomUUID(), householdId, foodKey: 'ost', displayName: null, observationType: 'Seen', quantity: null, unit: null, storageLocation: null, confidence: null, bestBefore: null, observedAt: at('2026-04-30T10:00:00.000Z') });
       await s.pantryMerges.merge({ householdId, fromKey: 'lettmelk', toKey: 'melk', fromDisplayName: 'Lettmelk', toDisplayName: 'Melk', mergedAt: t0 });
       await s.unitWeights.put({ householdId, foodKey: 'egg', unit: 'pcs', displayName: 'Egg', grams: 62.5, updatedAt: t0 });
       await s.foodTable.replaceAll([], at('2026-05-04T04:41:00.123Z'));

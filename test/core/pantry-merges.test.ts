@@ -52,6 +52,7 @@ async function setup() {
         unit: 'stk',
         storageLocation: 'Pantry',
         confidence: null,
+        bestBefore: null,
       }),
     ).item;
   const stranger = await account(deps, 'stranger');
@@ -71,6 +72,7 @@ const row = (foodKey: string): PantryRow => ({
   asksForDate: false,
   lastEvidenceKind: 'Purchased',
   group: 'LikelyAvailable',
+  bestBefore: null,
 });
 
 describe('pantry merge suggestions (MergeSuggestions)', () => {

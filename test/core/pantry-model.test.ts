@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aisleOf, compareRows, decayedConfidence, mergeTargets, pantryRowsOf } from '../../core/pantry/model.js';
+import { aisleOf, bestBeforeEnds, compareRows, countsUntil, decayedConfidence, mergeTargets, pantryRowsOf } from '../../core/pantry/model.js';
 import { LIVE_GROUPS, matchingRows, rowFilter, summaryOf } from '../../core/pantry/inventory.js';
 import { INVENTORY_GROUPS, OBSERVATION_TYPES, STORAGE_LOCATIONS, type PantryObservation, type PantryRow } from '../../core/pantry/types.js';
 
@@ -18,6 +18,7 @@ const obs = (over: Partial<PantryObservation> = {}): PantryObservation => ({
   unit: null,
   storageLocation: null,
   confidence: null,
+  bestBefore: null,
   observedAt: NOW,
   ...over,
 });
@@ -67,6 +68,7 @@ describe('pantry model', () => {
         asksForDate: false,
         lastEvidenceKind: 'Gone',
         group: 'Aged',
+        bestBefore: null,
       });
       expect(only([obs({ quantity: 1 }), obs({ observationType: 'Used', quantity: 3 })])).to.deep.include({ estimatedQuantity: 0, group: 'Aged', usePriority: 'Low' });
       // A purchase after Gone starts from nothing.
@@ -115,6 +117,66 @@ describe('pantry model', () => {
       expect(only([old]).group).to.equal('Aged');
       expect(only([old, obs({ observationType: 'Seen', observedAt: daysAgo(1) })])).to.deep.include({ group: 'LikelyAvailable', lastEvidenceAt: daysAgo(1) });
       expect(only([obs({ observationType: 'Estimated', confidence: 0.3 })]).group).to.equal('Uncertain');
+    });
+  });
+
+  describe('best-before dates', () => {
+    // NOW is 2026-05-04T09:00Z: a date's day ends at midnight UTC after it.
+    it('a perishable asks for a date until an observation gives one; the latest given stands until the row is emptied', () => {
+      const meat = (over: Partial<PantryObservation> = {}) => obs({ foodKey: 'kjøttdeig', storageLocation: 'Fridge', ...over });
+      expect(only([meat()])).to.deep.include({ asksForDate: true, bestBefore: null });
+      expect(only([meat(), meat({ observationType: 'Seen', bestBefore: '2026-05-09' })])).to.deep.include({ asksForDate: false, bestBefore: '2026-05-09' });
+      // A later observation without a date keeps it; one with a date replaces it.
+      expect(only([meat({ bestBefore: '2026-05-09' }), meat({ observationType: 'Used', quantity: 0.5 })])).to.deep.include({ bestBefore: '2026-05-09', asksForDate: false });
+      expect(only([meat({ bestBefore: '2026-05-09' }), meat({ bestBefore: '2026-05-12' })]).bestBefore).to.equal('2026-05-12');
+      // Emptied, the row forgets it: the next purchase asks again.
+      expect(only([meat({ bestBefore: '2026-05-09' }), meat({ observationType: 'Gone' })])).to.deep.include({ bestBefore: null, asksForDate: false, group: 'Aged' });
+      expect(only([meat({ bestBefore: '2026-05-09' }), meat({ observationType: 'Gone' }), meat()])).to.deep.include({ bestBefore: null, asksForDate: true });
+      // Dry goods never ask, but keep a date given.
+      expect(only([obs({ foodKey: 'ris', storageLocation: 'Pantry', bestBefore: '2027-01-01' })])).to.deep.include({ asksForDate: false, bestBefore: '2027-01-01' });
+    });
+
+    it('is UseSoon from two days before the date, wherever it is kept; Normal before that', () => {
+      const at = (bestBefore: string, storageLocation: PantryObservation['storageLocation'] = 'Pantry') => only([obs({ foodKey: 'yoghurt', storageLocation, bestBefore })]);
+      expect(at('2026-05-08')).to.deep.include({ usePriority: 'Normal', group: 'LikelyAvailable' });
+      // The 5th ends at 2026-05-06T00:00Z, 1.625 days from NOW; the 6th 2.625 days.
+      expect(at('2026-05-06')).to.deep.include({ usePriority: 'Normal', group: 'LikelyAvailable' });
+      expect(at('2026-05-05')).to.deep.include({ usePriority: 'High', group: 'UseSoon' });
+      expect(at('2026-05-05', 'Freezer')).to.deep.include({ usePriority: 'High', group: 'UseSoon' });
+      expect(at('2026-05-04')).to.deep.include({ usePriority: 'High', group: 'UseSoon', confidence: 1 });
+    });
+
+    it('past the date, confidence also halves every day: Uncertain after a day, Aged after a few', () => {
+      // The 2nd ended at 2026-05-03T00:00Z, 1.375 days before NOW; bought NOW - 3 days in the Pantry (half-life 30).
+      const row = only([obs({ foodKey: 'melk', storageLocation: 'Pantry', bestBefore: '2026-05-02', observedAt: daysAgo(3) })]);
+      expect(row.confidence).to.equal(Math.round(0.5 ** (3 / 30) * 0.5 ** 1.375 * 1000) / 1000);
+      expect(row.group).to.equal('Uncertain');
+      expect(decayedConfidence(1, 'Pantry', daysAgo(3), NOW, '2026-04-29')).to.be.below(0.2);
+      expect(only([obs({ foodKey: 'melk', storageLocation: 'Pantry', bestBefore: '2026-04-29', observedAt: daysAgo(10) })]).group).to.equal('Aged');
+      expect(decayedConfidence(1, 'Pantry', daysAgo(3), NOW, null)).to.equal(decayedConfidence(1, 'Pantry', daysAgo(3), NOW));
+    });
+
+    it('countsUntil is never later than the moment the row stops counting: at most the date before it, the two decays after it', () => {
+      for (const [bestBefore, location, boughtDaysAgo] of [
+        ['2026-05-10', 'Pantry', 0],
+        ['2026-05-10', 'Fridge', 1],
+        ['2026-05-03', 'Pantry', 2],
+        ['2026-05-04', 'Freezer', 5],
+        [null, 'Pantry', 0],
+      ] as const) {
+        const log = [obs({ foodKey: 'kesam', storageLocation: location, bestBefore, observedAt: daysAgo(boughtDaysAgo) })];
+        const row = only(log);
+        const until = countsUntil(row, NOW)!;
+        const label = `${bestBefore} ${location} ${boughtDaysAgo}`;
+        expect(until.getTime(), label).to.be.at.least(NOW.getTime());
+        if (bestBefore !== null && NOW.getTime() < bestBeforeEnds(bestBefore).getTime()) expect(until.getTime(), label).to.be.at.most(bestBeforeEnds(bestBefore).getTime());
+        // The first moment (10-minute steps) at which the row no longer counts as likely there: until is not after it.
+        let stops = NOW.getTime();
+        while (['UseSoon', 'LikelyAvailable'].includes(only(log, new Date(stops)).group)) stops += 600_000;
+        expect(until.getTime(), label).to.be.at.most(stops);
+        // Early only by the rounding's margin, or by the date itself while it has not passed.
+        if (bestBefore === null || NOW.getTime() >= bestBeforeEnds(bestBefore).getTime()) expect(stops - until.getTime(), label).to.be.below(DAY / 4);
+      }
     });
   });
 

@@ -21,7 +21,7 @@ const day = (id: string, recipeId: string | null, portions: number, cookedAtHome
   id, date: '2026-05-04', recipeId, recipeTitle: null, portions, portionsOverride: null, note: null, cookedAtHome, avoids: [], eventIds: [],
 });
 const pantryRow = (foodKey: string, estimatedQuantity: number, unit: string, group: PantryRow['group'] = 'LikelyAvailable'): PantryRow => ({
-  foodKey, displayName: foodKey, estimatedQuantity, unit, confidence: 1, storageLocation: 'Fridge', usePriority: 'Normal', lastEvidenceAt: new Date(0), aisle: 'Other', asksForDate: false, lastEvidenceKind: 'Purchased', group,
+  foodKey, displayName: foodKey, estimatedQuantity, unit, confidence: 1, storageLocation: 'Fridge', usePriority: 'Normal', lastEvidenceAt: new Date(0), aisle: 'Other', asksForDate: false, lastEvidenceKind: 'Purchased', group, bestBefore: null,
 });
 const input = (days: ReturnType<typeof day>[], recipes: Recipe[], over: Partial<DeriveInput> = {}): DeriveInput => ({
   plan: { days },

@@ -56,6 +56,7 @@ for (const kind of databaseKinds()) {
           asksForDate: true,
           lastEvidenceKind: 'Purchased',
           group: 'LikelyAvailable',
+          bestBefore: null,
         });
         // The key comes from displayName when foodKey is left out; property names match in any case.
         const more = await add(h.owner, h.obs, { DisplayName: 'kyllingfilet', ObservationType: 'Used', Quantity: 150 });
@@ -67,6 +68,38 @@ for (const kind of databaseKinds()) {
         await add(h.owner, h.obs, { displayName: 'Melk', observationType: 'Purchased', quantity: 2, unit: 'l', storageLocation: 'Fridge' });
         const gone = await add(h.owner, h.obs, { foodKey: 'melk', observationType: 'Gone' });
         expect(gone.item).to.deep.include({ foodKey: 'melk', displayName: 'Melk', estimatedQuantity: 0, usePriority: 'Low', group: 'Aged', asksForDate: false, lastEvidenceKind: 'Gone' });
+      });
+
+      it('takes bestBefore: the row stops asking for a date, keeps it until emptied, is UseSoon two days before and ages past it', async () => {
+        const h = await household();
+        const meat = { foodKey: 'kjøttdeig', displayName: 'Kjøttdeig', storageLocation: 'Fridge' };
+        expect((await add(h.owner, h.obs, { ...meat, observationType: 'Purchased', quantity: 400, unit: 'g' })).item).to.deep.include({ asksForDate: true, bestBefore: null });
+        const dated = await add(h.owner, h.obs, { ...meat, observationType: 'Seen', bestBefore: '2026-05-09' });
+        expect(dated.item).to.deep.include({ asksForDate: false, bestBefore: '2026-05-09', usePriority: 'Normal', group: 'LikelyAvailable' });
+        // The pantry's lists and triage follow it: nothing of this row is asked for any more.
+        const listed = (await list(h.owner, h.inv)).items.find((i) => i.foodKey === 'kjøttdeig')!;
+        expect(listed).to.deep.include({ asksForDate: false, bestBefore: '2026-05-09' });
+        expect((await h.owner.get(`${h.inv}/summary`)).json.triage).to.equal(0);
+        // Two days before the 9th ends: use soon. Three days after: confidence has halved three times on top.
+        clock.set(new Date('2026-05-08T08:00:00.000Z'));
+        expect((await list(h.owner, h.inv)).items.find((i) => i.foodKey === 'kjøttdeig')).to.deep.include({ usePriority: 'High' });
+        clock.set(new Date('2026-05-13T00:00:00.000Z'));
+        expect((await list(h.owner, h.inv, '?group=Aged')).items.map((i) => i.foodKey)).to.include('kjøttdeig');
+        clock.set(NOW);
+        // Emptied, the row forgets the date; new stock asks again.
+        expect((await add(h.owner, h.obs, { foodKey: 'kjøttdeig', observationType: 'Gone' })).item).to.deep.include({ bestBefore: null, asksForDate: false });
+        expect((await add(h.owner, h.obs, { ...meat, observationType: 'Purchased', quantity: 400, unit: 'g' })).item).to.deep.include({ bestBefore: null, asksForDate: true });
+      });
+
+      it('refuses a bestBefore that is no date, changing nothing', async () => {
+        const h = await household();
+        for (const bestBefore of ['2026-13-01', '2026-02-30', 'tomorrow', '2026-5-9', 20260509, true]) {
+          expectStatus(await h.owner.post(h.obs, { foodKey: 'melk', observationType: 'Purchased', bestBefore }), 400, 'validation_failed');
+        }
+        // A date-time is longer than any date.
+        expectStatus(await h.owner.post(h.obs, { foodKey: 'melk', observationType: 'Purchased', bestBefore: '2026-05-09T00:00:00Z' }), 400, 'value_too_long');
+        expect((await list(h.owner, h.inv)).total).to.equal(0);
+        expect((await add(h.owner, h.obs, { foodKey: 'melk', observationType: 'Purchased', bestBefore: null })).item).to.deep.include({ bestBefore: null, asksForDate: true });
       });
 
       it('refuses an empty key, a missing type and values out of bounds', async () => {

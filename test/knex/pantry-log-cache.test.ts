@@ -20,7 +20,7 @@ async function household(db: Database) {
     { id: randomUUID(), displayName: 'O', role: 'Owner', accountId: owner.id, createdAt: new Date() },
   );
   const obs = (foodKey: string, at: string): PantryObservation => ({
-    id: randomUUID(), householdId, foodKey, displayName: foodKey, observationType: 'Purchased', quantity: 1, unit: 'pcs', storageLocation: 'Fridge', confidence: null, observedAt: new Date(at),
+    id: randomUUID(), householdId, foodKey, displayName: foodKey, observationType: 'Purchased', quantity: 1, unit: 'pcs', storageLocation: 'Fridge', confidence: null, bestBefore: null, observedAt: new Date(at),
   });
   return { householdId, obs };
 }

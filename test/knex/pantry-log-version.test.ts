@@ -16,6 +16,7 @@ const observed = (householdId: string, foodKey: string, observedAt: string): Pan
   unit: 'pcs',
   storageLocation: 'Fridge',
   confidence: null,
+  bestBefore: null,
   observedAt: at(observedAt),
 });
 

@@ -392,6 +392,7 @@ for (const kind of databaseKinds()) {
           unit: null,
           storageLocation: null,
           confidence: null,
+          bestBefore: null,
           observedAt: at('2026-05-04T09:00:00.123Z'),
         });
         // This process's write: seen by the next read.

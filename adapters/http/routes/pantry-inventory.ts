@@ -6,7 +6,7 @@ import { INVENTORY_GROUPS, OBSERVATION_TYPES, STORAGE_LOCATIONS, type PantryRow 
 import { normalizeFoodKey } from '../../../core/shared/food-key.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { IsoDateTime, Uuid } from '../schemas.js';
+import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
 /** The wire form of a pantry row (api.md's fields plus `group`, extensions.md). Shared with the merge routes. */
@@ -23,6 +23,7 @@ export const PantryRowResponse = v.object({
   asksForDate: v.boolean(),
   lastEvidenceKind: v.picklist(OBSERVATION_TYPES),
   group: v.picklist(INVENTORY_GROUPS),
+  bestBefore: v.nullable(IsoDate),
 });
 
 export const toPantryRowResponse = (r: PantryRow): v.InferOutput<typeof PantryRowResponse> => ({
@@ -38,6 +39,7 @@ export const toPantryRowResponse = (r: PantryRow): v.InferOutput<typeof PantryRo
   asksForDate: r.asksForDate,
   lastEvidenceKind: r.lastEvidenceKind as (typeof OBSERVATION_TYPES)[number],
   group: r.group,
+  bestBefore: r.bestBefore,
 });
 
 const Name = (max: number, what: string) =>
@@ -51,6 +53,7 @@ const AddInventoryObservationRequest = v.pipe(
     unit: Name(L.unitMax, 'unit'),
     storageLocation: v.nullish(v.picklist(STORAGE_LOCATIONS)),
     confidence: v.nullish(v.pipe(v.number(), v.finite(), v.minValue(0, 'at least 0'), v.maxValue(1, 'at most 1'))),
+    bestBefore: v.nullish(IsoDate),
   }),
   v.check((b) => normalizeFoodKey(b.foodKey ?? b.displayName ?? '') !== '', 'foodKey (or displayName) needs a letter or a digit'),
 );
@@ -151,8 +154,11 @@ export function pantryInventoryRoutes(deps: ServiceDeps): AnyRoute[] {
         'normalizeFoodKey(foodKey), or of displayName when foodKey is left out (one without a letter or digit is 400 validation_failed). Every other ' +
         'field may be left out or null, which keeps the row\'s earlier value (or the default of the model). quantity 0 to ' +
         `${L.quantityMax}, confidence 0 to 1, unit 1 to ${L.unitMax} characters, displayName 1 to ${L.displayNameMax}. Answers the observation's id and ` +
-        'the food\'s row after it, merges applied. After a Gone observation (or a Used one that leaves nothing) the row is empty: ' +
-        `estimatedQuantity 0, usePriority Low, group Aged, asksForDate false. ${MODEL_DOC}`,
+        'the food\'s row after it, merges applied. bestBefore (YYYY-MM-DD, optional) is the date on the pack: the row keeps the latest ' +
+        'one given until it is emptied, stops asking for a date (asksForDate, true for meat and dairy outside the freezer until then), ' +
+        'is UseSoon from two days before it, and past it loses confidence by half every day on top of its place\'s decay. After a Gone ' +
+        'observation (or a Used one that leaves nothing) the row is empty: ' +
+        `estimatedQuantity 0, usePriority Low, group Aged, asksForDate false, bestBefore null. ${MODEL_DOC}`,
       tag,
       auth: 'session',
       rateLimit: 'backstop',
@@ -169,6 +175,7 @@ export function pantryInventoryRoutes(deps: ServiceDeps): AnyRoute[] {
           unit: body.unit ?? null,
           storageLocation: body.storageLocation ?? null,
           confidence: body.confidence ?? null,
+          bestBefore: body.bestBefore ?? null,
         });
         if (!result.ok) throw problemFor(result.error);
         ctx.body = { observationId: result.value.observationId, item: toPantryRowResponse(result.value.item) };

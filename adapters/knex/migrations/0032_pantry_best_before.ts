@@ -1,0 +1,14 @@
+import type { Knex } from 'knex';
+
+export const name = '0032_pantry_best_before';
+
+/**
+ * The best-before date an observation gives (extensions.md > What api.md names in passing: pantry dates), as the
+ * text YYYY-MM-DD on both databases: a calendar date with no time zone, which the model reads as such.
+ */
+export async function up(knex: Knex): Promise<void> {
+  if (await knex.schema.hasColumn('pantry_observations', 'best_before')) return;
+  await knex.schema.alterTable('pantry_observations', (t) => {
+    t.string('best_before', 10).nullable();
+  });
+}
