@@ -80,6 +80,8 @@ export async function addRecipeToPlanList(
   if (!recipe) return fail({ type: 'recipe-not-found' });
   const portions = input.portions ?? recipe.servings;
   const derived = deriveList({ plan: { days: [{ id: recipe.id, cookedAtHome: true, recipeId: recipe.id, portions }] }, recipes, pantry: [], gramsPerPiece, prices: new Map() });
+  // api.md: a recipe added by hand leaves its optional ingredients out.
+  const lines = derived.lines.filter((l) => l.reasonCode !== 'OptionalOnly');
   let priceError: unknown = null;
   if (!(await deps.shoppingLists.byPlan(householdId, planId))) {
     const made = await refresh(deps, caller, householdId, planId, false);
@@ -89,9 +91,9 @@ export async function addRecipeToPlanList(
   const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     // The list was stored above; it goes only with its plan (deleted meanwhile: nothing to add to).
     if (!current) return { write: null, result: null };
-    const lines = addRecipeLines(current, derived.lines, gramsPerPiece, () => deps.ids.newId());
+    const added = addRecipeLines(current, lines, gramsPerPiece, () => deps.ids.newId());
     const union = (a: readonly string[]) => [...new Set([...a, ...derived.skippedReferences])];
-    return { write: { ...contentOf(current), lines, skippedReferences: union(current.skippedReferences), addedReferences: union(current.addedReferences) }, result: null };
+    return { write: { ...contentOf(current), lines: added, skippedReferences: union(current.skippedReferences), addedReferences: union(current.addedReferences) }, result: null };
   });
   if (!list) return fail({ type: 'plan-not-found' });
   return ok({ list, priceError });

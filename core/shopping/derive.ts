@@ -43,6 +43,8 @@ interface Bucket {
   unit: string;
   quantity: number;
   entries: string[];
+  /** Only optional ingredients (or lines of an optional base) need it. */
+  optional: boolean;
 }
 
 /**
@@ -51,52 +53,58 @@ interface Bucket {
  * dish's factor times the line's quantity (the number of batches of the base; none given: one). Optional lines
  * are left out; named references are reported, never bought; "to taste" lines (no quantity) count as 0 of the
  * food. Per food, amounts merge into the first line whose unit converts (pieces ↔ mass with the household's
- * piece weight); a unit that does not convert starts a line of its own. The pantry's UseSoon and LikelyAvailable
- * rows count against the first line of their food whose unit converts: a food the pantry covers whole is not
- * listed; one it covers in part is `PartlyInPantry` with the row's amount in haveQuantity.
+ * piece weight); a unit that does not convert starts a line of its own. Optional lines (and every line of a base
+ * an optional line points at) are kept apart: a food that some required line needs gets none of them, and a food
+ * only optional lines need is an `OptionalOnly` line of their amounts. The pantry's UseSoon and LikelyAvailable
+ * rows count against the first line of their food whose unit converts, required lines first: a food the pantry
+ * covers whole is not listed; one it covers in part is `PartlyInPantry` (or stays `OptionalOnly`) with the row's
+ * amount in haveQuantity.
  */
 export function deriveList(input: DeriveInput): DerivedList {
   const buckets: Bucket[] = [];
   const skipped: string[] = [];
-  const add = (foodKey: string, displayName: string, quantity: number, unit: string, entry: string) => {
+  const add = (foodKey: string, displayName: string, quantity: number, unit: string, entry: string, optional: boolean) => {
     const gpp = input.gramsPerPiece(foodKey);
     for (const b of buckets) {
-      if (b.foodKey !== foodKey) continue;
+      if (b.foodKey !== foodKey || b.optional !== optional) continue;
       const q = convert(quantity, unit, b.unit, gpp);
       if (q === null) continue;
       b.quantity = tidy(b.quantity + q);
       if (!b.entries.includes(entry)) b.entries.push(entry);
       return;
     }
-    buckets.push({ foodKey, displayName, unit, quantity: tidy(quantity), entries: [entry] });
+    buckets.push({ foodKey, displayName, unit, quantity: tidy(quantity), entries: [entry], optional });
   };
-  const expand = (recipe: Recipe, factor: number, entry: string, seen: ReadonlySet<string>) => {
+  const expand = (recipe: Recipe, factor: number, entry: string, seen: ReadonlySet<string>, optional: boolean) => {
     for (const line of recipe.ingredients) {
-      if (line.optional) continue;
+      const lineOptional = optional || line.optional;
       if (line.baseRecipeId !== null) {
         const base = input.recipes.get(line.baseRecipeId);
         // Recipes refuse cycles; `seen` only keeps a damaged store from looping.
-        if (base && !seen.has(base.id)) expand(base, factor * (line.quantity ?? 1), entry, new Set([...seen, base.id]));
+        if (base && !seen.has(base.id)) expand(base, factor * (line.quantity ?? 1), entry, new Set([...seen, base.id]), lineOptional);
         continue;
       }
       if (line.reference !== null) {
-        if (!skipped.includes(line.reference)) skipped.push(line.reference);
+        // A reference is reported when the dish needs it; an optional one is nothing to report.
+        if (!lineOptional && !skipped.includes(line.reference)) skipped.push(line.reference);
         continue;
       }
-      add(line.foodKey, line.displayName, (line.quantity ?? 0) * factor, unitOf(line.unit), entry);
+      add(line.foodKey, line.displayName, (line.quantity ?? 0) * factor, unitOf(line.unit), entry, lineOptional);
     }
   };
   for (const day of input.plan.days) {
     if (!day.cookedAtHome || day.recipeId === null || day.portions <= 0) continue;
     const recipe = input.recipes.get(day.recipeId);
     if (!recipe) continue;
-    expand(recipe, day.portions / recipe.servings, day.id, new Set([recipe.id]));
+    expand(recipe, day.portions / recipe.servings, day.id, new Set([recipe.id]), false);
   }
+  const required = new Set(buckets.filter((b) => !b.optional).map((b) => b.foodKey));
+  const needed = [...buckets.filter((b) => !b.optional), ...buckets.filter((b) => b.optional && !required.has(b.foodKey))];
 
   const pantry = new Map(input.pantry.filter((r) => PANTRY_GROUPS.has(r.group) && r.estimatedQuantity > 0).map((r) => [r.foodKey, r]));
   const lines: DerivedLine[] = [];
   const counted: PantryRow[] = [];
-  for (const b of buckets) {
+  for (const b of needed) {
     const row = pantry.get(b.foodKey);
     const have = row ? convert(row.estimatedQuantity, unitOf(row.unit), b.unit, input.gramsPerPiece(b.foodKey)) : null;
     if (row && have !== null) {
@@ -110,7 +118,7 @@ export function deriveList(input: DeriveInput): DerivedList {
       displayName: b.displayName,
       requiredQuantity: b.quantity,
       unit: b.unit,
-      reasonCode: have !== null && have > 0 ? 'PartlyInPantry' : 'Planned',
+      reasonCode: b.optional ? 'OptionalOnly' : have !== null && have > 0 ? 'PartlyInPantry' : 'Planned',
       haveQuantity: have !== null ? tidy(have) : 0,
       relatedPlanEntryIds: b.entries,
       aisle: aisleOf(b.foodKey),

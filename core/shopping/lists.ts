@@ -243,6 +243,19 @@ export async function addShoppingItem(
   return ok(line);
 }
 
+/** A line that counts toward the list's to-buy count and price total: still to buy, and not only for optional ingredients. */
+export const countsToBuy = (l: ShoppingLine): boolean => l.status === 'Buy' && l.reasonCode !== 'OptionalOnly';
+
+/**
+ * The list's to-buy count and price total: the lines that count toward them, and the sum of their suggested
+ * prices (one package each, as suggested); null when none of them has a price.
+ */
+export function listTotals(list: Pick<ShoppingList, 'lines'>): { readonly toBuyCount: number; readonly priceTotal: number | null } {
+  const counted = list.lines.filter(countsToBuy);
+  const priced = counted.filter((l) => l.suggestedPrice !== null);
+  return { toBuyCount: counted.length, priceTotal: priced.length === 0 ? null : tidy(priced.reduce((sum, l) => sum + l.suggestedPrice!, 0)) };
+}
+
 /** What a line still needs bought, in its unit: the need less what the pantry likely holds. */
 export const toBuy = (l: ShoppingLine): number => tidy(Math.max(l.requiredQuantity - l.haveQuantity, 0));
 

@@ -2,7 +2,7 @@ import type { Account } from '../accounts/types.js';
 import type { PantryObservation } from '../pantry/types.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { ok, type Result } from '../shared/result.js';
-import { refresh, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { countsToBuy, refresh, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
 import { contentOf } from './derive.js';
 import type { ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';
 
@@ -40,7 +40,8 @@ export function closeTrip(
     }));
   const summary = {
     linesBought: lines.filter((l) => l.status === 'Purchased').length,
-    linesLeft: lines.filter((l) => l.status === 'Buy').length,
+    // Lines only optional ingredients wanted are not left undone.
+    linesLeft: lines.filter(countsToBuy).length,
     observationsWritten: observations.length,
   };
   return {

@@ -5,10 +5,11 @@ export type LineStatus = (typeof LINE_STATUSES)[number];
 
 /**
  * Why a line is on the list: `Planned` the week's dishes need it; `PartlyInPantry` they need more than the pantry
- * likely holds (haveQuantity); `Manual` only a hand-added amount; `AddedRecipe` only amounts a recipe added (POST
- * shopping-list/recipe), kept like hand-added ones. A food the pantry covers whole is not a line.
+ * likely holds (haveQuantity); `OptionalOnly` only optional ingredients want it (status Buy, but left out of the
+ * list's to-buy count and price total); `Manual` only a hand-added amount; `AddedRecipe` only amounts a recipe added
+ * (POST shopping-list/recipe), kept like hand-added ones. A food the pantry covers whole is not a line.
  */
-export const REASON_CODES = ['Planned', 'PartlyInPantry', 'Manual', 'AddedRecipe'] as const;
+export const REASON_CODES = ['Planned', 'PartlyInPantry', 'OptionalOnly', 'Manual', 'AddedRecipe'] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
 export type PriceSource = 'None' | 'FoodTable';
@@ -45,7 +46,7 @@ export interface ShoppingLine {
 export interface TripSummary {
   /** Lines bought whole (status Purchased) when the trip closed. */
   readonly linesBought: number;
-  /** Lines still to buy (status Buy) when the trip closed. */
+  /** Lines still to buy (status Buy, OptionalOnly left out) when the trip closed. */
   readonly linesLeft: number;
   /** Purchased observations the closing wrote to the pantry. */
   readonly observationsWritten: number;

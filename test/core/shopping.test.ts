@@ -43,16 +43,40 @@ describe('shopping list derivation (domain)', () => {
   ]);
   const soup = dish('soup', 2, [ing('Pasta', 'pasta', 0.1, 'kg'), ing('Løk', 'løk', 300, 'g')]);
 
-  it('scales by portions over servings, expands bases scaled, leaves optional lines out and reports references', () => {
+  it('scales by portions over servings, expands bases scaled, lists optional-only foods as OptionalOnly and reports references', () => {
     const d = deriveList(input([day('mon', 'pasta', 2)], [pasta, sauce]));
     expect(d.skippedReferences).to.deep.equal(['Pizzadeig']);
     const by = Object.fromEntries(d.lines.map((l) => [l.foodKey, l]));
-    expect(Object.keys(by).sort()).to.deep.equal(['fløte', 'løk', 'pasta']);
+    expect(Object.keys(by).sort()).to.deep.equal(['basilikum', 'fløte', 'løk', 'parmesan', 'pasta']);
+    // Optional lines, scaled as any line, also those of a base: half a 4-serving dish, 2 batches of the sauce.
+    expect(by['parmesan']).to.include({ requiredQuantity: 25, unit: 'g', reasonCode: 'OptionalOnly' });
+    expect(by['basilikum']).to.include({ requiredQuantity: 1, unit: 'bunt', reasonCode: 'OptionalOnly' });
     expect(by['pasta']).to.include({ requiredQuantity: 200, unit: 'g', reasonCode: 'Planned', haveQuantity: 0, suggestedPriceSource: 'None' });
     expect(by['løk']).to.include({ requiredQuantity: 1, unit: 'pcs' });
     // 2 batches of a 2-serving sauce for half a 4-serving dish: 0.5 × 2 × 1 dl
     expect(by['fløte']).to.include({ requiredQuantity: 1, unit: 'dl' });
     expect(by['fløte']!.relatedPlanEntryIds).to.deep.equal(['mon']);
+  });
+
+  it('adds no optional amount to a food a required line needs; an optional base makes every line of it optional; the pantry covers optional foods too', () => {
+    const garnish = dish('garnish', 1, [ing('Løk', 'løk', 1, 'stk'), ing('Persille', 'persille', 1, 'bunt')]);
+    const plate = dish('plate', 2, [
+      ing('Løk', 'løk', 2, 'stk'),
+      ing('Løk', 'løk', 5, 'stk', { optional: true }),
+      ing('Pynt', 'pynt', 1, null, { baseRecipeId: 'garnish', optional: true }),
+      ing('Se saus', 'se saus', null, null, { reference: 'Saus', optional: true }),
+    ]);
+    const d = deriveList(input([day('mon', 'plate', 2)], [plate, garnish]));
+    expect(d.lines.map((l) => [l.foodKey, l.requiredQuantity, l.reasonCode])).to.deep.equal([
+      ['løk', 2, 'Planned'],
+      ['persille', 1, 'OptionalOnly'],
+    ]);
+    // An optional reference is nothing the dish needs: not reported.
+    expect(d.skippedReferences).to.deep.equal([]);
+    const covered = deriveList(input([day('mon', 'plate', 2)], [plate, garnish], { pantry: [pantryRow('persille', 1, 'bunt')] }));
+    expect(covered.lines.map((l) => l.foodKey)).to.deep.equal(['løk']);
+    const partly = deriveList(input([day('mon', 'plate', 4)], [plate, garnish], { pantry: [pantryRow('persille', 1, 'bunt')] }));
+    expect(partly.lines.find((l) => l.foodKey === 'persille')).to.include({ requiredQuantity: 2, haveQuantity: 1, reasonCode: 'OptionalOnly' });
   });
 
   it('leaves closed days and days without a dish out, and merges a food over days and convertible units', () => {

@@ -53,7 +53,7 @@ for (const kind of databaseKinds()) {
       return (await server.runtime.deps.pushOutbox.pending(10_000)).filter((e) => e.householdId === h.id && e.event.kind === kind);
     }
 
-    it('derives the list on first read: scaled, bases expanded, optional left out, references skipped, merged per food', async () => {
+    it('derives the list on first read: scaled, bases expanded, optional-only foods apart, references skipped, merged per food', async () => {
       const h = await household();
       const taco = await tacoWeek(h);
       const res = await h.owner.get(h.list);
@@ -67,8 +67,28 @@ for (const kind of databaseKinds()) {
       expect(byKey(items, meat)[0]!.relatedPlanEntryIds).to.have.members([h.plan.days[0].id, h.plan.days[1].id]);
       expect(byKey(items, onion)[0]).to.include({ requiredQuantity: 1.5, unit: 'pcs' });
       expect(items.find((i) => i.displayName === 'Fløte')).to.include({ requiredQuantity: 3, unit: 'dl' });
-      expect(items.some((i) => i.displayName === 'Ost')).to.equal(false);
+      // Only the optional line wants cheese: a line of its own that does not count toward what is left to buy.
+      expect(items.find((i) => i.displayName === 'Ost')).to.include({ requiredQuantity: 150, unit: 'g', status: 'Buy', reasonCode: 'OptionalOnly' });
+      expect(res.json.toBuyCount).to.equal(items.length - 1);
+      const counted = items.filter((i) => i.reasonCode !== 'OptionalOnly' && i.suggestedPrice !== null);
+      expect(counted.length).to.be.above(0);
+      expect(res.json.priceTotal).to.be.closeTo(counted.reduce((sum, i) => sum + i.suggestedPrice!, 0), 1e-9);
       expect(items.find((i) => i.displayName === 'Fløte')).to.include.keys('aisle', 'suggestedPriceSource', 'suggestedPriceIsAggregate', 'preferenceFit');
+    });
+
+    it('ticks an OptionalOnly line as any line; a closed trip leaves it out of linesLeft', async () => {
+      const h = await household();
+      await tacoWeek(h);
+      const items = (await h.owner.get(h.list)).json.items as ShoppingItem[];
+      const cheese = items.find((i) => i.reasonCode === 'OptionalOnly')!;
+      const ticked = await h.owner.patch(`${h.base}/shopping-items/${cheese.id}`, { status: 'Purchased' });
+      expect(ticked.json).to.include({ id: cheese.id, status: 'Purchased', reasonCode: 'OptionalOnly', purchasedQuantity: 150 });
+      expect((await h.owner.patch(`${h.base}/shopping-items/${cheese.id}`, { status: 'Buy' })).json).to.include({ status: 'Buy' });
+      const before = (await h.owner.get(h.list)).json;
+      expect(before.toBuyCount).to.equal(items.length - 1);
+      const closed = await h.owner.post(`${h.list}/complete`);
+      expect(closed.status, closed.text).to.equal(200);
+      expect(closed.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: items.length - 1, observationsWritten: 0 });
     });
 
     it('answers a weak ETag of the stored version with private, no-cache; If-None-Match gives 304 with no body until the week changes', async () => {

@@ -28,6 +28,7 @@ export interface ShoppingItem {
   relatedPlanEntryIds: string[];
   isManual: boolean;
   addedAfterShopping: boolean;
+  suggestedPrice: number | null;
 }
 
 /** A fresh Owner's household with the plan of the week starting `monday`, and the path of its shopping list. */

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { addShoppingItem, generateShoppingList, readShoppingList, removeShoppingItem, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
-import { LINE_STATUSES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList } from '../../../core/shopping/types.js';
+import { addShoppingItem, generateShoppingList, listTotals, readShoppingList, removeShoppingItem, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
+import { LINE_STATUSES, REASON_CODES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList } from '../../../core/shopping/types.js';
 import type { Logger } from '../../../ports/logger.js';
 import { problemFor } from '../problem.js';
 import { betterChoicesRoute } from './better-choices.js';
@@ -20,7 +20,7 @@ const ShoppingListItemResponse = v.object({
   status: v.picklist(LINE_STATUSES),
   purchasedQuantity: v.number(),
   purchasedUnit: v.nullable(v.string()),
-  reasonCode: v.string(),
+  reasonCode: v.picklist(REASON_CODES),
   haveQuantity: v.number(),
   relatedPlanEntryIds: v.array(Uuid),
   addedAfterShopping: v.boolean(),
@@ -41,6 +41,10 @@ const ShoppingListResponse = v.object({
   items: v.array(ShoppingListItemResponse),
   skippedReferences: v.array(v.string()),
   tripSummary: v.nullable(v.object({ linesBought: v.number(), linesLeft: v.number(), observationsWritten: v.number() })),
+  /** Lines still to buy, OptionalOnly left out. */
+  toBuyCount: v.number(),
+  /** The suggested prices (one package each) of those lines, summed; null when none has one. */
+  priceTotal: v.nullable(v.number()),
   sharingOff: v.boolean(),
   priceCatalogueOn: v.boolean(),
 });
@@ -87,6 +91,7 @@ export const toList = (l: ShoppingList): v.InferOutput<typeof ShoppingListRespon
   items: l.lines.map(toItem),
   skippedReferences: [...l.skippedReferences],
   tripSummary: l.trip === null ? null : { ...l.trip.summary },
+  ...listTotals(l),
   sharingOff: false,
   priceCatalogueOn: true,
 });
@@ -105,11 +110,14 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
   };
   const LIST_DOC =
     'The list is derived from the week: each day cooked at home with a dish adds its recipe\'s lines scaled by the day\'s ' +
-    'portions over the servings, base recipes included (scaled by the line\'s quantity, in batches); optional lines are ' +
-    'left out and named references are listed in skippedReferences, never bought. Lines merge per food and convertible ' +
-    'unit. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the need: a food it covers whole is ' +
-    'not listed, one it covers in part has reasonCode PartlyInPantry and haveQuantity. Ticks and hand-added amounts are ' +
-    'kept when the list is derived again.';
+    'portions over the servings, base recipes included (scaled by the line\'s quantity, in batches); named references are ' +
+    'listed in skippedReferences, never bought. Lines merge per food and convertible unit. A food only optional lines want ' +
+    '(or lines of a base an optional line points at) is a line with reasonCode OptionalOnly, status Buy, left out of ' +
+    'toBuyCount, priceTotal and a closed trip\'s linesLeft (ticking it works as for any line); optional amounts of a food ' +
+    'some required line needs are not added. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the ' +
+    'need: a food it covers whole is not listed, one it covers in part has reasonCode PartlyInPantry (or stays OptionalOnly) ' +
+    'and haveQuantity. reasonCode is one of Planned, PartlyInPantry, OptionalOnly, Manual (added by hand), AddedRecipe ' +
+    '(added with a recipe). Ticks and hand-added amounts are kept when the list is derived again.';
   return [
     betterChoicesRoute(deps),
     ...shoppingTripRoutes(deps, { answer, schema: ShoppingListResponse }),
