@@ -1,7 +1,8 @@
 import type { Household, HouseholdRole, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
 import type { AccountId, HouseholdId, MemberId } from '../core/shared/ids.js';
 
-export type NewHousehold = Omit<Household, 'updatedAt'>;
+/** A new household; its shopping settings start as sharing on and the price catalogue on unless given. */
+export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn'> & Partial<Pick<Household, 'sharingOff' | 'priceCatalogueOn'>>;
 export type NewMember = Omit<Member, 'householdId'>;
 
 export interface HouseholdChanges {
@@ -10,6 +11,8 @@ export interface HouseholdChanges {
   readonly language?: Language;
   readonly dinnerTime?: string;
   readonly chains?: readonly string[];
+  readonly sharingOff?: boolean;
+  readonly priceCatalogueOn?: boolean;
 }
 
 /** Every read and write that touches a household's data is scoped by its id. */

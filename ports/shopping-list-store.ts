@@ -3,7 +3,7 @@ import type { HouseholdWithMembers } from '../core/households/types.js';
 import type { PantryMerge, PantryObservation, UnitWeight } from '../core/pantry/types.js';
 import type { Recipe } from '../core/recipes/types.js';
 import type { PlanRow } from './plan-store.js';
-import type { Derivation, ListStamp, ShoppingLine, ShoppingList, ShoppingListContent } from '../core/shopping/types.js';
+import type { Derivation, ListStamp, ShoppingLine, ShoppingList, ShoppingListContent, ShoppingSettings } from '../core/shopping/types.js';
 import type { HouseholdId } from '../core/shared/ids.js';
 import type { OutboxEntry } from './push-outbox.js';
 
@@ -40,6 +40,8 @@ export interface ListState {
   readonly householdRevision: string | null;
   /** When the food table was last synced, as FoodTableStore.lastSyncedAt answers it. */
   readonly foodTableSyncedAt: Date | null;
+  /** The household's shopping settings (null: no such household). */
+  readonly settings: ShoppingSettings | null;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, 
 import type { HouseholdStore } from '../../ports/household-store.js';
 import { cachedRead } from './read-cache.js';
 import { isUniqueViolation, translated } from './errors.js';
-import { fromJsonText, iso, rawRows, toDate, toJsonText } from './rows.js';
+import { fromJsonText, iso, rawRows, toBool, toDate, toJsonText } from './rows.js';
 
 export interface HouseholdRow {
   id: string;
@@ -14,6 +14,8 @@ export interface HouseholdRow {
   dinner_time: string;
   chains: string;
   plan: string;
+  sharing_off: boolean | number;
+  price_catalogue_on: boolean | number;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -36,6 +38,8 @@ export const toHousehold = (r: HouseholdRow): Household => ({
   dinnerTime: r.dinner_time,
   chains: fromJsonText<string[]>(r.chains),
   plan: r.plan as Plan,
+  sharingOff: toBool(r.sharing_off),
+  priceCatalogueOn: toBool(r.price_catalogue_on),
   createdAt: toDate(r.created_at),
   updatedAt: toDate(r.updated_at),
 });
@@ -84,6 +88,8 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
           dinner_time: h.dinnerTime,
           chains: toJsonText(h.chains),
           plan: h.plan,
+          sharing_off: h.sharingOff ?? false,
+          price_catalogue_on: h.priceCatalogueOn ?? true,
           created_at: iso(h.createdAt),
           updated_at: iso(h.createdAt),
         });
@@ -142,6 +148,8 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
       if (changes.language !== undefined) patch['language'] = changes.language;
       if (changes.dinnerTime !== undefined) patch['dinner_time'] = changes.dinnerTime;
       if (changes.chains !== undefined) patch['chains'] = toJsonText(changes.chains);
+      if (changes.sharingOff !== undefined) patch['sharing_off'] = changes.sharingOff;
+      if (changes.priceCatalogueOn !== undefined) patch['price_catalogue_on'] = changes.priceCatalogueOn;
       // One transaction: the answer is this update's result, not a concurrent writer's.
       return knex.transaction(async (trx) => {
         const n = await trx('households').where({ id: householdId }).update(patch);

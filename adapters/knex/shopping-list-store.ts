@@ -118,7 +118,7 @@ const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unkn
  * builds one JSON object per row from them; the contract suite checks the answer against the stores' own reads).
  */
 const INPUT_COLUMNS = {
-  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
+  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
   household_members: ['id', 'household_id', 'account_id', 'display_name', 'role', 'created_at'] satisfies (keyof MemberRow)[],
   plans: ['id', 'household_id', 'week_start', 'list_stale_since', 'created_at', 'updated_at'] satisfies (keyof PlanTableRow)[],
   plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note'] satisfies (keyof DayTableRow)[],
@@ -249,18 +249,26 @@ function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
 }
 
 
-type StateRow = ListRow & { members: number | string; revision: number | string | null; synced_at: Date | string | null };
+type StateRow = ListRow & {
+  members: number | string;
+  revision: number | string | null;
+  synced_at: Date | string | null;
+  sharing_off: boolean | number | null;
+  price_catalogue_on: boolean | number | null;
+};
 
 /**
- * The 304 path's one read (membership, the list's stamp, the household's revision and the food table's sync),
+ * The 304 path's one read (membership, the list's stamp, the household's revision, its shopping settings and the
+ * food table's sync),
  * written once and run as fixed SQL (rawRows): it runs on every conditional GET of a list.
  */
 const STATE_SQL =
   'select (select count(*) from household_members where household_id = ? and account_id = ?) as members, ' +
   '(select revision from household_revisions where household_id = ?) as revision, ' +
   '(select synced_at from food_table_syncs where id = ?) as synced_at, ' +
+  'h.sharing_off, h.price_catalogue_on, ' +
   'l.id, l.version, l.completed_at, l.derived_from, l.fresh_until ' +
-  'from (select 1 as one) o left join shopping_lists l on l.household_id = ? and l.plan_id = ?';
+  'from (select 1 as one) o left join households h on h.id = ? left join shopping_lists l on l.household_id = ? and l.plan_id = ?';
 
 export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   const postgres = knex.client.config.client === 'pg';
@@ -348,12 +356,13 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
         knex,
         `list-state:${householdId}:${planId}:${accountId}`,
         async () => {
-          const [row] = await rawRows<StateRow>(knex, STATE_SQL, [householdId, accountId, householdId, SYNC_ID, householdId, planId]);
+          const [row] = await rawRows<StateRow>(knex, STATE_SQL, [householdId, accountId, householdId, SYNC_ID, householdId, householdId, planId]);
           return {
             member: Number(row!.members) > 0,
             stamp: row!.id === null ? null : stampOf(row!),
             householdRevision: row!.revision === null ? null : String(row!.revision),
             foodTableSyncedAt: row!.synced_at === null ? null : toDate(row!.synced_at),
+            settings: row!.sharing_off === null || row!.price_catalogue_on === null ? null : { sharingOff: toBool(row!.sharing_off), priceCatalogueOn: toBool(row!.price_catalogue_on) },
           };
         },
         (state) => state.member,

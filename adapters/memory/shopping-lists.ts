@@ -1,4 +1,5 @@
 import { addDays } from '../../core/shared/dates.js';
+import { shoppingSettingsOf } from '../../core/shopping/types.js';
 import type { Recipe } from '../../core/recipes/types.js';
 import type { FoodTableStore } from '../../ports/food-table-store.js';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
@@ -48,9 +49,14 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
     async state(householdId, planId, accountId) {
       const s = side.stores();
       const l = find(householdId, planId);
-      const [member, householdRevision, foodTableSyncedAt] = await Promise.all([s.households.memberByAccount(householdId, accountId), s.revisions.of(householdId), s.foodTable.lastSyncedAt()]);
+      const [member, householdRevision, foodTableSyncedAt, household] = await Promise.all([
+        s.households.memberByAccount(householdId, accountId),
+        s.revisions.of(householdId),
+        s.foodTable.lastSyncedAt(),
+        s.households.byId(householdId),
+      ]);
       const stamp = l ? structuredClone({ id: l.id, version: l.version, completedAt: l.completedAt, derivation: l.derivation }) : null;
-      return { member: member !== null, stamp, householdRevision, foodTableSyncedAt };
+      return { member: member !== null, stamp, householdRevision, foodTableSyncedAt, settings: household ? shoppingSettingsOf(household) : null };
     },
     async inputs(householdId, planId) {
       const s = side.stores();

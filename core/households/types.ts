@@ -33,6 +33,10 @@ export interface Household {
   readonly dinnerTime: string;
   readonly chains: readonly string[];
   readonly plan: Plan;
+  /** Shopping settings: no list pushes (item added, items ticked) to the other members. */
+  readonly sharingOff: boolean;
+  /** Shopping settings: lists carry suggested prices and better choices (off: none). */
+  readonly priceCatalogueOn: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -140,7 +140,8 @@ async function handOver(
 /**
  * Who hears of a group, and what: member-joined and list-item-added go to every member with a login but the one
  * who did it; the ticks of one list to every member with a login, counting only the others' ticks (nobody is
- * told of their own); a receipt reminder to the shopper alone, while still a member.
+ * told of their own); a receipt reminder to the shopper alone, while still a member. A household with sharing off
+ * (its shopping settings, as they are at hand-over) hears of no list change.
  */
 function audience(h: HouseholdWithMembers, group: readonly OutboxEntry[]): { accountId: AccountId; input: MessageInput }[] {
   const base = { householdId: h.id, householdName: h.name };
@@ -154,10 +155,13 @@ function audience(h: HouseholdWithMembers, group: readonly OutboxEntry[]): { acc
       return logins.filter((m) => m.accountId !== joiner).map((m) => ({ accountId: m.accountId, input: { ...base, kind: e.kind, name: e.displayName } }));
     }
     case 'list-item-added':
+      // Sharing off: list changes are the one member's business, told to nobody else.
+      if (h.sharingOff) return [];
       return logins
         .filter((m) => m.accountId !== e.actorAccountId)
         .map((m) => ({ accountId: m.accountId, input: { ...base, kind: e.kind, planId: e.planId, item: e.displayName, by: nameOf(e.actorAccountId) } }));
     case 'list-items-ticked':
+      if (h.sharingOff) return [];
       return logins.flatMap((m) => {
         const count = group.filter((t) => (t.event as Tick['event']).actorAccountId !== m.accountId).length;
         return count === 0 ? [] : [{ accountId: m.accountId, input: { ...base, kind: e.kind, planId: e.planId, count } }];

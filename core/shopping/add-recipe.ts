@@ -8,7 +8,7 @@ import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { contentOf, deriveList, tidy, type DerivedLine } from './derive.js';
 import { pieceWeights, recipesReaching, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
-import type { ShoppingLine, ShoppingList } from './types.js';
+import { shoppingSettingsOf, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
 import { convert } from './units.js';
 
 export const RECIPE_PORTIONS = { min: 1, max: 100 } as const;
@@ -83,10 +83,12 @@ export async function addRecipeToPlanList(
   // api.md: a recipe added by hand leaves its optional ingredients out.
   const lines = derived.lines.filter((l) => l.reasonCode !== 'OptionalOnly');
   let priceError: unknown = null;
+  let settings: ShoppingSettings | null = null;
   if (!(await deps.shoppingLists.byPlan(householdId, planId))) {
     const made = await refresh(deps, caller, householdId, planId, false);
     if (!made.ok) return made;
     priceError = made.value.priceError;
+    settings = made.value.settings;
   }
   const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     // The list was stored above; it goes only with its plan (deleted meanwhile: nothing to add to).
@@ -96,7 +98,12 @@ export async function addRecipeToPlanList(
     return { write: { ...contentOf(current), lines: added, skippedReferences: union(current.skippedReferences), addedReferences: union(current.addedReferences) }, result: null };
   });
   if (!list) return fail({ type: 'plan-not-found' });
-  return ok({ list, priceError });
+  if (settings === null) {
+    const household = await deps.households.byId(householdId);
+    if (!household) return fail({ type: 'household-not-found' });
+    settings = shoppingSettingsOf(household);
+  }
+  return ok({ list, settings, priceError });
 }
 
 /**

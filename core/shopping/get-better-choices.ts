@@ -22,7 +22,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * GET shopping-list/better-choices (any member): the week's list as GET shopping-list answers it, then choices
- * for its heavily processed lines. "Earlier buys" are the products on the household's receipts of the last
+ * for its heavily processed lines; none while the household has the price catalogue off. "Earlier buys" are the products on the household's receipts of the last
  * 365 days. Reads: the list's own, then the food table by the lines' foods with the household and receipts,
  * then the food table by the flagged foods' groups (only when a line is flagged).
  */
@@ -34,6 +34,8 @@ export async function getBetterChoices(
 ): Promise<Result<BetterChoicesAnswer, ErrorOf<'household-not-found' | 'plan-not-found'>>> {
   const listed = await getShoppingList(deps, caller, householdId, planId);
   if (!listed.ok) return listed;
+  // With the price catalogue off the household wants no product suggestions at all.
+  if (!listed.value.settings.priceCatalogueOn) return ok({ weeklyPlanId: planId, lines: [] });
   const lines = listed.value.list.lines.filter((l) => l.status === 'Buy');
   if (lines.length === 0) return ok({ weeklyPlanId: planId, lines: [] });
   const since = new Date(deps.clock.now().getTime() - RECEIPT_LIMITS.classificationDaysMax * DAY_MS);

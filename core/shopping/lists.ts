@@ -19,7 +19,7 @@ import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { parseItemText } from './amounts.js';
 import { contentOf, deriveList, reconcile, tidy, unitOf } from './derive.js';
-import { SHOPPING_QUANTITY_MAX, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList } from './types.js';
+import { SHOPPING_QUANTITY_MAX, shoppingSettingsOf, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
 import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
 
 export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pantryMerges'> {
@@ -33,9 +33,10 @@ export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pan
   revisions: HouseholdRevisions;
 }
 
-/** The list answered, and the price provider's failure when it failed (the list then has no suggestions). */
+/** The list answered, the household's shopping settings, and the price provider's failure when it failed (the list then has no suggestions). */
 export interface ListAnswer {
   readonly list: ShoppingList;
+  readonly settings: ShoppingSettings;
   readonly priceError: unknown;
 }
 
@@ -113,7 +114,8 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
   const unpriced = deriveList({ plan, recipes, pantry, gramsPerPiece, prices: new Map() });
   let prices = new Map<string, FoodPrice>();
   let priceError: unknown = null;
-  if (unpriced.lines.length > 0) {
+  // With the price catalogue off the household wants no suggested prices: none are asked for.
+  if (unpriced.lines.length > 0 && household.priceCatalogueOn) {
     try {
       prices = await deps.prices.pricesFor([...new Set(unpriced.lines.map((l) => l.foodKey))], household.chains);
     } catch (err) {
@@ -129,11 +131,11 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
       ? { write: null, result: null }
       : { write: reconcile(current, derived, () => deps.ids.newId(), now, force), result: null, derivation },
   );
-  return ok({ list: list!, priceError });
+  return ok({ list: list!, settings: shoppingSettingsOf(household), priceError });
 }
 
 /** A read of a list: the caller already holds the stored version (`unchanged`), or the list. */
-export type ListRead = { readonly kind: 'unchanged'; readonly stamp: ListStamp } | { readonly kind: 'list'; readonly answer: ListAnswer };
+export type ListRead = { readonly kind: 'unchanged'; readonly stamp: ListStamp; readonly settings: ShoppingSettings } | { readonly kind: 'list'; readonly answer: ListAnswer };
 
 /**
  * GET shopping-list: the stored list, derived again first when anything it was derived from has moved since (the
@@ -146,16 +148,16 @@ export async function readShoppingList(
   caller: Account,
   householdId: HouseholdId,
   planId: string,
-  clientHas: (stamp: ListStamp) => boolean,
+  clientHas: (stamp: ListStamp, settings: ShoppingSettings) => boolean,
 ): Promise<Result<ListRead, ListDenied>> {
   const state = await deps.shoppingLists.state(householdId, planId, caller.id);
-  if (!state.member) return fail({ type: 'household-not-found' });
-  const { stamp } = state;
+  if (!state.member || !state.settings) return fail({ type: 'household-not-found' });
+  const { stamp, settings } = state;
   const revision = await inputsRevision(deps, state);
   if (stamp && isCurrent(stamp, revision, deps.clock.now())) {
-    if (clientHas(stamp)) return ok({ kind: 'unchanged', stamp });
+    if (clientHas(stamp, settings)) return ok({ kind: 'unchanged', stamp, settings });
     const list = await deps.shoppingLists.byPlan(householdId, planId);
-    if (list && list.version === stamp.version) return ok({ kind: 'list', answer: { list, priceError: null } });
+    if (list && list.version === stamp.version) return ok({ kind: 'list', answer: { list, settings, priceError: null } });
   }
   const answer = await refresh(deps, caller, householdId, planId, false);
   return answer.ok ? ok({ kind: 'list', answer: answer.value }) : answer;

@@ -90,7 +90,7 @@ export async function completeShoppingTrip(
     const reminder = { id: deps.ids.newId(), householdId, event: { kind: 'receipt-reminder', planId, listId: current.id, accountId: caller.id } as const, createdAt: now };
     return { write: closed.content, result: null, effects: { addObservations: closed.observations, pushes: [reminder] } };
   });
-  return ok({ list: list ?? listed.value.list, priceError: listed.value.priceError });
+  return ok({ list: list ?? listed.value.list, settings: listed.value.settings, priceError: listed.value.priceError });
 }
 
 /**

@@ -104,5 +104,16 @@ export interface ShoppingList extends ShoppingListContent {
 /** A stored list without its lines: what a read needs to decide that the stored list is current. */
 export type ListStamp = Pick<ShoppingList, 'id' | 'version' | 'completedAt' | 'derivation'>;
 
+/**
+ * A household's shopping settings, which every list answer echoes: `sharingOff` keeps list pushes (item added,
+ * items ticked) from the other members; `priceCatalogueOn` false leaves suggested prices and better choices out.
+ */
+export interface ShoppingSettings {
+  readonly sharingOff: boolean;
+  readonly priceCatalogueOn: boolean;
+}
+
+export const shoppingSettingsOf = (h: ShoppingSettings): ShoppingSettings => ({ sharingOff: h.sharingOff, priceCatalogueOn: h.priceCatalogueOn });
+
 /** Bounds of a hand-added or bought amount. */
 export const SHOPPING_QUANTITY_MAX = 100_000;

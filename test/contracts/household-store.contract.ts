@@ -44,7 +44,8 @@ export function householdStoreContract(backend: Backend): void {
 
     it('round-trips a household with its first member, arrays and dates included', async () => {
       const { h, owner, created } = await withOwner();
-      const expected = { ...h, updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
+      // New households share list changes and show prices unless told otherwise.
+      const expected = { ...h, sharingOff: false, priceCatalogueOn: true, updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
       expect(created).to.deep.equal(expected);
       expect(await s.households.byId(h.id)).to.deep.equal(expected);
     });
@@ -84,6 +85,17 @@ export function householdStoreContract(backend: Backend): void {
       expect(updated?.chains).to.deep.equal(['Meny']);
       expect(updated?.updatedAt).to.deep.equal(at('2026-02-03T00:00:00.000Z'));
       expect((await s.households.byId(h.id))?.chains).to.deep.equal(['Meny']);
+    });
+
+    it('round-trips the shopping settings given at creation and changes each alone', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      const h = household({ sharingOff: true, priceCatalogueOn: false });
+      expect(await s.households.create(h, member(account.id))).to.deep.include({ sharingOff: true, priceCatalogueOn: false });
+      const on = await s.households.update(h.id, { sharingOff: false }, at('2026-02-03T00:00:00.000Z'));
+      expect(on).to.deep.include({ sharingOff: false, priceCatalogueOn: false, name: h.name });
+      expect(await s.households.update(h.id, { priceCatalogueOn: true }, at('2026-02-04T00:00:00.000Z'))).to.deep.include({ sharingOff: false, priceCatalogueOn: true });
+      expect(await s.households.byId(h.id)).to.deep.include({ sharingOff: false, priceCatalogueOn: true, updatedAt: at('2026-02-04T00:00:00.000Z') });
     });
 
     it('removes a member only within its household, and a household with its members', async () => {

@@ -193,7 +193,7 @@ export function shoppingListStoreContract(backend: Backend): void {
       const { householdId, planId } = await plan();
       const owner = (await s.households.byId(householdId))!.members[0]!.accountId!;
       const empty = await s.shoppingLists.state(householdId, planId, owner);
-      expect(empty).to.deep.equal({ member: true, stamp: null, householdRevision: await s.revisions.of(householdId), foodTableSyncedAt: null });
+      expect(empty).to.deep.equal({ member: true, stamp: null, householdRevision: await s.revisions.of(householdId), foodTableSyncedAt: null, settings: { sharingOff: false, priceCatalogueOn: true } });
       expect((await s.shoppingLists.state(householdId, planId, randomUUID())).member).to.equal(false);
       const derivation = { from: '3/unsynced', until: at('2026-05-06T10:00:00.500Z') };
       await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: content([plain()]), result: null, derivation }));
@@ -203,8 +203,11 @@ export function shoppingListStoreContract(backend: Backend): void {
         stamp: await s.shoppingLists.stamp(householdId, planId),
         householdRevision: await s.revisions.of(householdId),
         foodTableSyncedAt: at('2026-05-04T04:41:00.123Z'),
+        settings: { sharingOff: false, priceCatalogueOn: true },
       });
-      expect((await s.shoppingLists.state(randomUUID(), planId, owner)).stamp).to.equal(null);
+      await s.households.update(householdId, { sharingOff: true, priceCatalogueOn: false }, at('2026-05-04T05:00:00.000Z'));
+      expect((await s.shoppingLists.state(householdId, planId, owner)).settings).to.deep.equal({ sharingOff: true, priceCatalogueOn: false });
+      expect(await s.shoppingLists.state(randomUUID(), planId, owner)).to.deep.include({ stamp: null, member: false, settings: null });
     });
 
     it('reads a list\'s inputs at once, each part as its own store answers it: the week\'s events, the dishes and the bases they reach', async () => {

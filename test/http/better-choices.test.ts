@@ -79,6 +79,12 @@ for (const kind of databaseKinds()) {
         ],
       });
 
+      // With the price catalogue off the household wants no suggestions: none, until it is on again.
+      expectStatus(await h.owner.patch(`${h.base}/shopping-settings`, { priceCatalogueOn: false }), 200);
+      expect((await h.owner.get(`${h.list}/better-choices`)).json).to.deep.equal({ weeklyPlanId: h.plan.id, lines: [] });
+      expectStatus(await h.owner.patch(`${h.base}/shopping-settings`, { priceCatalogueOn: true }), 200);
+      expect((await h.owner.get(`${h.list}/better-choices`)).json).to.deep.equal(res.json);
+
       // A bought line is no longer offered choices.
       const list = (await h.owner.get(h.list)).json as { items: { id: string; foodKey: string }[] };
       const sausageLine = list.items.find((i) => i.foodKey === 'grillpølse')!;

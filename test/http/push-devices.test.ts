@@ -204,6 +204,33 @@ for (const kind of databaseKinds()) {
         expect(sends().slice(done).map((c) => [c.target.token, c.message.body])).to.deep.equal([[token('lille'), 'Remember to add the receipt from your shopping trip.']]);
       });
 
+      it('sharing off: an item added and ticks reach no other member, also those queued before it was turned off; on again they do', async () => {
+        const h = await ownedHousehold(server.url);
+        const adult = await h.join('Adult', 'Ola');
+        const token = (name: string) => `${name}-sharing-${h.id}`;
+        await h.owner.put('/api/v1/me/devices', { token: token('owner'), platform: 'ios', provider: null });
+        await adult.client.put('/api/v1/me/devices', { token: token('ola'), platform: 'android', provider: 'fcm' });
+        await deliver();
+        const mine = (from: number) => sends().slice(from).filter((c) => c.target.token.endsWith(`sharing-${h.id}`)).map((c) => c.target.token.split('-')[0]);
+        const plan = (await h.owner.put(`${h.base}/plans/week/${MONDAY}`)).json;
+        const list = `${h.base}/plans/${plan.id}/shopping-list`;
+        const start = sends().length;
+        // Queued while sharing was on, handed over after it went off: held back too.
+        const milk = (await adult.client.post(`${list}/items`, { displayName: 'melk' })).json;
+        expect((await h.owner.patch(`${h.base}/shopping-settings`, { sharingOff: true })).status).to.equal(200);
+        await adult.client.post(`${list}/items`, { displayName: 'egg' });
+        expect((await h.owner.patch(`${h.base}/shopping-items/${milk.id}`, { status: 'Purchased' })).status).to.equal(200);
+        await deliver();
+        clock.advance(TICK_QUIET_MS);
+        await deliver();
+        expect(mine(start)).to.deep.equal([]);
+        // On again: the next change is shared.
+        expect((await h.owner.patch(`${h.base}/shopping-settings`, { sharingOff: false })).status).to.equal(200);
+        await adult.client.post(`${list}/items`, { displayName: 'brød' });
+        await deliver();
+        expect(mine(start)).to.deep.equal(['owner']);
+      });
+
       it('a deleted device gets nothing more, and a token the provider calls gone is dropped', async () => {
         const h = await ownedHousehold(server.url);
         const adult = await h.join('Adult', 'Ola');

@@ -324,10 +324,64 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    describe('shopping settings', () => {
+      const settingsOf = (h: H) => `${h.base}/shopping-settings`;
+
+      it('any member reads them, adults change each alone (an empty body changes nothing); every list answer echoes them and its ETag follows', async () => {
+        const h = await household();
+        const junior = (await h.join('Junior')).client;
+        const defaults = { sharingOff: false, priceCatalogueOn: true };
+        expect((await junior.get(settingsOf(h))).json).to.deep.equal(defaults);
+        const first = await h.owner.get(h.list);
+        expect(first.json).to.include(defaults);
+        const refused = await junior.patch(settingsOf(h), { sharingOff: true });
+        expect([refused.status, refused.json.code]).to.deep.equal([403, 'adults_only']);
+        const off = await h.owner.patch(settingsOf(h), { sharingOff: true });
+        expect([off.status, off.json], off.text).to.deep.equal([200, { sharingOff: true, priceCatalogueOn: true }]);
+        expect((await h.owner.patch(settingsOf(h), {})).json).to.deep.equal({ sharingOff: true, priceCatalogueOn: true });
+        // The list did not change, its answer did: the old ETag no longer matches.
+        const after = await h.owner.get(h.list, { headers: { 'If-None-Match': first.headers.get('etag')! } });
+        expect(after.status).to.equal(200);
+        expect(after.json).to.include({ id: first.json.id, sharingOff: true, priceCatalogueOn: true });
+        expect(after.headers.get('etag')).to.not.equal(first.headers.get('etag'));
+        expect((await h.owner.get(h.list, { headers: { 'If-None-Match': after.headers.get('etag')! } })).status).to.equal(304);
+        expect((await junior.post(`${h.list}/items`, { displayName: 'Salt' })).status).to.equal(200);
+        expect((await h.owner.post(`${h.list}/generate`)).json).to.include({ sharingOff: true, priceCatalogueOn: true });
+        expect((await h.owner.patch(settingsOf(h), { sharingOff: false })).json).to.deep.equal(defaults);
+      });
+
+      it('refuses a body of the wrong shape and strangers, changing nothing', async () => {
+        const h = await household();
+        const other = await household();
+        for (const body of [{ sharingOff: 'yes' }, { priceCatalogueOn: null }, { sharingOff: 1 }]) {
+          const res = await h.owner.patch(settingsOf(h), body);
+          expect([res.status, res.json.code], JSON.stringify(body)).to.deep.equal([400, 'validation_failed']);
+        }
+        expect((await other.owner.patch(settingsOf(h), { sharingOff: true })).status).to.equal(404);
+        expect((await other.owner.get(settingsOf(h))).status).to.equal(404);
+        expect((await h.owner.get(settingsOf(h))).json).to.deep.equal({ sharingOff: false, priceCatalogueOn: true });
+      });
+
+      it('priceCatalogueOn false leaves every suggested price out of the list at once; on again brings them back', async () => {
+        const h = await household();
+        await tacoWeek(h);
+        const priced = (await h.owner.get(h.list)).json;
+        expect(priced.priceTotal).to.be.a('number');
+        expect((priced.items as ShoppingItem[]).some((i) => i.suggestedPrice !== null)).to.equal(true);
+        expect((await h.owner.patch(settingsOf(h), { priceCatalogueOn: false })).status).to.equal(200);
+        const bare = (await h.owner.get(h.list)).json;
+        expect(bare).to.include({ priceCatalogueOn: false, priceTotal: null });
+        for (const i of bare.items) expect(i, i.displayName).to.include({ suggestedPrice: null, suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false });
+        expect((bare.items as ShoppingItem[]).map((i) => i.id)).to.deep.equal((priced.items as ShoppingItem[]).map((i) => i.id));
+        expect((await h.owner.patch(settingsOf(h), { priceCatalogueOn: true })).status).to.equal(200);
+        expect((await h.owner.get(h.list)).json).to.deep.include({ priceCatalogueOn: true, priceTotal: priced.priceTotal });
+      });
+    });
+
     it('documents its operations in the OpenAPI document and takes PascalCase request properties', async () => {
       const doc = (await new Client(server.url).get('/api/v1/openapi.json')).json;
       const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-      expect(ops).to.include.members(['getShoppingList', 'generateShoppingList', 'addShoppingItem', 'updateShoppingItem', 'removeShoppingItem']);
+      expect(ops).to.include.members(['getShoppingList', 'generateShoppingList', 'addShoppingItem', 'updateShoppingItem', 'removeShoppingItem', 'getShoppingSettings', 'updateShoppingSettings']);
       const h = await household();
       const line = (await h.owner.post(`${h.list}/items`, { DisplayName: 'Mel', Quantity: 2, Unit: 'kg' })).json;
       expect(line).to.include({ requiredQuantity: 2, unit: 'kg' });

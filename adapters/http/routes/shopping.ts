@@ -1,7 +1,8 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { addShoppingItem, generateShoppingList, listTotals, readShoppingList, removeShoppingItem, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
-import { LINE_STATUSES, REASON_CODES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList } from '../../../core/shopping/types.js';
+import { LINE_STATUSES, REASON_CODES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList, type ShoppingSettings } from '../../../core/shopping/types.js';
+import { getShoppingSettings, updateShoppingSettings } from '../../../core/shopping/settings.js';
 import type { Logger } from '../../../ports/logger.js';
 import { problemFor } from '../problem.js';
 import { betterChoicesRoute } from './better-choices.js';
@@ -82,7 +83,7 @@ export const toItem = (l: ShoppingLine): v.InferOutput<typeof ShoppingListItemRe
   isManual: l.isManual,
   preferenceFit: 'NotAssessed',
 });
-export const toList = (l: ShoppingList): v.InferOutput<typeof ShoppingListResponse> => ({
+export const toList = (l: ShoppingList, settings: ShoppingSettings): v.InferOutput<typeof ShoppingListResponse> => ({
   id: l.id,
   householdId: l.householdId,
   weeklyPlanId: l.planId,
@@ -92,21 +93,33 @@ export const toList = (l: ShoppingList): v.InferOutput<typeof ShoppingListRespon
   skippedReferences: [...l.skippedReferences],
   tripSummary: l.trip === null ? null : { ...l.trip.summary },
   ...listTotals(l),
-  sharingOff: false,
-  priceCatalogueOn: true,
+  sharingOff: settings.sharingOff,
+  priceCatalogueOn: settings.priceCatalogueOn,
 });
 
-/** The weak ETag of a stored list: its id and version (every write bumps the version). */
-export const etagOf = (l: Pick<ShoppingList, 'id' | 'version'>): string => `W/"${l.id}-${l.version}"`;
+/**
+ * The weak ETag of a stored list as answered: its id and version (every write bumps the version), and a mark for
+ * each shopping setting that is not the default, since the answer echoes them and they live on the household.
+ */
+export const etagOf = (l: Pick<ShoppingList, 'id' | 'version'>, settings: ShoppingSettings): string =>
+  `W/"${l.id}-${l.version}${settings.sharingOff ? '-s' : ''}${settings.priceCatalogueOn ? '' : '-p'}"`;
+
+const ShoppingSettingsResponse = v.object({ sharingOff: v.boolean(), priceCatalogueOn: v.boolean() });
+const UpdateShoppingSettingsRequest = v.object({ sharingOff: v.optional(v.boolean()), priceCatalogueOn: v.optional(v.boolean()) });
+const SETTINGS_DOC =
+  'sharingOff (default false): no list pushes (an item added, items ticked) reach the other members; pushes already queued ' +
+  'are held back too, as the setting stands when they are handed over. priceCatalogueOn (default true): false leaves ' +
+  'suggested prices out of every list (suggestedPrice null, suggestedPriceSource None, priceTotal null) and better-choices ' +
+  'answers no lines. Every ShoppingListResponse echoes both.';
 
 export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
   const tag = 'Shopping list';
   const base = '/api/v1/households/{householdId}/plans/{planId}/shopping-list';
   const answer = (ctx: Koa.Context, a: ListAnswer) => {
     if (a.priceError !== null) logger.warn('price provider failed; list answered without suggestions', { err: a.priceError });
-    ctx.set('ETag', etagOf(a.list));
+    ctx.set('ETag', etagOf(a.list, a.settings));
     ctx.set('Cache-Control', 'private, no-cache');
-    ctx.body = toList(a.list);
+    ctx.body = toList(a.list, a.settings);
   };
   const LIST_DOC =
     'The list is derived from the week: each day cooked at home with a dish adds its recipe\'s lines scaled by the day\'s ' +
@@ -119,6 +132,43 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
     'and haveQuantity. reasonCode is one of Planned, PartlyInPantry, OptionalOnly, Manual (added by hand), AddedRecipe ' +
     '(added with a recipe). Ticks and hand-added amounts are kept when the list is derived again.';
   return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/households/{householdId}/shopping-settings',
+      operationId: 'getShoppingSettings',
+      summary: "The household's shopping settings",
+      description: `Any member. ${SETTINGS_DOC}`,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid }),
+      responses: { 200: { description: 'The settings', schema: ShoppingSettingsResponse } },
+      problems: { household_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await getShoppingSettings(deps, caller.account, params.householdId);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = result.value;
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/api/v1/households/{householdId}/shopping-settings',
+      operationId: 'updateShoppingSettings',
+      summary: "Change the household's shopping settings (adults only)",
+      description: `Adults only (a Junior gets 403 adults_only). A setting left out keeps its value; an empty body changes nothing. ${SETTINGS_DOC}`,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid }),
+      body: UpdateShoppingSettingsRequest,
+      responses: { 200: { description: 'The settings after the change', schema: ShoppingSettingsResponse } },
+      problems: { household_not_found: 404, adults_only: 403 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await updateShoppingSettings(deps, caller.account, params.householdId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = result.value;
+      },
+    }),
     betterChoicesRoute(deps),
     ...shoppingTripRoutes(deps, { answer, schema: ShoppingListResponse }),
     defineRoute({
@@ -137,17 +187,17 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
       rateLimit: 'backstop',
       params: v.object({ householdId: Uuid, planId: Uuid }),
       responses: {
-        200: { description: 'The list', schema: ShoppingListResponse, headers: { ETag: 'W/"<list id>-<version>"', 'Cache-Control': 'private, no-cache' } },
+        200: { description: 'The list', schema: ShoppingListResponse, headers: { ETag: 'W/"<list id>-<version>" (with -s while sharingOff, -p while priceCatalogueOn is false)', 'Cache-Control': 'private, no-cache' } },
         304: { description: 'Not modified since the ETag sent' },
       },
       problems: { household_not_found: 404, plan_not_found: 404 },
       handler: async (ctx, { caller, params }) => {
         const inm = ctx.get('If-None-Match');
-        const result = await readShoppingList(deps, caller.account, params.householdId, params.planId, (stamp) => ifNoneMatchHolds(inm, etagOf(stamp)));
+        const result = await readShoppingList(deps, caller.account, params.householdId, params.planId, (stamp, settings) => ifNoneMatchHolds(inm, etagOf(stamp, settings)));
         if (!result.ok) throw problemFor(result.error);
         const read = result.value;
-        if (read.kind === 'unchanged' || ifNoneMatchHolds(inm, etagOf(read.answer.list))) {
-          ctx.set('ETag', etagOf(read.kind === 'unchanged' ? read.stamp : read.answer.list));
+        if (read.kind === 'unchanged' || ifNoneMatchHolds(inm, etagOf(read.answer.list, read.answer.settings))) {
+          ctx.set('ETag', read.kind === 'unchanged' ? etagOf(read.stamp, read.settings) : etagOf(read.answer.list, read.answer.settings));
           ctx.set('Cache-Control', 'private, no-cache');
           ctx.status = 304;
           return;
