@@ -103,6 +103,14 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(400, 'validation_failed', 'Invalid range', 'to must not be before from, and the range may span at most 366 days');
     case 'date-outside-week':
       return new HttpProblem(400, 'date_outside_week', 'Date outside the week', 'the date is not one of the seven days of this plan');
+    case 'avoid-conflict':
+      return new HttpProblem(
+        409,
+        'avoid_conflict',
+        "The dish breaks an avoid of the day's guests",
+        `"${error.recipeTitle}" on ${error.date} has "${error.ingredient}", and the day's guests avoid "${error.avoid}"`,
+        { date: error.date, recipeId: error.recipeId, recipeTitle: error.recipeTitle, avoid: error.avoid, ingredient: error.ingredient },
+      );
     case 'owner-only':
       return new HttpProblem(403, 'owner_only', 'Owners only', 'only an Owner may grant, change or remove the Owner role');
     case 'member-not-found':

@@ -4,12 +4,17 @@ import type { IdGenerator } from '../../ports/ids.js';
 import type { MealEventStore } from '../../ports/meal-event-store.js';
 import type { PageCursors } from '../../ports/page-cursors.js';
 import type { PlanStore } from '../../ports/plan-store.js';
+import type { RecipeStore } from '../../ports/recipe-store.js';
 
 export interface EventDeps {
   events: MealEventStore;
   households: HouseholdStore;
-  /** Only to say that a week's shopping list should be looked at again. */
-  plans: Pick<PlanStore, 'markListStale'>;
+  /**
+   * To say that a week's shopping list should be looked at again, and for the candidate gate: the dishes planned
+   * on the days an event with avoids lands on, cleared when a change replaces them.
+   */
+  plans: Pick<PlanStore, 'markListStale' | 'weeksBetween' | 'setDay'>;
+  recipes: Pick<RecipeStore, 'byIds'>;
   pageCursors: PageCursors;
   clock: Clock;
   ids: IdGenerator;

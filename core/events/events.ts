@@ -8,6 +8,7 @@ import { fail, ok, type Result } from '../shared/result.js';
 import type { EventPosition } from '../../ports/meal-event-store.js';
 import { isIsoDate } from '../shared/dates.js';
 import type { EventDeps } from './deps.js';
+import { clearDishes, conflictOf, dishesBrokenBy } from './dish-gate.js';
 import { eventFrom, inputOf, invalidInput, juniorMayWrite, markListsStale, todayOf } from './rules.js';
 import type { MealEvent, MealEventInput } from './types.js';
 
@@ -25,13 +26,22 @@ function mayWrite(deps: EventDeps, caller: Member, household: HouseholdWithMembe
   return isAdult(caller.role) || juniorMayWrite(caller, input, todayOf(household, deps.clock.now()));
 }
 
-/** POST events: an adult writes any event; a Junior only her own presence (else junior-forbidden). */
+/** What a change does to a dish its avoids break: refuse (avoid-conflict), unless `replaceDish` clears the dish. */
+export interface DishOptions {
+  readonly replaceDish?: boolean | undefined;
+}
+
+/**
+ * POST events: an adult writes any event; a Junior only her own presence (else junior-forbidden). An event whose
+ * guests' avoids the day's dish breaks is refused (avoid-conflict, nothing written) unless `replaceDish`.
+ */
 export async function createEvent(
   deps: EventDeps,
   caller: Account,
   householdId: HouseholdId,
   input: MealEventInput,
-): Promise<Result<MealEvent, NotMember | ErrorOf<'junior-forbidden' | 'event-invalid'>>> {
+  options: DishOptions = {},
+): Promise<Result<MealEvent, NotMember | ErrorOf<'junior-forbidden' | 'event-invalid' | 'avoid-conflict'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
   const household = await householdOf(deps, householdId);
@@ -40,7 +50,10 @@ export async function createEvent(
   if (invalid) return fail({ type: 'event-invalid', detail: invalid });
   const at = deps.clock.now();
   const event = eventFrom(deps.ids, householdId, input, { id: deps.ids.newId(), createdAt: at, updatedAt: at });
+  const broken = await dishesBrokenBy(deps, householdId, [event], []);
+  if (broken.length > 0 && !options.replaceDish) return fail({ type: 'avoid-conflict', ...conflictOf(broken[0]!) });
   await deps.events.create([event]);
+  await clearDishes(deps, householdId, broken, at);
   await markListsStale(deps, householdId, [event], at);
   return ok(event);
 }
@@ -52,7 +65,8 @@ export async function replaceEvent(
   householdId: HouseholdId,
   eventId: string,
   input: MealEventInput,
-): Promise<Result<MealEvent, NotMember | ErrorOf<'adults-only' | 'event-not-found' | 'event-invalid'>>> {
+  options: DishOptions = {},
+): Promise<Result<MealEvent, NotMember | ErrorOf<'adults-only' | 'event-not-found' | 'event-invalid' | 'avoid-conflict'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
   const before = await deps.events.byId(householdId, eventId);
@@ -61,7 +75,10 @@ export async function replaceEvent(
   if (invalid) return fail({ type: 'event-invalid', detail: invalid });
   const at = deps.clock.now();
   const after = eventFrom(deps.ids, householdId, input, { id: eventId, createdAt: before.createdAt, updatedAt: at });
+  const broken = await dishesBrokenBy(deps, householdId, [after], [eventId]);
+  if (broken.length > 0 && !options.replaceDish) return fail({ type: 'avoid-conflict', ...conflictOf(broken[0]!) });
   if (!(await deps.events.rewrite(householdId, [after], []))) return fail({ type: 'event-not-found' });
+  await clearDishes(deps, householdId, broken, at);
   await markListsStale(deps, householdId, [before, after], at);
   return ok(after);
 }

@@ -12,12 +12,16 @@ import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { deriveDay, type DerivedDay } from './portions.js';
+import { avoidsOfDay, dishConflict } from './avoid-gate.js';
+import { servingNotesOf } from './serving-notes.js';
+import { recipesReaching } from '../recipes/reaching.js';
+import type { RecipeStore } from '../../ports/recipe-store.js';
 
 export interface PlanDeps {
   households: HouseholdStore;
   plans: PlanStore;
   events: MealEventReader;
-  recipes: { titlesOf(householdId: HouseholdId, recipeIds: readonly string[]): Promise<Record<string, string>>; byId(householdId: HouseholdId, recipeId: string): Promise<unknown | null> };
+  recipes: { titlesOf(householdId: HouseholdId, recipeIds: readonly string[]): Promise<Record<string, string>> } & Pick<RecipeStore, 'byIds'>;
   ids: IdGenerator;
   clock: Clock;
 }
@@ -29,6 +33,8 @@ export interface PlanDayView extends DerivedDay {
   readonly recipeTitle: string | null;
   readonly portionsOverride: number | null;
   readonly note: string | null;
+  /** The guests' avoids and the day's dietary notes, for whoever serves (core/plans/serving-notes.ts). */
+  readonly servingNotes: readonly string[];
 }
 
 export interface PlanView {
@@ -68,7 +74,8 @@ export function viewsOf(household: HouseholdWithMembers, plans: readonly PlanRow
     listStaleSince: plan.listStaleSince,
     updatedAt: plan.updatedAt,
     days: plan.days.map((d) => {
-      const derived = deriveDay(household.members, byDate.get(d.date) ?? []);
+      const events = byDate.get(d.date) ?? [];
+      const derived = deriveDay(household.members, events);
       const title = d.recipeId !== null ? (titles[d.recipeId] ?? null) : null;
       return {
         ...derived,
@@ -80,6 +87,7 @@ export function viewsOf(household: HouseholdWithMembers, plans: readonly PlanRow
         recipeTitle: title,
         portionsOverride: d.portionsOverride,
         note: d.note,
+        servingNotes: servingNotesOf(events, household.members, household.language),
       };
     }),
   }));
@@ -134,7 +142,10 @@ export async function listPlans(
   return ok(await view(deps, h.value, await deps.plans.weeksBetween(householdId, weekStartOf(from), weekStartOf(to))));
 }
 
-/** Sets a day's dish (a recipe of the household, or none), portions (null: derived) and note. */
+/**
+ * Sets a day's dish (a recipe of the household, or none), portions (null: derived) and note. A dish that breaks an
+ * avoid of the day's guests (through any of its ingredients or its bases') is refused: `avoid-conflict`.
+ */
 export async function setPlanDay(
   deps: PlanDeps,
   caller: Account,
@@ -142,13 +153,19 @@ export async function setPlanDay(
   planId: string,
   date: IsoDate,
   day: { recipeId: string | null; portions: number | null; note: string | null },
-): Promise<Result<PlanDayView, Denied | ErrorOf<'plan-not-found' | 'date-outside-week' | 'recipe-not-found'>>> {
+): Promise<Result<PlanDayView, Denied | ErrorOf<'plan-not-found' | 'date-outside-week' | 'recipe-not-found' | 'avoid-conflict'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
   const plan = await deps.plans.byId(householdId, planId);
   if (!plan) return fail({ type: 'plan-not-found' });
   if (!plan.days.some((d) => d.date === date)) return fail({ type: 'date-outside-week' });
-  if (day.recipeId !== null && !(await deps.recipes.byId(householdId, day.recipeId))) return fail({ type: 'recipe-not-found' });
+  if (day.recipeId !== null) {
+    const [recipes, events] = await Promise.all([recipesReaching(deps, householdId, [day.recipeId]), deps.events.eventsBetween(householdId, date, date)]);
+    const recipe = recipes.get(day.recipeId);
+    if (!recipe) return fail({ type: 'recipe-not-found' });
+    const conflict = dishConflict(recipe, recipes, avoidsOfDay(events), date);
+    if (conflict) return fail({ type: 'avoid-conflict', ...conflict });
+  }
   const saved = await deps.plans.setDay(householdId, planId, date, { recipeId: day.recipeId, portionsOverride: day.portions, note: day.note }, deps.clock.now());
   if (!saved) return fail({ type: 'plan-not-found' });
   const h = await household(deps, householdId);
@@ -165,7 +182,7 @@ export async function clearPlanDay(
   householdId: HouseholdId,
   planId: string,
   date: IsoDate,
-): Promise<Result<void, Denied | ErrorOf<'plan-not-found' | 'date-outside-week' | 'recipe-not-found'>>> {
+): Promise<Result<void, Denied | ErrorOf<'plan-not-found' | 'date-outside-week' | 'recipe-not-found' | 'avoid-conflict'>>> {
   const result = await setPlanDay(deps, caller, householdId, planId, date, { recipeId: null, portions: null, note: null });
   return result.ok ? ok(undefined) : result;
 }

@@ -1,5 +1,6 @@
 import type { GuestType, MealEvent } from '../events/types.js';
 import type { Member } from '../households/types.js';
+import { avoidsOfDay } from './avoid-gate.js';
 
 /** A guest's share of a dinner (extensions.md > Weekly plans). */
 export const GUEST_WEIGHT: Record<GuestType, number> = { Adult: 1, Child: 0.5, Baby: 0 };
@@ -23,21 +24,19 @@ export function deriveDay(members: readonly Member[], events: readonly MealEvent
   const absent = new Set<string>();
   const present = new Set<string>();
   let guests = 0;
-  const avoids = new Map<string, string>();
   let cookedAtHome = true;
   for (const e of events) {
     if (e.eventType === 'EatingOut' || e.eventType === 'Travel') cookedAtHome = false;
     for (const p of e.participants) {
       if (p.householdMemberId !== null) (p.isPresent ? present : absent).add(p.householdMemberId);
       else if (p.guestType !== null) guests += GUEST_WEIGHT[p.guestType] * p.guestCount;
-      for (const a of p.avoids) if (!avoids.has(a.toLowerCase())) avoids.set(a.toLowerCase(), a);
     }
   }
   const eating = members.filter((m) => present.has(m.id) || !absent.has(m.id)).length;
   return {
     portions: cookedAtHome ? Math.ceil(eating + guests) : 0,
     cookedAtHome,
-    avoids: [...avoids.values()],
+    avoids: avoidsOfDay(events),
     eventIds: events.map((e) => e.id),
   };
 }

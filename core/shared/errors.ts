@@ -38,6 +38,8 @@ export type AppError =
   | { type: 'plan-not-found' }
   | { type: 'plan-range-invalid' }
   | { type: 'date-outside-week' }
+  // a dish one of whose ingredients breaks an avoid of that day's guests (core/plans/avoid-gate.ts)
+  | ({ type: 'avoid-conflict' } & DishConflict)
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
   | { type: 'loyalty-programs-unavailable'; country: string }
@@ -87,5 +89,16 @@ export type AppError =
   // public data downloads
   | { type: 'food-db-not-built' }
   | { type: 'library-file-not-built' };
+
+/** Why a dish may not be served on a day: the avoid of the day's guests that one of its ingredients breaks. */
+export interface DishConflict {
+  readonly date: string;
+  readonly recipeId: string;
+  readonly recipeTitle: string;
+  /** The avoid as the household wrote it. */
+  readonly avoid: string;
+  /** The ingredient as the recipe names it (of the dish or of a base it uses). */
+  readonly ingredient: string;
+}
 
 export type ErrorOf<T extends AppError['type']> = Extract<AppError, { type: T }>;

@@ -7,7 +7,8 @@ import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { contentOf, deriveList, tidy, type DerivedLine } from './derive.js';
-import { pieceWeights, recipesReaching, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { recipesReaching } from '../recipes/reaching.js';
+import { pieceWeights, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
 import { shoppingSettingsOf, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
 import { convert } from './units.js';
 

@@ -24,7 +24,7 @@ import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
 
 export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pantryMerges'> {
   households: HouseholdStore;
-  recipes: PlanDeps['recipes'] & Pick<RecipeStore, 'byIds'>;
+  recipes: PlanDeps['recipes'] & Pick<RecipeStore, 'byId'>;
   unitWeights: UnitWeightStore;
   pantryMerges: PantryMergeReader;
   prices: PriceProvider;
@@ -41,20 +41,6 @@ export interface ListAnswer {
 }
 
 type ListDenied = ErrorOf<'household-not-found' | 'plan-not-found'>;
-
-/** These recipes (those that are the household's) and every base they reach: one read per level of base links. */
-export async function recipesReaching(deps: Pick<ShoppingDeps, 'recipes'>, householdId: HouseholdId, ids: readonly string[]): Promise<Map<string, Recipe>> {
-  const out = new Map<string, Recipe>();
-  const asked = new Set<string>();
-  let wanted = [...new Set(ids)];
-  while (wanted.length > 0) {
-    for (const id of wanted) asked.add(id);
-    for (const r of await deps.recipes.byIds(householdId, wanted)) out.set(r.id, r);
-    // A base that is not the household's (gone meanwhile) is asked for once only.
-    wanted = [...new Set([...out.values()].flatMap((r) => r.ingredients.map((i) => i.baseRecipeId).filter((b): b is string => b !== null && !asked.has(b))))];
-  }
-  return out;
-}
 
 /**
  * Grams in one piece of each food, by food key: the household's weight for a piece unit (pcs, stk, …) of the food,

@@ -3,6 +3,10 @@ import { addDays, dateIn, daysBetween, isIsoDate, weekStartOf } from '../../core
 import { deriveDay } from '../../core/plans/portions.js';
 import type { MealEvent, MealEventParticipant } from '../../core/events/types.js';
 import type { Member } from '../../core/households/types.js';
+import type { Ingredient, Recipe } from '../../core/recipes/types.js';
+import { dishConflict } from '../../core/plans/avoid-gate.js';
+import { servingNotesOf } from '../../core/plans/serving-notes.js';
+import { normalizeFoodKey } from '../../core/shared/food-key.js';
 
 const member = (id: string, role: Member['role'] = 'Adult'): Member => ({ id, householdId: 'h', displayName: id, role, accountId: null, createdAt: new Date(0) });
 const attendance = (memberId: string, isPresent: boolean): MealEventParticipant => ({ id: `p-${memberId}`, householdMemberId: memberId, isPresent, guestType: null, guestCount: 0, dietaryNotes: null, avoids: [] });
@@ -55,5 +59,38 @@ describe('derived portions (domain)', () => {
       expect(deriveDay(family, [event(type, [])])).to.include({ portions: 0, cookedAtHome: false });
     }
     expect(deriveDay(family, [event('Celebration', [])])).to.include({ portions: 3, cookedAtHome: true });
+  });
+});
+
+describe('the candidate gate and serving notes (domain)', () => {
+  const ing = (displayName: string, over: Partial<Ingredient> = {}): Ingredient => ({ displayName, foodKey: normalizeFoodKey(displayName), quantity: 1, unit: 'stk', optional: false, baseRecipeId: null, reference: null, ...over });
+  const recipe = (id: string, title: string, ingredients: Ingredient[]): Recipe => ({ id, householdId: 'h', title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients, createdAt: new Date(0), updatedAt: new Date(0) });
+  const pesto = recipe('pesto', 'Pesto', [ing('Basilikum'), ing('Pinjekjerner'), ing('Parmesan')]);
+  const pasta = recipe('pasta', 'Pasta med pesto', [ing('Spaghetti'), ing('Pesto', { baseRecipeId: 'pesto' })]);
+  const salad = recipe('salad', 'Salat', [ing('Salat'), ing('Valnøtter', { optional: true }), ing('Se dressing', { reference: 'Sennepsdressing' })]);
+  const recipes = new Map([pesto, pasta, salad].map((r) => [r.id, r]));
+
+  it('finds an avoid through base recipes, optional lines and a reference by its name; none without avoids', () => {
+    expect(dishConflict(pasta, recipes, ['nøtter'], '2026-11-23')).to.deep.equal({ date: '2026-11-23', recipeId: 'pasta', recipeTitle: 'Pasta med pesto', avoid: 'nøtter', ingredient: 'Pinjekjerner' });
+    expect(dishConflict(pasta, recipes, ['laktose'], '2026-11-23')?.ingredient).to.equal('Parmesan');
+    expect(dishConflict(pasta, recipes, ['gluten', 'melk'], '2026-11-23')).to.deep.include({ avoid: 'gluten', ingredient: 'Spaghetti' });
+    expect(dishConflict(salad, recipes, ['nøtter'], '2026-11-23')?.ingredient).to.equal('Valnøtter');
+    expect(dishConflict(salad, recipes, ['sennep'], '2026-11-23')?.ingredient).to.equal('Sennepsdressing');
+    expect(dishConflict(salad, recipes, ['skalldyr'], '2026-11-23')).to.equal(null);
+    expect(dishConflict(pasta, recipes, [], '2026-11-23')).to.equal(null);
+    // A base that loops back (a damaged store) ends.
+    const loop = recipe('loop', 'Løkke', [ing('Løkke', { baseRecipeId: 'loop' })]);
+    expect(dishConflict(loop, new Map([[loop.id, loop]]), ['nøtter'], '2026-11-23')).to.equal(null);
+  });
+
+  it("serving notes: the table's avoids first, then each dietary note by member or guest group, in the household's language", () => {
+    const withNotes = [
+      event('Guests', [{ ...guests('Adult', 2, ['nøtter']), dietaryNotes: 'Kari spiser ikke svin' }, { ...guests('Child', 1, ['Skalldyr']), dietaryNotes: null }]),
+      event('PersonPresent', [{ ...attendance('far', true), dietaryNotes: 'Vegetar' }], 'present'),
+    ];
+    expect(servingNotesOf(withNotes, [member('far')], 'nb')).to.deep.equal(['Hele bordet unngår i dag: nøtter, Skalldyr.', 'Gjester (2): Kari spiser ikke svin', 'far: Vegetar']);
+    expect(servingNotesOf(withNotes, [member('far')], 'en')[0]).to.equal('The whole table avoids today: nøtter, Skalldyr.');
+    expect(servingNotesOf([event('Guests', [{ ...guests('Adult', 1), dietaryNotes: 'No pork' }])], [], 'en')).to.deep.equal(['Guest: No pork']);
+    expect(servingNotesOf([], [], 'nb')).to.deep.equal([]);
   });
 });

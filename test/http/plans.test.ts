@@ -96,6 +96,84 @@ for (const kind of databaseKinds()) {
       expect((await owner.get(`${base}/plans/${plan.id}`)).json.days[3]).to.include({ portions: 0, portionsOverride: 5 });
     });
 
+    describe("guests' avoids as hard constraints", () => {
+      const line = (displayName: string, over: Record<string, unknown> = {}) => ({ displayName, quantity: 1, unit: 'stk', optional: false, baseRecipeId: null, reference: null, ...over });
+      const dishOf = async (c: Client, base: string, title: string, ingredients: unknown[]) => {
+        const res = await c.post(`${base}/recipes`, { title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients });
+        expect(res.status, res.text).to.equal(201);
+        return res.json as { id: string };
+      };
+      const guests = (avoids: string[], dietaryNotes: string | null = null) => ({ guests: [{ guestType: 'Adult', guestCount: 2, dietaryNotes, avoids }] });
+      const day = (plan: { id: string }, date: string) => `/plans/${plan.id}/days/${date}`;
+      const expectConflict = (res: { status: number; json: Record<string, unknown>; text: string; headers: Headers }, fields: Record<string, unknown>) => {
+        expect(res.status, res.text).to.equal(409);
+        expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+        expect(res.json).to.deep.include({ code: 'avoid_conflict', ...fields });
+        expect(res.json.detail).to.be.a('string');
+      };
+
+      it('PUT day refuses a dish whose ingredient, or its base recipe\'s, breaks the day\'s avoids (409 avoid_conflict); a safe dish is set with serving notes', async () => {
+        const { owner, base } = await household();
+        const plan = (await owner.put(`${base}/plans/week/2026-11-23`)).json;
+        expect((await owner.post(`${base}/events`, eventBody('2026-11-25', 'Guests', guests(['nøtter', 'Laktose'], 'Kari er vegetarianer')))).status).to.equal(201);
+        const pesto = await dishOf(owner, base, 'Pasta med pesto', [line('Pasta'), line('Hasselnøtter, hakket', { optional: true })]);
+        const sauce = await dishOf(owner, base, 'Hvit saus', [line('Kremfløte')]);
+        const gratin = await dishOf(owner, base, 'Grateng', [line('Poteter'), line('Saus', { quantity: 1, unit: null, baseRecipeId: sauce.id })]);
+        const soup = await dishOf(owner, base, 'Linsesuppe', [line('Røde linser'), line('Løk')]);
+        const refused = await owner.put(`${base}${day(plan, '2026-11-25')}`, { recipeId: pesto.id, portions: null, note: null });
+        expectConflict(refused, { date: '2026-11-25', recipeId: pesto.id, recipeTitle: 'Pasta med pesto', avoid: 'nøtter', ingredient: 'Hasselnøtter, hakket' });
+        expectConflict(await owner.put(`${base}${day(plan, '2026-11-25')}`, { recipeId: gratin.id, portions: null, note: null }), { avoid: 'Laktose', ingredient: 'Kremfløte', recipeTitle: 'Grateng' });
+        expect((await owner.get(`${base}/plans/${plan.id}`)).json.days[2]).to.include({ recipeId: null });
+        // Another day has no guests: the same dish is fine there.
+        expect((await owner.put(`${base}${day(plan, '2026-11-26')}`, { recipeId: pesto.id, portions: null, note: null })).status).to.equal(200);
+        const safe = await owner.put(`${base}${day(plan, '2026-11-25')}`, { recipeId: soup.id, portions: null, note: null });
+        expect(safe.status, safe.text).to.equal(200);
+        expect(safe.json.servingNotes).to.deep.equal(['Hele bordet unngår i dag: nøtter, Laktose.', 'Gjester (2): Kari er vegetarianer']);
+        expect((await owner.get(`${base}/plans/${plan.id}`)).json.days[3].servingNotes).to.deep.equal([]);
+      });
+
+      it('an event whose avoids the day\'s dish breaks is refused with nothing written, unless replaceDish clears the dish (create, PATCH, runs)', async () => {
+        const { owner, base } = await household();
+        const plan = (await owner.put(`${base}/plans/week/2026-11-23`)).json;
+        const shrimp = await dishOf(owner, base, 'Rekesalat', [line('Kongereker'), line('Majones')]);
+        for (const date of ['2026-11-24', '2026-11-25']) expect((await owner.put(`${base}${day(plan, date)}`, { recipeId: shrimp.id, portions: 5, note: 'Fredagsmat' })).status).to.equal(200);
+        const events = async () => (await owner.get(`${base}/events?from=2026-11-23&to=2026-11-29`)).json.items as { id: string }[];
+
+        expectConflict(await owner.post(`${base}/events`, eventBody('2026-11-24', 'Guests', guests(['skalldyr']))), { date: '2026-11-24', avoid: 'skalldyr', ingredient: 'Kongereker', recipeTitle: 'Rekesalat' });
+        expectConflict(await owner.post(`${base}/events/run`, { from: '2026-11-23', through: '2026-11-25', ...eventBody('x', 'Guests', guests(['egg'])), date: undefined }), { date: '2026-11-24', avoid: 'egg', ingredient: 'Majones' });
+        expect(await events()).to.deep.equal([]);
+
+        // An event without avoids is fine; PATCH giving it an avoid the dish breaks is refused and leaves it as it was.
+        const plain = await owner.post(`${base}/events`, eventBody('2026-11-24', 'Guests', guests([])));
+        expect(plain.status).to.equal(201);
+        expectConflict(await owner.patch(`${base}/events/${plain.json.id}`, eventBody('2026-11-24', 'Guests', guests(['shellfish']))), { avoid: 'shellfish', ingredient: 'Kongereker' });
+        expectConflict(await owner.patch(`${base}/events/run`, { ids: [plain.json.id], days: [eventBody('2026-11-24', 'Guests', guests(['reker']))] }), { avoid: 'reker' });
+        expect((await owner.get(`${base}/events?from=2026-11-24&to=2026-11-24`)).json.items[0].participants[0].avoids).to.deep.equal([]);
+
+        // replaceDish: written, and the day loses its dish but keeps its portions override and note.
+        const replaced = await owner.patch(`${base}/events/${plain.json.id}`, { ...eventBody('2026-11-24', 'Guests', guests(['skalldyr'])), replaceDish: true });
+        expect(replaced.status, replaced.text).to.equal(200);
+        const days = (await owner.get(`${base}/plans/${plan.id}`)).json.days;
+        expect(days[1]).to.include({ recipeId: null, portionsOverride: 5, note: 'Fredagsmat' });
+        expect(days[1].servingNotes).to.deep.equal(['Hele bordet unngår i dag: skalldyr.']);
+        expect(days[2]).to.include({ recipeId: shrimp.id });
+        const run = await owner.post(`${base}/events/run`, { from: '2026-11-25', through: '2026-11-26', ...eventBody('x', 'Guests', guests(['egg'])), date: undefined, replaceDish: true });
+        expect(run.status, run.text).to.equal(201);
+        expect((await owner.get(`${base}/plans/${plan.id}`)).json.days[2]).to.include({ recipeId: null, note: 'Fredagsmat' });
+        // With the avoid in place, the dish cannot come back on that day.
+        expectConflict(await owner.put(`${base}${day(plan, '2026-11-24')}`, { recipeId: shrimp.id, portions: null, note: null }), { avoid: 'skalldyr' });
+      });
+
+      it('refuses a replaceDish that is no boolean (400), changing nothing', async () => {
+        const { owner, base } = await household();
+        for (const replaceDish of ['yes', 1, null]) {
+          const res = await owner.post(`${base}/events`, { ...eventBody('2026-11-24', 'Guests', guests(['nøtter'])), replaceDish });
+          expect([res.status, res.json.code], String(replaceDish)).to.deep.equal([400, 'validation_failed']);
+        }
+        expect((await owner.get(`${base}/events`)).json.items).to.deep.equal([]);
+      });
+    });
+
     it('lets any member read, adults write; others get 404', async () => {
       const { owner, base } = await household();
       const kid = await junior(owner, base);

@@ -44,12 +44,22 @@ const fieldEntries = {
   guests: v.nullable(v.pipe(v.array(GuestGroupRequest), v.maxLength(50, 'at most 50 guest groups'))),
   memberAttendance: v.nullable(v.pipe(v.array(MemberAttendanceRequest), v.maxLength(100, 'at most 100 rows'))),
 };
+/** When the change's avoids break a planned dish: clear the dish (true) instead of being refused. */
+const replaceDish = { replaceDish: v.optional(v.boolean()) };
 const MealEventRequest = v.object({ date: IsoDate, ...fieldEntries });
-const CreateMealEventRunRequest = v.object({ from: IsoDate, through: IsoDate, ...fieldEntries });
+const MealEventChangeRequest = v.object({ date: IsoDate, ...fieldEntries, ...replaceDish });
+const CreateMealEventRunRequest = v.object({ from: IsoDate, through: IsoDate, ...fieldEntries, ...replaceDish });
 const UpdateMealEventRunRequest = v.object({
   ids: v.pipe(v.array(Uuid), v.minLength(1, 'at least one id'), v.maxLength(100, 'at most 100 ids')),
   days: v.pipe(v.array(MealEventRequest), v.maxLength(100, 'at most 100 days')),
+  ...replaceDish,
 });
+const AVOID_DOC =
+  "Guests' avoids bind the whole table that day: when a day the change touches has a planned dish one of whose " +
+  'ingredients (or those of the base recipes it uses; optional ones too) matches an avoid of that day once the change is ' +
+  'made (words, compounds and inflections in nb and en, and the EU\'s 14 allergen groups: core/shared/avoids.ts), the change ' +
+  'is refused with 409 avoid_conflict naming date, recipeId, recipeTitle, avoid and ingredient, and nothing is written; ' +
+  'with replaceDish: true it is written and each such day loses its dish (keeping its portions override and note).';
 
 const MealEventParticipantResponse = v.object({
   id: Uuid,
@@ -175,16 +185,16 @@ export function eventRoutes(deps: ServiceDeps): AnyRoute[] {
       path: base,
       operationId: 'createMealEvent',
       summary: 'Add a meal event (adults; a Junior only her own presence)',
-      description: `${JUNIOR_DOC} ${SHAPE_DOC}`,
+      description: `${JUNIOR_DOC} ${SHAPE_DOC} ${AVOID_DOC}`,
       tag,
       auth: 'session',
       rateLimit: 'backstop',
       params: HouseholdPath,
-      body: MealEventRequest,
+      body: MealEventChangeRequest,
       responses: { 201: { description: 'Created', schema: MealEventResponse } },
-      problems: { ...notMember, junior_forbidden: 403 },
+      problems: { ...notMember, junior_forbidden: 403, avoid_conflict: 409 },
       handler: async (ctx, { caller, params, body }) => {
-        const result = await createEvent(deps, caller.account, params.householdId, { ...toFields(body), date: body.date });
+        const result = await createEvent(deps, caller.account, params.householdId, { ...toFields(body), date: body.date }, { replaceDish: body.replaceDish });
         if (!result.ok) throw problemFor(result.error);
         ctx.status = 201;
         ctx.set('Location', `/api/v1/households/${params.householdId}/events/${result.value.id}`);
@@ -200,16 +210,16 @@ export function eventRoutes(deps: ServiceDeps): AnyRoute[] {
       description:
         `One event per day of [from, through], equal but for the date, written in one transaction (all or none). At most ${RUN_MAX_DAYS} days; ` +
         `more, or through before from, is 400 validation_failed. Rows come back in date order. The shopping list of each week touched is ` +
-        `marked stale once. ${SHAPE_DOC}`,
+        `marked stale once. ${SHAPE_DOC} ${AVOID_DOC}`,
       tag,
       auth: 'session',
       rateLimit: 'backstop',
       params: HouseholdPath,
       body: CreateMealEventRunRequest,
       responses: { 201: { description: 'Created, in date order', schema: v.array(MealEventResponse) } },
-      problems: adultsOnly,
+      problems: { ...adultsOnly, avoid_conflict: 409 },
       handler: async (ctx, { caller, params, body }) => {
-        const result = await createRun(deps, caller.account, params.householdId, { ...toFields(body), from: body.from, through: body.through });
+        const result = await createRun(deps, caller.account, params.householdId, { ...toFields(body), from: body.from, through: body.through }, { replaceDish: body.replaceDish });
         if (!result.ok) throw problemFor(result.error);
         ctx.status = 201;
         ctx.body = result.value.map(toResponse);
@@ -224,17 +234,17 @@ export function eventRoutes(deps: ServiceDeps): AnyRoute[] {
         'days[i] replaces the event ids[i] whole (as PATCH /events/{eventId} does); every id past the end of days is removed. days longer ' +
         'than ids, or an id named twice, is 400 validation_failed (a run cannot be extended). An id that is not an event of this household ' +
         'is 404 event_not_found with nothing written. One transaction: a concurrent edit of the same run sees all of it or none. ' +
-        'Answers the replaced events in the order of days.',
+        `Answers the replaced events in the order of days. ${AVOID_DOC}`,
       tag,
       auth: 'session',
       rateLimit: 'backstop',
       params: HouseholdPath,
       body: UpdateMealEventRunRequest,
       responses: { 200: { description: 'The replaced events', schema: v.array(MealEventResponse) } },
-      problems: { ...adultsOnly, event_not_found: 404 },
+      problems: { ...adultsOnly, event_not_found: 404, avoid_conflict: 409 },
       handler: async (ctx, { caller, params, body }) => {
         const days = body.days.map((d) => ({ ...toFields(d), date: d.date }));
-        const result = await editRun(deps, caller.account, params.householdId, { ids: body.ids, days });
+        const result = await editRun(deps, caller.account, params.householdId, { ids: body.ids, days }, { replaceDish: body.replaceDish });
         if (!result.ok) throw problemFor(result.error);
         ctx.body = result.value.map(toResponse);
       },
@@ -273,16 +283,16 @@ export function eventRoutes(deps: ServiceDeps): AnyRoute[] {
       path: `${base}/{eventId}`,
       operationId: 'updateMealEvent',
       summary: 'Replace a meal event (adults only)',
-      description: `Full replacement: every field is written and the participant list rebuilt (avoids left out are removed; participant ids are new). ${SHAPE_DOC}`,
+      description: `Full replacement: every field is written and the participant list rebuilt (avoids left out are removed; participant ids are new). ${SHAPE_DOC} ${AVOID_DOC}`,
       tag,
       auth: 'session',
       rateLimit: 'backstop',
       params: EventPath,
-      body: MealEventRequest,
+      body: MealEventChangeRequest,
       responses: { 200: { description: 'The event after the change', schema: MealEventResponse } },
-      problems: { ...adultsOnly, event_not_found: 404 },
+      problems: { ...adultsOnly, event_not_found: 404, avoid_conflict: 409 },
       handler: async (ctx, { caller, params, body }) => {
-        const result = await replaceEvent(deps, caller.account, params.householdId, params.eventId, { ...toFields(body), date: body.date });
+        const result = await replaceEvent(deps, caller.account, params.householdId, params.eventId, { ...toFields(body), date: body.date }, { replaceDish: body.replaceDish });
         if (!result.ok) throw problemFor(result.error);
         ctx.body = toResponse(result.value);
       },

@@ -15,6 +15,7 @@ const PlanDayResponse = v.object({
   cookedAtHome: v.boolean(),
   events: v.array(Uuid),
   avoids: v.array(v.string()),
+  servingNotes: v.array(v.string()),
   note: v.nullable(v.string()),
 });
 const PlanResponse = v.object({
@@ -41,6 +42,7 @@ const toDay = (d: PlanDayView): v.InferOutput<typeof PlanDayResponse> => ({
   cookedAtHome: d.cookedAtHome,
   events: [...d.eventIds],
   avoids: [...d.avoids],
+  servingNotes: [...d.servingNotes],
   note: d.note,
 });
 const toPlan = (p: PlanView): v.InferOutput<typeof PlanResponse> => ({
@@ -56,7 +58,9 @@ const DAY_DOC =
   'Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, ' +
   'Baby 0) of the day\'s events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; ' +
   'EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on ' +
-  'a day cooked at home. avoids lists the guests\' avoids of the day: hard constraints for the whole table. events are ' +
+  'a day cooked at home. avoids lists the guests\' avoids of the day: hard constraints for the whole table. servingNotes, in the ' +
+  'household\'s language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each ' +
+  'dietary note of the day\'s events by the member\'s name or the guest group. events are ' +
   'the ids of the day\'s meal events. shoppingListStale is true once guests were added to the week (the list asks before ' +
   'buying more). Derived at every read, so events and member changes show at once.';
 
@@ -126,14 +130,18 @@ export function planRoutes(deps: ServiceDeps): AnyRoute[] {
       summary: 'Set a day\'s dish, portions and note (adults only)',
       description:
         'recipeId is a recipe of the household (404 recipe_not_found otherwise) or null; portions null means derived, else 1 to 100; ' +
-        'a date outside the plan\'s week gives 400 date_outside_week. Full replacement of the day; retry-safe.',
+        'a date outside the plan\'s week gives 400 date_outside_week. Full replacement of the day; retry-safe. A dish one of whose ' +
+        'ingredients (or those of the base recipes it uses, however deep; optional ones too, since the gate fails closed) matches ' +
+        'an avoid of that day\'s guests is refused with 409 avoid_conflict, naming date, recipeId, recipeTitle, avoid and ' +
+        'ingredient; nothing is written. Matching: words, compounds and inflections in nb and en, and the EU\'s 14 allergen ' +
+        'groups (core/shared/avoids.ts).',
       tag,
       auth: 'session',
       rateLimit: 'backstop',
       params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
       body: SetDayRequest,
       responses: { 200: { description: 'The day', schema: PlanDayResponse } },
-      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, recipe_not_found: 404 },
+      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, recipe_not_found: 404, avoid_conflict: 409 },
       handler: async (ctx, { caller, params, body }) => {
         const result = await setPlanDay(deps, caller.account, params.householdId, params.planId, params.date, body);
         if (!result.ok) throw problemFor(result.error);

@@ -1,0 +1,42 @@
+import type { MealEvent } from '../events/types.js';
+import type { Recipe } from '../recipes/types.js';
+import { avoidMatcher } from '../shared/avoids.js';
+import type { IsoDate } from '../shared/dates.js';
+import type { DishConflict } from '../shared/errors.js';
+
+export type { DishConflict };
+
+
+/** Every avoid of the day's events' participants, de-duplicated case-insensitively, in the order first given. */
+export function avoidsOfDay(events: readonly Pick<MealEvent, 'participants'>[]): string[] {
+  const avoids = new Map<string, string>();
+  for (const e of events) for (const p of e.participants) for (const a of p.avoids) if (!avoids.has(a.toLowerCase())) avoids.set(a.toLowerCase(), a);
+  return [...avoids.values()];
+}
+
+/**
+ * The candidate gate: the first of the day's avoids that the recipe breaks, through any of its ingredients or those
+ * of the base recipes it uses (however deep), or null when it may be served. It fails closed: optional ingredients
+ * count too (a dish is judged by what its recipe may put on the table), and a named reference with no linked
+ * recipe is judged by its name. The planner and the day route use this one function.
+ */
+export function dishConflict(recipe: Recipe, recipes: ReadonlyMap<string, Recipe>, avoids: readonly string[], date: IsoDate): DishConflict | null {
+  if (avoids.length === 0) return null;
+  const breaks = avoidMatcher(avoids);
+  const seen = new Set<string>([recipe.id]);
+  const walk = (r: Recipe): DishConflict | null => {
+    for (const line of r.ingredients) {
+      const found = breaks({ displayName: line.reference ?? line.displayName, foodKey: line.foodKey });
+      if (found) return { date, recipeId: recipe.id, recipeTitle: recipe.title, avoid: found.avoid, ingredient: found.ingredient };
+      const base = line.baseRecipeId === null ? undefined : recipes.get(line.baseRecipeId);
+      // Recipes refuse cycles; `seen` only keeps a damaged store from looping.
+      if (base && !seen.has(base.id)) {
+        seen.add(base.id);
+        const deeper = walk(base);
+        if (deeper) return deeper;
+      }
+    }
+    return null;
+  };
+  return walk(recipe);
+}
