@@ -65,13 +65,13 @@ describe('derived portions (domain)', () => {
 describe('the candidate gate and serving notes (domain)', () => {
   const ing = (displayName: string, over: Partial<Ingredient> = {}): Ingredient => ({ displayName, foodKey: normalizeFoodKey(displayName), quantity: 1, unit: 'stk', optional: false, baseRecipeId: null, reference: null, ...over });
   const recipe = (id: string, title: string, ingredients: Ingredient[]): Recipe => ({ id, householdId: 'h', title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients, createdAt: new Date(0), updatedAt: new Date(0) });
-  const pesto = recipe('pesto', 'Pesto', [ing('Basilikum'), ing('Pinjekjerner'), ing('Parmesan')]);
-  const pasta = recipe('pasta', 'Pasta med pesto', [ing('Spaghetti'), ing('Pesto', { baseRecipeId: 'pesto' })]);
+  const pesto = recipe('pesto', 'Grønn saus', [ing('Basilikum'), ing('Pinjekjerner'), ing('Parmesan')]);
+  const pasta = recipe('pasta', 'Pasta med grønn saus', [ing('Spaghetti'), ing('Grønn saus', { baseRecipeId: 'pesto' })]);
   const salad = recipe('salad', 'Salat', [ing('Salat'), ing('Valnøtter', { optional: true }), ing('Se dressing', { reference: 'Sennepsdressing' })]);
   const recipes = new Map([pesto, pasta, salad].map((r) => [r.id, r]));
 
   it('finds an avoid through base recipes, optional lines and a reference by its name; none without avoids', () => {
-    expect(dishConflict(pasta, recipes, ['nøtter'], '2026-11-23')).to.deep.equal({ date: '2026-11-23', recipeId: 'pasta', recipeTitle: 'Pasta med pesto', avoid: 'nøtter', ingredient: 'Pinjekjerner' });
+    expect(dishConflict(pasta, recipes, ['nøtter'], '2026-11-23')).to.deep.equal({ date: '2026-11-23', recipeId: 'pasta', recipeTitle: 'Pasta med grønn saus', avoid: 'nøtter', ingredient: 'Pinjekjerner' });
     expect(dishConflict(pasta, recipes, ['laktose'], '2026-11-23')?.ingredient).to.equal('Parmesan');
     expect(dishConflict(pasta, recipes, ['gluten', 'melk'], '2026-11-23')).to.deep.include({ avoid: 'gluten', ingredient: 'Spaghetti' });
     expect(dishConflict(salad, recipes, ['nøtter'], '2026-11-23')?.ingredient).to.equal('Valnøtter');
