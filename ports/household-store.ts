@@ -2,7 +2,7 @@ import type { Household, HouseholdRole, HouseholdWithMembers, Member, Membership
 import type { AccountId, HouseholdId, MemberId } from '../core/shared/ids.js';
 
 /** A new household; its shopping settings start as sharing on and the price catalogue on unless given. */
-export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn'> & Partial<Pick<Household, 'sharingOff' | 'priceCatalogueOn'>>;
+export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes'> & Partial<Pick<Household, 'sharingOff' | 'priceCatalogueOn' | 'dislikes'>>;
 export type NewMember = Omit<Member, 'householdId'>;
 
 export interface HouseholdChanges {
@@ -13,6 +13,7 @@ export interface HouseholdChanges {
   readonly chains?: readonly string[];
   readonly sharingOff?: boolean;
   readonly priceCatalogueOn?: boolean;
+  readonly dislikes?: readonly string[];
 }
 
 /** Every read and write that touches a household's data is scoped by its id. */

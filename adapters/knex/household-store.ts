@@ -16,6 +16,7 @@ export interface HouseholdRow {
   plan: string;
   sharing_off: boolean | number;
   price_catalogue_on: boolean | number;
+  dislikes: string;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -40,6 +41,7 @@ export const toHousehold = (r: HouseholdRow): Household => ({
   plan: r.plan as Plan,
   sharingOff: toBool(r.sharing_off),
   priceCatalogueOn: toBool(r.price_catalogue_on),
+  dislikes: fromJsonText<string[]>(r.dislikes),
   createdAt: toDate(r.created_at),
   updatedAt: toDate(r.updated_at),
 });
@@ -90,6 +92,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
           plan: h.plan,
           sharing_off: h.sharingOff ?? false,
           price_catalogue_on: h.priceCatalogueOn ?? true,
+          dislikes: toJsonText(h.dislikes ?? []),
           created_at: iso(h.createdAt),
           updated_at: iso(h.createdAt),
         });
@@ -150,6 +153,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
       if (changes.chains !== undefined) patch['chains'] = toJsonText(changes.chains);
       if (changes.sharingOff !== undefined) patch['sharing_off'] = changes.sharingOff;
       if (changes.priceCatalogueOn !== undefined) patch['price_catalogue_on'] = changes.priceCatalogueOn;
+      if (changes.dislikes !== undefined) patch['dislikes'] = toJsonText(changes.dislikes);
       // One transaction: the answer is this update's result, not a concurrent writer's.
       return knex.transaction(async (trx) => {
         const n = await trx('households').where({ id: householdId }).update(patch);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PantryObservation } from '../../core/pantry/types.js';
-import type { Derivation, LineStatus, ListStamp, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from '../../core/shopping/types.js';
+import type { Derivation, LineStatus, ListStamp, PreferenceFit, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from '../../core/shopping/types.js';
 import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { cachedRead } from './read-cache.js';
@@ -52,6 +52,7 @@ interface LineRow {
   suggested_price_source: string;
   suggested_price_is_aggregate: unknown;
   tick_notified: unknown;
+  preference_fit: string;
 }
 
 const toLine = (r: LineRow): ShoppingLine => ({
@@ -75,6 +76,7 @@ const toLine = (r: LineRow): ShoppingLine => ({
   suggestedPriceSource: r.suggested_price_source as PriceSource,
   suggestedPriceIsAggregate: toBool(r.suggested_price_is_aggregate),
   tickNotified: toBool(r.tick_notified),
+  preferenceFit: r.preference_fit as PreferenceFit,
 });
 
 const lineRow = (listId: string, l: ShoppingLine, position: number): LineRow => ({
@@ -100,6 +102,7 @@ const lineRow = (listId: string, l: ShoppingLine, position: number): LineRow => 
   suggested_price_source: l.suggestedPriceSource,
   suggested_price_is_aggregate: l.suggestedPriceIsAggregate,
   tick_notified: l.tickNotified,
+  preference_fit: l.preferenceFit,
 });
 
 const stampOf = (r: ListRow): ListStamp => ({
@@ -109,7 +112,7 @@ const stampOf = (r: ListRow): ListStamp => ({
   derivation: r.derived_from === null || r.fresh_until === null ? null : { from: r.derived_from, until: toDate(r.fresh_until) },
 });
 
-// 22 columns a line: 1,000 lines stay below SQLite's 32,766 and Postgres's 65,535 bound variables of one statement.
+// 23 columns a line: 1,000 lines stay below SQLite's 32,766 and Postgres's 65,535 bound variables of one statement.
 const CHUNK = 1000;
 const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unknown as ShoppingLine, 0)) as (keyof LineRow)[];
 
@@ -118,7 +121,7 @@ const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unkn
  * builds one JSON object per row from them; the contract suite checks the answer against the stores' own reads).
  */
 const INPUT_COLUMNS = {
-  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
+  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'dislikes', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
   household_members: ['id', 'household_id', 'account_id', 'display_name', 'role', 'created_at'] satisfies (keyof MemberRow)[],
   plans: ['id', 'household_id', 'week_start', 'list_stale_since', 'created_at', 'updated_at'] satisfies (keyof PlanTableRow)[],
   plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note'] satisfies (keyof DayTableRow)[],

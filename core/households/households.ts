@@ -84,7 +84,15 @@ export async function updateHousehold(
     ...changes,
     ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
     ...(changes.chains !== undefined ? { chains: [...new Set(changes.chains.map((c) => c.trim()))] } : {}),
+    ...(changes.dislikes !== undefined ? { dislikes: onceEach(changes.dislikes.map((d) => d.trim())) } : {}),
   };
   const updated = await deps.households.update(householdId, cleaned, deps.clock.now());
   return updated ? ok(updated) : fail({ type: 'household-not-found' });
 }
+
+/** Each word once, whatever its case, as first given. */
+const onceEach = (words: readonly string[]): string[] => {
+  const seen = new Map<string, string>();
+  for (const w of words) if (!seen.has(w.toLowerCase())) seen.set(w.toLowerCase(), w);
+  return [...seen.values()];
+};

@@ -11,6 +11,10 @@ export const HOUSEHOLD_NAME_MAX = 80;
 export const DEFAULT_TIME_ZONE = 'Europe/Oslo';
 export const DEFAULT_DINNER_TIME = '18:00';
 export const DEFAULT_LANGUAGE: Language = 'nb';
+
+/** Bounds of a household's dislikes, as of a guest group's avoids. */
+export const DISLIKES_MAX = 20;
+export const DISLIKE_MAX_LENGTH = 200;
 export const DEFAULT_COUNTRY = 'NO';
 
 export interface Member {
@@ -37,6 +41,8 @@ export interface Household {
   readonly sharingOff: boolean;
   /** Shopping settings: lists carry suggested prices and better choices (off: none). */
   readonly priceCatalogueOn: boolean;
+  /** Foods the household has said it would rather not eat, in its own words: soft, unlike guests' avoids. */
+  readonly dislikes: readonly string[];
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -9,7 +9,7 @@ import { fail, ok, type Result } from '../shared/result.js';
 import { contentOf, deriveList, tidy, type DerivedLine } from './derive.js';
 import { recipesReaching } from '../recipes/reaching.js';
 import { pieceWeights, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
-import { shoppingSettingsOf, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
+import { shoppingSettingsOf, type ShoppingLine, type ShoppingList } from './types.js';
 import { convert } from './units.js';
 
 export const RECIPE_PORTIONS = { min: 1, max: 100 } as const;
@@ -56,6 +56,7 @@ export function addRecipeLines(list: ShoppingList, added: readonly DerivedLine[]
       suggestedPriceSource: 'None',
       suggestedPriceIsAggregate: false,
       tickNotified: false,
+      preferenceFit: d.preferenceFit,
     });
   }
   return lines;
@@ -76,20 +77,26 @@ export async function addRecipeToPlanList(
 ): Promise<Result<ListAnswer, AddDenied>> {
   const plan = await getPlan(deps, caller, householdId, planId);
   if (!plan.ok) return plan;
-  const [recipes, gramsPerPiece] = await Promise.all([recipesReaching(deps, householdId, [input.recipeId]), pieceWeights(deps, householdId)]);
+  const [recipes, gramsPerPiece, household] = await Promise.all([recipesReaching(deps, householdId, [input.recipeId]), pieceWeights(deps, householdId), deps.households.byId(householdId)]);
+  if (!household) return fail({ type: 'household-not-found' });
   const recipe = recipes.get(input.recipeId);
   if (!recipe) return fail({ type: 'recipe-not-found' });
   const portions = input.portions ?? recipe.servings;
-  const derived = deriveList({ plan: { days: [{ id: recipe.id, cookedAtHome: true, recipeId: recipe.id, portions }] }, recipes, pantry: [], gramsPerPiece, prices: new Map() });
+  const derived = deriveList({
+    plan: { days: [{ id: recipe.id, cookedAtHome: true, recipeId: recipe.id, portions }] },
+    recipes,
+    pantry: [],
+    gramsPerPiece,
+    prices: new Map(),
+    dislikes: household.dislikes,
+  });
   // api.md: a recipe added by hand leaves its optional ingredients out.
   const lines = derived.lines.filter((l) => l.reasonCode !== 'OptionalOnly');
   let priceError: unknown = null;
-  let settings: ShoppingSettings | null = null;
   if (!(await deps.shoppingLists.byPlan(householdId, planId))) {
     const made = await refresh(deps, caller, householdId, planId, false);
     if (!made.ok) return made;
     priceError = made.value.priceError;
-    settings = made.value.settings;
   }
   const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     // The list was stored above; it goes only with its plan (deleted meanwhile: nothing to add to).
@@ -99,12 +106,7 @@ export async function addRecipeToPlanList(
     return { write: { ...contentOf(current), lines: added, skippedReferences: union(current.skippedReferences), addedReferences: union(current.addedReferences) }, result: null };
   });
   if (!list) return fail({ type: 'plan-not-found' });
-  if (settings === null) {
-    const household = await deps.households.byId(householdId);
-    if (!household) return fail({ type: 'household-not-found' });
-    settings = shoppingSettingsOf(household);
-  }
-  return ok({ list, settings, priceError });
+  return ok({ list, settings: shoppingSettingsOf(household), priceError });
 }
 
 /**

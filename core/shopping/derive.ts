@@ -4,7 +4,8 @@ import { normalizeUnit } from '../pantry/unit-weights.js';
 import type { PantryRow } from '../pantry/types.js';
 import type { PlanView } from '../plans/plans.js';
 import type { Recipe } from '../recipes/types.js';
-import type { ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';
+import { preferenceFitter } from './preferences.js';
+import type { PreferenceFit, ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';
 import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
 
 /** A line as the week derives it, before ticks and hand-added amounts are laid over it. */
@@ -12,6 +13,8 @@ export type DerivedLine = Omit<ShoppingLine, 'id' | 'extraQuantity' | 'status' |
 
 export interface DerivedList {
   readonly lines: readonly DerivedLine[];
+  /** How a food fits the household's dislikes (for lines kept from the stored list as well). */
+  readonly fitOf: (food: { readonly displayName: string; readonly foodKey: string }) => PreferenceFit;
   readonly skippedReferences: readonly string[];
   /** The pantry rows counted against the need (their decay is what can change the list with time alone). */
   readonly pantryCounted: readonly PantryRow[];
@@ -27,6 +30,8 @@ export interface DeriveInput {
   gramsPerPiece(foodKey: string): number | null;
   /** Prices by food key; empty when the provider failed. */
   readonly prices: ReadonlyMap<string, FoodPrice>;
+  /** The household's dislikes (its own words): each line's preferenceFit. */
+  readonly dislikes: readonly string[];
 }
 
 /** One spelling per unit: the canonical one when units.ts knows it, else the household's own, normalized. */
@@ -102,6 +107,7 @@ export function deriveList(input: DeriveInput): DerivedList {
   const needed = [...buckets.filter((b) => !b.optional), ...buckets.filter((b) => b.optional && !required.has(b.foodKey))];
 
   const pantry = new Map(input.pantry.filter((r) => PANTRY_GROUPS.has(r.group) && r.estimatedQuantity > 0).map((r) => [r.foodKey, r]));
+  const fitOf = preferenceFitter(input.dislikes);
   const lines: DerivedLine[] = [];
   const counted: PantryRow[] = [];
   for (const b of needed) {
@@ -126,11 +132,12 @@ export function deriveList(input: DeriveInput): DerivedList {
       suggestedProductName: price?.productName ?? null,
       suggestedPriceSource: price ? 'FoodTable' : 'None',
       suggestedPriceIsAggregate: price?.isAggregate ?? false,
+      preferenceFit: fitOf(b),
     });
   }
   const aisleRank = (a: string) => (AISLES as readonly string[]).indexOf(a);
   lines.sort((a, b) => aisleRank(a.aisle) - aisleRank(b.aisle) || cmp(a.foodKey, b.foodKey) || cmp(a.unit, b.unit));
-  return { lines, skippedReferences: skipped, pantryCounted: counted };
+  return { lines, fitOf, skippedReferences: skipped, pantryCounted: counted };
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -169,7 +176,14 @@ export function reconcile(
   });
   for (const l of current?.lines ?? []) {
     if (used.has(l.id) || l.extraQuantity <= 0) continue;
-    lines.push({ ...l, requiredQuantity: l.extraQuantity, reasonCode: l.reasonCode === 'AddedRecipe' ? 'AddedRecipe' : 'Manual', haveQuantity: 0, relatedPlanEntryIds: [] });
+    lines.push({
+      ...l,
+      requiredQuantity: l.extraQuantity,
+      reasonCode: l.reasonCode === 'AddedRecipe' ? 'AddedRecipe' : 'Manual',
+      haveQuantity: 0,
+      relatedPlanEntryIds: [],
+      preferenceFit: derived.fitOf(l),
+    });
   }
   const addedReferences = current?.addedReferences ?? [];
   const skippedReferences = [...new Set([...derived.skippedReferences, ...addedReferences])];

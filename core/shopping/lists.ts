@@ -18,6 +18,7 @@ import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { parseItemText } from './amounts.js';
+import { preferenceFitter } from './preferences.js';
 import { contentOf, deriveList, reconcile, tidy, unitOf } from './derive.js';
 import { SHOPPING_QUANTITY_MAX, shoppingSettingsOf, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
 import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
@@ -97,7 +98,7 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
   const plan = viewsOf(household, [inputs.plan], inputs.events, titles)[0]!;
   const pantry = pantryRowsOf(inputs.observations, inputs.merges, deps.clock.now());
   const gramsPerPiece = pieceWeightsOf(inputs.unitWeights, inputs.merges);
-  const unpriced = deriveList({ plan, recipes, pantry, gramsPerPiece, prices: new Map() });
+  const unpriced = deriveList({ plan, recipes, pantry, gramsPerPiece, prices: new Map(), dislikes: household.dislikes });
   let prices = new Map<string, FoodPrice>();
   let priceError: unknown = null;
   // With the price catalogue off the household wants no suggested prices: none are asked for.
@@ -108,7 +109,7 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
       priceError = err;
     }
   }
-  const derived = prices.size > 0 ? deriveList({ plan, recipes, pantry, gramsPerPiece, prices }) : unpriced;
+  const derived = prices.size > 0 ? deriveList({ plan, recipes, pantry, gramsPerPiece, prices, dislikes: household.dislikes }) : unpriced;
   const now = deps.clock.now();
   const until = Math.min(now.getTime() + DERIVATION_HOLDS_MS, ...derived.pantryCounted.map((r) => countsUntil(r, now)!.getTime()));
   const derivation: Derivation | null = revision !== null && priceError === null ? { from: revision, until: new Date(until) } : null;
@@ -189,7 +190,9 @@ export async function addShoppingItem(
   if (!inBounds(quantity)) return fail({ type: 'shopping-quantity-out-of-bounds' });
   const listed = await refresh(deps, caller, householdId, planId, false);
   if (!listed.ok) return listed;
-  const gpp = (await pieceWeights(deps, householdId))(foodKey);
+  const [weights, household] = await Promise.all([pieceWeights(deps, householdId), deps.households.byId(householdId)]);
+  const gpp = weights(foodKey);
+  const preferenceFit = preferenceFitter(household?.dislikes ?? [])({ displayName: name, foodKey });
   const { result: line } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     const lines = [...(current?.lines ?? [])];
     const i = lines.findIndex((l) => l.foodKey === foodKey && convert(quantity, unit, l.unit, gpp) !== null);
@@ -222,6 +225,7 @@ export async function addShoppingItem(
         suggestedPriceSource: 'None',
         suggestedPriceIsAggregate: false,
         tickNotified: false,
+        preferenceFit,
       };
       lines.push(changed);
     }

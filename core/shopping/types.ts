@@ -14,6 +14,14 @@ export type ReasonCode = (typeof REASON_CODES)[number];
 
 export type PriceSource = 'None' | 'FoodTable';
 
+/**
+ * What the household has said of a line's food: `Disliked` it matches one of the household's dislikes (matched like
+ * guests' avoids, core/shared/avoids.ts, but only a mark: the line stays); `Fits` it matches none; `NotAssessed` the
+ * household has said nothing it dislikes.
+ */
+export const PREFERENCE_FITS = ['Fits', 'Disliked', 'NotAssessed'] as const;
+export type PreferenceFit = (typeof PREFERENCE_FITS)[number];
+
 /** One line of a shopping list. Quantities are in the line's `unit`. */
 export interface ShoppingLine {
   readonly id: string;
@@ -40,6 +48,7 @@ export interface ShoppingLine {
   readonly suggestedPriceIsAggregate: boolean;
   /** The line's first tick queued its push already (once per line). */
   readonly tickNotified: boolean;
+  readonly preferenceFit: PreferenceFit;
 }
 
 /** Counts answered for a closed trip. */

@@ -45,7 +45,7 @@ export function householdStoreContract(backend: Backend): void {
     it('round-trips a household with its first member, arrays and dates included', async () => {
       const { h, owner, created } = await withOwner();
       // New households share list changes and show prices unless told otherwise.
-      const expected = { ...h, sharingOff: false, priceCatalogueOn: true, updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
+      const expected = { ...h, sharingOff: false, priceCatalogueOn: true, dislikes: [], updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
       expect(created).to.deep.equal(expected);
       expect(await s.households.byId(h.id)).to.deep.equal(expected);
     });
@@ -85,6 +85,16 @@ export function householdStoreContract(backend: Backend): void {
       expect(updated?.chains).to.deep.equal(['Meny']);
       expect(updated?.updatedAt).to.deep.equal(at('2026-02-03T00:00:00.000Z'));
       expect((await s.households.byId(h.id))?.chains).to.deep.equal(['Meny']);
+    });
+
+    it('round-trips dislikes, unicode and order kept, and replaces them whole', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      const h = household({ dislikes: ['Rosenkål', 'koriander'] });
+      expect((await s.households.create(h, member(account.id))).dislikes).to.deep.equal(['Rosenkål', 'koriander']);
+      expect((await s.households.update(h.id, { dislikes: ['lever'] }, at('2026-02-03T00:00:00.000Z')))?.dislikes).to.deep.equal(['lever']);
+      expect((await s.households.update(h.id, { name: 'Nytt navn' }, at('2026-02-04T00:00:00.000Z')))?.dislikes).to.deep.equal(['lever']);
+      expect((await s.households.update(h.id, { dislikes: [] }, at('2026-02-05T00:00:00.000Z')))?.dislikes).to.deep.equal([]);
     });
 
     it('round-trips the shopping settings given at creation and changes each alone', async () => {

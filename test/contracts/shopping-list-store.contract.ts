@@ -27,6 +27,7 @@ const shoppingLine = (over: Partial<ShoppingLine> = {}): ShoppingLine => ({
   suggestedPriceSource: 'FoodTable',
   suggestedPriceIsAggregate: true,
   tickNotified: true,
+  preferenceFit: 'Disliked',
   ...over,
 });
 const plain = (over: Partial<ShoppingLine> = {}): ShoppingLine =>

@@ -15,7 +15,7 @@ const AT = new Date('2026-05-06T09:00:00.000Z');
 const line = (over: Partial<ShoppingLine>): ShoppingLine => ({
   id: randomUUID(), foodKey: 'mat', displayName: 'Mat', requiredQuantity: 4, unit: 'pcs', extraQuantity: 0, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null,
   reasonCode: 'Planned', haveQuantity: 1, relatedPlanEntryIds: [], isManual: false, addedAfterShopping: false, aisle: 'Other', suggestedPrice: null,
-  suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false, tickNotified: false, ...over,
+  suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false, tickNotified: false, preferenceFit: 'NotAssessed', ...over,
 });
 const list = (lines: ShoppingLine[], over: Partial<ShoppingList> = {}): ShoppingList => ({
   id: 'l', householdId: 'h', planId: 'p', version: 3, generatedAt: new Date(0), completedAt: null, skippedReferences: ['Deig'], addedReferences: [], trip: null, derivation: null, lines, ...over,
@@ -70,7 +70,7 @@ describe('shopping trip (pure)', () => {
   it('adds a recipe\'s lines: into a convertible line of the food (reopening it), else AddedRecipe lines; to-taste lines skipped', () => {
     const derived = (foodKey: string, requiredQuantity: number, unit: string): DerivedLine => ({
       foodKey, displayName: foodKey, requiredQuantity, unit, reasonCode: 'Planned', haveQuantity: 0, relatedPlanEntryIds: ['r'], aisle: 'Other',
-      suggestedPrice: null, suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false,
+      suggestedPrice: null, suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false, preferenceFit: 'NotAssessed',
     });
     const lines = addRecipeLines(list([bought, open]), [derived('melk', 5, 'dl'), derived('ost', 200, 'g'), derived('salt', 0, 'pcs')], () => null, counter());
     expect(lines[0]).to.include({ requiredQuantity: 4.5, extraQuantity: 0.5, status: 'Buy', addedAfterShopping: true, purchasedQuantity: 2 });
@@ -83,7 +83,7 @@ describe('shopping trip (pure)', () => {
   it('keeps AddedRecipe lines (and their reason) when the list is derived again, and the trip record', () => {
     const added = line({ foodKey: 'ost', requiredQuantity: 200, extraQuantity: 200, reasonCode: 'AddedRecipe', haveQuantity: 0 });
     const trip = { summary: { linesBought: 0, linesLeft: 1, observationsWritten: 0 }, observationIds: [], closingTicks: [] };
-    const next = reconcile(list([added], { trip }), { lines: [], skippedReferences: [], pantryCounted: [] }, counter(), AT, true)!;
+    const next = reconcile(list([added], { trip }), { lines: [], fitOf: () => 'NotAssessed', skippedReferences: [], pantryCounted: [] }, counter(), AT, true)!;
     expect(next.lines).to.deep.equal([added]);
     expect(next.trip).to.deep.equal(trip);
   });

@@ -29,6 +29,7 @@ const input = (days: ReturnType<typeof day>[], recipes: Recipe[], over: Partial<
   pantry: [],
   gramsPerPiece: () => null,
   prices: new Map(),
+  dislikes: [],
   ...over,
 });
 
@@ -77,6 +78,14 @@ describe('shopping list derivation (domain)', () => {
     expect(covered.lines.map((l) => l.foodKey)).to.deep.equal(['løk']);
     const partly = deriveList(input([day('mon', 'plate', 4)], [plate, garnish], { pantry: [pantryRow('persille', 1, 'bunt')] }));
     expect(partly.lines.find((l) => l.foodKey === 'persille')).to.include({ requiredQuantity: 2, haveQuantity: 1, reasonCode: 'OptionalOnly' });
+  });
+
+  it("marks each line by the household's dislikes: Disliked or Fits; NotAssessed while it has said nothing", () => {
+    const plain = deriveList(input([day('mon', 'pasta', 2)], [pasta, sauce]));
+    expect(new Set(plain.lines.map((l) => l.preferenceFit))).to.deep.equal(new Set(['NotAssessed']));
+    const d = deriveList(input([day('mon', 'pasta', 2)], [pasta, sauce], { dislikes: ['løk', 'Basilikum'] }));
+    expect(Object.fromEntries(d.lines.map((l) => [l.foodKey, l.preferenceFit]))).to.deep.equal({ basilikum: 'Disliked', fløte: 'Fits', løk: 'Disliked', parmesan: 'Fits', pasta: 'Fits' });
+    expect(d.fitOf({ displayName: 'Rødløk', foodKey: 'rødløk' })).to.equal('Disliked');
   });
 
   it('leaves closed days and days without a dish out, and merges a food over days and convertible units', () => {

@@ -31,6 +31,7 @@ for (const kind of databaseKinds()) {
       expect(res.headers.get('location')).to.equal(`/api/v1/households/${res.json.id}`);
       expect(res.json).to.include({ name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', plan: 'Free' });
       expect(res.json.chains).to.deep.equal([]);
+      expect(res.json.dislikes).to.deep.equal([]);
       const me = (await client.get('/api/v1/me')).json;
       expect(res.json.members).to.deep.equal([{ id: res.json.members[0].id, displayName: 'Kari', role: 'Owner', userId: me.user.id }]);
       expect(me.memberships).to.deep.equal([{ householdId: res.json.id, householdName: 'Hansen', role: 'Owner', memberId: res.json.members[0].id }]);
@@ -89,6 +90,29 @@ for (const kind of databaseKinds()) {
       expect(byStranger.status).to.equal(404);
       expect((await owner.get(`/api/v1/households/${h.id}`)).json.name).to.equal('Hansen-Berg');
       expect((await junior.get('/api/v1/me')).json.memberships[0]).to.include({ householdName: 'Hansen-Berg', role: 'Junior' });
+    });
+
+    it('takes dislikes from adults (trimmed, each once whatever its case) and refuses bad ones without changing anything', async () => {
+      const { client } = await signedInClient(server.url);
+      const { client: junior } = await signedInClient(server.url);
+      const h = await householdOf(client);
+      await join(h.id, junior, 'Junior');
+      const set = await client.patch(`/api/v1/households/${h.id}`, { dislikes: ['  Rosenkål ', 'rosenkål', 'Lever', 'koriander'] });
+      expect(set.status, set.text).to.equal(200);
+      expect(set.json.dislikes).to.deep.equal(['Rosenkål', 'Lever', 'koriander']);
+      expect((await junior.patch(`/api/v1/households/${h.id}`, { dislikes: [] })).status).to.equal(403);
+      for (const [dislikes, code] of [
+        [Array.from({ length: 21 }, (_, i) => `mat${i}`), 'value_too_long'],
+        [['  '], 'validation_failed'],
+        [['x'.repeat(201)], 'value_too_long'],
+        ['lever', 'validation_failed'],
+        [[42], 'validation_failed'],
+      ] as const) {
+        const res = await client.patch(`/api/v1/households/${h.id}`, { dislikes });
+        expect([res.status, res.json.code], JSON.stringify(dislikes).slice(0, 40)).to.deep.equal([400, code]);
+      }
+      expect((await junior.get(`/api/v1/households/${h.id}`)).json.dislikes).to.deep.equal(['Rosenkål', 'Lever', 'koriander']);
+      expect((await client.patch(`/api/v1/households/${h.id}`, { dislikes: Array.from({ length: 20 }, (_, i) => `mat${i}`) })).json.dislikes).to.have.length(20);
     });
 
     it('checks timeZoneId against /api/v1/time-zones and refuses bad values without changing anything', async () => {

@@ -324,6 +324,27 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it("marks lines by the household's dislikes (preferenceFit), hand-added lines too; the list's ETag follows them", async () => {
+      const h = await household();
+      const taco = await tacoWeek(h);
+      const onionKey = taco.ingredients[1]!.foodKey;
+      const first = await h.owner.get(h.list);
+      expect(new Set((first.json.items as { preferenceFit: string }[]).map((i) => i.preferenceFit))).to.deep.equal(new Set(['NotAssessed']));
+      const set = await h.owner.patch(h.base, { dislikes: [' løk ', 'LØK', 'koriander'] });
+      expect(set.status, set.text).to.equal(200);
+      expect(set.json.dislikes).to.deep.equal(['løk', 'koriander']);
+      const marked = await h.owner.get(h.list, { headers: { 'If-None-Match': first.headers.get('etag')! } });
+      expect(marked.status).to.equal(200);
+      for (const i of marked.json.items as { foodKey: string; preferenceFit: string }[]) expect(i.preferenceFit, i.foodKey).to.equal(i.foodKey === onionKey ? 'Disliked' : 'Fits');
+      const added = await h.owner.post(`${h.list}/items`, { displayName: 'Fersk koriander' });
+      expect(added.json.preferenceFit).to.equal('Disliked');
+      expect((await h.owner.post(`${h.list}/items`, { displayName: 'Salt' })).json.preferenceFit).to.equal('Fits');
+      expect((await h.owner.patch(h.base, { dislikes: [] })).json.dislikes).to.deep.equal([]);
+      const cleared = (await h.owner.get(h.list)).json.items as { displayName: string; preferenceFit: string }[];
+      expect(new Set(cleared.map((i) => i.preferenceFit))).to.deep.equal(new Set(['NotAssessed']));
+      expect(cleared.map((i) => i.displayName)).to.include('Fersk koriander');
+    });
+
     describe('shopping settings', () => {
       const settingsOf = (h: H) => `${h.base}/shopping-settings`;
 

@@ -5,7 +5,7 @@ import { acceptInvite, createInvite, deleteInvite, INVITE_DEFAULT_DAYS, listInvi
 import type { Invite } from '../../../ports/invite-store.js';
 import { normalizeReadableCode } from '../../crypto/readable-codes.js';
 import { MembershipResponse } from './accounts.js';
-import { HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
+import { DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
 import { problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
@@ -20,6 +20,7 @@ const HouseholdResponse = v.object({
   country: v.string(),
   dinnerTime: v.string(),
   chains: v.array(v.string()),
+  dislikes: v.array(v.string()),
   plan: v.picklist(PLANS),
   members: v.array(MemberResponse),
   createdAt: IsoDateTime,
@@ -42,6 +43,12 @@ const UpdateHouseholdRequest = v.object({
     v.pipe(
       v.array(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(80, 'at most 80 characters'))),
       v.maxLength(50, 'at most 50 chains'),
+    ),
+  ),
+  dislikes: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.maxLength(DISLIKE_MAX_LENGTH, `at most ${DISLIKE_MAX_LENGTH} characters`), v.check((w) => w.trim().length > 0, 'must not be blank'))),
+      v.maxLength(DISLIKES_MAX, `at most ${DISLIKES_MAX} dislikes`),
     ),
   ),
 });
@@ -71,6 +78,7 @@ export function toHouseholdResponse(h: HouseholdWithMembers): v.InferOutput<type
     country: h.country,
     dinnerTime: h.dinnerTime,
     chains: [...h.chains],
+    dislikes: [...h.dislikes],
     plan: h.plan,
     members: h.members.map(toMemberResponse),
     createdAt: h.createdAt.toISOString(),
@@ -123,7 +131,11 @@ export function householdRoutes(deps: ServiceDeps): AnyRoute[] {
       path: '/api/v1/households/{householdId}',
       operationId: 'updateHousehold',
       summary: 'Change a household (adults only)',
-      description: 'Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only.',
+      description:
+        'Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes ' +
+        `(at most ${DISLIKES_MAX}, each 1 to ${DISLIKE_MAX_LENGTH} characters, trimmed, each once whatever its case) are foods the ` +
+        'household would rather not eat, in its own words: matched as guests\' avoids are, but soft. Every shopping-list line ' +
+        'then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed.',
       tag,
       auth: 'session',
       rateLimit: 'backstop',

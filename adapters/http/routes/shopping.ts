@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { addShoppingItem, generateShoppingList, listTotals, readShoppingList, removeShoppingItem, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
-import { LINE_STATUSES, REASON_CODES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList, type ShoppingSettings } from '../../../core/shopping/types.js';
+import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList, type ShoppingSettings } from '../../../core/shopping/types.js';
 import { getShoppingSettings, updateShoppingSettings } from '../../../core/shopping/settings.js';
 import type { Logger } from '../../../ports/logger.js';
 import { problemFor } from '../problem.js';
@@ -31,7 +31,7 @@ const ShoppingListItemResponse = v.object({
   suggestedPriceSource: v.picklist(['None', 'FoodTable']),
   aisle: v.string(),
   isManual: v.boolean(),
-  preferenceFit: v.picklist(['NotAssessed']),
+  preferenceFit: v.picklist(PREFERENCE_FITS),
 });
 const ShoppingListResponse = v.object({
   id: Uuid,
@@ -81,7 +81,7 @@ export const toItem = (l: ShoppingLine): v.InferOutput<typeof ShoppingListItemRe
   suggestedPriceSource: l.suggestedPriceSource,
   aisle: l.aisle,
   isManual: l.isManual,
-  preferenceFit: 'NotAssessed',
+  preferenceFit: l.preferenceFit,
 });
 export const toList = (l: ShoppingList, settings: ShoppingSettings): v.InferOutput<typeof ShoppingListResponse> => ({
   id: l.id,
