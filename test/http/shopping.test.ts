@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { readCacheOf } from '../../adapters/knex/read-cache.js';
+import { AISLES } from '../../core/pantry/model.js';
+import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES } from '../../core/shopping/types.js';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { Client } from '../support/client.js';
@@ -403,6 +405,15 @@ for (const kind of databaseKinds()) {
       const doc = (await new Client(server.url).get('/api/v1/openapi.json')).json;
       const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
       expect(ops).to.include.members(['getShoppingList', 'generateShoppingList', 'addShoppingItem', 'updateShoppingItem', 'removeShoppingItem', 'getShoppingSettings', 'updateShoppingSettings']);
+      // The full value lists of the line fields api.md shows only in part ("seen"), in the list's own schema.
+      const item = doc.paths['/api/v1/households/{householdId}/plans/{planId}/shopping-list'].get.responses['200'].content['application/json'].schema.properties.items.items.properties;
+      expect([item.aisle.enum, item.reasonCode.enum, item.preferenceFit.enum, item.status.enum, item.suggestedPriceSource.enum]).to.deep.equal([
+        [...AISLES],
+        [...REASON_CODES],
+        [...PREFERENCE_FITS],
+        [...LINE_STATUSES],
+        ['None', 'FoodTable'],
+      ]);
       const h = await household();
       const line = (await h.owner.post(`${h.list}/items`, { DisplayName: 'Mel', Quantity: 2, Unit: 'kg' })).json;
       expect(line).to.include({ requiredQuantity: 2, unit: 'kg' });

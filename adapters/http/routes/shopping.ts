@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { addShoppingItem, generateShoppingList, listTotals, readShoppingList, removeShoppingItem, updateShoppingItem, type ListAnswer } from '../../../core/shopping/lists.js';
 import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES, SHOPPING_QUANTITY_MAX, type ShoppingLine, type ShoppingList, type ShoppingSettings } from '../../../core/shopping/types.js';
 import { getShoppingSettings, updateShoppingSettings } from '../../../core/shopping/settings.js';
+import { AISLES } from '../../../core/pantry/model.js';
 import type { Logger } from '../../../ports/logger.js';
 import { problemFor } from '../problem.js';
 import { betterChoicesRoute } from './better-choices.js';
@@ -29,7 +30,7 @@ const ShoppingListItemResponse = v.object({
   suggestedProductName: v.nullable(v.string()),
   suggestedPriceIsAggregate: v.boolean(),
   suggestedPriceSource: v.picklist(['None', 'FoodTable']),
-  aisle: v.string(),
+  aisle: v.picklist(AISLES),
   isManual: v.boolean(),
   preferenceFit: v.picklist(PREFERENCE_FITS),
 });
@@ -79,7 +80,7 @@ export const toItem = (l: ShoppingLine): v.InferOutput<typeof ShoppingListItemRe
   suggestedProductName: l.suggestedProductName,
   suggestedPriceIsAggregate: l.suggestedPriceIsAggregate,
   suggestedPriceSource: l.suggestedPriceSource,
-  aisle: l.aisle,
+  aisle: l.aisle as (typeof AISLES)[number],
   isManual: l.isManual,
   preferenceFit: l.preferenceFit,
 });
