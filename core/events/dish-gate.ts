@@ -1,25 +1,46 @@
+import type { PlanDayRow } from '../../ports/plan-store.js';
 import { avoidsOfDay, dishConflict } from '../plans/avoid-gate.js';
 import { recipesReaching } from '../recipes/reaching.js';
 import { weekStartOf, type IsoDate } from '../shared/dates.js';
-import type { DishConflict } from '../shared/errors.js';
+import type { DishConflict, ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
+import { fail, ok, type Result } from '../shared/result.js';
 import type { EventDeps } from './deps.js';
 import type { MealEvent } from './types.js';
 
-/** A planned dish that a change of events makes unservable: the day to clear when the change replaces dishes. */
-export interface BrokenDish extends DishConflict {
+/** A planned dish that a change of events makes unservable, and the plan day to clear when the change replaces dishes. */
+export interface BrokenDish {
+  readonly conflict: DishConflict;
   readonly planId: string;
-  readonly portionsOverride: number | null;
-  readonly note: string | null;
+  readonly day: PlanDayRow;
+}
+
+/** What a change does to a dish its avoids break: refuse (avoid-conflict), unless `replaceDish` clears the dish. */
+export interface DishOptions {
+  readonly replaceDish?: boolean | undefined;
 }
 
 /**
- * The dishes already planned that the change would make unservable: for each day an added event with avoids
- * lands on, the day's avoids once the change is made (the day's events, less those the change removes, plus those
- * it adds) against that day's dish, through the one candidate gate (core/plans/avoid-gate.ts). An event without
- * avoids, and removing one, can break no dish, so most changes read nothing here.
+ * The candidate gate for a change of events, before it is written: the dishes already planned that it would make
+ * unservable, for each day an added event with avoids lands on (the day's avoids once the change is made: its
+ * events, less those the change removes, plus those it adds, against that day's dish, through
+ * core/plans/avoid-gate.ts). Any such dish refuses the change (avoid-conflict, naming the first), unless
+ * `replaceDish`: then the days to clear once the change is written (`clearDishes`). An event without avoids, and
+ * removing one, can break no dish, so most changes read nothing here.
  */
-export async function dishesBrokenBy(deps: EventDeps, householdId: HouseholdId, added: readonly MealEvent[], removedIds: readonly string[]): Promise<BrokenDish[]> {
+export async function dishesToClear(
+  deps: EventDeps,
+  householdId: HouseholdId,
+  added: readonly MealEvent[],
+  removedIds: readonly string[],
+  options: DishOptions,
+): Promise<Result<BrokenDish[], ErrorOf<'avoid-conflict'>>> {
+  const broken = await dishesBrokenBy(deps, householdId, added, removedIds);
+  const first = broken[0];
+  return first && !options.replaceDish ? fail({ type: 'avoid-conflict', ...first.conflict }) : ok(broken);
+}
+
+async function dishesBrokenBy(deps: EventDeps, householdId: HouseholdId, added: readonly MealEvent[], removedIds: readonly string[]): Promise<BrokenDish[]> {
   const dates = [...new Set(added.filter((e) => avoidsOfDay([e]).length > 0).map((e) => e.date))].sort();
   if (dates.length === 0) return [];
   const [first, last] = [dates[0]!, dates[dates.length - 1]!];
@@ -35,15 +56,12 @@ export async function dishesBrokenBy(deps: EventDeps, householdId: HouseholdId, 
     if (!planned || !recipe) continue;
     const events = [...existing.filter((e) => e.date === date && !gone.has(e.id)), ...added.filter((e) => e.date === date)];
     const conflict = dishConflict(recipe, recipes, avoidsOfDay(events), date as IsoDate);
-    if (conflict) broken.push({ ...conflict, planId: planned.planId, portionsOverride: planned.day.portionsOverride, note: planned.day.note });
+    if (conflict) broken.push({ conflict, ...planned });
   }
   return broken;
 }
 
-/** The conflict as the refusal names it (the first broken day). */
-export const conflictOf = (b: BrokenDish): DishConflict => ({ date: b.date, recipeId: b.recipeId, recipeTitle: b.recipeTitle, avoid: b.avoid, ingredient: b.ingredient });
-
 /** replaceDish: each broken day loses its dish and keeps its portions override and note. */
 export async function clearDishes(deps: EventDeps, householdId: HouseholdId, broken: readonly BrokenDish[], at: Date): Promise<void> {
-  for (const b of broken) await deps.plans.setDay(householdId, b.planId, b.date, { recipeId: null, portionsOverride: b.portionsOverride, note: b.note }, at);
+  for (const b of broken) await deps.plans.setDay(householdId, b.planId, b.day.date, { recipeId: null, portionsOverride: b.day.portionsOverride, note: b.day.note }, at);
 }

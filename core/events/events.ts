@@ -8,7 +8,7 @@ import { fail, ok, type Result } from '../shared/result.js';
 import type { EventPosition } from '../../ports/meal-event-store.js';
 import { isIsoDate } from '../shared/dates.js';
 import type { EventDeps } from './deps.js';
-import { clearDishes, conflictOf, dishesBrokenBy } from './dish-gate.js';
+import { clearDishes, dishesToClear, type DishOptions } from './dish-gate.js';
 import { eventFrom, inputOf, invalidInput, juniorMayWrite, markListsStale, todayOf } from './rules.js';
 import type { MealEvent, MealEventInput } from './types.js';
 
@@ -24,11 +24,6 @@ async function householdOf(deps: EventDeps, householdId: HouseholdId): Promise<H
 /** A Junior may act only on her own presence within the window; adults on anything. */
 function mayWrite(deps: EventDeps, caller: Member, household: HouseholdWithMembers, input: MealEventInput): boolean {
   return isAdult(caller.role) || juniorMayWrite(caller, input, todayOf(household, deps.clock.now()));
-}
-
-/** What a change does to a dish its avoids break: refuse (avoid-conflict), unless `replaceDish` clears the dish. */
-export interface DishOptions {
-  readonly replaceDish?: boolean | undefined;
 }
 
 /**
@@ -50,10 +45,10 @@ export async function createEvent(
   if (invalid) return fail({ type: 'event-invalid', detail: invalid });
   const at = deps.clock.now();
   const event = eventFrom(deps.ids, householdId, input, { id: deps.ids.newId(), createdAt: at, updatedAt: at });
-  const broken = await dishesBrokenBy(deps, householdId, [event], []);
-  if (broken.length > 0 && !options.replaceDish) return fail({ type: 'avoid-conflict', ...conflictOf(broken[0]!) });
+  const cleared = await dishesToClear(deps, householdId, [event], [], options);
+  if (!cleared.ok) return cleared;
   await deps.events.create([event]);
-  await clearDishes(deps, householdId, broken, at);
+  await clearDishes(deps, householdId, cleared.value, at);
   await markListsStale(deps, householdId, [event], at);
   return ok(event);
 }
@@ -75,10 +70,10 @@ export async function replaceEvent(
   if (invalid) return fail({ type: 'event-invalid', detail: invalid });
   const at = deps.clock.now();
   const after = eventFrom(deps.ids, householdId, input, { id: eventId, createdAt: before.createdAt, updatedAt: at });
-  const broken = await dishesBrokenBy(deps, householdId, [after], [eventId]);
-  if (broken.length > 0 && !options.replaceDish) return fail({ type: 'avoid-conflict', ...conflictOf(broken[0]!) });
+  const cleared = await dishesToClear(deps, householdId, [after], [eventId], options);
+  if (!cleared.ok) return cleared;
   if (!(await deps.events.rewrite(householdId, [after], []))) return fail({ type: 'event-not-found' });
-  await clearDishes(deps, householdId, broken, at);
+  await clearDishes(deps, householdId, cleared.value, at);
   await markListsStale(deps, householdId, [before, after], at);
   return ok(after);
 }

@@ -5,8 +5,7 @@ import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import type { EventDeps } from './deps.js';
-import { clearDishes, conflictOf, dishesBrokenBy } from './dish-gate.js';
-import type { DishOptions } from './events.js';
+import { clearDishes, dishesToClear, type DishOptions } from './dish-gate.js';
 import { eventFrom, invalidInput, markListsStale, runsOf } from './rules.js';
 import { RUN_MAX_DAYS, type IsoDate, type MealEvent, type MealEventFields, type MealEventInput, type MealEventType } from './types.js';
 
@@ -36,10 +35,10 @@ export async function createRun(
   }
   const at = deps.clock.now();
   const events = inputs.map((day) => eventFrom(deps.ids, householdId, day, { id: deps.ids.newId(), createdAt: at, updatedAt: at }));
-  const broken = await dishesBrokenBy(deps, householdId, events, []);
-  if (broken.length > 0 && !options.replaceDish) return fail({ type: 'avoid-conflict', ...conflictOf(broken[0]!) });
+  const cleared = await dishesToClear(deps, householdId, events, [], options);
+  if (!cleared.ok) return cleared;
   await deps.events.create(events);
-  await clearDishes(deps, householdId, broken, at);
+  await clearDishes(deps, householdId, cleared.value, at);
   await markListsStale(deps, householdId, events, at);
   return ok(events);
 }
@@ -71,10 +70,10 @@ export async function editRun(
   const createdAt = new Map(before.map((e) => [e.id, e.createdAt]));
   const at = deps.clock.now();
   const after = days.map((day, i) => eventFrom(deps.ids, householdId, day, { id: ids[i]!, createdAt: createdAt.get(ids[i]!)!, updatedAt: at }));
-  const broken = await dishesBrokenBy(deps, householdId, after, ids);
-  if (broken.length > 0 && !options.replaceDish) return fail({ type: 'avoid-conflict', ...conflictOf(broken[0]!) });
+  const cleared = await dishesToClear(deps, householdId, after, ids, options);
+  if (!cleared.ok) return cleared;
   if (!(await deps.events.rewrite(householdId, after, ids.slice(days.length)))) return fail({ type: 'event-not-found' });
-  await clearDishes(deps, householdId, broken, at);
+  await clearDishes(deps, householdId, cleared.value, at);
   await markListsStale(deps, householdId, [...before, ...after], at);
   return ok(after);
 }

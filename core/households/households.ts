@@ -5,6 +5,7 @@ import type { TimeZoneCatalog } from '../../ports/time-zones.js';
 import type { Account } from '../accounts/types.js';
 import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
+import { onceEachIgnoringCase } from '../shared/words.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { requireAdult, requireMember } from './access.js';
 import {
@@ -84,15 +85,8 @@ export async function updateHousehold(
     ...changes,
     ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
     ...(changes.chains !== undefined ? { chains: [...new Set(changes.chains.map((c) => c.trim()))] } : {}),
-    ...(changes.dislikes !== undefined ? { dislikes: onceEach(changes.dislikes.map((d) => d.trim())) } : {}),
+    ...(changes.dislikes !== undefined ? { dislikes: onceEachIgnoringCase(changes.dislikes.map((d) => d.trim())) } : {}),
   };
   const updated = await deps.households.update(householdId, cleaned, deps.clock.now());
   return updated ? ok(updated) : fail({ type: 'household-not-found' });
 }
-
-/** Each word once, whatever its case, as first given. */
-const onceEach = (words: readonly string[]): string[] => {
-  const seen = new Map<string, string>();
-  for (const w of words) if (!seen.has(w.toLowerCase())) seen.set(w.toLowerCase(), w);
-  return [...seen.values()];
-};

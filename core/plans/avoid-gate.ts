@@ -3,15 +3,11 @@ import type { Recipe } from '../recipes/types.js';
 import { avoidMatcher } from '../shared/avoids.js';
 import type { IsoDate } from '../shared/dates.js';
 import type { DishConflict } from '../shared/errors.js';
-
-export type { DishConflict };
-
+import { onceEachIgnoringCase } from '../shared/words.js';
 
 /** Every avoid of the day's events' participants, de-duplicated case-insensitively, in the order first given. */
 export function avoidsOfDay(events: readonly Pick<MealEvent, 'participants'>[]): string[] {
-  const avoids = new Map<string, string>();
-  for (const e of events) for (const p of e.participants) for (const a of p.avoids) if (!avoids.has(a.toLowerCase())) avoids.set(a.toLowerCase(), a);
-  return [...avoids.values()];
+  return onceEachIgnoringCase(events.flatMap((e) => e.participants.flatMap((p) => p.avoids)));
 }
 
 /**

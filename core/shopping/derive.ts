@@ -55,8 +55,8 @@ interface Bucket {
 /**
  * The week's shopping need. Each day cooked at home with a dish adds the dish's lines scaled by the day's
  * portions over the recipe's servings. A line pointing at a base recipe adds the base's own lines, scaled by the
- * dish's factor times the line's quantity (the number of batches of the base; none given: one). Optional lines
- * are left out; named references are reported, never bought; "to taste" lines (no quantity) count as 0 of the
+ * dish's factor times the line's quantity (the number of batches of the base; none given: one). Named references
+ * the dish needs are reported, never bought; "to taste" lines (no quantity) count as 0 of the
  * food. Per food, amounts merge into the first line whose unit converts (pieces ↔ mass with the household's
  * piece weight); a unit that does not convert starts a line of its own. Optional lines (and every line of a base
  * an optional line points at) are kept apart: a food that some required line needs gets none of them, and a food

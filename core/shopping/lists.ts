@@ -7,6 +7,7 @@ import type { ShoppingListStore } from '../../ports/shopping-list-store.js';
 import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import type { Account } from '../accounts/types.js';
+import type { HouseholdWithMembers } from '../households/types.js';
 import { requireMember } from '../households/access.js';
 import { aisleOf, countsUntil, pantryRowsOf } from '../pantry/model.js';
 import type { PantryDeps } from '../pantry/rows.js';
@@ -39,6 +40,12 @@ export interface ListAnswer {
   readonly list: ShoppingList;
   readonly settings: ShoppingSettings;
   readonly priceError: unknown;
+}
+
+/** A list just brought up to date, with the household and piece weights its derivation read (for a change to follow). */
+export interface Refreshed extends ListAnswer {
+  readonly household: HouseholdWithMembers;
+  readonly gramsPerPiece: (foodKey: string) => number | null;
 }
 
 type ListDenied = ErrorOf<'household-not-found' | 'plan-not-found'>;
@@ -85,7 +92,7 @@ const isCurrent = (stamp: ListStamp, revision: string | null, now: Date) =>
  * write landing meanwhile leaves it behind the revision, so the next read derives again) and holds until the
  * first counted pantry row may stop counting; one priced without prices is not recorded.
  */
-export async function refresh(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string, force: boolean): Promise<Result<ListAnswer, ListDenied>> {
+export async function refresh(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string, force: boolean): Promise<Result<Refreshed, ListDenied>> {
   // One read of every input, the revision with them: a write landing after it moves the revision past the one recorded.
   const inputs = await deps.shoppingLists.inputs(householdId, planId);
   const household = inputs.household;
@@ -118,7 +125,7 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
       ? { write: null, result: null }
       : { write: reconcile(current, derived, () => deps.ids.newId(), now, force), result: null, derivation },
   );
-  return ok({ list: list!, settings: shoppingSettingsOf(household), priceError });
+  return ok({ list: list!, settings: shoppingSettingsOf(household), priceError, household, gramsPerPiece });
 }
 
 /** A read of a list: the caller already holds the stored version (`unchanged`), or the list. */
@@ -190,9 +197,9 @@ export async function addShoppingItem(
   if (!inBounds(quantity)) return fail({ type: 'shopping-quantity-out-of-bounds' });
   const listed = await refresh(deps, caller, householdId, planId, false);
   if (!listed.ok) return listed;
-  const [weights, household] = await Promise.all([pieceWeights(deps, householdId), deps.households.byId(householdId)]);
-  const gpp = weights(foodKey);
-  const preferenceFit = preferenceFitter(household?.dislikes ?? [])({ displayName: name, foodKey });
+  // The household and piece weights as the refresh just read them: no second read.
+  const gpp = listed.value.gramsPerPiece(foodKey);
+  const preferenceFit = preferenceFitter(listed.value.household.dislikes)({ displayName: name, foodKey });
   const { result: line } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     const lines = [...(current?.lines ?? [])];
     const i = lines.findIndex((l) => l.foodKey === foodKey && convert(quantity, unit, l.unit, gpp) !== null);

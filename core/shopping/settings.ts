@@ -35,10 +35,7 @@ export async function updateShoppingSettings(
   if (!adult.ok) return adult;
   // Nothing asked: nothing written (a write would move the household's revision for no change).
   if (changes.sharingOff === undefined && changes.priceCatalogueOn === undefined) return getShoppingSettings(deps, caller, householdId);
-  const updated = await deps.households.update(
-    householdId,
-    { ...(changes.sharingOff !== undefined ? { sharingOff: changes.sharingOff } : {}), ...(changes.priceCatalogueOn !== undefined ? { priceCatalogueOn: changes.priceCatalogueOn } : {}) },
-    deps.clock.now(),
-  );
+  // A setting left undefined is left as it is by the store, as every household change is.
+  const updated = await deps.households.update(householdId, { sharingOff: changes.sharingOff, priceCatalogueOn: changes.priceCatalogueOn }, deps.clock.now());
   return updated ? ok(shoppingSettingsOf(updated)) : fail({ type: 'household-not-found' });
 }

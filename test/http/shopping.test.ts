@@ -341,6 +341,13 @@ for (const kind of databaseKinds()) {
       const added = await h.owner.post(`${h.list}/items`, { displayName: 'Fersk koriander' });
       expect(added.json.preferenceFit).to.equal('Disliked');
       expect((await h.owner.post(`${h.list}/items`, { displayName: 'Salt' })).json.preferenceFit).to.equal('Fits');
+      // A recipe added by hand: its lines are marked as they are added.
+      const salsa = await dish(h, recipeBody('Salsa', 2, [{ displayName: 'Koriander', quantity: 1, unit: 'bunt' }, { displayName: 'Lime', quantity: 1, unit: 'stk' }]));
+      const withRecipe = (await h.owner.post(`${h.list}/recipe`, { recipeId: salsa.id })).json.items as { displayName: string; reasonCode: string; preferenceFit: string }[];
+      expect(withRecipe.filter((i) => i.reasonCode === 'AddedRecipe').map((i) => [i.displayName, i.preferenceFit])).to.have.deep.members([
+        ['Koriander', 'Disliked'],
+        ['Lime', 'Fits'],
+      ]);
       expect((await h.owner.patch(h.base, { dislikes: [] })).json.dislikes).to.deep.equal([]);
       const cleared = (await h.owner.get(h.list)).json.items as { displayName: string; preferenceFit: string }[];
       expect(new Set(cleared.map((i) => i.preferenceFit))).to.deep.equal(new Set(['NotAssessed']));
