@@ -16,8 +16,6 @@ export interface PlanRow {
   /** The Monday of the week. */
   readonly weekStart: IsoDate;
   readonly days: readonly PlanDayRow[];
-  /** Set when a change (guests, say) means the week's shopping list should be looked at again; null otherwise. */
-  readonly listStaleSince: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -31,9 +29,4 @@ export interface PlanStore {
   weeksBetween(householdId: HouseholdId, fromWeek: IsoDate, toWeek: IsoDate): Promise<PlanRow[]>;
   /** Sets a day's dish, portions and note; null when the plan is not the household's. */
   setDay(householdId: HouseholdId, planId: string, date: IsoDate, day: { recipeId: string | null; portionsOverride: number | null; note: string | null }, at: Date): Promise<PlanDayRow | null>;
-  /**
-   * Marks the shopping list of the week holding `date` stale (when that week has a plan): a change such as
-   * guests means the list should be looked at again before buying more.
-   */
-  markListStale(householdId: HouseholdId, date: IsoDate, at: Date): Promise<void>;
 }

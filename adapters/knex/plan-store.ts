@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PlanDayRow, PlanRow, PlanStore } from '../../ports/plan-store.js';
-import { weekStartOf, weekDates } from '../../core/shared/dates.js';
+import { weekDates } from '../../core/shared/dates.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { iso, toDate } from './rows.js';
 
@@ -8,7 +8,6 @@ export interface PlanTableRow {
   id: string;
   household_id: string;
   week_start: string;
-  list_stale_since: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -34,7 +33,6 @@ export function knexPlanStore(knex: Knex): PlanStore {
       id: r.id,
       householdId: r.household_id,
       weekStart: r.week_start,
-      listStaleSince: r.list_stale_since === null ? null : toDate(r.list_stale_since),
       createdAt: toDate(r.created_at),
       updatedAt: toDate(r.updated_at),
       days: days.filter((d) => d.plan_id === r.id).map(toDay),
@@ -50,7 +48,7 @@ export function knexPlanStore(knex: Knex): PlanStore {
       if (existing) return existing;
       try {
         await knex.transaction(async (trx) => {
-          await trx('plans').insert({ id: fresh.planId, household_id: householdId, week_start: weekStart, list_stale_since: null, created_at: iso(fresh.at), updated_at: iso(fresh.at) });
+          await trx('plans').insert({ id: fresh.planId, household_id: householdId, week_start: weekStart, created_at: iso(fresh.at), updated_at: iso(fresh.at) });
           await trx('plan_days').insert(weekDates(weekStart).map((date, i) => ({ id: fresh.dayIds[i]!, plan_id: fresh.planId, date, recipe_id: null, portions_override: null, note: null })));
         });
       } catch (err) {
@@ -79,9 +77,6 @@ export function knexPlanStore(knex: Knex): PlanStore {
         const row = (await trx<DayTableRow>('plan_days').where({ plan_id: planId, date }).first()) as DayTableRow;
         return toDay(row);
       });
-    },
-    async markListStale(householdId, date, at) {
-      await knex('plans').where({ household_id: householdId, week_start: weekStartOf(date) }).whereNull('list_stale_since').update({ list_stale_since: iso(at), updated_at: iso(at) });
     },
   });
 }

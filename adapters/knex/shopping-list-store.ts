@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PantryObservation } from '../../core/pantry/types.js';
-import type { Derivation, LineStatus, ListStamp, PreferenceFit, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from '../../core/shopping/types.js';
+import type { Derivation, LineStatus, ListStamp, MadeForDay, PreferenceFit, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord, WouldAdd } from '../../core/shopping/types.js';
 import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { cachedRead } from './read-cache.js';
@@ -28,6 +28,9 @@ interface ListRow {
   trip: string | null;
   derived_from: string | null;
   fresh_until: Date | string | null;
+  made_for: string;
+  would_add: string;
+  stale_since: Date | string | null;
 }
 interface LineRow {
   id: string;
@@ -123,7 +126,7 @@ const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unkn
 const INPUT_COLUMNS = {
   households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'dislikes', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
   household_members: ['id', 'household_id', 'account_id', 'display_name', 'role', 'created_at'] satisfies (keyof MemberRow)[],
-  plans: ['id', 'household_id', 'week_start', 'list_stale_since', 'created_at', 'updated_at'] satisfies (keyof PlanTableRow)[],
+  plans: ['id', 'household_id', 'week_start', 'created_at', 'updated_at'] satisfies (keyof PlanTableRow)[],
   plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note'] satisfies (keyof DayTableRow)[],
   meal_events: ['id', 'household_id', 'date', 'event_type', 'serving_time', 'available_cooking_minutes', 'notes', 'created_at', 'updated_at'] satisfies (keyof EventRow)[],
   meal_event_participants: ['id', 'event_id', 'household_member_id', 'position', 'is_present', 'guest_type', 'guest_count', 'dietary_notes', 'avoids'] satisfies (keyof ParticipantRow)[],
@@ -212,7 +215,6 @@ function toInputs(r: InputsRow, observations: readonly PantryObservation[]): Sho
           id: planRow.id,
           householdId: planRow.household_id,
           weekStart: planRow.week_start,
-          listStaleSince: planRow.list_stale_since === null ? null : toDate(planRow.list_stale_since),
           createdAt: toDate(planRow.created_at),
           updatedAt: toDate(planRow.updated_at),
           days: jsonRows<DayTableRow>(r.days).map(toDay),
@@ -226,7 +228,7 @@ function toInputs(r: InputsRow, observations: readonly PantryObservation[]): Sho
   };
 }
 
-const LIST_COLUMNS = ['id', 'household_id', 'plan_id', 'version', 'generated_at', 'completed_at', 'skipped_references', 'added_references', 'trip', 'derived_from', 'fresh_until'] satisfies (keyof ListRow)[];
+const LIST_COLUMNS = ['id', 'household_id', 'plan_id', 'version', 'generated_at', 'completed_at', 'skipped_references', 'added_references', 'trip', 'derived_from', 'fresh_until', 'made_for', 'would_add', 'stale_since'] satisfies (keyof ListRow)[];
 
 /** A list and its lines from the rows of one left join (line columns prefixed x_). */
 function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
@@ -248,6 +250,9 @@ function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
     addedReferences: r.added_references === null ? [] : fromJsonText<string[]>(r.added_references),
     trip: r.trip === null ? null : fromJsonText<TripRecord>(r.trip),
     lines,
+    madeFor: fromJsonText<Record<string, MadeForDay>>(r.made_for),
+    wouldAdd: fromJsonText<WouldAdd[]>(r.would_add),
+    staleSince: r.stale_since === null ? null : toDate(r.stale_since),
   };
 }
 
@@ -296,6 +301,9 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     skipped_references: toJsonText(c.skippedReferences),
     added_references: toJsonText(c.addedReferences),
     trip: c.trip === null ? null : toJsonText(c.trip),
+    made_for: toJsonText(c.madeFor),
+    would_add: toJsonText(c.wouldAdd),
+    stale_since: c.staleSince === null ? null : iso(c.staleSince),
   });
   const derivationColumns = (d: Derivation | null) => ({ derived_from: d?.from ?? null, fresh_until: d === null ? null : iso(d.until) });
   // A trip's pantry evidence and the change's pushes, in the change's transaction.

@@ -25,7 +25,6 @@ export function memoryPlanStore(t: MemoryTables): PlanStore {
         id: fresh.planId,
         householdId,
         weekStart,
-        listStaleSince: null,
         createdAt: fresh.at,
         updatedAt: fresh.at,
         days: weekDates(weekStart).map((date, i) => ({ id: fresh.dayIds[i]!, date, recipeId: null, portionsOverride: null, note: null })),
@@ -55,15 +54,6 @@ export function memoryPlanStore(t: MemoryTables): PlanStore {
       plans.set(planId, { ...p, updatedAt: at, days: p.days.map((d) => (d.date === date ? updated : d)) });
       bumpRevision(t, householdId);
       return { ...updated };
-    },
-    async markListStale(householdId, date, at) {
-      const week = weekStartOf(date);
-      for (const [id, p] of plans) {
-        if (p.householdId === householdId && p.weekStart === week && p.listStaleSince === null) {
-          plans.set(id, { ...p, listStaleSince: at, updatedAt: at });
-          bumpRevision(t, householdId);
-        }
-      }
     },
   };
 }

@@ -9,11 +9,8 @@ import type { RecipeStore } from '../../ports/recipe-store.js';
 export interface EventDeps {
   events: MealEventStore;
   households: HouseholdStore;
-  /**
-   * To say that a week's shopping list should be looked at again, and for the candidate gate: the dishes planned
-   * on the days an event with avoids lands on, cleared when a change replaces them.
-   */
-  plans: Pick<PlanStore, 'markListStale' | 'weeksBetween' | 'setDay'>;
+  /** For the candidate gate: the dishes planned on the days an event with avoids lands on, cleared when a change replaces them. */
+  plans: Pick<PlanStore, 'weeksBetween' | 'setDay'>;
   recipes: Pick<RecipeStore, 'byIds'>;
   pageCursors: PageCursors;
   clock: Clock;

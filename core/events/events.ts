@@ -9,7 +9,7 @@ import type { EventPosition } from '../../ports/meal-event-store.js';
 import { isIsoDate } from '../shared/dates.js';
 import type { EventDeps } from './deps.js';
 import { clearDishes, dishesToClear, type DishOptions } from './dish-gate.js';
-import { eventFrom, inputOf, invalidInput, juniorMayWrite, markListsStale, todayOf } from './rules.js';
+import { eventFrom, inputOf, invalidInput, juniorMayWrite, todayOf } from './rules.js';
 import type { MealEvent, MealEventInput } from './types.js';
 
 type NotMember = ErrorOf<'household-not-found'>;
@@ -49,7 +49,6 @@ export async function createEvent(
   if (!cleared.ok) return cleared;
   await deps.events.create([event]);
   await clearDishes(deps, householdId, cleared.value, at);
-  await markListsStale(deps, householdId, [event], at);
   return ok(event);
 }
 
@@ -74,7 +73,6 @@ export async function replaceEvent(
   if (!cleared.ok) return cleared;
   if (!(await deps.events.rewrite(householdId, [after], []))) return fail({ type: 'event-not-found' });
   await clearDishes(deps, householdId, cleared.value, at);
-  await markListsStale(deps, householdId, [before, after], at);
   return ok(after);
 }
 
@@ -94,7 +92,6 @@ export async function deleteEvent(
     if (!mayWrite(deps, member.value, household, inputOf(event))) return fail({ type: 'junior-forbidden' });
   }
   if (!(await deps.events.rewrite(householdId, [], [eventId]))) return fail({ type: 'event-not-found' });
-  await markListsStale(deps, householdId, [event], deps.clock.now());
   return ok(undefined);
 }
 

@@ -1,7 +1,6 @@
-import { addDays, dateIn, isIsoDate, weekStartOf } from '../shared/dates.js';
+import { addDays, dateIn, isIsoDate } from '../shared/dates.js';
 import type { HouseholdId } from '../shared/ids.js';
 import type { Household, Member } from '../households/types.js';
-import type { PlanStore } from '../../ports/plan-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import { JUNIOR_WINDOW_DAYS, type IsoDate, type MealEvent, type MealEventInput, type MealEventParticipant, type MealEventType } from './types.js';
 
@@ -100,20 +99,6 @@ export function eventFrom(
     createdAt: stamp.createdAt,
     updatedAt: stamp.updatedAt,
   };
-}
-
-/** Guests change what the week needs, so its shopping list should be looked at again. */
-export const touchesList = (e: MealEvent): boolean => e.eventType === 'Guests' || e.participants.some((p) => p.householdMemberId === null);
-
-/** Marks the list of every week holding such an event stale: once per week, however many days changed. */
-export async function markListsStale(
-  deps: { plans: Pick<PlanStore, 'markListStale'> },
-  householdId: HouseholdId,
-  events: readonly MealEvent[],
-  at: Date,
-): Promise<void> {
-  const weeks = [...new Set(events.filter(touchesList).map((e) => weekStartOf(e.date)))].sort();
-  for (const week of weeks) await deps.plans.markListStale(householdId, week, at);
 }
 
 /** Everything that makes two days' events "the same" for a run: kind, serving time, cooking minutes, notes, party. */

@@ -6,7 +6,7 @@ import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import type { EventDeps } from './deps.js';
 import { clearDishes, dishesToClear, type DishOptions } from './dish-gate.js';
-import { eventFrom, invalidInput, markListsStale, runsOf } from './rules.js';
+import { eventFrom, invalidInput, runsOf } from './rules.js';
 import { RUN_MAX_DAYS, type IsoDate, type MealEvent, type MealEventFields, type MealEventInput, type MealEventType } from './types.js';
 
 type Denied = ErrorOf<'household-not-found' | 'adults-only'>;
@@ -39,7 +39,6 @@ export async function createRun(
   if (!cleared.ok) return cleared;
   await deps.events.create(events);
   await clearDishes(deps, householdId, cleared.value, at);
-  await markListsStale(deps, householdId, events, at);
   return ok(events);
 }
 
@@ -74,7 +73,6 @@ export async function editRun(
   if (!cleared.ok) return cleared;
   if (!(await deps.events.rewrite(householdId, after, ids.slice(days.length)))) return fail({ type: 'event-not-found' });
   await clearDishes(deps, householdId, cleared.value, at);
-  await markListsStale(deps, householdId, [...before, ...after], at);
   return ok(after);
 }
 
@@ -111,6 +109,5 @@ export async function deleteRun(
     doomed = [...inside[0]!.events];
   }
   if (!(await deps.events.rewrite(householdId, [], doomed.map((e) => e.id)))) return fail({ type: 'event-not-found' });
-  await markListsStale(deps, householdId, doomed, deps.clock.now());
   return ok(undefined);
 }

@@ -42,7 +42,6 @@ export interface PlanView {
   readonly householdId: HouseholdId;
   readonly weekStart: IsoDate;
   readonly days: readonly PlanDayView[];
-  readonly listStaleSince: Date | null;
   readonly updatedAt: Date;
 }
 
@@ -71,7 +70,6 @@ export function viewsOf(household: HouseholdWithMembers, plans: readonly PlanRow
     id: plan.id,
     householdId: plan.householdId,
     weekStart: plan.weekStart,
-    listStaleSince: plan.listStaleSince,
     updatedAt: plan.updatedAt,
     days: plan.days.map((d) => {
       const events = byDate.get(d.date) ?? [];

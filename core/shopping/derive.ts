@@ -5,7 +5,8 @@ import type { PantryRow } from '../pantry/types.js';
 import type { PlanView } from '../plans/plans.js';
 import type { Recipe } from '../recipes/types.js';
 import { preferenceFitter } from './preferences.js';
-import type { PreferenceFit, ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';
+import type { IsoDate } from '../shared/dates.js';
+import type { MadeForDay, PreferenceFit, ShoppingLine, ShoppingList, ShoppingListContent, WouldAdd } from './types.js';
 import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
 
 /** A line as the week derives it, before ticks and hand-added amounts are laid over it. */
@@ -142,12 +143,52 @@ export function deriveList(input: DeriveInput): DerivedList {
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A day of the plan as the list's hold looks at it. */
+export type HeldDay = Pick<PlanView['days'][number], 'id' | 'date' | 'cookedAtHome' | 'recipeId' | 'portions' | 'portionsOverride'>;
+
+/**
+ * The days as the list applies them (extensions.md: "the week asks before buying more"): a day keeps the portions the
+ * list was made for while its dish is the same and its portions have risen since (guests, a member back, a day
+ * opened again); a drop applies at once, and so do a new dish and a portions override (a person's own choice on the
+ * plan, not an event's).
+ */
+export function heldDays<D extends HeldDay>(days: readonly D[], madeFor: Readonly<Record<IsoDate, MadeForDay>>): D[] {
+  return days.map((d) => {
+    const made = madeFor[d.date];
+    const overridden = d.cookedAtHome && d.portionsOverride !== null;
+    return made && d.recipeId !== null && made.recipeId === d.recipeId && !overridden && d.portions > made.portions ? { ...d, portions: made.portions } : d;
+  });
+}
+
+/** What a list made from `days` is made for: each day with a dish, its dish and portions. */
+export const madeForOf = (days: readonly HeldDay[]): Record<IsoDate, MadeForDay> =>
+  Object.fromEntries(days.flatMap((d) => (d.recipeId === null ? [] : [[d.date, { recipeId: d.recipeId, portions: d.portions }]])));
+
+/** What `full` (the week as it is) has to buy beyond `applied` (the week as the list holds it), per food and unit, in `full`'s order. */
+export function wouldAddOf(full: DerivedList, applied: DerivedList): WouldAdd[] {
+  // One line per food and unit in a derivation (lines merge per food and unit; optional ones give way to required ones).
+  const key = (l: DerivedLine) => `${l.foodKey}\u0000${l.unit}`;
+  const toBuy = (l: DerivedLine) => Math.max(l.requiredQuantity - l.haveQuantity, 0);
+  const held = new Map(applied.lines.map((l) => [key(l), toBuy(l)]));
+  return full.lines.flatMap((l) => {
+    const quantity = tidy(toBuy(l) - (held.get(key(l)) ?? 0));
+    return quantity > 0 ? [{ foodKey: l.foodKey, displayName: l.displayName, quantity, unit: l.unit }] : [];
+  });
+}
+
+/** What the list asks (from the hold): the days it is made for and what generate would add. */
+export interface ListAsk {
+  readonly madeFor: Readonly<Record<IsoDate, MadeForDay>>;
+  readonly wouldAdd: readonly WouldAdd[];
+}
+
 /**
  * The stored list after deriving again: a derived line takes over the stored line of the same food and unit
  * (its id, ticks, hand-added amount, push flag); a stored line with a hand-added amount and no derived match
  * stays as a `Manual` line of that amount; other stored lines go. The references of recipes added by hand stay
- * among the skipped ones. `generatedAt` moves to `now` when forced
- * (generate) or when the content changed.
+ * among the skipped ones. `ask` is what the list now asks (default: what it asked, nothing more to add); staleSince
+ * is kept from the stored list while there is something to add, set to `now` when there newly is, and cleared when
+ * there is none. `generatedAt` moves to `now` when forced (generate) or when the content changed.
  */
 export function reconcile(
   current: ShoppingList | null,
@@ -155,6 +196,7 @@ export function reconcile(
   newId: () => string,
   now: Date,
   force: boolean,
+  ask: ListAsk = { madeFor: current?.madeFor ?? {}, wouldAdd: [] },
 ): ShoppingListContent | null {
   const used = new Set<string>();
   const lines: ShoppingLine[] = derived.lines.map((d) => {
@@ -187,9 +229,23 @@ export function reconcile(
   }
   const addedReferences = current?.addedReferences ?? [];
   const skippedReferences = [...new Set([...derived.skippedReferences, ...addedReferences])];
-  const changed = current === null || !sameContent(current, { skippedReferences, lines });
+  const staleSince = ask.wouldAdd.length === 0 ? null : (current?.staleSince ?? now);
+  const changed =
+    current === null ||
+    !sameContent(current, { skippedReferences, lines }) ||
+    JSON.stringify([current.madeFor, current.wouldAdd, current.staleSince]) !== JSON.stringify([ask.madeFor, ask.wouldAdd, staleSince]);
   if (!changed && !force) return null;
-  return { skippedReferences, addedReferences, lines, generatedAt: now, completedAt: current?.completedAt ?? null, trip: current?.trip ?? null };
+  return {
+    skippedReferences,
+    addedReferences,
+    lines,
+    generatedAt: now,
+    completedAt: current?.completedAt ?? null,
+    trip: current?.trip ?? null,
+    madeFor: ask.madeFor,
+    wouldAdd: ask.wouldAdd,
+    staleSince,
+  };
 }
 
 /** The content fields of a stored list (what a write sets), for a change that keeps all but some of them. */
@@ -200,6 +256,9 @@ export const contentOf = (l: ShoppingListContent): ShoppingListContent => ({
   addedReferences: l.addedReferences,
   trip: l.trip,
   lines: l.lines,
+  madeFor: l.madeFor,
+  wouldAdd: l.wouldAdd,
+  staleSince: l.staleSince,
 });
 
 /** Same lines (every field, in order) and references: key order of the objects does not matter. */

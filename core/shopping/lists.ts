@@ -20,7 +20,7 @@ import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { parseItemText } from './amounts.js';
 import { preferenceFitter } from './preferences.js';
-import { contentOf, deriveList, reconcile, tidy, unitOf } from './derive.js';
+import { contentOf, deriveList, heldDays, madeForOf, reconcile, tidy, unitOf, wouldAddOf, type HeldDay } from './derive.js';
 import { SHOPPING_QUANTITY_MAX, shoppingSettingsOf, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
 import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
 
@@ -88,9 +88,13 @@ const isCurrent = (stamp: ListStamp, revision: string | null, now: Date) =>
  * Derives the week's list from the plan, its recipes, the pantry and prices, and stores it over the stored one
  * (ticks and hand-added amounts kept). Without `force` (GET) the stored list is left alone, version included,
  * unless the derived content differs, and a closed list is never derived again; with it (generate) the list is
- * written and generatedAt moves to now. The derivation is recorded with the revision read before the inputs (a
- * write landing meanwhile leaves it behind the revision, so the next read derives again) and holds until the
- * first counted pantry row may stop counting; one priced without prices is not recorded.
+ * written and generatedAt moves to now. The week asks before buying more: without `force` a day keeps the portions
+ * the stored list was made for when they have risen since (heldDays), and what the rise would add is the list's
+ * wouldAdd; generate applies it. The hold is decided against the stored list inside the store's change, so two
+ * changes at once see each other (two generates apply a rise once: both write the week as it is). The derivation is
+ * recorded with the revision read before the inputs (a write landing meanwhile leaves it behind the revision, so
+ * the next read derives again) and holds until the first counted pantry row may stop counting; one priced without
+ * prices is not recorded.
  */
 export async function refresh(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string, force: boolean): Promise<Result<Refreshed, ListDenied>> {
   // One read of every input, the revision with them: a write landing after it moves the revision past the one recorded.
@@ -105,26 +109,31 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
   const plan = viewsOf(household, [inputs.plan], inputs.events, titles)[0]!;
   const pantry = pantryRowsOf(inputs.observations, inputs.merges, deps.clock.now());
   const gramsPerPiece = pieceWeightsOf(inputs.unitWeights, inputs.merges);
-  const unpriced = deriveList({ plan, recipes, pantry, gramsPerPiece, prices: new Map(), dislikes: household.dislikes });
+  const derive = (days: readonly HeldDay[], prices: ReadonlyMap<string, FoodPrice>) => deriveList({ plan: { days }, recipes, pantry, gramsPerPiece, prices, dislikes: household.dislikes });
+  // The week as it is, unpriced: every food any derivation below can list (a held day needs no more than it).
+  const full = derive(plan.days, new Map());
   let prices = new Map<string, FoodPrice>();
   let priceError: unknown = null;
   // With the price catalogue off the household wants no suggested prices: none are asked for.
-  if (unpriced.lines.length > 0 && household.priceCatalogueOn) {
+  if (full.lines.length > 0 && household.priceCatalogueOn) {
     try {
-      prices = await deps.prices.pricesFor([...new Set(unpriced.lines.map((l) => l.foodKey))], household.chains);
+      prices = await deps.prices.pricesFor([...new Set(full.lines.map((l) => l.foodKey))], household.chains);
     } catch (err) {
       priceError = err;
     }
   }
-  const derived = prices.size > 0 ? deriveList({ plan, recipes, pantry, gramsPerPiece, prices, dislikes: household.dislikes }) : unpriced;
   const now = deps.clock.now();
-  const until = Math.min(now.getTime() + DERIVATION_HOLDS_MS, ...derived.pantryCounted.map((r) => countsUntil(r, now)!.getTime()));
-  const derivation: Derivation | null = revision !== null && priceError === null ? { from: revision, until: new Date(until) } : null;
-  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) =>
-    current !== null && current.completedAt !== null && !force
-      ? { write: null, result: null }
-      : { write: reconcile(current, derived, () => deps.ids.newId(), now, force), result: null, derivation },
-  );
+  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+    if (current !== null && current.completedAt !== null && !force) return { write: null, result: null };
+    const days = force ? plan.days : heldDays(plan.days, current?.madeFor ?? {});
+    const holding = days.some((d, i) => d.portions !== plan.days[i]!.portions);
+    const applied = holding || prices.size > 0 ? derive(days, prices) : full;
+    const counted = holding ? [...applied.pantryCounted, ...full.pantryCounted] : applied.pantryCounted;
+    const until = Math.min(now.getTime() + DERIVATION_HOLDS_MS, ...counted.map((r) => countsUntil(r, now)!.getTime()));
+    const derivation: Derivation | null = revision !== null && priceError === null ? { from: revision, until: new Date(until) } : null;
+    const ask = { madeFor: madeForOf(days), wouldAdd: holding ? wouldAddOf(full, applied) : [] };
+    return { write: reconcile(current, applied, () => deps.ids.newId(), now, force, ask), result: null, derivation };
+  });
   return ok({ list: list!, settings: shoppingSettingsOf(household), priceError, household, gramsPerPiece });
 }
 

@@ -1,3 +1,4 @@
+import type { IsoDate } from '../shared/dates.js';
 import type { HouseholdId } from '../shared/ids.js';
 
 export const LINE_STATUSES = ['Buy', 'Purchased'] as const;
@@ -76,6 +77,20 @@ export interface TripRecord {
   readonly closingTicks: readonly ClosingTick[];
 }
 
+/** What generate would add now that the list holds back (extensions.md: "the week asks before buying more"). */
+export interface WouldAdd {
+  readonly foodKey: string;
+  readonly displayName: string;
+  readonly quantity: number;
+  readonly unit: string;
+}
+
+/** A day's dish and the portions the list applies for it (it follows a drop at once, a rise only on generate). */
+export interface MadeForDay {
+  readonly recipeId: string;
+  readonly portions: number;
+}
+
 /** What a write sets: everything but the identity and the version. */
 export interface ShoppingListContent {
   readonly generatedAt: Date;
@@ -88,6 +103,16 @@ export interface ShoppingListContent {
   readonly trip: TripRecord | null;
   /** In list order. */
   readonly lines: readonly ShoppingLine[];
+  /**
+   * Per date of the week with a dish: the dish and the portions the lines were made for. A derivation applies no
+   * more than these for the same dish (a rise waits for generate); a new dish, a portions override or a generate
+   * applies the day's portions as they are.
+   */
+  readonly madeFor: Readonly<Record<IsoDate, MadeForDay>>;
+  /** What generate would add now, in list order (empty when nothing is held back). */
+  readonly wouldAdd: readonly WouldAdd[];
+  /** When a derivation first found more to add than the list holds; null while nothing is held back. */
+  readonly staleSince: Date | null;
 }
 
 /**

@@ -85,7 +85,7 @@ export function householdRevisionsContract(backend: Backend): void {
       const p = await s.plans.getOrCreate(h.id, '2026-05-04', { planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
       const r = await s.revisions.of(h.id);
       await s.shoppingLists.change(h.id, p.id, { listId: randomUUID() }, () => ({
-        write: { generatedAt: at('2026-05-01T00:00:00.000Z'), completedAt: null, skippedReferences: [], addedReferences: [], trip: null, lines: [] },
+        write: { generatedAt: at('2026-05-01T00:00:00.000Z'), completedAt: null, skippedReferences: [], addedReferences: [], trip: null, lines: [], madeFor: {}, wouldAdd: [], staleSince: null },
         result: null,
         derivation: { from: 'x', until: at('2026-05-02T00:00:00.000Z') },
       }));

@@ -26,7 +26,6 @@ export function planStoreContract(backend: Backend): void {
         id: f.planId,
         householdId: h,
         weekStart: '2026-11-23',
-        listStaleSince: null,
         createdAt: f.at,
         updatedAt: f.at,
         days: ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'].map((date, i) => ({ id: f.dayIds[i], date, recipeId: null, portionsOverride: null, note: null })),
@@ -64,15 +63,6 @@ export function planStoreContract(backend: Backend): void {
       expect(weeks.map((w) => w.id)).to.deep.equal([first.id, later.id]);
       expect(weeks[0]!.days[2]).to.deep.equal(day);
       expect(weeks[0]!.updatedAt).to.deep.equal(at('2026-11-21T08:00:00.000Z'));
-    });
-
-    it('marks the week holding a date stale once', async () => {
-      const h = await household(s);
-      const plan = await s.plans.getOrCreate(h, '2026-11-23', fresh());
-      await s.plans.markListStale(h, '2026-11-27', at('2026-11-21T09:00:00.000Z'));
-      await s.plans.markListStale(h, '2026-11-28', at('2026-11-21T10:00:00.000Z'));
-      await s.plans.markListStale(h, '2026-12-10', at('2026-11-21T10:00:00.000Z')); // no plan that week: nothing
-      expect((await s.plans.byId(h, plan.id))?.listStaleSince).to.deep.equal(at('2026-11-21T09:00:00.000Z'));
     });
   });
 }

@@ -42,6 +42,9 @@ const content = (lines: ShoppingLine[], over: Partial<ShoppingListContent> = {})
   addedReferences: [],
   trip: null,
   lines,
+  madeFor: {},
+  wouldAdd: [],
+  staleSince: null,
   ...over,
 });
 
@@ -66,6 +69,9 @@ export function shoppingListStoreContract(backend: Backend): void {
       const c = content([shoppingLine(), plain({ foodKey: 'løk', displayName: 'Løk', unit: 'pcs', requiredQuantity: 1.5 })], {
         completedAt: at('2026-05-05T18:30:00.456Z'),
         skippedReferences: ['Pizzadeig', 'Saus'],
+        madeFor: { '2026-05-04': { recipeId: randomUUID(), portions: 4 }, '2026-05-06': { recipeId: randomUUID(), portions: 0 } },
+        wouldAdd: [{ foodKey: 'løk', displayName: 'Løk', quantity: 0.75, unit: 'pcs' }],
+        staleSince: at('2026-05-05T07:15:00.789Z'),
       });
       const { list } = await s.shoppingLists.change(householdId, planId, { listId }, write(c));
       const expected = { id: listId, householdId, planId, version: 1, derivation: null, ...c };

@@ -5,7 +5,6 @@ import { createHousehold } from '../../core/households/households.js';
 import { acceptInvite, createInvite } from '../../core/households/invites.js';
 import { addNamedMember } from '../../core/households/members.js';
 import { createEvent, deleteEvent, listEvents, replaceEvent, type EventPage } from '../../core/events/events.js';
-import type { PlanStore } from '../../ports/plan-store.js';
 import { createRun, deleteRun, editRun } from '../../core/events/runs.js';
 import type { MealEventFields, MealEventInput } from '../../core/events/types.js';
 import { domain } from './support.js';
@@ -24,22 +23,9 @@ const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T 
 };
 const error = (r: { ok: boolean; error?: unknown }) => (r.ok ? 'ok' : (r.error as { type: string }).type);
 
-/** The memory composition root with markListStale recorded (and still passed on to the memory plan store). */
+/** The memory composition root with a household of an owner, a Junior and an Adult. */
 async function setup(timeZoneId = 'Europe/Oslo') {
-  const { deps: base, clock } = domain();
-  const stale: string[] = [];
-  // The memory plan store behind the service's deps (whose type names only what events need of it).
-  const planStore = base.plans as PlanStore;
-  const deps = {
-    ...base,
-    plans: {
-      ...planStore,
-      markListStale: async (householdId: string, date: string, at: Date) => {
-        stale.push(date);
-        await planStore.markListStale(householdId, date, at);
-      },
-    },
-  };
+  const { deps, clock } = domain();
   const owner = await account(deps, 'owner');
   const h = value(await createHousehold(deps, owner, { name: 'Hansen', timeZoneId }));
   const householdId = h.id;
@@ -51,7 +37,7 @@ async function setup(timeZoneId = 'Europe/Oslo') {
   };
   const junior = await join('junior', 'Junior');
   const adult = await join('adult', 'Adult');
-  return { deps, clock, stale, owner, householdId, ownerMemberId: h.members[0]!.id, junior, adult };
+  return { deps, clock, owner, householdId, ownerMemberId: h.members[0]!.id, junior, adult };
 }
 
 const fields = (over: Partial<MealEventFields> = {}): MealEventFields => ({
@@ -275,33 +261,6 @@ describe('meal events (domain)', () => {
       expect(error(await deleteRun(deps, owner, householdId, { ids: [run[0]!.id, run[2]!.id] }))).to.equal('ok');
       expect((await deps.events.eventsBetween(householdId, '2026-05-11', '2026-05-13')).map((e) => e.id)).to.deep.equal([run[1]!.id]);
       expect(await other.deps.events.byId(other.householdId, theirs.id)).to.deep.equal(theirs);
-    });
-  });
-
-  describe('the shopping list', () => {
-    it('guests mark the week\'s list stale, a run once per week it touches', async () => {
-      const { deps, stale, owner, householdId } = await setup();
-      value(await createEvent(deps, owner, householdId, { ...fields({ eventType: 'Activity' }), date: '2026-05-06' }));
-      value(await createRun(deps, owner, householdId, { ...fields({ eventType: 'Travel' }), from: '2026-05-06', through: '2026-05-20' }));
-      expect(stale).to.deep.equal([]);
-      value(await createEvent(deps, owner, householdId, { ...fields({ eventType: 'Guests' }), date: '2026-05-06' }));
-      expect(stale).to.deep.equal(['2026-05-04']);
-      stale.length = 0;
-      // Wednesday the 6th through Tuesday the 12th: two weeks, two marks, not seven.
-      const run = value(await createRun(deps, owner, householdId, { ...fields({ eventType: 'Celebration', guests: guests() }), from: '2026-05-06', through: '2026-05-12' }));
-      expect(stale).to.deep.equal(['2026-05-04', '2026-05-11']);
-      stale.length = 0;
-      value(await editRun(deps, owner, householdId, { ids: run.map((e) => e.id), days: [{ ...fields(), date: '2026-05-06' }] }));
-      expect(stale).to.deep.equal(['2026-05-04', '2026-05-11']);
-    });
-
-    it('reaches the plan of that week through the plan store', async () => {
-      const { deps, owner, householdId } = await setup();
-      const at = deps.clock.now();
-      await deps.plans.getOrCreate(householdId, '2026-05-11', { planId: deps.ids.newId(), dayIds: Array.from({ length: 7 }, () => deps.ids.newId()), at });
-      expect((await deps.plans.byWeek(householdId, '2026-05-11'))?.listStaleSince).to.equal(null);
-      value(await createEvent(deps, owner, householdId, { ...fields({ eventType: 'Guests', guests: guests(['sopp']) }), date: '2026-05-13' }));
-      expect((await deps.plans.byWeek(householdId, '2026-05-11'))?.listStaleSince).to.deep.equal(at);
     });
   });
 

@@ -18,7 +18,7 @@ const line = (over: Partial<ShoppingLine>): ShoppingLine => ({
   suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false, tickNotified: false, preferenceFit: 'NotAssessed', ...over,
 });
 const list = (lines: ShoppingLine[], over: Partial<ShoppingList> = {}): ShoppingList => ({
-  id: 'l', householdId: 'h', planId: 'p', version: 3, generatedAt: new Date(0), completedAt: null, skippedReferences: ['Deig'], addedReferences: [], trip: null, derivation: null, lines, ...over,
+  id: 'l', householdId: 'h', planId: 'p', version: 3, generatedAt: new Date(0), completedAt: null, skippedReferences: ['Deig'], addedReferences: [], trip: null, derivation: null, lines, madeFor: {}, wouldAdd: [], staleSince: null, ...over,
 });
 const counter = () => {
   let n = 0;

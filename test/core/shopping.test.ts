@@ -6,8 +6,9 @@ import type { PantryRow } from '../../core/pantry/types.js';
 import { ensureWeekPlan, setPlanDay } from '../../core/plans/plans.js';
 import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
 import type { Ingredient, Recipe } from '../../core/recipes/types.js';
-import { deriveList, reconcile, type DeriveInput } from '../../core/shopping/derive.js';
+import { deriveList, heldDays, madeForOf, reconcile, wouldAddOf, type DeriveInput } from '../../core/shopping/derive.js';
 import { addShoppingItem, generateShoppingList, getShoppingList, updateShoppingItem } from '../../core/shopping/lists.js';
+import { createEvent } from '../../core/events/events.js';
 import type { ShoppingList } from '../../core/shopping/types.js';
 import { domain } from './support.js';
 
@@ -18,7 +19,7 @@ const dish = (id: string, servings: number, ingredients: Ingredient[]): Recipe =
   id, householdId: 'h', title: id, servings, activeMinutes: null, totalMinutes: null, steps: [], ingredients, createdAt: new Date(0), updatedAt: new Date(0),
 });
 const day = (id: string, recipeId: string | null, portions: number, cookedAtHome = true) => ({
-  id, date: '2026-05-04', recipeId, recipeTitle: null, portions, portionsOverride: null, note: null, cookedAtHome, avoids: [], eventIds: [],
+  id, date: '2026-05-04', recipeId, recipeTitle: null, portions, portionsOverride: null as number | null, note: null, cookedAtHome, avoids: [], eventIds: [],
 });
 const pantryRow = (foodKey: string, estimatedQuantity: number, unit: string, group: PantryRow['group'] = 'LikelyAvailable'): PantryRow => ({
   foodKey, displayName: foodKey, estimatedQuantity, unit, confidence: 1, storageLocation: 'Fridge', usePriority: 'Normal', lastEvidenceAt: new Date(0), aisle: 'Other', asksForDate: false, lastEvidenceKind: 'Purchased', group, bestBefore: null,
@@ -143,6 +144,60 @@ describe('shopping list derivation (domain)', () => {
   });
 });
 
+describe('the week asks before buying more (domain)', () => {
+  const stew = dish('stew', 4, [ing('Kjøttdeig', 'kjøttdeig', 400, 'g'), ing('Løk', 'løk', 2, 'stk')]);
+  const at = (date: string, recipeId: string | null, portions: number, over: { portionsOverride?: number | null; cookedAtHome?: boolean } = {}) => ({
+    ...day(date, recipeId, portions),
+    date,
+    ...over,
+  });
+
+  it('holds a day at the portions the list was made for while its dish stays; drops, new dishes and overrides apply', () => {
+    const made = madeForOf([at('2026-05-04', 'stew', 2), at('2026-05-05', 'stew', 4), at('2026-05-06', null, 3)]);
+    expect(made).to.deep.equal({ '2026-05-04': { recipeId: 'stew', portions: 2 }, '2026-05-05': { recipeId: 'stew', portions: 4 } });
+    const now = [
+      at('2026-05-04', 'stew', 6), // guests: held at 2
+      at('2026-05-05', 'stew', 3), // someone away: 3 at once
+      at('2026-05-06', 'stew', 5), // a dish the list was not made for: 5 at once
+      at('2026-05-07', 'soup', 2),
+    ];
+    expect(heldDays(now, made).map((d) => d.portions)).to.deep.equal([2, 3, 5, 2]);
+    expect(heldDays([at('2026-05-04', 'soup', 6)], made)[0]!.portions, 'another dish').to.equal(6);
+    expect(heldDays([at('2026-05-04', 'stew', 6, { portionsOverride: 6 })], made)[0]!.portions, 'an override').to.equal(6);
+    // An override does not open a closed day: it is held like any other rise once the day opens.
+    expect(heldDays([at('2026-05-04', 'stew', 6, { portionsOverride: 6, cookedAtHome: false })], made)[0]!.portions).to.equal(2);
+  });
+
+  it('wouldAdd is what the week as it is buys beyond the held list, per food and unit, after the pantry', () => {
+    const held = deriveList(input([at('2026-05-04', 'stew', 2)], [stew], { pantry: [pantryRow('løk', 2, 'stk')] }));
+    const full = deriveList(input([at('2026-05-04', 'stew', 6)], [stew], { pantry: [pantryRow('løk', 2, 'stk')] }));
+    // The pantry's two onions cover the held need (1) and part of the full one (3): one more onion, 400 g more mince.
+    expect(held.lines.map((l) => l.foodKey)).to.deep.equal(['kjøttdeig']);
+    const more = wouldAddOf(full, held);
+    expect(more).to.have.deep.members([
+      { foodKey: 'løk', displayName: 'Løk', quantity: 1, unit: 'pcs' },
+      { foodKey: 'kjøttdeig', displayName: 'Kjøttdeig', quantity: 400, unit: 'g' },
+    ]);
+    expect(more.map((m) => m.foodKey), 'in list order').to.deep.equal(full.lines.map((l) => l.foodKey));
+    expect(wouldAddOf(held, held)).to.deep.equal([]);
+  });
+
+  it('reconcile keeps staleSince while there is something to add, sets it when there newly is, clears it when there is none', () => {
+    const t0 = new Date('2026-05-04T09:00:00.000Z');
+    const t1 = new Date('2026-05-04T10:00:00.000Z');
+    const derived = deriveList(input([at('2026-05-04', 'stew', 2)], [stew]));
+    const ask = { madeFor: madeForOf([at('2026-05-04', 'stew', 2)]), wouldAdd: [{ foodKey: 'løk', displayName: 'Løk', quantity: 1, unit: 'pcs' }] };
+    const base = { id: 'l', householdId: 'h', planId: 'p', version: 1, derivation: null };
+    const first = { ...base, ...reconcile(null, derived, () => randomUUID(), t0, false, ask)! };
+    expect(first.staleSince).to.deep.equal(t0);
+    expect(reconcile(first, derived, () => randomUUID(), t1, false, ask), 'nothing moved').to.equal(null);
+    const more = reconcile(first, derived, () => randomUUID(), t1, false, { ...ask, wouldAdd: [{ ...ask.wouldAdd[0]!, quantity: 2 }] })!;
+    expect(more.staleSince).to.deep.equal(t0);
+    const none = reconcile(first, derived, () => randomUUID(), t1, false, { ...ask, wouldAdd: [] })!;
+    expect([none.staleSince, none.wouldAdd]).to.deep.equal([null, []]);
+  });
+});
+
 describe('shopping list use cases (memory)', () => {
   const person = (): Account => ({
     id: randomUUID(), email: `${randomUUID()}@example.com`, emailConfirmed: true, displayName: 'Kari', language: 'nb', passwordHash: null, securityStamp: randomUUID(),
@@ -218,5 +273,30 @@ describe('shopping list use cases (memory)', () => {
     expect(gen.value.list.lines.some((l) => added.ok && l.id === added.value.id)).to.equal(true);
     const other = await updateShoppingItem(w.deps, person(), w.hid, meat.id, { status: 'Purchased' });
     expect(other).to.deep.equal({ ok: false, error: { type: 'household-not-found' } });
+  });
+
+  it('guests make the list ask, not grow; generate applies what it asks, and a second generate finds nothing more', async () => {
+    const w = await week();
+    const before = await getShoppingList(w.deps, w.kari, w.hid, w.planId);
+    if (!before.ok) throw new Error('list');
+    const amounts = (l: ShoppingList) => l.lines.map((x) => [x.displayName, x.requiredQuantity]);
+    expect(amounts(before.value.list)).to.deep.equal([['Kjøttdeig', 100], ['Lomper', 2]]);
+    const guests = await createEvent(w.deps, w.kari, w.hid, {
+      date: '2026-05-05', eventType: 'Guests', servingTime: null, availableCookingMinutes: null, notes: null,
+      guests: [{ guestType: 'Adult', guestCount: 2, dietaryNotes: null, avoids: [] }], memberAttendance: [],
+    });
+    expect(guests.ok).to.equal(true);
+    const asks = await getShoppingList(w.deps, w.kari, w.hid, w.planId);
+    if (!asks.ok) throw new Error('list');
+    expect(amounts(asks.value.list)).to.deep.equal([['Kjøttdeig', 100], ['Lomper', 2]]);
+    expect(asks.value.list.wouldAdd.map((x) => [x.displayName, x.quantity])).to.have.deep.members([['Kjøttdeig', 200], ['Lomper', 4]]);
+    expect(asks.value.list.staleSince).to.deep.equal(w.clock.now());
+    const applied = await generateShoppingList(w.deps, w.kari, w.hid, w.planId);
+    const again = await generateShoppingList(w.deps, w.kari, w.hid, w.planId);
+    if (!applied.ok || !again.ok) throw new Error('list');
+    for (const l of [applied.value.list, again.value.list]) {
+      expect(amounts(l)).to.deep.equal([['Kjøttdeig', 300], ['Lomper', 6]]);
+      expect([l.wouldAdd, l.staleSince]).to.deep.equal([[], null]);
+    }
   });
 });

@@ -23,7 +23,6 @@ const PlanResponse = v.object({
   householdId: Uuid,
   weekStart: v.string(),
   days: v.array(PlanDayResponse),
-  shoppingListStale: v.boolean(),
   updatedAt: IsoDateTime,
 });
 const SetDayRequest = v.object({
@@ -50,7 +49,6 @@ const toPlan = (p: PlanView): v.InferOutput<typeof PlanResponse> => ({
   householdId: p.householdId,
   weekStart: p.weekStart,
   days: p.days.map(toDay),
-  shoppingListStale: p.listStaleSince !== null,
   updatedAt: p.updatedAt.toISOString(),
 });
 
@@ -61,8 +59,8 @@ const DAY_DOC =
   'a day cooked at home. avoids lists the guests\' avoids of the day: hard constraints for the whole table. servingNotes, in the ' +
   'household\'s language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each ' +
   'dietary note of the day\'s events by the member\'s name or the guest group. events are ' +
-  'the ids of the day\'s meal events. shoppingListStale is true once guests were added to the week (the list asks before ' +
-  'buying more). Derived at every read, so events and member changes show at once.';
+  'the ids of the day\'s meal events (whether the week\'s shopping list holds back more to buy is the list\'s staleSince and ' +
+  'wouldAdd). Derived at every read, so events and member changes show at once.';
 
 export function planRoutes(deps: ServiceDeps): AnyRoute[] {
   const tag = 'Weekly plans';

@@ -49,6 +49,10 @@ const ShoppingListResponse = v.object({
   priceTotal: v.nullable(v.number()),
   sharingOff: v.boolean(),
   priceCatalogueOn: v.boolean(),
+  /** When the list first held back more to buy than it applies; null while nothing is held back. */
+  staleSince: v.nullable(IsoDateTime),
+  /** What generate would add now. */
+  wouldAdd: v.array(v.object({ foodKey: v.string(), displayName: v.string(), quantity: v.number(), unit: v.string() })),
 });
 const Quantity = v.pipe(v.number(), v.gtValue(0, 'greater than 0'), v.maxValue(SHOPPING_QUANTITY_MAX, `at most ${SHOPPING_QUANTITY_MAX}`));
 const Unit = v.pipe(v.string(), v.trim(), v.minLength(1, 'a unit'), v.maxLength(32, 'at most 32 characters'));
@@ -96,6 +100,8 @@ export const toList = (l: ShoppingList, settings: ShoppingSettings): v.InferOutp
   ...listTotals(l),
   sharingOff: settings.sharingOff,
   priceCatalogueOn: settings.priceCatalogueOn,
+  staleSince: l.staleSince === null ? null : l.staleSince.toISOString(),
+  wouldAdd: l.wouldAdd.map((w) => ({ ...w })),
 });
 
 /**
@@ -131,7 +137,12 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
     'some required line needs are not added. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the ' +
     'need: a food it covers whole is not listed, one it covers in part has reasonCode PartlyInPantry (or stays OptionalOnly) ' +
     'and haveQuantity. reasonCode is one of Planned, PartlyInPantry, OptionalOnly, Manual (added by hand), AddedRecipe ' +
-    '(added with a recipe). Ticks and hand-added amounts are kept when the list is derived again.';
+    '(added with a recipe). Ticks and hand-added amounts are kept when the list is derived again. The week asks before ' +
+    'buying more: once the list holds a day\'s dish, a rise of that day\'s portions (guests, a member back from an absence, ' +
+    'a closed day opened again, a new member) does not grow it; the rise is listed in wouldAdd (per food and unit, what ' +
+    'generate would add now) and staleSince says since when the list has held it back. generate applies it and clears both. ' +
+    'A drop (EatingOut, Travel, PersonAbsent, fewer guests) shrinks the list at once, and a new dish on a day or a ' +
+    'portionsOverride set on the plan applies at once as well, since a person chose it on the plan.';
   return [
     defineRoute({
       method: 'GET',
@@ -211,7 +222,10 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
       path: `${base}/generate`,
       operationId: 'generateShoppingList',
       summary: 'Derive the week\'s shopping list again now',
-      description: `${LIST_DOC} Prices are optional: a failing price provider gives a list without suggestions.`,
+      description:
+        `${LIST_DOC} Generate applies what the list held back (wouldAdd becomes empty, staleSince null). Two members ` +
+        'generating at once apply it once: each derives the week as it is, so the second finds nothing more to add. ' +
+        'Prices are optional: a failing price provider gives a list without suggestions.',
       tag,
       auth: 'session',
       rateLimit: 'backstop',
