@@ -9,6 +9,7 @@ import { buildDerivedFiles } from '../core/publicdata/derived-files.js';
 import { purgeUnconfirmedDinnerPriceSubscribers } from '../core/publicdata/dinner-price-list.js';
 import { measureDinnerPrices } from '../core/dinnerprices/measure.js';
 import { publishDinnerPrices } from '../core/dinnerprices/publish.js';
+import { purgeWaitlist } from '../core/waitlist/waitlist.js';
 
 export interface Job {
   readonly name: string;
@@ -82,6 +83,15 @@ export function jobsOf(runtime: Runtime): Job[] {
       run: async () => {
         const { expired, forgotten } = await purgeUnconfirmedDinnerPriceSubscribers(runtime.deps);
         if (expired + forgotten > 0) runtime.logger.info('purged the dinner-price list', { expired, forgotten });
+      },
+    },
+    {
+      name: 'purge-unconfirmed-waitlist-addresses',
+      lockKey: 7_100_036,
+      cron: '47 * * * *',
+      run: async () => {
+        const { expired, forgotten } = await purgeWaitlist(runtime.deps);
+        if (expired + forgotten > 0) runtime.logger.info('purged the waitlist', { expired, forgotten });
       },
     },
     {

@@ -31,6 +31,7 @@ import { dinnerCalendarRoutes } from '../adapters/http/routes/dinner-calendar.js
 import { billingRoutes } from '../adapters/http/routes/billing.js';
 import { dinnerPriceListRoutes } from '../adapters/http/routes/dinner-price-list.js';
 import { dinnerPriceRoutes } from '../adapters/http/routes/dinner-prices.js';
+import { waitlistRoutes } from '../adapters/http/routes/waitlist.js';
 import { syncFoodTableIfEmpty } from '../core/food/sync.js';
 import { ensureDerivedFiles } from '../core/publicdata/derived-files.js';
 import { publicDataRoutes } from '../adapters/http/routes/public-data.js';
@@ -156,6 +157,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...dinnerCalendarRoutes(deps, settings),
     ...dinnerPriceListRoutes(deps),
     ...dinnerPriceRoutes(deps),
+    ...waitlistRoutes(deps),
     ...publicDataRoutes(deps),
   ];
   const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);

@@ -47,6 +47,8 @@ import { knexDinnerPriceSubscriberStore } from '../adapters/knex/dinner-price-su
 import { memoryDinnerPriceSubscriberStore } from '../adapters/memory/dinner-price-subscribers.js';
 import { knexDinnerPriceStore } from '../adapters/knex/dinner-price-store.js';
 import { memoryDinnerPriceStore } from '../adapters/memory/dinner-prices.js';
+import { knexWaitlistStore } from '../adapters/knex/waitlist-store.js';
+import { memoryWaitlistStore } from '../adapters/memory/waitlist.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -84,6 +86,7 @@ export function knexStores(knex: Knex) {
     billing: knexBillingStore(knex),
     dinnerPriceSubscribers: knexDinnerPriceSubscriberStore(knex),
     dinnerPrices: knexDinnerPriceStore(knex),
+    waitlist: knexWaitlistStore(knex),
   };
 }
 
@@ -125,6 +128,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     billing: memoryBillingStore(t),
     dinnerPriceSubscribers: memoryDinnerPriceSubscriberStore(),
     dinnerPrices: memoryDinnerPriceStore(),
+    waitlist: memoryWaitlistStore(t),
   };
   return stores;
 }

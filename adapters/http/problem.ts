@@ -197,6 +197,10 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'dinner_price_token_unknown', 'Unknown link', 'no address on the dinner-price list carries this token');
     case 'dinner-price-token-expired':
       return new HttpProblem(410, 'dinner_price_token_expired', 'Link expired', 'the address stayed unconfirmed for over seven days and was removed; subscribe again');
+    case 'waitlist-token-unknown':
+      return new HttpProblem(404, 'waitlist_token_unknown', 'Unknown link', 'no address on the waitlist carries this token, or its link was used already');
+    case 'waitlist-token-expired':
+      return new HttpProblem(410, 'waitlist_token_expired', 'Link expired', 'the address stayed unconfirmed for over seven days: the link no longer works (an address of no account is removed); join the waitlist again');
     case 'dinner-calendar-not-found':
       // One answer for an unknown, replaced, turned-off or malformed token: it says nothing about which.
       return new HttpProblem(404, 'calendar_not_found', 'Calendar not found', 'no dinner calendar answers at this address');

@@ -1,16 +1,19 @@
 import type { HouseholdStore } from '../../ports/household-store.js';
+import type { WaitlistStore } from '../../ports/waitlist-store.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import type { AccountDeps } from './deps.js';
+import { normalizeEmail } from './email.js';
 import type { Account } from './types.js';
 
 /**
  * Deletes the account: a household nobody else uses goes with it, a shared one loses this member. Refused while
  * the caller is the only Owner of a household other accounts still use (hand it over first). The account's
- * sessions, tokens and sign-in links go with it.
+ * sessions, tokens and sign-in links go with it, and so does its waitlist row (the one it registered with, and the
+ * one of its address).
  */
 export async function deleteAccount(
-  deps: Pick<AccountDeps, 'accounts'> & { households: HouseholdStore },
+  deps: Pick<AccountDeps, 'accounts'> & { households: HouseholdStore; waitlist: Pick<WaitlistStore, 'removeOfAccount'> },
   account: Account,
 ): Promise<Result<void, ErrorOf<'owner-required'>>> {
   const memberships = await deps.households.membershipsOf(account.id);
@@ -32,6 +35,7 @@ export async function deleteAccount(
     if (step.action === 'delete') await deps.households.delete(step.householdId);
     else await deps.households.removeMember(step.householdId, step.memberId);
   }
+  await deps.waitlist.removeOfAccount(account.id, account.email === null ? null : normalizeEmail(account.email));
   await deps.accounts.delete(account.id);
   return ok(undefined);
 }

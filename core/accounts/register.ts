@@ -1,10 +1,11 @@
 import type { ReferralCodeStore } from '../../ports/referral-code-store.js';
+import type { WaitlistStore } from '../../ports/waitlist-store.js';
 import { normalizeReferralCode } from '../reference/referral-codes.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { issueAccountToken } from './account-tokens.js';
 import type { AccountDeps } from './deps.js';
-import { isEmailAddress } from './email.js';
+import { isEmailAddress, normalizeEmail } from './email.js';
 import { links, mailAccount } from './mails.js';
 import { passwordLength } from './passwords.js';
 import { startSession, type IssuedSession } from './sessions.js';
@@ -12,6 +13,7 @@ import { PASSWORD_MIN, type AccountLanguage } from './types.js';
 
 export type RegisterDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'accountTokens' | 'hasher' | 'breached' | 'mailer' | 'ids' | 'tokens' | 'clock' | 'publicBaseUrl'> & {
   referralCodes: Pick<ReferralCodeStore, 'redeem'>;
+  waitlist: Pick<WaitlistStore, 'linkAccount'>;
 };
 
 export interface RegisterInput {
@@ -24,10 +26,11 @@ export interface RegisterInput {
 }
 
 /**
- * A fresh address gets an account, a session and a confirmation mail, and spends the referral code it came with
- * when that is an unused code of any household (never a reason to refuse); a known address gets an
- * already-have-an-account mail and no session. Both paths hash the password and send one mail (delivered in
- * the background), so neither the answer nor its timing tells whether the address was known.
+ * A fresh address gets an account, a session and a confirmation mail, spends the referral code it came with when
+ * that is an unused code of any household (never a reason to refuse), and turns the address's waitlist row into
+ * the account's; a known address gets an already-have-an-account mail and no session. Both paths hash the password
+ * and send one mail (delivered in the background), so neither the answer nor its timing tells whether the address
+ * was known.
  */
 export type RegisterOutcome = { kind: 'created'; issued: IssuedSession } | { kind: 'address-known' };
 
@@ -59,6 +62,7 @@ export async function register(
   // Only a new account redeems: a known address registers nothing, so it spends no code either.
   const code = input.referralCode ? normalizeReferralCode(input.referralCode) : '';
   if (code !== '') await deps.referralCodes.redeem(code, created.id, created.createdAt);
+  await deps.waitlist.linkAccount(normalizeEmail(email), created.id);
   const token = await issueAccountToken(deps, created, 'confirm-email');
   await mailAccount(deps, created, { kind: 'confirm-email', link: links.confirmEmail(deps.publicBaseUrl, created.id, token) });
   return ok({ kind: 'created', issued: await startSession(deps, created) });

@@ -84,6 +84,9 @@ export type AppError =
   | { type: 'email-invalid' }
   | { type: 'dinner-price-token-unknown' }
   | { type: 'dinner-price-token-expired' }
+  // waitlist (its malformed address is 'email-invalid', as on the dinner-price list)
+  | { type: 'waitlist-token-unknown' }
+  | { type: 'waitlist-token-expired' }
   // dinner calendar link
   | { type: 'dinner-calendar-not-found' }
   // public data downloads

@@ -24,6 +24,7 @@ import { dinnerCalendarStoreContract } from './dinner-calendar-store.contract.js
 import { dinnerPriceSubscriberStoreContract } from './dinner-price-subscriber-store.contract.js';
 import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
 import { publicDataFilesContract } from './public-data-files.contract.js';
+import { waitlistStoreContract } from './waitlist-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -57,4 +58,5 @@ for (const backend of backends()) {
   dinnerPriceSubscriberStoreContract(backend);
   dinnerPriceStoreContract(backend);
   publicDataFilesContract(backend);
+  waitlistStoreContract(backend);
 }

@@ -797,6 +797,8 @@ for (const kind of databaseKinds()) {
           /^\/api\/v1\/calendar\/\{[^}]+\}(\.ics)?$/,
           /^\/api\/v1\/data\//,
           /^\/api\/v1\/billing\/webhook$/,
+          // extensions.md > What api.md names in passing: the waitlist and its confirm link.
+          /^\/api\/v1\/waitlist(\/confirm)?$/,
           /^\/api\/v1\/openapi\.json$/,
           /^\/api\/docs$/,
         ];

@@ -41,6 +41,9 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/data/dinner-prices/subscribe',
   'GET /api/v1/data/dinner-prices/confirm',
   'GET /api/v1/data/dinner-prices/unsubscribe',
+  // the waitlist and its confirm link (extensions.md > What api.md names in passing)
+  'POST /api/v1/waitlist',
+  'GET /api/v1/waitlist/confirm',
   // the billing webhook
   'POST /api/v1/billing/webhook',
   // extensions.md > Operators

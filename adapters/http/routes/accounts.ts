@@ -100,7 +100,8 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
         'prefers English, else Norwegian (bokmål). referralCode (optional, null or at most ' + String(REFERRAL_CODE_INPUT_MAX) + ' characters; ' +
         'case, spaces and hyphens ignored): an unused referral code of any household is spent by the new account (usedAt set ' +
         'in that household\'s list), once, also when several registrations send it at once; an unknown or spent code is ' +
-        'ignored and registration goes on. A known address spends nothing.',
+        'ignored and registration goes on. A known address spends nothing. A fresh address on the waitlist turns its row into ' +
+        'the new account\'s.',
       tag,
       auth: 'public',
       rateLimit: 'auth',
@@ -194,7 +195,8 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
       operationId: 'deleteMe',
       summary: 'Delete the account',
       description:
-        'Households nobody else uses go with it; shared ones lose this member. Signs out everywhere. 400 owner_required ' +
+        'Households nobody else uses go with it; shared ones lose this member. The waitlist row it registered with, and ' +
+        'the one of its address, are deleted. Signs out everywhere. 400 owner_required ' +
         'while the caller is the only Owner of a household other accounts still use.',
       tag,
       auth: 'session',

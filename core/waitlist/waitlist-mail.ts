@@ -1,0 +1,30 @@
+import type { Mail } from '../../ports/mailer.js';
+import type { WaitlistLanguage } from '../../ports/waitlist-store.js';
+import { composeLinkMail, type LinkMailWords } from '../shared/link-mail.js';
+
+/** The link of extensions.md > What api.md names in passing (Waitlist). */
+export const waitlistConfirmLink = (base: string, token: string) => `${base}/api/v1/waitlist/confirm?token=${encodeURIComponent(token)}`;
+
+const WORDS: Record<WaitlistLanguage, LinkMailWords> = {
+  nb: {
+    subject: 'Bekreft plassen din på ventelisten',
+    lines: [
+      'Hei!',
+      'Noen, forhåpentligvis du, ba om å få denne adressen på ventelisten vår. Bekreft adressen innen sju dager, så står du på listen. Lenken kan brukes én gang.',
+    ],
+    action: 'Bekreft adressen',
+    footnote: 'Var det ikke deg? Da kan du se bort fra denne e-posten; vi sletter adressen etter sju dager.',
+  },
+  en: {
+    subject: 'Confirm your place on the waitlist',
+    lines: [
+      'Hello,',
+      'Someone, hopefully you, asked for this address to be put on our waitlist. Confirm the address within seven days to stay on it. The link works once.',
+    ],
+    action: 'Confirm the address',
+    footnote: 'Was this not you? Then ignore this mail; we delete the address after seven days.',
+  },
+};
+
+/** The confirmation mail, with its one single-use link. */
+export const composeWaitlistConfirmation = (to: string, lang: WaitlistLanguage, link: string): Mail => composeLinkMail(to, lang, WORDS[lang], link);
