@@ -7,6 +7,7 @@ import { syncFoodTable } from '../core/food/sync.js';
 import { deliverPending } from '../core/push/delivery.js';
 import { buildDerivedFiles } from '../core/publicdata/derived-files.js';
 import { purgeUnconfirmedDinnerPriceSubscribers } from '../core/publicdata/dinner-price-list.js';
+import { mailDinnerPrices } from '../core/publicdata/dinner-price-monthly-mail.js';
 import { measureDinnerPrices } from '../core/dinnerprices/measure.js';
 import { publishDinnerPrices } from '../core/dinnerprices/publish.js';
 import { purgeWaitlist } from '../core/waitlist/waitlist.js';
@@ -16,6 +17,12 @@ export interface Job {
   /** Postgres advisory-lock key (taken with the schema's): one per job, never reused, a 32-bit integer. */
   readonly lockKey: number;
   readonly cron: string;
+  /**
+   * The job claims each piece of its work in the database itself, so runs may overlap: on Postgres it runs without
+   * the advisory lock and the transaction that holds it, and no transaction stays open while it talks to another
+   * server (SMTP). Its tick is still claimed once, committed before the run, as on SQLite.
+   */
+  readonly claimsItsWork?: boolean;
   run(): Promise<void>;
 }
 
@@ -86,6 +93,23 @@ export function jobsOf(runtime: Runtime): Job[] {
       },
     },
     {
+      // Hourly: the first run after the 06:00 publication mails the month that has just been published to every
+      // confirmed address (core/publicdata/dinner-price-monthly-mail.ts); later runs send what the mail server
+      // refused, and find nothing else to do until the next month. Not run by the publication job itself: that one
+      // holds its lock's transaction open for its run.
+      name: 'mail-dinner-prices',
+      lockKey: 7_100_037,
+      cron: '12 * * * *',
+      claimsItsWork: true,
+      run: async () => {
+        const r = await mailDinnerPrices({ ...runtime.deps, mailer: runtime.mailer.direct });
+        for (const f of r.refused) runtime.logger.warn('dinner-price mail refused', f);
+        if (r.sent + r.refused.length > 0 || r.gaveUp) {
+          runtime.logger.info('dinner prices mailed', { month: r.month, sent: r.sent, claimedElsewhere: r.claimedElsewhere, refused: r.refused.length, gaveUp: r.gaveUp });
+        }
+      },
+    },
+    {
       name: 'purge-unconfirmed-waitlist-addresses',
       lockKey: 7_100_036,
       cron: '47 * * * *',
@@ -130,13 +154,14 @@ export function slotOf(cronExpression: string, scheduled: Date): Date {
  * run that fails rolls its claim back. SQLite is meant for one process, but a process of a rolling deploy may
  * overlap the one it replaces on the same file: the claim is taken there too, committed on its own before the run
  * (the one connection cannot be held in a transaction while the job uses it), so a tick is never run twice and a
- * failed one waits for the next tick. Without a slot (a run by hand) nothing is claimed. Answers whether this
- * process ran it.
+ * failed one waits for the next tick. A job that claims its own work (`claimsItsWork`) is run the same way on
+ * Postgres too: no lock, so a run by hand or a slow run may overlap another. Without a slot (a run by hand) nothing
+ * is claimed. Answers whether this process ran it.
  */
 export async function runExclusive(db: Database, logger: Logger, job: Job, slot?: Date): Promise<boolean> {
   let ran: boolean;
   try {
-    if (db.kind !== 'postgres') {
+    if (db.kind !== 'postgres' || job.claimsItsWork) {
       ran = !slot || (await claimTick(db.knex, job, slot));
       if (ran) await job.run();
     } else {

@@ -1,21 +1,11 @@
-import { ConfigError } from '../config/config.js';
-import { configFromEnvironment } from '../config/env.js';
+import { configOrExit } from './entry.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
 import { scheduleJobs } from './jobs.js';
 import { createRuntime } from './runtime.js';
 import { listen } from './server.js';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = configFromEnvironment();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw err;
-  }
+  const config = configOrExit();
   const logger = jsonLogger(config.logLevel);
   const runtime = await createRuntime(config, { logger });
   const running = await listen(runtime, config.port, config.host);

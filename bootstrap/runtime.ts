@@ -39,6 +39,7 @@ import { openDatabase, type Database } from '../adapters/knex/database.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import type { Logger } from '../ports/logger.js';
+import type { Mailer } from '../ports/mailer.js';
 import { databaseDeps, type DepsOverrides } from './deps.js';
 import { backgroundMailer } from '../adapters/mail/background.js';
 import { outboxMailer } from '../adapters/mail/outbox.js';
@@ -55,8 +56,12 @@ export interface Runtime {
   readonly deps: ServiceDeps;
   readonly logger: Logger;
   readonly routes: readonly AnyRoute[];
-  /** Mails go out in the background, some from work done after an answer; drain() waits for that work and the mails. */
-  readonly mailer: { drain(): Promise<void> };
+  /**
+   * Mails go out in the background, some from work done after an answer; drain() waits for that work and the mails.
+   * `direct` sends without the background: it answers once the mail server accepted a mail and throws when it
+   * refused it, for jobs that record what was sent (the monthly dinner-price mail).
+   */
+  readonly mailer: { drain(): Promise<void>; readonly direct: Mailer };
   close(): Promise<void>;
 }
 
@@ -97,7 +102,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     throw err;
   }
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
-  const mailer = backgroundMailer(smtp ?? outboxMailer(config.outboxDir, config.mailFrom, logger), logger);
+  const direct = smtp ?? outboxMailer(config.outboxDir, config.mailFrom, logger);
+  const mailer = backgroundMailer(direct, logger);
   const breached = config.pwnedRangeApiUrl
     ? anyOf(offlineBreachedPasswords(), rangeApiBreachedPasswords(config.pwnedRangeApiUrl, logger))
     : offlineBreachedPasswords();
@@ -171,6 +177,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     routes,
     // Some mails come from work done after an answer: draining waits for that work, then for the mails.
     mailer: {
+      direct: options.mailer ?? direct,
       async drain() {
         await afterAnswer.drain();
         await mailer.drain();

@@ -2,11 +2,12 @@ import type { Knex } from 'knex';
 import type {
   DinnerPriceLanguage,
   DinnerPriceListExit,
+  DinnerPriceMonthlyMail,
   DinnerPriceSubscriber,
   DinnerPriceSubscriberStore,
   DinnerPriceToken,
 } from '../../ports/dinner-price-subscriber-store.js';
-import { isUniqueViolation, translated } from './errors.js';
+import { isForeignKeyViolation, isUniqueViolation, translated } from './errors.js';
 import { iso, toDate } from './rows.js';
 
 interface SubscriberRow {
@@ -110,6 +111,50 @@ export function knexDinnerPriceSubscriberStore(knex: Knex): DinnerPriceSubscribe
     },
     async forgetLeft(leftBefore) {
       return knex('dinner_price_tokens').whereNull('subscriber_id').where('left_at', '<', iso(leftBefore)).delete();
+    },
+    async dueForMonthlyMail({ month, confirmedBefore, afterId, limit }) {
+      const q = knex('dinner_price_subscribers as s')
+        .select(COLUMNS)
+        .whereNotNull('s.confirmed_at')
+        .where('s.confirmed_at', '<', iso(confirmedBefore))
+        .whereNotExists(knex('dinner_price_mailings as m').select(knex.raw('1')).whereRaw('m.subscriber_id = s.id').where('m.month', month))
+        .orderBy('s.id')
+        .limit(limit);
+      if (afterId !== null) q.where('s.id', '>', afterId);
+      return ((await q) as SubscriberRow[]).map(toSubscriber);
+    },
+    async claimMonthlyMail(id, month, claim) {
+      try {
+        return await knex.transaction(async (trx) => {
+          // The primary key (subscriber, month) decides between simultaneous claims: one insert lands, the others find it.
+          const claimed = (await trx('dinner_price_mailings')
+            .insert({ subscriber_id: id, month, claimed_at: iso(claim.at), sent_at: null })
+            .onConflict(['subscriber_id', 'month'])
+            .ignore()
+            .returning('month')) as unknown[];
+          if (claimed.length !== 1) return false;
+          if (claim.tokens.length > 0) await trx('dinner_price_tokens').insert(tokenRows(id, claim.at, claim.tokens));
+          return true;
+        });
+      } catch (err) {
+        // The address left the list since it was found due.
+        if (isForeignKeyViolation(err)) return false;
+        throw err;
+      }
+    },
+    async monthlyMailSent(id, month, at) {
+      await knex('dinner_price_mailings').where({ subscriber_id: id, month }).update({ sent_at: iso(at) });
+    },
+    async releaseMonthlyMail(id, month) {
+      await knex('dinner_price_mailings').where({ subscriber_id: id, month }).whereNull('sent_at').delete();
+    },
+    async monthlyMailsOf(id) {
+      const rows = (await knex('dinner_price_mailings').where({ subscriber_id: id }).orderBy('month').select('month', 'claimed_at', 'sent_at')) as {
+        month: string;
+        claimed_at: Date | string;
+        sent_at: Date | string | null;
+      }[];
+      return rows.map((r): DinnerPriceMonthlyMail => ({ month: r.month, claimedAt: toDate(r.claimed_at), sentAt: r.sent_at === null ? null : toDate(r.sent_at) }));
     },
   });
 }

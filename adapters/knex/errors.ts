@@ -13,6 +13,12 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** A foreign key refused the row: the row it names is gone (SQLite or Postgres). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** Lock contention that outlived the busy timeout, or a Postgres serialization failure or deadlock. */
 export function isBusy(err: unknown): boolean {
   const code = codeOf(err);

@@ -1,5 +1,6 @@
 import type {
   DinnerPriceListExit,
+  DinnerPriceMonthlyMail,
   DinnerPriceSubscriber,
   DinnerPriceSubscriberStore,
   DinnerPriceToken,
@@ -17,12 +18,15 @@ interface TokenRow {
 export function memoryDinnerPriceSubscriberStore(): DinnerPriceSubscriberStore {
   const subscribers = new Map<string, DinnerPriceSubscriber>();
   const tokens = new Map<string, TokenRow>();
+  // Per address, its monthly mails by month: they go with the address (as the table's rows cascade).
+  const mailings = new Map<string, Map<string, DinnerPriceMonthlyMail>>();
   const copy = (s: DinnerPriceSubscriber): DinnerPriceSubscriber => structuredClone(s);
   const issue = (subscriberId: string, list: readonly DinnerPriceToken[]) => {
     for (const t of list) tokens.set(t.tokenHash, { purpose: t.purpose, subscriberId, exit: null, leftAt: null });
   };
   const removeId = (id: string, exit: DinnerPriceListExit, at: Date): boolean => {
     if (!subscribers.delete(id)) return false;
+    mailings.delete(id);
     for (const t of tokens.values()) {
       if (t.subscriberId === id) Object.assign(t, { subscriberId: null, exit, leftAt: new Date(at) });
     }
@@ -73,6 +77,34 @@ export function memoryDinnerPriceSubscriberStore(): DinnerPriceSubscriberStore {
         if (t.subscriberId === null && t.leftAt !== null && t.leftAt.getTime() < leftBefore.getTime() && tokens.delete(hash)) n++;
       }
       return n;
+    },
+    async dueForMonthlyMail({ month, confirmedBefore, afterId, limit }) {
+      return [...subscribers.values()]
+        .filter((s) => s.confirmedAt !== null && s.confirmedAt.getTime() < confirmedBefore.getTime() && !mailings.get(s.id)?.has(month))
+        .filter((s) => afterId === null || s.id > afterId)
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, limit)
+        .map(copy);
+    },
+    async claimMonthlyMail(id, month, claim) {
+      if (!subscribers.has(id)) return false;
+      const of = mailings.get(id) ?? new Map<string, DinnerPriceMonthlyMail>();
+      if (of.has(month)) return false;
+      if (claim.tokens.some((t) => tokens.has(t.tokenHash))) throw new Error('dinner-price token hash taken');
+      of.set(month, { month, claimedAt: new Date(claim.at), sentAt: null });
+      mailings.set(id, of);
+      issue(id, claim.tokens);
+      return true;
+    },
+    async monthlyMailSent(id, month, at) {
+      const m = mailings.get(id)?.get(month);
+      if (m) mailings.get(id)!.set(month, { ...m, sentAt: new Date(at) });
+    },
+    async releaseMonthlyMail(id, month) {
+      if (mailings.get(id)?.get(month)?.sentAt === null) mailings.get(id)!.delete(month);
+    },
+    async monthlyMailsOf(id) {
+      return [...(mailings.get(id)?.values() ?? [])].sort((a, b) => (a.month < b.month ? -1 : 1)).map((m) => structuredClone(m));
     },
   };
 }

@@ -69,6 +69,12 @@ export function dinnerPricesJson(rows: readonly PublishedMonth[], generatedAt: D
   });
 }
 
+/** A published row as the JSON document carries it. */
+export type PublicMonth = Omit<PublishedMonth, 'recipeSetVersion'>;
+
+/** The rows of a stored JSON document (what dinnerPricesJson wrote): by month, then household type. */
+export const publicMonthsOf = (json: string): PublicMonth[] => (JSON.parse(json) as { months: PublicMonth[] }).months;
+
 export const CSV_HEADER = ['month', 'householdType', 'medianWeekPrice', 'p10WeekPrice', 'p90WeekPrice', 'pricePerPortion', 'coverage', 'chains', 'source', 'recipeSetVersion'] as const;
 
 /** RFC 4180: a field holding a comma, a double quote, CR or LF is quoted, its quotes doubled. */

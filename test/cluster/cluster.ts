@@ -71,6 +71,9 @@ async function roundRobin(backends: readonly Backend[], served: string[]): Promi
   };
 }
 
+/** The DATABASE_URL of a process that works in `schema`: through the connection's search_path, as an operator would set it. */
+export const schemaUrl = (pgUrl: string, schema: string): string => `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+
 /**
  * Starts the cluster on a schema of its own in the database of `pgUrl`. `env` adds to the settings both processes
  * get (RATE_LIMITS, LOCKOUT, ...).
@@ -78,8 +81,7 @@ async function roundRobin(backends: readonly Backend[], served: string[]): Promi
 export async function startCluster(pgUrl: string, env: Record<string, string> = {}): Promise<Cluster> {
   const { schema, drop } = await freshSchema(pgUrl, 'cluster');
   const dir = mkdtempSync(join(tmpdir(), 'dinner-cluster-'));
-  // Each process works in the schema through the connection's search_path, as an operator would set it.
-  const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const url = schemaUrl(pgUrl, schema);
   const common: Record<string, string> = {
     DATABASE_URL: url,
     LOG_LEVEL: 'info',

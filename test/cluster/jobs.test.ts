@@ -91,6 +91,35 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it('a job that claims its own work runs each tick once but holds no lock: runs by hand overlap it and each other', async () => {
+      const log = captureLog();
+      await withTwoConnections(kind, async (a, b) => {
+        let running = 0;
+        let most = 0;
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        const job: Job = {
+          name: 'claims-test',
+          lockKey: 9_900_106,
+          cron: '* * * * *',
+          claimsItsWork: true,
+          run: async () => {
+            most = Math.max(most, ++running);
+            await gate;
+            running--;
+          },
+        };
+        const slot = new Date(T0);
+        const ticks = Promise.all([runExclusive(a, log.logger, job, slot), runExclusive(b, log.logger, job, slot)]);
+        const byHand = Promise.all([runExclusive(a, log.logger, job), runExclusive(b, log.logger, job)]);
+        for (let i = 0; i < 100 && running < 3; i++) await pause(20);
+        release();
+        expect((await ticks).filter(Boolean), 'the tick').to.have.length(1);
+        expect(await byHand).to.deep.equal([true, true]);
+        expect(most, 'runs at once').to.equal(3);
+      });
+    });
+
     it('purge-job-runs forgets the claims of ticks over a week old', async () => {
       const server = await startTestServer(kind);
       try {

@@ -32,14 +32,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the entry point with only `env` and what a shell needs (PATH, HOME...), never the test runner's settings. */
-export function spawnService(env: Record<string, string>, name = 'the service'): ServiceProcess {
+/**
+ * Starts the entry point (or another of bootstrap/, with its arguments: `['bootstrap/run-job.ts', name]`) with only
+ * `env` and what a shell needs (PATH, HOME...), never the test runner's settings.
+ */
+export function spawnService(env: Record<string, string>, name = 'the service', entry: readonly string[] = ['bootstrap/main.ts']): ServiceProcess {
   const base: Record<string, string> = {};
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
     const value = process.env[key];
     if (value !== undefined) base[key] = value;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/main.ts'], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...entry], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   let partial = '';

@@ -21,7 +21,11 @@ export interface SmtpCapture {
   close(): Promise<void>;
 }
 
-export async function startSmtpCapture(): Promise<SmtpCapture> {
+/**
+ * `beforeAccept`, when given, is awaited before a mail is accepted (the client waits for the answer to its DATA):
+ * tests use it to hold senders until they send at the same time.
+ */
+export async function startSmtpCapture(options: { beforeAccept?: (mail: CapturedMail) => Promise<void> } = {}): Promise<SmtpCapture> {
   const mails: CapturedMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
@@ -30,11 +34,11 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     logger: false,
     onData(stream, session, callback) {
       simpleParser(stream).then(
-        (parsed) => {
+        async (parsed) => {
           const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-          for (const rcpt of to) {
-            mails.push({ to: rcpt, from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '' });
-          }
+          const got = to.map((rcpt) => ({ to: rcpt, from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '' }));
+          if (options.beforeAccept) for (const m of got) await options.beforeAccept(m);
+          mails.push(...got);
           waiters.forEach((w) => w());
           callback();
         },

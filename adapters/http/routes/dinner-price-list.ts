@@ -43,6 +43,10 @@ export function dinnerPriceListRoutes(deps: ServiceDeps): AnyRoute[] {
         `An unconfirmed address gets another mail, with fresh links, only when its last one is ${days(CONFIRMATION_MAIL_INTERVAL_MS)} day old or more ` +
         '(earlier links keep working); inside the day nothing is sent. A confirmed address gets no mail and keeps its language. ' +
         `An address unconfirmed for over ${days(UNCONFIRMED_LIFETIME_MS)} days is deleted, and a new subscribe starts afresh. ` +
+        'A confirmed address gets one mail with the figures of each month that ends while it is listed (per household type: ' +
+        'median week price, p10–p90 and price per portion, in NOK, in its language, with an unsubscribe link of its own), ' +
+        'sent by an hourly job once the month is published, early the next month: an address confirmed today first gets ' +
+        "this month's figures, never earlier months', and after an outage only the newest month is sent. " +
         'The body takes exactly email and language; any other field answers 400 validation_failed. ' +
         'Counted per client IP in the dinner-price-signup-per-ip class (5 an hour by default).',
       tag,
