@@ -15,7 +15,7 @@ describe('migrating one fresh Postgres schema from several processes at once', f
     }
     // Unguarded, two of knex's migrators race to create knex_migrations and one fails (about one round in three).
     for (let round = 0; round < 3; round++) {
-      const database = await postgres.create();
+      const database = await postgres.create({ empty: true });
       const opened = await Promise.allSettled([0, 1, 2].map(() => database.open()));
       try {
         const failed = opened.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => String(r.reason));

@@ -13,7 +13,7 @@ const before0030: Knex.MigrationSource<Migration> = {
 for (const kind of databaseKinds()) {
   describe(`migration 0030: the type and status of each event that wrote a subscription's part [${kind.name}]`, () => {
     it('fills them in from billing_events for rows written before it; the status only where the event also wrote the status', async () => {
-      const database = await kind.create();
+      const database = await kind.create({ empty: true });
       const db = openDatabase(database.target, database.schema ? { schema: database.schema } : {});
       try {
         await db.knex.migrate.latest({ migrationSource: before0030 });
