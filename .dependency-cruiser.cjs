@@ -22,6 +22,13 @@ module.exports = {
       to: { path: '^bootstrap/' },
     },
     {
+      name: 'web-speaks-http-only',
+      comment: 'web/ is a browser program: it talks to the service over HTTP through its typed client, never to its code.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(core|ports|adapters|bootstrap|config|test|scripts)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
@@ -32,6 +39,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.d.ts'] },
   },
 };

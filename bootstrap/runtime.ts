@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import type { Config } from '../config/config.js';
 import { createHttpApp } from '../adapters/http/app.js';
+import { webApp } from '../adapters/http/web-app.js';
 import type { RouteSettings, ServiceDeps } from '../adapters/http/deps.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import type { AnyRoute } from '../adapters/http/route.js';
@@ -167,7 +168,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...publicDataRoutes(deps),
   ];
   const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
-  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps }, routes);
+  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, web: webApp(config.webDir) }, routes);
   return {
     config,
     app,

@@ -52,6 +52,8 @@ export interface Config {
   readonly recipeLibrary: (typeof RECIPE_LIBRARIES)[number];
   /** Where mails go when SMTP_URL is unset. */
   readonly outboxDir: string;
+  /** The built web app (`npm run build:web`), served at `/`; a missing folder serves a page saying so. */
+  readonly webDir: string;
   /** k-anonymity range API for breached passwords (e.g. https://api.pwnedpasswords.com/range/); null: offline list only. */
   readonly pwnedRangeApiUrl: string | null;
   /** OpenID Connect providers for social sign-in (AUTH_PROVIDERS); empty: none. */
@@ -159,6 +161,7 @@ export function loadConfig(env: Env): Config {
     lockout: parseLockout(str('LOCKOUT', '10/900/300')),
     logLevel: oneOf('LOG_LEVEL', str('LOG_LEVEL', 'info'), LOG_LEVELS),
     outboxDir: str('OUTBOX_DIR', './data/outbox'),
+    webDir: str('WEB_DIR', './web/dist'),
     recipeLibrary: oneOf('RECIPE_LIBRARY', str('RECIPE_LIBRARY', 'embedded'), RECIPE_LIBRARIES),
     referralCodesPerHousehold: wholeNumber('REFERRAL_CODES_PER_HOUSEHOLD', str('REFERRAL_CODES_PER_HOUSEHOLD', '3'), 0, 100),
     calendar: {

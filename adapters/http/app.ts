@@ -23,6 +23,8 @@ export interface HttpSettings {
   readonly logger: Logger;
   readonly rateLimiter: RateLimiter;
   readonly sessions: SessionDeps;
+  /** The web app (adapters/http/web-app.ts): answers what no route does outside /api/, else false. */
+  readonly web?: (ctx: Koa.Context) => boolean;
 }
 
 /** The Koa application: conventions of api.md applied around every route of `routes`. */
@@ -51,7 +53,7 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
     const allowed = [...new Set((ctx.matched ?? []).flatMap((layer: { methods: string[] }) => layer.methods))];
     if (allowed.length > 0) throw problems.methodNotAllowed(allowed.join(', '));
     await next();
-    if (ctx.body === undefined && ctx.status === 404) throw problems.notFound(`no route ${ctx.method} ${ctx.path}`);
+    if (ctx.body === undefined && ctx.status === 404 && !settings.web?.(ctx)) throw problems.notFound(`no route ${ctx.method} ${ctx.path}`);
   });
   return app;
 }

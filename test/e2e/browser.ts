@@ -1,0 +1,52 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install chromium`); CHROMIUM_PATH names another. */
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** Headless, and none of the background traffic a closed network refuses (Google's hosts, updates, sync). */
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+export const SCREENS_DIR = 'test-results/screens';
+
+/** Screenshots of the page as it is, at a phone's size and a desktop's, named `<name>-phone.png` and `<name>-desktop.png`. */
+export async function screens(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  const size = page.viewportSize();
+  for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `${SCREENS_DIR}/${name}-${label}.png`, fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: number;
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is. The script is evaluated through the DevTools
+ * protocol, which the page's CSP does not govern (an injected script tag would rightly be refused).
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  const found = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }> } }).axe;
+    const r = await axe.run();
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+  })) as AxeViolation[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

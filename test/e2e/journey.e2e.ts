@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { databaseKinds } from '../support/databases.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { linkIn, startSmtpCapture, type SmtpCapture } from '../support/smtp.js';
+import { CHROMIUM, launch, PHONE, screens, seriousViolations } from './browser.js';
+
+// The weekly loop in a real browser, against the built web app served by the real service (npm run test:e2e
+// builds it first), on SQLite and on Postgres. Every screen is photographed at phone and desktop size into
+// test-results/screens/ and checked with axe-core.
+const WEB_DIR = 'web/dist';
+
+for (const kind of databaseKinds()) {
+  describe(`the web app in Chromium: the weekly loop [${kind.name}]`, function () {
+    this.timeout(120_000);
+    let server: TestServer;
+    let smtp: SmtpCapture;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    const shot = async (name: string) => {
+      await screens(page, `${name}-${kind.name}`);
+      const violations = await seriousViolations(page);
+      expect(violations, `${name}: ${JSON.stringify(violations)}`).to.deep.equal([]);
+    };
+
+    before(async function () {
+      if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+      if (!existsSync(`${WEB_DIR}/index.html`)) throw new Error('the web app is not built: npm run build:web');
+      smtp = await startSmtpCapture();
+      server = await startTestServer(kind, { WEB_DIR, SMTP_URL: smtp.url });
+      browser = await launch();
+      context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      page = await context.newPage();
+    });
+    after(async () => {
+      await browser?.close();
+      await server?.stop();
+      await smtp?.close();
+    });
+
+    it('registers, confirms the address from the mail, makes a household, plans a week with guests and shops it', async () => {
+      const email = `e2e.${Date.now()}.${kind.name}@example.com`;
+      // Anyone who opens the app is asked to sign in, and comes back to where they were.
+      await page.goto(`${server.url}/recipes`);
+      await page.getByRole('heading', { name: 'Logg inn' }).waitFor();
+      expect(new URL(page.url()).searchParams.get('next')).to.equal('/recipes');
+      await shot('sign-in');
+      // A wrong password is a sentence, not a code.
+      await page.getByLabel('E-post').fill('nobody@example.com');
+      await page.getByLabel('Passord').fill('wrong password here');
+      await page.getByRole('button', { name: 'Logg inn' }).click();
+      await page.getByRole('alert').filter({ hasText: 'E-post eller passord stemmer ikke.' }).waitFor();
+
+      await page.getByRole('link', { name: 'Opprett konto' }).click();
+      await page.getByLabel('Navnet ditt').fill('Kari');
+      await page.getByLabel('E-post').fill(email);
+      await page.getByLabel('Passord').fill('correct horse battery');
+      await shot('register');
+      await page.getByRole('button', { name: 'Opprett konto' }).click();
+      await page.getByRole('heading', { name: 'Lag en husholdning' }).waitFor();
+
+      // The confirmation mail's link opens a page of the app that confirms the address.
+      const mail = await smtp.waitFor(email);
+      const link = linkIn(mail, 'http');
+      await page.goto(`${server.url}${link.pathname}${link.search}`);
+      await page.getByRole('status').filter({ hasText: 'E-postadressen er bekreftet.' }).waitFor();
+      await shot('confirm-email');
+      await page.getByRole('link', { name: 'Til appen' }).click();
+
+      await page.getByLabel('Navn på husholdningen').fill('Hansen');
+      await page.getByLabel('Tidssone').fill('Europe/Oslo');
+      await shot('new-household');
+      await page.getByRole('button', { name: 'Lag' }).click();
+
+      // Two recipes.
+      await page.getByRole('link', { name: 'Oppskrifter' }).click();
+      await page.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
+      for (const [title, lines] of [
+        ['Taco', '400 g kjøttdeig\n2 stk løk\n8 stk lomper'],
+        ['Nøttestek', '200 g hasselnøtter\n2 stk løk'],
+      ] as const) {
+        await page.getByLabel('Tittel').fill(title);
+        await page.getByLabel('Porsjoner').fill('4');
+        await page.getByLabel(/Ingredienser/).fill(lines);
+        await page.getByRole('button', { name: 'Lagre' }).click();
+        await page.getByRole('listitem').filter({ hasText: title }).first().waitFor();
+      }
+      await shot('recipes');
+
+      // The week: Taco on Monday for the one member; guests who avoid nuts on Tuesday refuse the nut roast.
+      await page.getByRole('link', { name: 'Uka' }).click();
+      const monday = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /mandag/i }) });
+      await monday.getByLabel('Rett').selectOption({ label: 'Taco' });
+      await monday.getByText('1 porsjon').waitFor();
+      const tuesday = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /tirsdag/i }) });
+      await tuesday.getByText(/Gjester/).first().click();
+      await tuesday.getByLabel('Antall voksne gjester').fill('3');
+      await tuesday.getByLabel(/Unngår/).fill('nøtter');
+      await tuesday.getByRole('button', { name: 'Gjester' }).click();
+      await tuesday.getByText('4 porsjoner').waitFor();
+      await tuesday.getByLabel('Rett').selectOption({ label: 'Nøttestek' });
+      await tuesday.getByRole('alert').filter({ hasText: /en gjest unngår «nøtter»/ }).waitFor();
+      await shot('week');
+
+      // The list: the taco for one portion, a quarter of the recipe.
+      await page.getByRole('link', { name: 'Handleliste' }).click();
+      const mince = page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' });
+      await mince.getByText('100 g', { exact: true }).waitFor();
+      await shot('list');
+
+      // Guests on Monday too: the list asks before buying more, and grows when asked to.
+      await page.goBack();
+      await monday.getByText(/Gjester/).first().click();
+      await monday.getByLabel('Antall voksne gjester').fill('1');
+      await monday.getByRole('button', { name: 'Gjester' }).click();
+      await monday.getByText('2 porsjoner').waitFor();
+      await page.getByRole('link', { name: 'Handleliste' }).click();
+      await page.getByText(/Uka har endret seg: kjøpe 3 ting til\?/).first().waitFor();
+      await mince.getByText('100 g', { exact: true }).waitFor();
+      await shot('list-asks');
+      await page.getByRole('button', { name: 'Ja, oppdater lista' }).click();
+      await mince.getByText('200 g', { exact: true }).waitFor();
+
+      // Tick a line, add one by hand, finish the trip: the bought line goes to the pantry.
+      await mince.getByRole('checkbox').check();
+      await page.getByPlaceholder('Legg til en vare').fill('oppvaskmiddel');
+      await page.getByRole('button', { name: 'Legg til', exact: true }).click();
+      await page.getByRole('listitem').filter({ hasText: 'oppvaskmiddel' }).waitFor();
+      await page.getByRole('button', { name: 'Ferdig handlet' }).click();
+      await page.getByText(/Handleturen er ferdig: 1 ting lagt i skapet\./).waitFor();
+      await shot('list-done');
+      expect(await mince.getByRole('checkbox').isChecked()).to.equal(true);
+
+      // Sign out forgets everything this browser kept.
+      await page.getByRole('button', { name: 'Logg ut' }).click();
+      await page.getByRole('heading', { name: 'Logg inn' }).waitFor();
+      expect(await page.evaluate(() => localStorage.length)).to.equal(0);
+    });
+  });
+}

@@ -1,0 +1,51 @@
+import createClient from 'openapi-fetch';
+import type { components, operations, paths } from './api/schema';
+
+/** The service's API, typed from its own OpenAPI document (src/api/schema.d.ts, generated). Same origin: the session cookie goes along. */
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+
+export type Problem = components['schemas']['Problem'];
+type Json<Op extends keyof operations, Status extends number> = operations[Op]['responses'] extends Record<Status, { content: { 'application/json': infer T } }> ? T : never;
+export type Me = Json<'login', 200>;
+export type Household = Json<'createHousehold', 201>;
+export type Plan = Json<'ensureWeekPlan', 200>;
+export type PlanDay = Plan['days'][number];
+export type Recipe = Json<'createRecipe', 201>;
+export type ShoppingList = Json<'getShoppingList', 200>;
+export type ShoppingItem = ShoppingList['items'][number];
+
+/** An answer that was not a success: its status and problem code (null when the answer had none, e.g. no network). */
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    /** The fields the service named (`errors[].path`, e.g. `body.email`), by their last segment. */
+    readonly fields: readonly string[] = [],
+    /** The problem's own members besides the standard ones (e.g. avoid_conflict's avoid and ingredient). */
+    readonly extra: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(code ?? `HTTP ${status}`);
+  }
+}
+
+/** Called on a 401 from any call: the app signs the person in again and brings them back. */
+let onUnauthorized: () => void = () => {};
+export const whenSignedOut = (fn: () => void) => {
+  onUnauthorized = fn;
+};
+
+/** The data of a call, or an ApiProblem. */
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await request;
+  } catch {
+    throw new ApiProblem(0, 'network');
+  }
+  const { data, error, response } = result;
+  if (response.ok) return data as T;
+  const problem = (error ?? {}) as Partial<Problem>;
+  if (response.status === 401) onUnauthorized();
+  const fields = (problem.errors ?? []).map((e) => e.path.split('.').pop() ?? e.path);
+  throw new ApiProblem(response.status, typeof problem.code === 'string' ? problem.code : null, fields, problem as Record<string, unknown>);
+}

@@ -1,0 +1,104 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../api';
+import { t } from '../i18n';
+import { navigate } from '../router';
+import { loadMe } from '../state';
+import { Field, Page, Problem, useAction } from '../ui';
+
+/** Where to go after signing in: the `next` of the address when it is one of this app's paths. */
+const nextPath = () => {
+  const next = new URLSearchParams(window.location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+};
+
+export function SignIn() {
+  const m = t.value;
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, run } = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      await call(api.POST('/api/v1/auth/login', { body: { email, password } }));
+      await loadMe();
+      navigate(nextPath(), true);
+    });
+  };
+  return (
+    <Page title={m.signIn}>
+      <form onSubmit={submit} class="stack">
+        <Field label={m.email} name="email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <Field label={m.password} name="password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <Problem error={error} />
+        <button type="submit" disabled={busy}>
+          {m.signIn}
+        </button>
+      </form>
+      <p>
+        {m.noAccount} <a href="/register">{m.register}</a>
+      </p>
+    </Page>
+  );
+}
+
+export function Register() {
+  const m = t.value;
+  const [displayName, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      await call(api.POST('/api/v1/auth/register', { body: { email, password, displayName } }));
+      // A fresh address is signed in at once; a known one gets a mail and no session (the answer is the same).
+      await loadMe();
+      setDone(m.checkMail);
+      navigate('/', true);
+    });
+  };
+  return (
+    <Page title={m.register}>
+      <form onSubmit={submit} class="stack">
+        <Field label={m.displayName} name="displayName" autoComplete="name" required maxLength={100} value={displayName} onInput={(e) => setName(e.currentTarget.value)} />
+        <Field label={m.email} name="email" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <Field label={m.password} name="password" type="password" autoComplete="new-password" required minLength={8} value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <Problem error={error} />
+        {done && <p role="status">{done}</p>}
+        <button type="submit" disabled={busy}>
+          {m.register}
+        </button>
+      </form>
+      <p>
+        {m.haveAccount} <a href="/sign-in">{m.signIn}</a>
+      </p>
+    </Page>
+  );
+}
+
+/** The confirm-email link of the mail (extensions.md > Mail links): confirms on opening, says how it went. */
+export function ConfirmEmail() {
+  const m = t.value;
+  const { error, run } = useAction();
+  const [ok, setOk] = useState(false);
+  const [started, setStarted] = useState(false);
+  if (!started) {
+    setStarted(true);
+    const q = new URLSearchParams(window.location.search);
+    void run(async () => {
+      await call(api.POST('/api/v1/auth/confirm-email', { body: { userId: q.get('userId') ?? '', token: q.get('token') ?? '' } }));
+      setOk(true);
+      await loadMe();
+    });
+  }
+  return (
+    <Page title={m.confirmEmail}>
+      {ok && <p role="status">{m.emailConfirmed}</p>}
+      <Problem error={error} />
+      <p>
+        <a href="/">{m.goToApp}</a>
+      </p>
+    </Page>
+  );
+}

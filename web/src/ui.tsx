@@ -1,0 +1,61 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { sentenceFor } from './i18n';
+
+/** A labelled input; `invalid` marks it for screen readers and shows the sentence beside it. */
+export function Field(props: { label: string; name: string; invalid?: string | null } & JSX.InputHTMLAttributes<HTMLInputElement>) {
+  const { label, name, invalid, ...input } = props;
+  const id = `f-${name}`;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} name={name} aria-invalid={invalid ? 'true' : undefined} aria-describedby={invalid ? `${id}-err` : undefined} {...input} />
+      {invalid && (
+        <p id={`${id}-err`} class="field-error">
+          {invalid}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A failed call's sentence, announced as it appears. */
+export function Problem({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p class="problem" role="alert">
+      {sentenceFor(error)}
+    </p>
+  );
+}
+
+export function Page({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <main id="main" tabIndex={-1}>
+      <h1>{title}</h1>
+      {children}
+    </main>
+  );
+}
+
+/** Runs a call, keeping whether it is under way and the error it gave (cleared on the next try). */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await fn();
+    } catch (err) {
+      setError(err);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, setError };
+}
+
+/** The names of the fields an error named (validation_failed says which). */
+export const fieldsOf = (error: unknown): readonly string[] => (error as { fields?: readonly string[] } | null)?.fields ?? [];
