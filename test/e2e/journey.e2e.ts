@@ -19,6 +19,8 @@ for (const kind of databaseKinds()) {
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
+    let second: BrowserContext | undefined;
+    let ola: Page;
     const shot = async (name: string) => {
       await screens(page, `${name}-${kind.name}`);
       const violations = await seriousViolations(page);
@@ -35,6 +37,7 @@ for (const kind of databaseKinds()) {
       page = await context.newPage();
     });
     after(async () => {
+      await second?.close();
       await browser?.close();
       await server?.stop();
       await smtp?.close();
@@ -74,6 +77,26 @@ for (const kind of databaseKinds()) {
       await shot('new-household');
       await page.getByRole('button', { name: 'Lag' }).click();
 
+      // Invite a second person, who accepts in a browser of their own (registering on the way).
+      await page.getByRole('link', { name: 'Medlemmer' }).click();
+      await page.getByLabel('Navn på den du inviterer').fill('Ola');
+      await page.getByRole('button', { name: 'Inviter' }).click();
+      const inviteUrl = (await page.locator('code.link-text').textContent())!;
+      expect(inviteUrl).to.match(/\/invite\?code=/);
+      await shot('members');
+      second = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      ola = await second.newPage();
+      await ola.goto(inviteUrl);
+      await ola.getByRole('link', { name: 'Opprett konto' }).click();
+      await ola.getByLabel('Navnet ditt').fill('Ola');
+      await ola.getByLabel('E-post').fill(`ola.${email}`);
+      await ola.getByLabel('Passord').fill('another horse battery');
+      await ola.getByRole('button', { name: 'Opprett konto' }).click();
+      await ola.getByRole('button', { name: 'Bli med i husholdningen' }).click();
+      await ola.getByRole('status').filter({ hasText: 'Du er med i Hansen.' }).waitFor();
+      await page.reload();
+      await page.getByRole('listitem').filter({ hasText: 'Ola' }).getByRole('combobox').waitFor();
+
       // Two recipes.
       await page.getByRole('link', { name: 'Oppskrifter' }).click();
       await page.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
@@ -89,25 +112,25 @@ for (const kind of databaseKinds()) {
       }
       await shot('recipes');
 
-      // The week: Taco on Monday for the one member; guests who avoid nuts on Tuesday refuse the nut roast.
+      // The week: Taco on Monday for the two members; guests who avoid nuts on Tuesday refuse the nut roast.
       await page.getByRole('link', { name: 'Uka' }).click();
       const monday = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /mandag/i }) });
       await monday.getByLabel('Rett').selectOption({ label: 'Taco' });
-      await monday.getByText('1 porsjon').waitFor();
+      await monday.getByText('2 porsjoner').waitFor();
       const tuesday = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /tirsdag/i }) });
       await tuesday.getByText(/Gjester/).first().click();
       await tuesday.getByLabel('Antall voksne gjester').fill('3');
       await tuesday.getByLabel(/Unngår/).fill('nøtter');
       await tuesday.getByRole('button', { name: 'Gjester' }).click();
-      await tuesday.getByText('4 porsjoner').waitFor();
+      await tuesday.getByText('5 porsjoner').waitFor();
       await tuesday.getByLabel('Rett').selectOption({ label: 'Nøttestek' });
       await tuesday.getByRole('alert').filter({ hasText: /en gjest unngår «nøtter»/ }).waitFor();
       await shot('week');
 
-      // The list: the taco for one portion, a quarter of the recipe.
+      // The list: the taco for two portions, half the recipe.
       await page.getByRole('link', { name: 'Handleliste' }).click();
       const mince = page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' });
-      await mince.getByText('100 g', { exact: true }).waitFor();
+      await mince.getByText('200 g', { exact: true }).waitFor();
       await shot('list');
 
       // Guests on Monday too: the list asks before buying more, and grows when asked to.
@@ -115,13 +138,20 @@ for (const kind of databaseKinds()) {
       await monday.getByText(/Gjester/).first().click();
       await monday.getByLabel('Antall voksne gjester').fill('1');
       await monday.getByRole('button', { name: 'Gjester' }).click();
-      await monday.getByText('2 porsjoner').waitFor();
+      await monday.getByText('3 porsjoner').waitFor();
       await page.getByRole('link', { name: 'Handleliste' }).click();
       await page.getByText(/Uka har endret seg: kjøpe 3 ting til\?/).first().waitFor();
-      await mince.getByText('100 g', { exact: true }).waitFor();
+      await mince.getByText('200 g', { exact: true }).waitFor();
       await shot('list-asks');
       await page.getByRole('button', { name: 'Ja, oppdater lista' }).click();
-      await mince.getByText('200 g', { exact: true }).waitFor();
+      await mince.getByText('300 g', { exact: true }).waitFor();
+
+      // Ola ticks the tortillas in the store; Kari sees it on her list.
+      await ola.goto(page.url());
+      await ola.locator('ul.items > li').filter({ hasText: 'lomper' }).getByRole('checkbox').check();
+      await ola.locator('ul.items > li.done').filter({ hasText: 'lomper' }).waitFor();
+      await page.reload();
+      expect(await page.locator('ul.items > li').filter({ hasText: 'lomper' }).getByRole('checkbox').isChecked()).to.equal(true);
 
       // Tick a line, add one by hand, finish the trip: the bought line goes to the pantry.
       await mince.getByRole('checkbox').check();
@@ -129,7 +159,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Legg til', exact: true }).click();
       await page.getByRole('listitem').filter({ hasText: 'oppvaskmiddel' }).waitFor();
       await page.getByRole('button', { name: 'Ferdig handlet' }).click();
-      await page.getByText(/Handleturen er ferdig: 1 ting lagt i skapet\./).waitFor();
+      await page.getByText(/Handleturen er ferdig: 2 ting lagt i skapet\./).waitFor();
       await shot('list-done');
       expect(await mince.getByRole('checkbox').isChecked()).to.equal(true);
 
@@ -137,6 +167,39 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Logg ut' }).click();
       await page.getByRole('heading', { name: 'Logg inn' }).waitFor();
       expect(await page.evaluate(() => localStorage.length)).to.equal(0);
+    });
+
+    it('says in a sentence why a mail link or an invite does not work, and offers the way on', async () => {
+      const fresh = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      try {
+        const p = await fresh.newPage();
+        await p.goto(`${server.url}/confirm-email?userId=00000000-0000-4000-8000-000000000000&token=spent`);
+        await p.getByRole('alert').filter({ hasText: 'Lenken virker ikke lenger. Be om en ny.' }).waitFor();
+        await screens(p, `confirm-email-used-${kind.name}`);
+        await p.goto(`${server.url}/confirm-email-change?userId=00000000-0000-4000-8000-000000000000&newEmail=a%40example.com&token=spent`);
+        await p.getByRole('alert').filter({ hasText: 'Lenken virker ikke lenger.' }).waitFor();
+        await p.goto(`${server.url}/reset-password?email=nobody%40example.com&token=expired`);
+        await p.getByLabel('Passord').fill('a brand new password');
+        await p.getByRole('button', { name: 'Lagre' }).click();
+        await p.getByRole('alert').filter({ hasText: 'Lenken virker ikke lenger. Be om en ny.' }).waitFor();
+        await screens(p, `reset-password-expired-${kind.name}`);
+        expect(await seriousViolations(p)).to.deep.equal([]);
+        await p.getByRole('link', { name: 'Send lenke' }).click();
+        await p.getByLabel('E-post').fill('nobody@example.com');
+        await p.getByRole('button', { name: 'Send lenke' }).click();
+        await p.getByRole('status').filter({ hasText: /Har adressen en konto/ }).waitFor();
+        // An invite link that was never issued, opened signed in.
+        await p.goto(`${server.url}/register?next=${encodeURIComponent('/invite?code=NOPE')}`);
+        await p.getByLabel('Navnet ditt').fill('Per');
+        await p.getByLabel('E-post').fill(`per.${Date.now()}.${kind.name}@example.com`);
+        await p.getByLabel('Passord').fill('correct horse battery');
+        await p.getByRole('button', { name: 'Opprett konto' }).click();
+        await p.getByRole('button', { name: 'Bli med i husholdningen' }).click();
+        await p.getByRole('alert').filter({ hasText: /Invitasjonen (finnes ikke|er brukt eller utløpt)/ }).waitFor();
+        await screens(p, `invite-unknown-${kind.name}`);
+      } finally {
+        await fresh.close();
+      }
     });
   });
 }

@@ -198,13 +198,19 @@ export function refusedRequest(ctx: FuzzContext, op: Operation): fc.Arbitrary<Fu
       build('NUL in query', op.method, join(b.path, queryString([...b.query, inKey ? [`${k}\0`, v] : [k || 'q', `${v}\0`]])), live(b, c), b.body),
     ),
   );
-  // A path no route answers: a sub-path, a trailing slash, another case.
-  add(1, 
+  // A path no route answers: a sub-path, a trailing slash, another case. Not for a GET outside /api and /health
+  // (robots.txt): every such path is the web app's (below), and a filter that never passes would never end.
+  if (op.method !== 'GET' || /^\/(api|health)(\/|$)/.test(op.template)) add(1, 
     fc
       .record({ b: base, c: maybeCookie, suffix: fc.oneof(fc.constantFrom('/', '//', '/..', '/.', '.json', '/%2e%2e'), fc.stringMatching(/^(\/[a-z0-9_~-]{1,12}){1,3}$/)), upper: fc.boolean() })
       .map(({ b, c, suffix, upper }) => ({ b, c, p: upper ? b.path.replace('/api/', '/API/') : b.path + suffix }))
-      // Judged as fetch will send it: the URL parser resolves /. and /.. (and their %2e spellings).
-      .filter(({ p }) => !ctx.routed(new URL(p, 'http://x').pathname))
+      // Judged as fetch will send it: the URL parser resolves /. and /.. (and their %2e spellings). A GET of
+      // a path outside /api and /health is the web app's, which answers its own routes with index.html
+      // (test/http/web-app.test.ts), so only paths of the API are expected to be refused.
+      .filter(({ p }) => {
+        const pathname = new URL(p, 'http://x').pathname;
+        return !ctx.routed(pathname) && (op.method !== 'GET' || /^\/(api|health)(\/|$)/i.test(pathname));
+      })
       .map(({ b, c, p }) => build(`unrouted path ${p}`, op.method, join(p, queryString(b.query)), live(b, c), b.body)),
   );
   // A method the path does not answer: 405.

@@ -1,7 +1,9 @@
 import { useEffect } from 'preact/hooks';
 import { whenSignedOut } from './api';
 import { t } from './i18n';
-import { ConfirmEmail, Register, SignIn } from './pages/auth';
+import { Register, SignIn } from './pages/auth';
+import { AcceptInvite, Members } from './pages/members';
+import { ConfirmEmail, ConfirmEmailChange, ForgotPassword, ResetPassword } from './pages/recovery';
 import { NewHousehold } from './pages/household';
 import { List } from './pages/list';
 import { Recipes } from './pages/recipes';
@@ -10,7 +12,7 @@ import { location, navigate } from './router';
 import { household, loadMe, me, pickHousehold, signOut } from './state';
 
 /** Pages anyone may open; every other page wants a signed-in person. */
-const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email']);
+const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite']);
 
 whenSignedOut(() => {
   me.value = null;
@@ -37,9 +39,14 @@ export function App() {
   if (path === '/sign-in') page = <SignIn />;
   else if (path === '/register') page = <Register />;
   else if (path === '/confirm-email') page = <ConfirmEmail />;
+  else if (path === '/confirm-email-change') page = <ConfirmEmailChange />;
+  else if (path === '/forgot-password') page = <ForgotPassword />;
+  else if (path === '/reset-password') page = <ResetPassword />;
+  else if (path === '/invite') page = <AcceptInvite />;
   else if (!who) page = null;
   else if (!h) page = <NewHousehold />;
   else if (path === '/recipes') page = <Recipes householdId={h.householdId} />;
+  else if (path === '/members') page = <Members householdId={h.householdId} role={h.role} />;
   else if (path.startsWith('/list/')) page = <List householdId={h.householdId} planId={path.slice('/list/'.length)} />;
   else page = <Week householdId={h.householdId} date={/^\/week\/(\d{4}-\d{2}-\d{2})$/.exec(path)?.[1] ?? today()} />;
   return (
@@ -52,6 +59,7 @@ export function App() {
           <nav aria-label={m.appName}>
             <a href="/">{m.week}</a>
             <a href="/recipes">{m.recipes}</a>
+            <a href="/members">{m.members}</a>
             {who.memberships.length > 1 && (
               <select aria-label={m.switchHousehold} value={h?.householdId} onChange={(e) => pickHousehold(e.currentTarget.value)}>
                 {who.memberships.map((x) => (

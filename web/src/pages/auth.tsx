@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api';
 import { t } from '../i18n';
 import { navigate } from '../router';
@@ -35,6 +35,10 @@ export function SignIn() {
         </button>
       </form>
       <p>
+        <a href="/forgot-password">{m.forgotPassword}</a>
+      </p>
+      <Providers />
+      <p>
         {m.noAccount} <a href="/register">{m.register}</a>
       </p>
     </Page>
@@ -55,7 +59,7 @@ export function Register() {
       // A fresh address is signed in at once; a known one gets a mail and no session (the answer is the same).
       await loadMe();
       setDone(m.checkMail);
-      navigate('/', true);
+      navigate(nextPath(), true);
     });
   };
   return (
@@ -77,28 +81,21 @@ export function Register() {
   );
 }
 
-/** The confirm-email link of the mail (extensions.md > Mail links): confirms on opening, says how it went. */
-export function ConfirmEmail() {
+/** The social sign-ins the service reports; each starts at the service and comes back to where the person was going. */
+function Providers() {
   const m = t.value;
-  const { error, run } = useAction();
-  const [ok, setOk] = useState(false);
-  const [started, setStarted] = useState(false);
-  if (!started) {
-    setStarted(true);
-    const q = new URLSearchParams(window.location.search);
-    void run(async () => {
-      await call(api.POST('/api/v1/auth/confirm-email', { body: { userId: q.get('userId') ?? '', token: q.get('token') ?? '' } }));
-      setOk(true);
-      await loadMe();
-    });
-  }
+  const [providers, setProviders] = useState<{ scheme: string; displayName: string }[]>([]);
+  useEffect(() => void call(api.GET('/api/v1/auth/providers')).then(setProviders, () => setProviders([])), []);
+  if (providers.length === 0) return null;
   return (
-    <Page title={m.confirmEmail}>
-      {ok && <p role="status">{m.emailConfirmed}</p>}
-      <Problem error={error} />
-      <p>
-        <a href="/">{m.goToApp}</a>
-      </p>
-    </Page>
+    <ul class="row" aria-label={m.otherSignIns}>
+      {providers.map((p) => (
+        <li key={p.scheme} style="list-style:none">
+          <a class="button" href={`/api/v1/auth/challenge/${encodeURIComponent(p.scheme)}?returnUrl=${encodeURIComponent(nextPath())}`}>
+            {m.signInWith(p.displayName)}
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }
