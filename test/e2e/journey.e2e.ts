@@ -110,6 +110,19 @@ for (const kind of databaseKinds()) {
         await page.getByRole('button', { name: 'Lagre' }).click();
         await page.getByRole('listitem').filter({ hasText: title }).first().waitFor();
       }
+      // A third, found by search and deleted again.
+      await page.getByLabel('Tittel').fill('Suppe');
+      await page.getByLabel(/Ingredienser/).fill('1 l vann');
+      await page.getByRole('button', { name: 'Lagre' }).click();
+      await page.getByRole('searchbox').fill('supp');
+      await page.getByRole('search').getByRole('button', { name: 'Søk' }).click();
+      await page.locator('ul.cards > li').filter({ hasText: 'Taco' }).waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Slett: Suppe' }).click();
+      await page.getByText('Ingen oppskrifter passer søket.').waitFor();
+      await page.getByRole('searchbox').fill('');
+      await page.getByRole('search').getByRole('button', { name: 'Søk' }).click();
+      await page.locator('ul.cards > li').filter({ hasText: 'Nøttestek' }).waitFor();
+      expect(await page.locator('ul.cards > li').count()).to.equal(2);
       await shot('recipes');
 
       // The week: Taco on Monday for the two members; guests who avoid nuts on Tuesday refuse the nut roast.

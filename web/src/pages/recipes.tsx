@@ -16,11 +16,19 @@ export function Recipes({ householdId }: { householdId: string }) {
   const [title, setTitle] = useState('');
   const [servings, setServings] = useState('4');
   const [lines, setLines] = useState('');
+  const [q, setQ] = useState('');
   const load = useAction();
   const save = useAction();
-  const refresh = () =>
-    load.run(async () => setItems((await call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } }))).items));
-  useEffect(() => void refresh(), [householdId]);
+  const refresh = (search = q) =>
+    load.run(async () =>
+      setItems((await call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100', ...(search.trim() ? { q: search.trim() } : {}) } } }))).items),
+    );
+  useEffect(() => void refresh(''), [householdId]);
+  const remove = (r: Recipe) =>
+    load.run(async () => {
+      await call(api.DELETE('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId: r.id } } }));
+      await refresh();
+    });
   const submit = (e: Event) => {
     e.preventDefault();
     void save.run(async () => {
@@ -33,16 +41,37 @@ export function Recipes({ householdId }: { householdId: string }) {
   };
   return (
     <Page title={m.recipes}>
+      <form
+        role="search"
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void refresh();
+        }}
+      >
+        <label for="f-q" class="visually-hidden">
+          {m.search}
+        </label>
+        <input id="f-q" type="search" placeholder={m.search} maxLength={200} value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        <button type="submit">{m.search}</button>
+      </form>
       <Problem error={load.error} />
       {items === null ? (
         <p>{m.loading}</p>
       ) : items.length === 0 ? (
-        <p>{m.noRecipes}</p>
+        <p>{q.trim() ? m.noMatch : m.noRecipes}</p>
       ) : (
         <ul class="cards">
           {items.map((r) => (
             <li key={r.id}>
-              <strong>{r.title}</strong> <span class="muted">{m.portions(r.servings)}</span>
+              <div class="row">
+                <span style="flex:1">
+                  <strong>{r.title}</strong> <span class="muted">{m.portions(r.servings)}</span>
+                </span>
+                <button type="button" class="link" onClick={() => void remove(r)} aria-label={`${m.deleteRecipe}: ${r.title}`}>
+                  {m.deleteRecipe}
+                </button>
+              </div>
               <div class="muted">{r.ingredients.map((i) => i.displayName).join(', ')}</div>
             </li>
           ))}
