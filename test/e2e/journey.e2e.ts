@@ -36,6 +36,10 @@ for (const kind of databaseKinds()) {
       context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
       page = await context.newPage();
     });
+    // A failing step leaves a picture of where it stopped.
+    afterEach(async function () {
+      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-${kind.name}.png`, fullPage: true }).catch(() => undefined);
+    });
     after(async () => {
       await second?.close();
       await browser?.close();
@@ -73,7 +77,8 @@ for (const kind of databaseKinds()) {
       await page.getByRole('link', { name: 'Til appen' }).click();
 
       await page.getByLabel('Navn på husholdningen').fill('Hansen');
-      await page.getByLabel('Tidssone').fill('Europe/Oslo');
+      await page.getByLabel('Tidssone').selectOption('Europe/Oslo');
+      await page.getByLabel('Middag klokka').fill('17:30');
       await shot('new-household');
       await page.getByRole('button', { name: 'Lag' }).click();
 
@@ -97,63 +102,129 @@ for (const kind of databaseKinds()) {
       await page.reload();
       await page.getByRole('listitem').filter({ hasText: 'Ola' }).getByRole('combobox').waitFor();
 
-      // Two recipes.
+      // Two recipes, typed as lines and shown as amount, unit and item; the taco's lime is optional.
       await page.getByRole('link', { name: 'Oppskrifter' }).click();
       await page.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
       for (const [title, lines] of [
-        ['Taco', '400 g kjøttdeig\n2 stk løk\n8 stk lomper'],
+        ['Taco', '400 g kjøttdeig\n2 stk løk\n8 stk lomper\n1 stk lime'],
         ['Nøttestek', '200 g hasselnøtter\n2 stk løk'],
       ] as const) {
+        await page.getByRole('link', { name: 'Ny oppskrift' }).click();
         await page.getByLabel('Tittel').fill(title);
         await page.getByLabel('Porsjoner').fill('4');
-        await page.getByLabel(/Ingredienser/).fill(lines);
+        await page.getByLabel(/Legg til ingredienser/).fill(lines);
+        await page.getByRole('button', { name: 'Legg til linjene' }).click();
+        if (title === 'Taco') {
+          const lime = page.locator('li.line').nth(3);
+          expect(await lime.getByLabel('Vare').inputValue()).to.equal('lime');
+          expect(await lime.getByLabel('Mengde').inputValue()).to.equal('1');
+          expect(await lime.getByLabel('Enhet').inputValue()).to.equal('stk');
+          await lime.getByLabel('Valgfri').check();
+          await page.getByLabel(/Slik gjør du det/).fill('Stek kjøttet\nVarm lompene');
+          await shot('recipe-new');
+        }
         await page.getByRole('button', { name: 'Lagre' }).click();
-        await page.getByRole('listitem').filter({ hasText: title }).first().waitFor();
+        await page.locator('ul.cards > li').filter({ hasText: title }).waitFor();
       }
-      // A third, found by search and deleted again.
+      // Edited: the nut roast gets a step and a bigger amount, kept when opened again.
+      await page.getByRole('link', { name: 'Nøttestek' }).click();
+      const nuts = page.locator('li.line').nth(0);
+      await nuts.getByLabel('Mengde').fill('250');
+      await page.getByLabel(/Slik gjør du det/).fill('Stek i 40 minutter');
+      await page.getByRole('button', { name: 'Lagre' }).click();
+      await page.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
+      await page.getByRole('link', { name: 'Nøttestek' }).click();
+      await page.getByLabel(/Slik gjør du det/).waitFor();
+      expect(await page.getByLabel(/Slik gjør du det/).inputValue()).to.equal('Stek i 40 minutter');
+      expect(await nuts.getByLabel('Mengde').inputValue()).to.equal('250');
+      // An amount that is no number is said beside its line, and nothing is saved.
+      await nuts.getByLabel('Mengde').fill('mye');
+      await page.getByRole('button', { name: 'Lagre' }).click();
+      await nuts.getByText('Mengden må være et tall større enn 0').waitFor();
+      await shot('recipe-edit-error');
+      await page.getByRole('link', { name: 'Avbryt' }).click();
+      // A third, found by search, and deleted after a second press.
+      await page.getByRole('link', { name: 'Ny oppskrift' }).click();
       await page.getByLabel('Tittel').fill('Suppe');
-      await page.getByLabel(/Ingredienser/).fill('1 l vann');
+      await page.getByLabel(/Legg til ingredienser/).fill('1 l vann');
+      await page.getByRole('button', { name: 'Legg til linjene' }).click();
       await page.getByRole('button', { name: 'Lagre' }).click();
       await page.getByRole('searchbox').fill('supp');
       await page.getByRole('search').getByRole('button', { name: 'Søk' }).click();
       await page.locator('ul.cards > li').filter({ hasText: 'Taco' }).waitFor({ state: 'detached' });
-      await page.getByRole('button', { name: 'Slett: Suppe' }).click();
-      await page.getByText('Ingen oppskrifter passer søket.').waitFor();
-      await page.getByRole('searchbox').fill('');
-      await page.getByRole('search').getByRole('button', { name: 'Søk' }).click();
+      await page.getByRole('link', { name: 'Suppe' }).click();
+      await page.getByRole('button', { name: 'Slett «Suppe»' }).click();
+      await page.getByText('Slette «Suppe» for godt?').waitFor();
+      await shot('recipe-delete');
+      await page.getByRole('button', { name: 'Ja, slett' }).click();
+      await page.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
       await page.locator('ul.cards > li').filter({ hasText: 'Nøttestek' }).waitFor();
       expect(await page.locator('ul.cards > li').count()).to.equal(2);
       await shot('recipes');
 
       // The week: Taco on Monday for the two members; guests who avoid nuts on Tuesday refuse the nut roast.
       await page.getByRole('link', { name: 'Uka' }).click();
-      const monday = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /mandag/i }) });
+      await page.getByText('i dag', { exact: true }).waitFor();
+      const day = (name: RegExp) => page.locator('li.day').filter({ has: page.getByRole('heading', { name }) });
+      const monday = day(/mandag/i);
       await monday.getByLabel('Rett').selectOption({ label: 'Taco' });
       await monday.getByText('2 porsjoner').waitFor();
-      const tuesday = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /tirsdag/i }) });
-      await tuesday.getByText(/Gjester/).first().click();
+      const tuesday = day(/tirsdag/i);
+      await tuesday.getByText('Gjester, borte, spiser ute').click();
       await tuesday.getByLabel('Antall voksne gjester').fill('3');
       await tuesday.getByLabel(/Unngår/).fill('nøtter');
-      await tuesday.getByRole('button', { name: 'Gjester' }).click();
+      await tuesday.getByRole('button', { name: 'Legg til', exact: true }).click();
       await tuesday.getByText('5 porsjoner').waitFor();
+      await tuesday.getByText('3 gjester (unngår nøtter)').waitFor();
       await tuesday.getByLabel('Rett').selectOption({ label: 'Nøttestek' });
       await tuesday.getByRole('alert').filter({ hasText: /en gjest unngår «nøtter»/ }).waitFor();
+      // Away Wednesday through Friday in one go; Friday turns out to be at home after all.
+      const wednesday = day(/onsdag/i);
+      await wednesday.getByText('Gjester, borte, spiser ute').click();
+      await wednesday.getByLabel('Vi er på reise').check();
+      const friday = day(/fredag/i);
+      const fridayDate = (await friday.getAttribute('aria-labelledby'))!.slice('day-'.length, 'day-'.length + 10);
+      await wednesday.getByLabel('Til og med').fill(fridayDate);
+      await wednesday.getByRole('button', { name: 'Legg til', exact: true }).click();
+      for (const d of [wednesday, day(/torsdag/i), friday]) await d.getByText('Ingen middag hjemme').waitFor();
+      await friday.getByRole('button', { name: 'Fjern: På reise' }).click();
+      await friday.getByLabel('Rett').waitFor();
+      // Ola is away on Saturday: one portion.
+      const saturday = day(/lørdag/i);
+      await saturday.getByText('Gjester, borte, spiser ute').click();
+      await saturday.getByLabel('Noen er borte').check();
+      await saturday.getByLabel('Hvem er borte?').selectOption({ label: 'Ola' });
+      await saturday.getByRole('button', { name: 'Legg til', exact: true }).click();
+      await saturday.getByText('Ola er borte').waitFor();
+      await saturday.getByText('1 porsjon', { exact: true }).waitFor();
+      // Kari's phone syncs her calendar (the phone apps' route): football on Sunday over dinner (17:30) makes a busy evening.
+      const sunday = day(/søndag/i);
+      const sundayDate = (await sunday.getAttribute('aria-labelledby'))!.slice('day-'.length, 'day-'.length + 10);
+      const householdId = await page.evaluate(() => localStorage.getItem('household'));
+      const synced = await page.request.put(`${server.url}/api/v1/households/${householdId}/calendar-feeds/device`, {
+        data: { deviceKey: 'karis-phone', name: 'Kari', events: [{ date: sundayDate, startTime: '17:00', endTime: '19:00', title: 'Fotball', isAllDay: false, location: null }] },
+      });
+      expect(synced.status()).to.equal(200);
+      await page.reload();
+      await sunday.getByText('Opptatt: Fotball 17:00–19:00').waitFor();
       await shot('week');
 
       // The list: the taco for two portions, half the recipe.
       await page.getByRole('link', { name: 'Handleliste' }).click();
       const mince = page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' });
       await mince.getByText('200 g', { exact: true }).waitFor();
+      await mince.getByText('Taco (mandag)').waitFor();
+      await page.locator('section').filter({ has: page.getByRole('heading', { name: 'Bare til valgfrie ingredienser' }) }).getByText('lime').waitFor();
       await shot('list');
 
       // Guests on Monday too: the list asks before buying more, and grows when asked to.
       await page.goBack();
-      await monday.getByText(/Gjester/).first().click();
+      await monday.getByText('Gjester, borte, spiser ute').click();
       await monday.getByLabel('Antall voksne gjester').fill('1');
-      await monday.getByRole('button', { name: 'Gjester' }).click();
+      await monday.getByRole('button', { name: 'Legg til', exact: true }).click();
       await monday.getByText('3 porsjoner').waitFor();
       await page.getByRole('link', { name: 'Handleliste' }).click();
-      await page.getByText(/Uka har endret seg: kjøpe 3 ting til\?/).first().waitFor();
+      await page.getByText(/Uka har endret seg: kjøpe 4 ting til\?/).first().waitFor();
       await mince.getByText('200 g', { exact: true }).waitFor();
       await shot('list-asks');
       await page.getByRole('button', { name: 'Ja, oppdater lista' }).click();
@@ -166,6 +237,16 @@ for (const kind of databaseKinds()) {
       await page.reload();
       expect(await page.locator('ul.items > li').filter({ hasText: 'lomper' }).getByRole('checkbox').isChecked()).to.equal(true);
 
+      // A recipe put on the list as it is, for two portions: its lines say where they came from.
+      await page.getByText('Legg en oppskrift på lista').click();
+      await page.getByLabel('Oppskrift', { exact: true }).selectOption({ label: 'Nøttestek' });
+      await page.getByLabel('Porsjoner').fill('2');
+      await page.getByRole('button', { name: 'Legg på lista' }).click();
+      await page.getByRole('status').filter({ hasText: 'Varene til «Nøttestek» er lagt på lista.' }).waitFor();
+      const hazelnuts = page.locator('ul.items > li').filter({ hasText: 'hasselnøtter' });
+      await hazelnuts.getByText('125 g', { exact: true }).waitFor();
+      await hazelnuts.getByText('Fra en oppskrift lagt på lista').waitFor();
+
       // Tick a line, add one by hand, finish the trip: the bought line goes to the pantry.
       await mince.getByRole('checkbox').check();
       await page.getByPlaceholder('Legg til en vare').fill('oppvaskmiddel');
@@ -175,6 +256,11 @@ for (const kind of databaseKinds()) {
       await page.getByText(/Handleturen er ferdig: 2 ting lagt i skapet\./).waitFor();
       await shot('list-done');
       expect(await mince.getByRole('checkbox').isChecked()).to.equal(true);
+
+      // The pantry shows what was bought.
+      await page.getByRole('link', { name: 'Skapet' }).click();
+      await page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' }).getByText('300 g').waitFor();
+      await shot('pantry');
 
       // Sign out forgets everything this browser kept.
       await page.getByRole('button', { name: 'Logg ut' }).click();

@@ -11,6 +11,9 @@ export type Household = Json<'createHousehold', 201>;
 export type Plan = Json<'ensureWeekPlan', 200>;
 export type PlanDay = Plan['days'][number];
 export type Recipe = Json<'createRecipe', 201>;
+export type MealEvent = Json<'createMealEvent', 201>;
+export type BusyEvening = Json<'listUpcomingCalendarEvents', 200>['busyEvenings'][number];
+export type PantryRow = Json<'listInventory', 200>['items'][number];
 export type ShoppingList = Json<'getShoppingList', 200>;
 export type ShoppingItem = ShoppingList['items'][number];
 
@@ -23,6 +26,8 @@ export class ApiProblem extends Error {
     readonly fields: readonly string[] = [],
     /** The problem's own members besides the standard ones (e.g. avoid_conflict's avoid and ingredient). */
     readonly extra: Readonly<Record<string, unknown>> = {},
+    /** The same fields by their whole path (e.g. `body.ingredients.2.quantity`). */
+    readonly paths: readonly string[] = [],
   ) {
     super(code ?? `HTTP ${status}`);
   }
@@ -46,6 +51,7 @@ export async function call<T>(request: Promise<{ data?: T; error?: unknown; resp
   if (response.ok) return data as T;
   const problem = (error ?? {}) as Partial<Problem>;
   if (response.status === 401) onUnauthorized();
-  const fields = (problem.errors ?? []).map((e) => e.path.split('.').pop() ?? e.path);
-  throw new ApiProblem(response.status, typeof problem.code === 'string' ? problem.code : null, fields, problem as Record<string, unknown>);
+  const paths = (problem.errors ?? []).map((e) => e.path);
+  const fields = paths.map((p) => p.split('.').pop() ?? p);
+  throw new ApiProblem(response.status, typeof problem.code === 'string' ? problem.code : null, fields, problem as Record<string, unknown>, paths);
 }

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { whenSignedOut } from './api';
 import { t } from './i18n';
@@ -9,7 +10,10 @@ import { List } from './pages/list';
 import { Recipes } from './pages/recipes';
 import { Week } from './pages/week';
 import { location, navigate } from './router';
-import { household, loadMe, me, pickHousehold, signOut } from './state';
+import { Pantry } from './pages/pantry';
+import { RecipeEdit } from './pages/recipe-edit';
+import { household, householdInfo, householdProblem, loadHousehold, loadMe, me, pickHousehold, signOut, today } from './state';
+import { Page, Problem } from './ui';
 
 /** Pages anyone may open; every other page wants a signed-in person. */
 const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite']);
@@ -20,7 +24,14 @@ whenSignedOut(() => {
   if (!PUBLIC.has(window.location.pathname)) navigate(`/sign-in?next=${encodeURIComponent(here)}`, true);
 });
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** A link of the main menu; the one for the screen that is open says so to screen readers. */
+function NavLink({ href, here, children }: { href: string; here: boolean; children: ComponentChildren }) {
+  return (
+    <a href={href} aria-current={here ? 'page' : undefined}>
+      {children}
+    </a>
+  );
+}
 
 export function App() {
   useEffect(() => void loadMe(), []);
@@ -45,22 +56,33 @@ export function App() {
   else if (path === '/invite') page = <AcceptInvite />;
   else if (!who) page = null;
   else if (!h) page = <NewHousehold />;
-  else if (path === '/recipes') page = <Recipes householdId={h.householdId} />;
+  else if (!householdInfo.value)
+    page = householdProblem.value ? (
+      <Page title={m.appName}>
+        <Problem error={householdProblem.value} />
+        <button type="button" onClick={() => void loadHousehold()}>
+          {m.tryAgain}
+        </button>
+      </Page>
+    ) : (
+      <p class="loading">{m.loading}</p>
+    );
+  else if (path === '/recipes') page = <Recipes householdId={h.householdId} role={h.role} />;
+  else if (path === '/recipes/new') page = <RecipeEdit householdId={h.householdId} recipeId={null} role={h.role} />;
+  else if (path.startsWith('/recipes/')) page = <RecipeEdit householdId={h.householdId} recipeId={path.slice('/recipes/'.length)} role={h.role} />;
+  else if (path === '/pantry') page = <Pantry householdId={h.householdId} />;
   else if (path === '/members') page = <Members householdId={h.householdId} role={h.role} />;
   else if (path.startsWith('/list/')) page = <List householdId={h.householdId} planId={path.slice('/list/'.length)} />;
   else page = <Week householdId={h.householdId} date={/^\/week\/(\d{4}-\d{2}-\d{2})$/.exec(path)?.[1] ?? today()} />;
   return (
     <>
       <a class="skip" href="#main">
-        {m.appName}
+        {m.skipToContent}
       </a>
       {who && (
         <header>
-          <nav aria-label={m.appName}>
-            <a href="/">{m.week}</a>
-            <a href="/recipes">{m.recipes}</a>
-            <a href="/members">{m.members}</a>
-            {who.memberships.length > 1 && (
+          <div class="bar">
+            {who.memberships.length > 1 ? (
               <select aria-label={m.switchHousehold} value={h?.householdId} onChange={(e) => pickHousehold(e.currentTarget.value)}>
                 {who.memberships.map((x) => (
                   <option key={x.householdId} value={x.householdId}>
@@ -68,15 +90,29 @@ export function App() {
                   </option>
                 ))}
               </select>
+            ) : (
+              <span class="brand">{h ? h.householdName : m.appName}</span>
             )}
-            <button
-              type="button"
-              class="link"
-              onClick={() => void signOut().then(() => navigate('/sign-in', true))}
-            >
+            <button type="button" class="link" onClick={() => void signOut().then(() => navigate('/sign-in', true))}>
               {m.signOut}
             </button>
-          </nav>
+          </div>
+          {h && (
+            <nav aria-label={m.mainMenu}>
+              <NavLink href="/" here={path === '/' || path.startsWith('/week/') || path.startsWith('/list/')}>
+                {m.week}
+              </NavLink>
+              <NavLink href="/recipes" here={path.startsWith('/recipes')}>
+                {m.recipes}
+              </NavLink>
+              <NavLink href="/pantry" here={path === '/pantry'}>
+                {m.pantry}
+              </NavLink>
+              <NavLink href="/members" here={path === '/members'}>
+                {m.members}
+              </NavLink>
+            </nav>
+          )}
         </header>
       )}
       {page}

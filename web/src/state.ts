@@ -1,5 +1,6 @@
-import { computed, signal } from '@preact/signals';
-import { api, call, type Me } from './api';
+import { computed, effect, signal } from '@preact/signals';
+import { api, call, type Household, type Me } from './api';
+import { setLanguage } from './i18n';
 
 /** Who is signed in: undefined while asking, null when nobody is. */
 export const me = signal<Me | null | undefined>(undefined);
@@ -10,6 +11,41 @@ export const householdId = signal<string | null>(localStorage.getItem(HOUSEHOLD_
 export const household = computed(() => {
   const ms = me.value?.memberships ?? [];
   return ms.find((m) => m.householdId === householdId.value) ?? ms[0] ?? null;
+});
+
+/** The open household itself (members, language, time zone, dinner time); null until read. */
+export const householdInfo = signal<Household | null>(null);
+/** Why the open household could not be read (no network, say); null otherwise. */
+export const householdProblem = signal<unknown>(null);
+
+/** Reads the open household again; its language becomes the screen's. */
+export async function loadHousehold(): Promise<void> {
+  const id = household.value?.householdId;
+  if (!id) {
+    householdInfo.value = null;
+    return;
+  }
+  let h: Household;
+  try {
+    householdProblem.value = null;
+    h = await call(api.GET('/api/v1/households/{householdId}', { params: { path: { householdId: id } } }));
+  } catch (err) {
+    householdProblem.value = err;
+    return;
+  }
+  if (household.value?.householdId !== id) return;
+  householdInfo.value = h;
+  setLanguage(h.language);
+}
+
+// Whenever another household opens (sign-in, switch, join), read it.
+let opened: string | null = null;
+effect(() => {
+  const id = household.value?.householdId ?? null;
+  if (id === opened) return;
+  opened = id;
+  householdInfo.value = null;
+  void loadHousehold();
 });
 
 export function pickHousehold(id: string): void {
@@ -25,6 +61,14 @@ export async function loadMe(): Promise<void> {
   }
 }
 
+/** Today's date (YYYY-MM-DD) on the household's wall clock, or the browser's before the household is read. */
+export function today(): string {
+  const zone = householdInfo.value?.timeZoneId;
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date());
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
 /** Signs out and forgets everything kept in this browser: a family tablet is shared. */
 export async function signOut(): Promise<void> {
   await call(api.POST('/api/v1/auth/logout')).catch(() => undefined);
@@ -32,4 +76,5 @@ export async function signOut(): Promise<void> {
   sessionStorage.clear();
   me.value = null;
   householdId.value = null;
+  householdInfo.value = null;
 }

@@ -59,3 +59,23 @@ export function useAction() {
 
 /** The names of the fields an error named (validation_failed says which). */
 export const fieldsOf = (error: unknown): readonly string[] => (error as { fields?: readonly string[] } | null)?.fields ?? [];
+
+/** A search row: a labelled box and its button; `onSearch` gets the text as typed. */
+export function SearchForm({ id, label, button, value, onInput, onSearch }: { id: string; label: string; button: string; value: string; onInput: (v: string) => void; onSearch: (v: string) => void }) {
+  return (
+    <form
+      role="search"
+      class="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(value);
+      }}
+    >
+      <label for={id} class="visually-hidden">
+        {label}
+      </label>
+      <input id={id} type="search" placeholder={label} maxLength={200} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+      <button type="submit">{button}</button>
+    </form>
+  );
+}

@@ -1,20 +1,40 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api';
 import { setLanguage, t, type Language } from '../i18n';
 import { loadMe, pickHousehold } from '../state';
 import { Field, Page, Problem, fieldsOf, useAction } from '../ui';
 
-/** First run: a person with no household makes one (name, language, time zone). */
+const DEFAULT_ZONE = 'Europe/Oslo';
+const DEFAULT_DINNER = '18:00';
+
+/** First run: a person with no household makes one (name, language, time zone, dinner time). */
 export function NewHousehold() {
   const m = t.value;
   const [name, setName] = useState('');
   const [lang, setLang] = useState<Language>(document.documentElement.lang === 'en' ? 'en' : 'nb');
-  const [timeZoneId, setZone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone || 'Europe/Oslo');
+  const [zones, setZones] = useState<string[]>([]);
+  const [timeZoneId, setZone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_ZONE);
+  const [dinnerTime, setDinner] = useState(DEFAULT_DINNER);
   const { busy, error, run } = useAction();
+  useEffect(() => {
+    // The zones the service accepts; the browser's own is picked when the service knows it.
+    void call(api.GET('/api/v1/time-zones')).then(
+      (r) => {
+        const sorted = [...r.timeZones].sort();
+        setZones(sorted);
+        setZone((z) => (sorted.includes(z) ? z : DEFAULT_ZONE));
+      },
+      () => setZones([]),
+    );
+  }, []);
   const submit = (e: Event) => {
     e.preventDefault();
     void run(async () => {
       const h = await call(api.POST('/api/v1/households', { body: { name, language: lang, timeZoneId } }));
+      // extensions.md fixes create's body without a dinner time; a time other than the default is set right after.
+      // The household exists either way, so a failure here must not make the person create it twice.
+      if (dinnerTime !== h.dinnerTime)
+        await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId: h.id } }, body: { dinnerTime } })).catch(() => undefined);
       setLanguage(h.language);
       pickHousehold(h.id);
       await loadMe();
@@ -24,7 +44,7 @@ export function NewHousehold() {
   return (
     <Page title={m.newHousehold}>
       <form onSubmit={submit} class="stack">
-        <Field label={m.householdName} name="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} invalid={bad.includes('name') ? m.problem['validation_failed'] : null} />
+        <Field label={m.householdName} name="name" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} invalid={bad.includes('name') ? m.problem['validation_failed'] : null} />
         <div class="field">
           <label for="f-language">{m.language}</label>
           <select id="f-language" value={lang} onChange={(e) => setLang(e.currentTarget.value as Language)}>
@@ -32,7 +52,21 @@ export function NewHousehold() {
             <option value="en">English</option>
           </select>
         </div>
-        <Field label={m.timeZone} name="timeZoneId" required value={timeZoneId} onInput={(e) => setZone(e.currentTarget.value)} />
+        {zones.length > 0 ? (
+          <div class="field">
+            <label for="f-timeZoneId">{m.timeZone}</label>
+            <select id="f-timeZoneId" value={timeZoneId} onChange={(e) => setZone(e.currentTarget.value)}>
+              {zones.map((z) => (
+                <option key={z} value={z}>
+                  {z.replace(/_/g, ' ')}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          <Field label={m.timeZone} name="timeZoneId" required value={timeZoneId} onInput={(e) => setZone(e.currentTarget.value)} />
+        )}
+        <Field label={m.dinnerTime} name="dinnerTime" type="time" required value={dinnerTime} onInput={(e) => setDinner(e.currentTarget.value)} invalid={bad.includes('dinnerTime') ? m.problem['validation_failed'] : null} />
         <Problem error={error} />
         <button type="submit" disabled={busy}>
           {m.create}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type ShoppingItem, type ShoppingList } from '../api';
+import { api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../api';
 import { language, t } from '../i18n';
+import { household } from '../state';
 import { Page, Problem, useAction } from '../ui';
 
 /** An amount as the person's language writes it (0,5 stk / 0.5 pcs). */
@@ -9,10 +10,26 @@ const amount = (q: number, unit: string) => `${Number(q.toFixed(2)).toLocaleStri
 export function List({ householdId, planId }: { householdId: string; planId: string }) {
   const m = t.value;
   const [list, setList] = useState<ShoppingList | null>(null);
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const [recipes, setRecipes] = useState<Recipe[]>([]);
   const [text, setText] = useState('');
   const act = useAction();
   const path = { householdId, planId };
-  useEffect(() => void act.run(async () => setList(await call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path } })))), [householdId, planId]);
+  const adult = household.value?.role !== 'Junior';
+  useEffect(
+    () =>
+      void act.run(async () => {
+        const [l, p] = await Promise.all([
+          call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path } })),
+          call(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } })),
+        ]);
+        setList(l);
+        setPlan(p);
+        // The recipes to add come second: the list shows without waiting for them.
+        setRecipes((await call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } }))).items);
+      }),
+    [householdId, planId],
+  );
   const reload = async () => setList(await call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path } })));
   const tick = (item: ShoppingItem) =>
     act.run(async () => {
@@ -51,6 +68,14 @@ export function List({ householdId, planId }: { householdId: string; planId: str
         ),
       );
     });
+  /** Why a line is on the list, in words: the dishes and days it is for, or who put it there. */
+  const reasonOf = (i: ShoppingItem): string => {
+    if (i.reasonCode === 'Manual') return m.reasonManual;
+    if (i.reasonCode === 'AddedRecipe') return m.reasonAddedRecipe;
+    const days = (plan?.days ?? []).filter((d) => i.relatedPlanEntryIds.includes(d.id) && d.recipeTitle !== null);
+    const dishes = days.map((d) => m.forDish(d.recipeTitle!, new Intl.DateTimeFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${d.date}T00:00:00Z`))));
+    return dishes.join(', ');
+  };
   if (!list) return <Page title={m.list}>{act.error ? <Problem error={act.error} /> : <p>{m.loading}</p>}</Page>;
   const groups = new Map<string, ShoppingItem[]>();
   for (const i of list.items.filter((i) => i.reasonCode !== 'OptionalOnly')) groups.set(i.aisle, [...(groups.get(i.aisle) ?? []), i]);
@@ -63,6 +88,8 @@ export function List({ householdId, planId }: { householdId: string; planId: str
         <span>
           {i.displayName} <span class="muted">{amount(i.requiredQuantity, i.unit)}</span>
           {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
+          {reasonOf(i) !== '' && <span class="reason">{reasonOf(i)}</span>}
+          {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}
         </span>
       </label>
       {(i.reasonCode === 'Manual' || i.reasonCode === 'AddedRecipe') && !closed && (
@@ -104,6 +131,7 @@ export function List({ householdId, planId }: { householdId: string; planId: str
           <ul class="items">{optional.map(row)}</ul>
         </section>
       )}
+      {!closed && adult && recipes.length > 0 && <AddRecipe householdId={householdId} planId={planId} recipes={recipes} onAdded={setList} />}
       {!closed && (
         <form onSubmit={add} class="row">
           <label for="f-item" class="visually-hidden">
@@ -128,5 +156,49 @@ export function List({ householdId, planId }: { householdId: string; planId: str
         )}
       </p>
     </Page>
+  );
+}
+
+/** Adds a recipe's lines to this list, for a number of portions (the recipe's own by default), tied to no day. */
+function AddRecipe({ householdId, planId, recipes, onAdded }: { householdId: string; planId: string; recipes: Recipe[]; onAdded: (l: ShoppingList) => void }) {
+  const m = t.value;
+  const [recipeId, setRecipeId] = useState('');
+  const [portions, setPortions] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const act = useAction();
+  const picked = recipes.find((r) => r.id === recipeId);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (!picked) return;
+    void act.run(async () => {
+      const n = portions.trim() === '' ? undefined : Number(portions);
+      onAdded(await call(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/recipe', { params: { path: { householdId, planId } }, body: { recipeId, portions: n } })));
+      setDone(m.recipeAdded(picked.title));
+      setRecipeId('');
+      setPortions('');
+    });
+  };
+  return (
+    <details class="add-recipe">
+      <summary>{m.addRecipeToList}</summary>
+      <form onSubmit={submit} class="stack">
+        <label for="f-add-recipe">{m.recipe}</label>
+        <select id="f-add-recipe" required value={recipeId} onChange={(e) => setRecipeId(e.currentTarget.value)}>
+          <option value="">{m.pickRecipe}</option>
+          {recipes.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.title}
+            </option>
+          ))}
+        </select>
+        <label for="f-add-portions">{m.servings}</label>
+        <input id="f-add-portions" type="number" min={1} max={100} inputMode="numeric" placeholder={picked ? String(picked.servings) : ''} value={portions} onInput={(e) => setPortions(e.currentTarget.value)} />
+        <button type="submit" disabled={act.busy || !picked}>
+          {m.addToList}
+        </button>
+        {done && <p role="status">{done}</p>}
+        <Problem error={act.error} />
+      </form>
+    </details>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Household } from '../api';
+import { ApiProblem, api, call } from '../api';
 import { t } from '../i18n';
-import { loadMe, me, pickHousehold } from '../state';
+import { householdInfo, loadHousehold, loadMe, me, pickHousehold } from '../state';
 import { Field, Page, Problem, useAction } from '../ui';
 
 type Role = 'Owner' | 'Adult' | 'Junior';
@@ -9,13 +9,14 @@ type Role = 'Owner' | 'Adult' | 'Junior';
 /** Members with their roles; adults invite a named person (a link to send), change roles and remove members. */
 export function Members({ householdId, role }: { householdId: string; role: Role }) {
   const m = t.value;
-  const [household, setHousehold] = useState<Household | null>(null);
+  const household = householdInfo.value;
   const [name, setName] = useState('');
   const [inviteRole, setInviteRole] = useState<'Adult' | 'Junior'>('Adult');
   const [link, setLink] = useState<{ name: string; url: string } | null>(null);
   const act = useAction();
   const adult = role !== 'Junior';
-  const refresh = () => act.run(async () => setHousehold(await call(api.GET('/api/v1/households/{householdId}', { params: { path: { householdId } } }))));
+  // Someone may have joined since the household was read: read it again on opening.
+  const refresh = () => Promise.all([loadHousehold(), loadMe()]);
   useEffect(() => void refresh(), [householdId]);
   const invite = (e: Event) => {
     e.preventDefault();
@@ -115,6 +116,8 @@ export function AcceptInvite() {
       await loadMe();
       setJoined(r.householdName);
     });
+  // A code the service refused will not work on a second try: the button goes, the sentence says what to do.
+  const spent = act.error instanceof ApiProblem && (act.error.code === 'invite_not_found' || act.error.code === 'invite_not_usable');
   const here = encodeURIComponent(`/invite?code=${encodeURIComponent(code)}`);
   return (
     <Page title={m.acceptInvite}>
@@ -123,9 +126,11 @@ export function AcceptInvite() {
           {m.joined(joined)} <a href="/">{m.goToApp}</a>
         </p>
       ) : me.value ? (
-        <button type="button" disabled={act.busy} onClick={() => void join()}>
-          {m.acceptInvite}
-        </button>
+        !spent && (
+          <button type="button" disabled={act.busy} onClick={() => void join()}>
+            {m.acceptInvite}
+          </button>
+        )
       ) : (
         <p>
           {m.signInToJoin} <a href={`/sign-in?next=${here}`}>{m.signIn}</a> · <a href={`/register?next=${here}`}>{m.register}</a>

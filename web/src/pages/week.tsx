@@ -1,126 +1,271 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Plan, type PlanDay, type Recipe } from '../api';
+import { ApiProblem, api, call, type BusyEvening, type MealEvent, type Plan, type PlanDay, type Recipe } from '../api';
 import { language, t } from '../i18n';
 import { navigate } from '../router';
+import { household, householdInfo, today } from '../state';
 import { Page, Problem, useAction } from '../ui';
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
-const addDays = (date: string, n: number) => iso(new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000));
-const dayName = (date: string) => new Intl.DateTimeFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+export const addDays = (date: string, n: number) => iso(new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000));
+/** The Monday of the week holding a date (weeks start on Monday). */
+export const mondayOf = (date: string) => addDays(date, -((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7));
+const locale = () => (language.value === 'en' ? 'en-GB' : 'nb-NO');
+/** A date as words ("mandag 30. november"); a date has no time zone, so it is formatted as it is written. */
+export const dayName = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const weekday = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+
+type Kind = 'Guests' | 'PersonAbsent' | 'EatingOut' | 'Travel';
 
 export function Week({ householdId, date }: { householdId: string; date: string }) {
   const m = t.value;
-  const [plan, setPlan] = useState<Plan | null>(null);
+  const adult = household.value?.role !== 'Junior';
+  const monday = mondayOf(date);
+  const sunday = addDays(monday, 6);
+  const [plan, setPlan] = useState<Plan | null | undefined>(undefined);
   const [recipes, setRecipes] = useState<Recipe[]>([]);
+  const [events, setEvents] = useState<MealEvent[]>([]);
+  const [busy, setBusy] = useState<BusyEvening[]>([]);
   const load = useAction();
   const refresh = () =>
     load.run(async () => {
-      const [p, r] = await Promise.all([
-        call(api.PUT('/api/v1/households/{householdId}/plans/week/{date}', { params: { path: { householdId, date } } })),
-        call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } })),
+      const path = { householdId };
+      const week = { from: monday, to: sunday };
+      const [p, r, e, c] = await Promise.all([
+        // A Junior reads the week as the adults left it (making a week's plan is for adults).
+        adult
+          ? call(api.PUT('/api/v1/households/{householdId}/plans/week/{date}', { params: { path: { householdId, date: monday } } }))
+          : call(api.GET('/api/v1/households/{householdId}/plans', { params: { path, query: week } })).then((ps) => ps.find((x) => x.weekStart === monday) ?? null),
+        adult ? call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '100' } } })) : Promise.resolve({ items: [] }),
+        call(api.GET('/api/v1/households/{householdId}/events', { params: { path, query: { ...week, limit: '100' } } })),
+        call(api.GET('/api/v1/households/{householdId}/calendar-events', { params: { path, query: week } })),
       ]);
       setPlan(p);
       setRecipes(r.items);
+      setEvents(e.items);
+      setBusy(c.busyEvenings);
     });
-  useEffect(() => void refresh(), [householdId, date]);
-  const monday = plan?.weekStart ?? date;
+  useEffect(() => void refresh(), [householdId, monday]);
+  const now = today();
   return (
     <Page title={m.weekOf(dayName(monday))}>
-      <nav class="row" aria-label={m.week}>
-        <button type="button" onClick={() => navigate(`/week/${addDays(monday, -7)}`)}>← {m.previousWeek}</button>
-        <button type="button" onClick={() => navigate(`/week/${addDays(monday, 7)}`)}>{m.nextWeek} →</button>
+      <nav class="row" aria-label={m.pickWeek}>
+        <button type="button" onClick={() => navigate(`/week/${addDays(monday, -7)}`)}>
+          ← {m.previousWeek}
+        </button>
+        {(now < monday || now > sunday) && (
+          <a href={`/week/${now}`} class="button secondary">
+            {m.thisWeek}
+          </a>
+        )}
+        <button type="button" onClick={() => navigate(`/week/${addDays(monday, 7)}`)}>
+          {m.nextWeek} →
+        </button>
       </nav>
       <Problem error={load.error} />
-      {plan === null ? (
-        <p>{m.loading}</p>
+      {plan === undefined ? (
+        !load.error && <p>{m.loading}</p>
+      ) : plan === null ? (
+        <p>{m.weekNotPlanned}</p>
       ) : (
-        <ol class="days">
-          {plan.days.map((d) => (
-            <Day key={d.id} householdId={householdId} planId={plan.id} day={d} recipes={recipes} onChange={refresh} />
-          ))}
-        </ol>
-      )}
-      {plan && (
-        <p>
-          <a class="button" href={`/list/${plan.id}`}>
-            {m.list}
-          </a>
-        </p>
+        <>
+          <ol class="days">
+            {plan.days.map((d) => (
+              <Day
+                key={d.id}
+                householdId={householdId}
+                planId={plan.id}
+                day={d}
+                isToday={d.date === now}
+                recipes={recipes}
+                events={events.filter((e) => e.date === d.date)}
+                busy={busy.find((b) => b.date === d.date) ?? null}
+                onChange={refresh}
+              />
+            ))}
+          </ol>
+          <p>
+            <a class="button" href={`/list/${plan.id}`}>
+              {m.list}
+            </a>
+          </p>
+        </>
       )}
     </Page>
   );
 }
 
-function Day({ householdId, planId, day, recipes, onChange }: { householdId: string; planId: string; day: PlanDay; recipes: Recipe[]; onChange: () => void }) {
+/** What an event does to the day, in words: "3 gjester (unngår nøtter)", "Kari er borte", "Spiser ute". */
+function describe(e: MealEvent): string {
   const m = t.value;
+  const names = householdInfo.value?.members ?? [];
+  const guests = e.participants.filter((p) => p.householdMemberId === null);
+  const count = guests.reduce((n, p) => n + p.guestCount, 0);
+  const avoids = [...new Set(guests.flatMap((p) => p.avoids))];
+  const absent = e.participants.filter((p) => p.householdMemberId !== null && !p.isPresent).map((p) => names.find((x) => x.id === p.householdMemberId)?.displayName ?? '?');
+  if (e.eventType === 'Guests' || (count > 0 && e.eventType !== 'PersonAbsent')) return m.guestsEvent(count, avoids.join(', '));
+  if (e.eventType === 'PersonAbsent') return m.awayEvent(absent.join(', '));
+  return m.eventType[e.eventType] ?? e.eventType;
+}
+
+function Day(props: { householdId: string; planId: string; day: PlanDay; isToday: boolean; recipes: Recipe[]; events: MealEvent[]; busy: BusyEvening | null; onChange: () => void }) {
+  const { householdId, planId, day, recipes, events, busy, onChange } = props;
+  const m = t.value;
+  const mine = household.value;
+  const adult = mine?.role !== 'Junior';
   const act = useAction();
+  const [kind, setKind] = useState<Kind>(adult ? 'Guests' : 'PersonAbsent');
   const [guests, setGuests] = useState('');
   const [avoids, setAvoids] = useState('');
+  const [who, setWho] = useState(mine?.memberId ?? '');
+  const [through, setThrough] = useState(day.date);
+  const [open, setOpen] = useState(false);
   const id = `day-${day.date}`;
+  const members = householdInfo.value?.members ?? [];
   const setDish = (recipeId: string) =>
     act.run(async () => {
       await call(api.PUT('/api/v1/households/{householdId}/plans/{planId}/days/{date}', { params: { path: { householdId, planId, date: day.date } }, body: { recipeId: recipeId || null, portions: day.portionsOverride, note: day.note } }));
       onChange();
     });
-  const addEvent = (eventType: 'Guests' | 'EatingOut') =>
+  const addEvent = (replaceDish: boolean) =>
     act.run(async () => {
-      const count = Math.max(1, Number(guests) || 1);
       const words = avoids.split(',').map((w) => w.trim()).filter((w) => w !== '');
-      await call(
-        api.POST('/api/v1/households/{householdId}/events', {
-          params: { path: { householdId } },
-          body: {
-            date: day.date, eventType, servingTime: null, availableCookingMinutes: null, notes: null, memberAttendance: null,
-            guests: eventType === 'Guests' ? [{ guestType: 'Adult', guestCount: count, dietaryNotes: null, avoids: words }] : null,
-          },
-        }),
-      );
+      const fields = {
+        eventType: kind,
+        servingTime: null,
+        availableCookingMinutes: null,
+        notes: null,
+        guests: kind === 'Guests' ? [{ guestType: 'Adult' as const, guestCount: Math.max(1, Math.round(Number(guests)) || 1), dietaryNotes: null, avoids: words }] : null,
+        memberAttendance: kind === 'PersonAbsent' ? [{ householdMemberId: adult ? who : mine!.memberId!, isPresent: false, dietaryNotes: null }] : null,
+      };
+      const path = { params: { path: { householdId } } };
+      // Several days at once go in one call, all or none; so does a change that takes a dish off (only runs offer that).
+      if (through > day.date || replaceDish) await call(api.POST('/api/v1/households/{householdId}/events/run', { ...path, body: { ...fields, from: day.date, through, replaceDish } }));
+      else await call(api.POST('/api/v1/households/{householdId}/events', { ...path, body: { ...fields, date: day.date } }));
       setGuests('');
       setAvoids('');
+      setThrough(day.date);
+      setOpen(false);
       onChange();
     });
+  const removeEvent = (e: MealEvent) =>
+    act.run(async () => {
+      await call(api.DELETE('/api/v1/households/{householdId}/events/{eventId}', { params: { path: { householdId, eventId: e.id } } }));
+      onChange();
+    });
+  const mayRemove = (e: MealEvent) =>
+    adult || ((e.eventType === 'PersonAbsent' || e.eventType === 'PersonPresent') && e.participants.every((p) => p.householdMemberId === mine?.memberId));
+  const conflict = act.error instanceof ApiProblem && act.error.code === 'avoid_conflict' && open;
   return (
-    <li class="day" aria-labelledby={`${id}-h`}>
-      <h2 id={`${id}-h`}>{dayName(day.date)}</h2>
+    <li class={props.isToday ? 'day today' : 'day'} aria-labelledby={`${id}-h`} aria-current={props.isToday ? 'date' : undefined}>
+      <h2 id={`${id}-h`}>
+        {dayName(day.date)}
+        {props.isToday && <span class="badge">{m.today}</span>}
+      </h2>
+      {busy && (
+        <p class="busy">
+          {m.busyEvening(busy.title, [busy.startTime, busy.endTime].filter((x) => x !== null).join('–'))}
+        </p>
+      )}
       {day.cookedAtHome ? (
-        <>
-          <label for={`${id}-dish`}>{m.dish}</label>
-          <select id={`${id}-dish`} value={day.recipeId ?? ''} disabled={act.busy} onChange={(e) => void setDish(e.currentTarget.value)}>
-            <option value="">{m.noDish}</option>
-            {recipes.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.title}
-              </option>
-            ))}
-          </select>
-          <p class="muted">{m.portions(day.portions)}</p>
-        </>
+        adult ? (
+          <>
+            <label for={`${id}-dish`}>{m.dish}</label>
+            <select id={`${id}-dish`} value={day.recipeId ?? ''} disabled={act.busy} onChange={(e) => void setDish(e.currentTarget.value)}>
+              <option value="">{m.noDish}</option>
+              {recipes.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.title}
+                </option>
+              ))}
+            </select>
+            <p class="muted">{m.portions(day.portions)}</p>
+          </>
+        ) : (
+          <p>
+            {day.recipeTitle ?? m.noDish} <span class="muted">{m.portions(day.portions)}</span>
+          </p>
+        )
       ) : (
         <p class="muted">{m.closedDay}</p>
       )}
+      {events.length > 0 && (
+        <ul class="events" aria-label={m.eventsOf(weekday(day.date))}>
+          {events.map((e) => (
+            <li key={e.id}>
+              <span>{describe(e)}</span>
+              {mayRemove(e) && (
+                <button type="button" class="link" disabled={act.busy} onClick={() => void removeEvent(e)} aria-label={`${m.removeEvent}: ${describe(e)}`}>
+                  {m.removeEvent}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       {day.servingNotes.length > 0 && (
-        <ul class="notes">
+        <ul class="notes" aria-label={m.servingNotes}>
           {day.servingNotes.map((n) => (
             <li key={n}>{n}</li>
           ))}
         </ul>
       )}
-      <details>
-        <summary>{m.addGuests} / {m.eatingOut}</summary>
-        <div class="stack">
-          <label for={`${id}-guests`}>{m.guestsCount}</label>
-          <input id={`${id}-guests`} type="number" min={1} max={50} inputMode="numeric" value={guests} onInput={(e) => setGuests(e.currentTarget.value)} />
-          <label for={`${id}-avoids`}>{m.avoids}</label>
-          <input id={`${id}-avoids`} value={avoids} onInput={(e) => setAvoids(e.currentTarget.value)} />
-          <div class="row">
-            <button type="button" disabled={act.busy} onClick={() => void addEvent('Guests')}>
-              {m.addGuests}
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary>{m.changeDay}</summary>
+        <form
+          class="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void addEvent(false);
+          }}
+        >
+          {adult ? (
+            <fieldset>
+              <legend>{m.whatHappens}</legend>
+              {(['Guests', 'PersonAbsent', 'EatingOut', 'Travel'] as const).map((k) => (
+                <label key={k} class="check">
+                  <input type="radio" name={`${id}-kind`} value={k} checked={kind === k} onChange={() => setKind(k)} />
+                  {m.kindLabel[k]}
+                </label>
+              ))}
+            </fieldset>
+          ) : (
+            <p>{m.iAmAway}</p>
+          )}
+          {kind === 'Guests' && (
+            <>
+              <label for={`${id}-guests`}>{m.guestsCount}</label>
+              <input id={`${id}-guests`} type="number" min={1} max={1000} inputMode="numeric" required value={guests} onInput={(e) => setGuests(e.currentTarget.value)} />
+              <label for={`${id}-avoids`}>{m.avoids}</label>
+              <input id={`${id}-avoids`} maxLength={500} value={avoids} onInput={(e) => setAvoids(e.currentTarget.value)} />
+            </>
+          )}
+          {kind === 'PersonAbsent' && adult && (
+            <>
+              <label for={`${id}-who`}>{m.whoIsAway}</label>
+              <select id={`${id}-who`} value={who} required onChange={(e) => setWho(e.currentTarget.value)}>
+                {members.map((x) => (
+                  <option key={x.id} value={x.id}>
+                    {x.displayName}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+          {adult && (
+            <>
+              <label for={`${id}-through`}>{m.through}</label>
+              <input id={`${id}-through`} type="date" min={day.date} max={addDays(day.date, 30)} value={through} onInput={(e) => setThrough(e.currentTarget.value || day.date)} />
+            </>
+          )}
+          <button type="submit" disabled={act.busy}>
+            {m.addEvent}
+          </button>
+          {conflict && (
+            <button type="button" class="secondary" disabled={act.busy} onClick={() => void addEvent(true)}>
+              {m.addAndClearDish}
             </button>
-            <button type="button" disabled={act.busy} onClick={() => void addEvent('EatingOut')}>
-              {m.eatingOut}
-            </button>
-          </div>
-        </div>
+          )}
+        </form>
       </details>
       <Problem error={act.error} />
     </li>
