@@ -15,7 +15,17 @@ export function launch(): Promise<Browser> {
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
+export const NARROW = { width: 360, height: 740 };
 export const SCREENS_DIR = 'test-results/screens';
+
+/** How far the page reaches past the right edge at 360 px, the narrowest phone the app is made for (0 when it fits). */
+export async function overflowAtNarrow(page: Page): Promise<number> {
+  const size = page.viewportSize();
+  await page.setViewportSize(NARROW);
+  const over = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+  if (size) await page.setViewportSize(size);
+  return over;
+}
 
 /** Screenshots of the page as it is, at a phone's size and a desktop's, named `<name>-phone.png` and `<name>-desktop.png`. */
 export async function screens(page: Page, name: string): Promise<void> {

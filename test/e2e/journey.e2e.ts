@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { linkIn, startSmtpCapture, type SmtpCapture } from '../support/smtp.js';
-import { CHROMIUM, launch, PHONE, screens, seriousViolations } from './browser.js';
+import { CHROMIUM, launch, overflowAtNarrow, PHONE, screens, seriousViolations } from './browser.js';
 
 // The weekly loop in a real browser, against the built web app served by the real service (npm run test:e2e
 // builds it first), on SQLite and on Postgres. Every screen is photographed at phone and desktop size into
@@ -25,6 +25,7 @@ for (const kind of databaseKinds()) {
       await screens(page, `${name}-${kind.name}`);
       const violations = await seriousViolations(page);
       expect(violations, `${name}: ${JSON.stringify(violations)}`).to.deep.equal([]);
+      expect(await overflowAtNarrow(page), `${name} is wider than 360 px`).to.equal(0);
     };
 
     before(async function () {
@@ -298,6 +299,104 @@ for (const kind of databaseKinds()) {
         await screens(p, `invite-unknown-${kind.name}`);
       } finally {
         await fresh.close();
+      }
+    });
+
+    it('shows a Junior no adult-only action, works by keyboard alone, and says so when the network or a rule refuses', async () => {
+      const stamp = `${Date.now()}.${kind.name}`;
+      const adultContext = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      const juniorContext = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      try {
+        // Anna sets up a household through the API (as a phone app would): a recipe on today, and Mia invited as a Junior.
+        const json = async (r: Promise<import('playwright-core').APIResponse>, status: number) => {
+          const res = await r;
+          const text = await res.text();
+          expect(res.status(), text).to.equal(status);
+          return text === '' ? null : JSON.parse(text);
+        };
+        const anna = adultContext.request;
+        await json(anna.post(`${server.url}/api/v1/auth/register`, { data: { email: `anna.${stamp}@example.com`, password: 'correct horse battery', displayName: 'Anna' } }), 200);
+        const h = await json(anna.post(`${server.url}/api/v1/households`, { data: { name: 'Berg', language: 'nb' } }), 201);
+        const base = `${server.url}/api/v1/households/${h.id}`;
+        const recipe = await json(
+          anna.post(`${base}/recipes`, {
+            data: { title: 'Fiskegrateng', servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [{ displayName: 'torsk', quantity: 400, unit: 'g', optional: false, baseRecipeId: null, reference: null }, { displayName: 'makaroni', quantity: 200, unit: 'g', optional: false, baseRecipeId: null, reference: null }] },
+          }),
+          201,
+        );
+        const todayInOslo = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo' }).format(new Date());
+        const plan = await json(anna.put(`${base}/plans/week/${todayInOslo}`), 200);
+        await json(anna.put(`${base}/plans/${plan.id}/days/${todayInOslo}`, { data: { recipeId: recipe.id, portions: null, note: null } }), 200);
+        const mia = await json(anna.post(`${base}/members`, { data: { displayName: 'Mia', role: 'Junior' } }), 201);
+        const invite = await json(anna.post(`${base}/invites`, { data: { role: 'Junior', memberId: mia.id } }), 201);
+        await json(juniorContext.request.post(`${server.url}/api/v1/auth/register`, { data: { email: `mia.${stamp}@example.com`, password: 'another horse battery', displayName: 'Mia' } }), 200);
+
+        // Mia joins by the link and finds her way with the keyboard alone: the first Tab offers the skip link.
+        const p = await juniorContext.newPage();
+        await p.goto(`${server.url}/invite?code=${encodeURIComponent(invite.code)}`);
+        await p.getByRole('button', { name: 'Bli med i husholdningen' }).focus();
+        await p.keyboard.press('Enter');
+        await p.getByRole('status').filter({ hasText: 'Du er med i Berg.' }).waitFor();
+        await p.goto(`${server.url}/`);
+        await p.getByText('i dag', { exact: true }).waitFor();
+        await p.keyboard.press('Tab');
+        expect(await p.evaluate('document.activeElement?.textContent')).to.equal('Hopp til innholdet');
+        // The week as the adults left it: today's dish as text, no dish to pick, only her own absence to add.
+        const today = p.locator('li.day.today');
+        await today.getByText('Fiskegrateng').waitFor();
+        expect(await p.getByLabel('Rett').count()).to.equal(0);
+        await today.getByText('Borte denne dagen?').click();
+        await today.getByText('Jeg er ikke hjemme til middag.').waitFor();
+        expect(await today.getByRole('radio').count()).to.equal(0);
+        await today.getByRole('button', { name: 'Legg til', exact: true }).click();
+        await today.getByText('Mia er borte').waitFor();
+        await today.getByText('1 porsjon', { exact: true }).waitFor();
+        await screens(p, `junior-week-${kind.name}`);
+        expect(await seriousViolations(p)).to.deep.equal([]);
+        expect(await overflowAtNarrow(p)).to.equal(0);
+
+        // To the list and a tick, by keyboard: Tab to the line's checkbox, Space to tick it.
+        await p.getByRole('link', { name: 'Handleliste' }).focus();
+        await p.keyboard.press('Enter');
+        const cod = p.locator('ul.items > li').filter({ hasText: 'torsk' });
+        await cod.waitFor();
+        for (let i = 0; i < 30 && !(await cod.getByRole('checkbox').evaluate((el) => el === el.ownerDocument.activeElement)); i++) await p.keyboard.press('Tab');
+        await p.keyboard.press('Space');
+        await p.locator('ul.items > li.done').filter({ hasText: 'torsk' }).waitFor();
+        // Without a network the tick is taken back and the reason said.
+        await juniorContext.setOffline(true);
+        const pasta = p.locator('ul.items > li').filter({ hasText: 'makaroni' });
+        await pasta.getByRole('checkbox').click();
+        await p.getByRole('alert').filter({ hasText: 'Får ikke kontakt med tjenesten. Sjekk nettet og prøv igjen.' }).waitFor();
+        expect(await pasta.getByRole('checkbox').isChecked()).to.equal(false);
+        await screens(p, `list-offline-${kind.name}`);
+        await juniorContext.setOffline(false);
+
+        // Recipes to read, none to make or change; members to see, no one to invite or remove.
+        await p.getByRole('link', { name: 'Oppskrifter' }).click();
+        await p.getByRole('link', { name: 'Fiskegrateng' }).click();
+        await p.getByRole('heading', { name: 'Ingredienser' }).waitFor();
+        expect(await p.getByRole('button', { name: 'Lagre' }).count()).to.equal(0);
+        expect(await p.getByRole('button', { name: /Slett/ }).count()).to.equal(0);
+        await screens(p, `junior-recipe-${kind.name}`);
+        await p.getByRole('link', { name: 'Oppskrifter' }).first().click();
+        await p.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
+        expect(await p.getByRole('link', { name: 'Ny oppskrift' }).count()).to.equal(0);
+        await p.getByRole('link', { name: 'Medlemmer' }).click();
+        await p.getByRole('listitem').filter({ hasText: 'Anna' }).waitFor();
+        expect(await p.getByRole('combobox').count()).to.equal(0);
+        expect(await p.getByRole('heading', { name: 'Inviter' }).count()).to.equal(0);
+        expect(await p.getByRole('button', { name: /Fjern/ }).count()).to.equal(0);
+
+        // Anna, the only owner, cannot make herself an adult: the rule is said as a sentence.
+        const a = await adultContext.newPage();
+        await a.goto(`${server.url}/members`);
+        await a.getByRole('combobox', { name: 'Rolle for Anna' }).selectOption('Adult');
+        await a.getByRole('alert').filter({ hasText: 'Husholdningen må ha minst én eier.' }).waitFor();
+        await screens(a, `members-owner-required-${kind.name}`);
+      } finally {
+        await juniorContext.close();
+        await adultContext.close();
       }
     });
   });

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../api';
+import { ApiProblem, api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../api';
 import { language, t } from '../i18n';
-import { household } from '../state';
 import { Page, Problem, useAction } from '../ui';
 
 /** An amount as the person's language writes it (0,5 stk / 0.5 pcs). */
@@ -15,7 +14,6 @@ export function List({ householdId, planId }: { householdId: string; planId: str
   const [text, setText] = useState('');
   const act = useAction();
   const path = { householdId, planId };
-  const adult = household.value?.role !== 'Junior';
   useEffect(
     () =>
       void act.run(async () => {
@@ -33,14 +31,19 @@ export function List({ householdId, planId }: { householdId: string; planId: str
   const reload = async () => setList(await call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path } })));
   const tick = (item: ShoppingItem) =>
     act.run(async () => {
-      // Instant feedback: the tick shows at once and is put back if the service refuses it.
+      // Instant feedback: the tick shows at once and is taken back if the service refuses it or cannot be reached.
       const status = item.status === 'Buy' ? 'Purchased' : 'Buy';
-      setList((l) => l && { ...l, items: l.items.map((i) => (i.id === item.id ? { ...i, status } : i)) });
+      const show = (s: ShoppingItem['status']) => setList((l) => l && { ...l, items: l.items.map((i) => (i.id === item.id ? { ...i, status: s } : i)) });
+      show(status);
       try {
         await call(api.PATCH('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path: { householdId, itemId: item.id } }, body: { status } }));
-      } finally {
-        await reload();
+      } catch (err) {
+        show(item.status);
+        // A refusal (the line went, the trip closed) means the list here is old: show the list as it is now.
+        if (err instanceof ApiProblem && err.status !== 0) await reload().catch(() => undefined);
+        throw err;
       }
+      await reload();
     });
   const add = (e: Event) => {
     e.preventDefault();
@@ -131,7 +134,7 @@ export function List({ householdId, planId }: { householdId: string; planId: str
           <ul class="items">{optional.map(row)}</ul>
         </section>
       )}
-      {!closed && adult && recipes.length > 0 && <AddRecipe householdId={householdId} planId={planId} recipes={recipes} onAdded={setList} />}
+      {!closed && recipes.length > 0 && <AddRecipe householdId={householdId} planId={planId} recipes={recipes} onAdded={setList} />}
       {!closed && (
         <form onSubmit={add} class="row">
           <label for="f-item" class="visually-hidden">

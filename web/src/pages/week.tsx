@@ -14,6 +14,9 @@ const locale = () => (language.value === 'en' ? 'en-GB' : 'nb-NO');
 export const dayName = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 const weekday = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
+/** How far ahead a Junior may say she is away (api.md: within 14 days). */
+const JUNIOR_DAYS = 14;
+
 type Kind = 'Guests' | 'PersonAbsent' | 'EatingOut' | 'Travel';
 
 export function Week({ householdId, date }: { householdId: string; date: string }) {
@@ -75,7 +78,7 @@ export function Week({ householdId, date }: { householdId: string; date: string 
                 householdId={householdId}
                 planId={plan.id}
                 day={d}
-                isToday={d.date === now}
+                now={now}
                 recipes={recipes}
                 events={events.filter((e) => e.date === d.date)}
                 busy={busy.find((b) => b.date === d.date) ?? null}
@@ -107,7 +110,7 @@ function describe(e: MealEvent): string {
   return m.eventType[e.eventType] ?? e.eventType;
 }
 
-function Day(props: { householdId: string; planId: string; day: PlanDay; isToday: boolean; recipes: Recipe[]; events: MealEvent[]; busy: BusyEvening | null; onChange: () => void }) {
+function Day(props: { householdId: string; planId: string; day: PlanDay; now: string; recipes: Recipe[]; events: MealEvent[]; busy: BusyEvening | null; onChange: () => void }) {
   const { householdId, planId, day, recipes, events, busy, onChange } = props;
   const m = t.value;
   const mine = household.value;
@@ -154,12 +157,15 @@ function Day(props: { householdId: string; planId: string; day: PlanDay; isToday
     });
   const mayRemove = (e: MealEvent) =>
     adult || ((e.eventType === 'PersonAbsent' || e.eventType === 'PersonPresent') && e.participants.every((p) => p.householdMemberId === mine?.memberId));
+  const isToday = day.date === props.now;
+  // A Junior may say she is away from today through two weeks on; other days offer her nothing to change.
+  const mayChange = adult || (day.date >= props.now && day.date <= addDays(props.now, JUNIOR_DAYS));
   const conflict = act.error instanceof ApiProblem && act.error.code === 'avoid_conflict' && open;
   return (
-    <li class={props.isToday ? 'day today' : 'day'} aria-labelledby={`${id}-h`} aria-current={props.isToday ? 'date' : undefined}>
+    <li class={isToday ? 'day today' : 'day'} aria-labelledby={`${id}-h`} aria-current={isToday ? 'date' : undefined}>
       <h2 id={`${id}-h`}>
         {dayName(day.date)}
-        {props.isToday && <span class="badge">{m.today}</span>}
+        {isToday && <span class="badge">{m.today}</span>}
       </h2>
       {busy && (
         <p class="busy">
@@ -209,64 +215,66 @@ function Day(props: { householdId: string; planId: string; day: PlanDay; isToday
           ))}
         </ul>
       )}
-      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-        <summary>{m.changeDay}</summary>
-        <form
-          class="stack"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void addEvent(false);
-          }}
-        >
-          {adult ? (
-            <fieldset>
-              <legend>{m.whatHappens}</legend>
-              {(['Guests', 'PersonAbsent', 'EatingOut', 'Travel'] as const).map((k) => (
-                <label key={k} class="check">
-                  <input type="radio" name={`${id}-kind`} value={k} checked={kind === k} onChange={() => setKind(k)} />
-                  {m.kindLabel[k]}
-                </label>
-              ))}
-            </fieldset>
-          ) : (
-            <p>{m.iAmAway}</p>
-          )}
-          {kind === 'Guests' && (
-            <>
-              <label for={`${id}-guests`}>{m.guestsCount}</label>
-              <input id={`${id}-guests`} type="number" min={1} max={1000} inputMode="numeric" required value={guests} onInput={(e) => setGuests(e.currentTarget.value)} />
-              <label for={`${id}-avoids`}>{m.avoids}</label>
-              <input id={`${id}-avoids`} maxLength={500} value={avoids} onInput={(e) => setAvoids(e.currentTarget.value)} />
-            </>
-          )}
-          {kind === 'PersonAbsent' && adult && (
-            <>
-              <label for={`${id}-who`}>{m.whoIsAway}</label>
-              <select id={`${id}-who`} value={who} required onChange={(e) => setWho(e.currentTarget.value)}>
-                {members.map((x) => (
-                  <option key={x.id} value={x.id}>
-                    {x.displayName}
-                  </option>
+      {mayChange && (
+        <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+          <summary>{adult ? m.changeDay : m.awaySummary}</summary>
+          <form
+            class="stack"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void addEvent(false);
+            }}
+          >
+            {adult ? (
+              <fieldset>
+                <legend>{m.whatHappens}</legend>
+                {(['Guests', 'PersonAbsent', 'EatingOut', 'Travel'] as const).map((k) => (
+                  <label key={k} class="check">
+                    <input type="radio" name={`${id}-kind`} value={k} checked={kind === k} onChange={() => setKind(k)} />
+                    {m.kindLabel[k]}
+                  </label>
                 ))}
-              </select>
-            </>
-          )}
-          {adult && (
-            <>
-              <label for={`${id}-through`}>{m.through}</label>
-              <input id={`${id}-through`} type="date" min={day.date} max={addDays(day.date, 30)} value={through} onInput={(e) => setThrough(e.currentTarget.value || day.date)} />
-            </>
-          )}
-          <button type="submit" disabled={act.busy}>
-            {m.addEvent}
-          </button>
-          {conflict && (
-            <button type="button" class="secondary" disabled={act.busy} onClick={() => void addEvent(true)}>
-              {m.addAndClearDish}
+              </fieldset>
+            ) : (
+              <p>{m.iAmAway}</p>
+            )}
+            {kind === 'Guests' && (
+              <>
+                <label for={`${id}-guests`}>{m.guestsCount}</label>
+                <input id={`${id}-guests`} type="number" min={1} max={1000} inputMode="numeric" required value={guests} onInput={(e) => setGuests(e.currentTarget.value)} />
+                <label for={`${id}-avoids`}>{m.avoids}</label>
+                <input id={`${id}-avoids`} maxLength={500} value={avoids} onInput={(e) => setAvoids(e.currentTarget.value)} />
+              </>
+            )}
+            {kind === 'PersonAbsent' && adult && (
+              <>
+                <label for={`${id}-who`}>{m.whoIsAway}</label>
+                <select id={`${id}-who`} value={who} required onChange={(e) => setWho(e.currentTarget.value)}>
+                  {members.map((x) => (
+                    <option key={x.id} value={x.id}>
+                      {x.displayName}
+                    </option>
+                  ))}
+                </select>
+              </>
+            )}
+            {adult && (
+              <>
+                <label for={`${id}-through`}>{m.through}</label>
+                <input id={`${id}-through`} type="date" min={day.date} max={addDays(day.date, 30)} value={through} onInput={(e) => setThrough(e.currentTarget.value || day.date)} />
+              </>
+            )}
+            <button type="submit" disabled={act.busy}>
+              {m.addEvent}
             </button>
-          )}
-        </form>
-      </details>
+            {conflict && (
+              <button type="button" class="secondary" disabled={act.busy} onClick={() => void addEvent(true)}>
+                {m.addAndClearDish}
+              </button>
+            )}
+          </form>
+        </details>
+      )}
       <Problem error={act.error} />
     </li>
   );
