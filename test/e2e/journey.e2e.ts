@@ -394,6 +394,19 @@ for (const kind of databaseKinds()) {
         await a.getByRole('combobox', { name: 'Rolle for Anna' }).selectOption('Adult');
         await a.getByRole('alert').filter({ hasText: 'Husholdningen må ha minst én eier.' }).waitFor();
         await screens(a, `members-owner-required-${kind.name}`);
+        // Anna removes Mia from the household.
+        await a.getByRole('button', { name: 'Fjern Mia' }).click();
+        await a.getByRole('listitem').filter({ hasText: 'Mia' }).waitFor({ state: 'detached' });
+        // Anna also keeps an English household: the switcher opens it, and the screens speak its language.
+        await json(anna.post(`${server.url}/api/v1/households`, { data: { name: 'Cabin', language: 'en' } }), 201);
+        await a.reload();
+        await a.getByRole('combobox', { name: 'Bytt husholdning' }).selectOption({ label: 'Cabin' });
+        await a.getByRole('heading', { name: 'Members' }).waitFor();
+        await a.getByRole('link', { name: 'Week' }).click();
+        await a.getByText('today', { exact: true }).waitFor();
+        expect(await a.evaluate('document.documentElement.lang')).to.equal('en');
+        await screens(a, `week-english-${kind.name}`);
+        expect(await seriousViolations(a)).to.deep.equal([]);
       } finally {
         await juniorContext.close();
         await adultContext.close();
