@@ -69,6 +69,13 @@ const NOT_BUILT = Buffer.from(
     '<p>Run <code>npm run build:web</code> (npm start does it) and reload this page. The API answers under /api/v1.</p></body></html>',
 );
 
+/** Whether If-None-Match names this ETag: `*`, or a list compared weakly (a `W/` prefix does not matter). */
+function noneMatch(header: string, etag: string): boolean {
+  if (header === '') return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
 /**
  * Serves the built web app from memory (read once at start; a few hundred kilobytes): its files by path, and
  * index.html for every other GET or HEAD outside /api/ and /health that names no file (the app's own routes, so that a reload
@@ -93,22 +100,21 @@ export function webApp(dir: string): (ctx: Koa.Context) => boolean {
       }
       file = index;
     }
+    // The gzipped bytes are another representation, so they carry an ETag of their own (RFC 9110, 8.8.3).
+    const gzip = file.gzip !== null && /\bgzip\b/.test(ctx.get('Accept-Encoding'));
+    const etag = gzip ? `${file.etag.slice(0, -1)}-gz"` : file.etag;
     ctx.set('Content-Security-Policy', WEB_CSP);
     ctx.set('Cache-Control', file.cacheControl);
-    ctx.set('ETag', file.etag);
+    ctx.set('ETag', etag);
     ctx.set('Vary', 'Accept-Encoding');
     ctx.type = file.type;
-    if (ctx.get('If-None-Match') === file.etag) {
+    if (noneMatch(ctx.get('If-None-Match'), etag)) {
       ctx.status = 304;
       return true;
     }
     ctx.status = 200;
-    if (file.gzip && /\bgzip\b/.test(ctx.get('Accept-Encoding'))) {
-      ctx.set('Content-Encoding', 'gzip');
-      ctx.body = file.gzip;
-    } else {
-      ctx.body = file.body;
-    }
+    if (gzip) ctx.set('Content-Encoding', 'gzip');
+    ctx.body = gzip ? file.gzip : file.body;
     return true;
   };
 }

@@ -52,22 +52,38 @@ for (const kind of databaseKinds()) {
       const body = await plain.text();
       const etag = plain.headers.get('etag')!;
       expect(etag).to.match(/^"[\w-]{27}"$/);
-      const gz = await new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+      const gz = await new Promise<{ encoding: string | undefined; etag: string | undefined; bytes: Buffer }>((resolve, reject) => {
         // fetch would undo the gzip itself: read the bytes as they come.
         import('node:http').then(({ get: raw }) =>
           raw(`${server.url}/assets/index-abc123.js`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+            res.on('end', () => resolve({ encoding: res.headers['content-encoding'], etag: res.headers.etag, bytes: Buffer.concat(chunks) }));
           }).on('error', reject),
         );
       });
       expect(gz.encoding).to.equal('gzip');
       expect(gz.bytes.length).to.be.below(Buffer.byteLength(body));
       expect(gunzipSync(gz.bytes).toString()).to.equal(body);
-      const again = await get('/assets/index-abc123.js', { 'If-None-Match': etag });
+      expect(gz.etag, 'the gzipped bytes are a representation of their own').to.equal(`${etag.slice(0, -1)}-gz"`);
+      const again = await get('/assets/index-abc123.js', { 'If-None-Match': etag, 'Accept-Encoding': 'identity' });
       expect([again.status, await again.text()]).to.deep.equal([304, '']);
+      // A list, a weak form and * all match; the gzip tag does not match the plain bytes.
+      for (const header of [`"other", ${etag}`, `W/${etag}`, '*']) expect((await get('/assets/index-abc123.js', { 'If-None-Match': header, 'Accept-Encoding': 'identity' })).status, header).to.equal(304);
+      expect((await get('/assets/index-abc123.js', { 'If-None-Match': gz.etag!, 'Accept-Encoding': 'identity' })).status).to.equal(200);
       expect((await get('/assets/index-def456.css')).headers.get('content-type')).to.equal('text/css; charset=utf-8');
+    });
+
+    it('answers HEAD with the headers of GET and no body, for the app\'s routes and its files', async () => {
+      for (const path of ['/', '/week/2026-11-23', '/assets/index-abc123.js']) {
+        const [head, full] = [await fetch(`${server.url}${path}`, { method: 'HEAD', headers: { 'Accept-Encoding': 'identity' } }), await get(path, { 'Accept-Encoding': 'identity' })];
+        expect(head.status, path).to.equal(200);
+        for (const h of ['content-type', 'cache-control', 'etag', 'content-security-policy', 'content-length']) expect(head.headers.get(h), `${path} ${h}`).to.equal(full.headers.get(h));
+        expect(await head.text(), path).to.equal('');
+      }
+      // HEAD of an API path is the API's answer, not the app.
+      const api = await fetch(`${server.url}/api/v1/nope`, { method: 'HEAD' });
+      expect(api.headers.get('content-type')).to.not.include('text/html');
     });
 
     it('leaves /api, /health and robots.txt to the service: an unknown /api path is still problem+json 404', async () => {
