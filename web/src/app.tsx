@@ -3,17 +3,23 @@ import { useEffect } from 'preact/hooks';
 import { whenSignedOut } from './api';
 import { t } from './i18n';
 import { Register, SignIn } from './pages/auth';
-import { AcceptInvite, Members } from './pages/members';
-import { ConfirmEmail, ConfirmEmailChange, ForgotPassword, ResetPassword } from './pages/recovery';
-import { NewHousehold } from './pages/household';
 import { List } from './pages/list';
-import { Recipes } from './pages/recipes';
 import { Week } from './pages/week';
 import { location, navigate } from './router';
-import { Pantry } from './pages/pantry';
-import { RecipeEdit } from './pages/recipe-edit';
 import { household, householdInfo, householdProblem, loadHousehold, loadMe, me, pickHousehold, signOut, today } from './state';
-import { Page, Problem } from './ui';
+import { Page, Problem, lazy } from './ui';
+
+// The week and the list come with the first load; every other screen when it is first opened.
+const Members = lazy(() => import('./pages/members').then((p) => p.Members));
+const AcceptInvite = lazy(() => import('./pages/members').then((p) => p.AcceptInvite));
+const ConfirmEmail = lazy(() => import('./pages/recovery').then((p) => p.ConfirmEmail));
+const ConfirmEmailChange = lazy(() => import('./pages/recovery').then((p) => p.ConfirmEmailChange));
+const ForgotPassword = lazy(() => import('./pages/recovery').then((p) => p.ForgotPassword));
+const ResetPassword = lazy(() => import('./pages/recovery').then((p) => p.ResetPassword));
+const NewHousehold = lazy(() => import('./pages/household').then((p) => p.NewHousehold));
+const Recipes = lazy(() => import('./pages/recipes').then((p) => p.Recipes));
+const RecipeEdit = lazy(() => import('./pages/recipe-edit').then((p) => p.RecipeEdit));
+const Pantry = lazy(() => import('./pages/pantry').then((p) => p.Pantry));
 
 /** Pages anyone may open; every other page wants a signed-in person. */
 const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite']);
@@ -56,16 +62,14 @@ export function App() {
   else if (path === '/invite') page = <AcceptInvite />;
   else if (!who) page = null;
   else if (!h) page = <NewHousehold />;
-  else if (!householdInfo.value)
-    page = householdProblem.value ? (
+  else if (!householdInfo.value && householdProblem.value)
+    page = (
       <Page title={m.appName}>
         <Problem error={householdProblem.value} />
         <button type="button" onClick={() => void loadHousehold()}>
           {m.tryAgain}
         </button>
       </Page>
-    ) : (
-      <p class="loading">{m.loading}</p>
     );
   else if (path === '/recipes') page = <Recipes householdId={h.householdId} role={h.role} />;
   else if (path === '/recipes/new') page = <RecipeEdit householdId={h.householdId} recipeId={null} role={h.role} />;
@@ -73,7 +77,11 @@ export function App() {
   else if (path === '/pantry') page = <Pantry householdId={h.householdId} />;
   else if (path === '/members') page = <Members householdId={h.householdId} role={h.role} />;
   else if (path.startsWith('/list/')) page = <List householdId={h.householdId} planId={path.slice('/list/'.length)} />;
-  else page = <Week householdId={h.householdId} date={/^\/week\/(\d{4}-\d{2}-\d{2})$/.exec(path)?.[1] ?? today()} />;
+  else {
+    // Screens do not wait for the household to be read, but "this week" does: today is on the household's clock.
+    const date = /^\/week\/(\d{4}-\d{2}-\d{2})$/.exec(path)?.[1] ?? (householdInfo.value ? today() : null);
+    page = date ? <Week householdId={h.householdId} date={date} /> : <p class="loading">{m.loading}</p>;
+  }
   return (
     <>
       <a class="skip" href="#main">

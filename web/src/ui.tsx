@@ -1,6 +1,7 @@
-import type { ComponentChildren, JSX } from 'preact';
-import { useState } from 'preact/hooks';
-import { sentenceFor } from './i18n';
+import { h, type ComponentChildren, type ComponentType, type JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiProblem } from './api';
+import { sentenceFor, t } from './i18n';
 
 /** A labelled input; `invalid` marks it for screen readers and shows the sentence beside it. */
 export function Field(props: { label: string; name: string; invalid?: string | null } & JSX.InputHTMLAttributes<HTMLInputElement>) {
@@ -78,4 +79,39 @@ export function SearchForm({ id, label, button, value, onInput, onSearch }: { id
       <button type="submit">{button}</button>
     </form>
   );
+}
+
+/**
+ * A screen loaded the first time it is opened, so that the first load carries only what the week and the list need.
+ * A chunk that cannot be fetched (no network) is said as a sentence, and opening the screen again tries again.
+ */
+export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  let loaded: ComponentType<P> | null = null;
+  let pending: Promise<ComponentType<P>> | null = null;
+  return function Lazy(props: P) {
+    const [, setReady] = useState(false);
+    const [error, setError] = useState<unknown>(null);
+    useEffect(() => {
+      if (loaded) return;
+      pending ??= load();
+      pending.then(
+        (c) => {
+          loaded = c;
+          setReady(true);
+        },
+        () => {
+          pending = null;
+          setError(new ApiProblem(0, 'network'));
+        },
+      );
+    }, []);
+    if (loaded) return h(loaded, props);
+    return error ? (
+      <main id="main">
+        <Problem error={error} />
+      </main>
+    ) : (
+      <p class="loading">{t.value.loading}</p>
+    );
+  };
 }

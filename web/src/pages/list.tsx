@@ -3,8 +3,12 @@ import { ApiProblem, api, call, type Plan, type Recipe, type ShoppingItem, type 
 import { language, t } from '../i18n';
 import { Page, Problem, useAction } from '../ui';
 
+// Formatters are costly to make on a cheap phone: one per language, made once.
+const numbers = { nb: new Intl.NumberFormat('nb-NO', { maximumFractionDigits: 2 }), en: new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 }) };
+const weekdays = { nb: new Intl.DateTimeFormat('nb-NO', { weekday: 'long', timeZone: 'UTC' }), en: new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'UTC' }) };
+
 /** An amount as the person's language writes it (0,5 stk / 0.5 pcs). */
-const amount = (q: number, unit: string) => `${Number(q.toFixed(2)).toLocaleString(language.value === 'en' ? 'en-GB' : 'nb-NO')} ${t.value.units[unit] ?? unit}`;
+const amount = (q: number, unit: string) => `${numbers[language.value].format(q)} ${t.value.units[unit] ?? unit}`;
 
 export function List({ householdId, planId }: { householdId: string; planId: string }) {
   const m = t.value;
@@ -72,36 +76,38 @@ export function List({ householdId, planId }: { householdId: string; planId: str
       );
     });
   /** Why a line is on the list, in words: the dishes and days it is for, or who put it there. */
+  const dishOfDay = new Map((plan?.days ?? []).filter((d) => d.recipeTitle !== null).map((d) => [d.id, m.forDish(d.recipeTitle!, weekdays[language.value].format(new Date(`${d.date}T00:00:00Z`)))]));
   const reasonOf = (i: ShoppingItem): string => {
     if (i.reasonCode === 'Manual') return m.reasonManual;
     if (i.reasonCode === 'AddedRecipe') return m.reasonAddedRecipe;
-    const days = (plan?.days ?? []).filter((d) => i.relatedPlanEntryIds.includes(d.id) && d.recipeTitle !== null);
-    const dishes = days.map((d) => m.forDish(d.recipeTitle!, new Intl.DateTimeFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${d.date}T00:00:00Z`))));
-    return dishes.join(', ');
+    return i.relatedPlanEntryIds.flatMap((id) => dishOfDay.get(id) ?? []).join(', ');
   };
   if (!list) return <Page title={m.list}>{act.error ? <Problem error={act.error} /> : <p>{m.loading}</p>}</Page>;
   const groups = new Map<string, ShoppingItem[]>();
   for (const i of list.items.filter((i) => i.reasonCode !== 'OptionalOnly')) groups.set(i.aisle, [...(groups.get(i.aisle) ?? []), i]);
   const optional = list.items.filter((i) => i.reasonCode === 'OptionalOnly');
   const closed = list.completedAt !== null;
-  const row = (i: ShoppingItem) => (
-    <li key={i.id} class={i.status === 'Purchased' ? 'item done' : 'item'}>
-      <label>
-        <input type="checkbox" checked={i.status === 'Purchased'} disabled={closed} onChange={() => void tick(i)} />
-        <span>
-          {i.displayName} <span class="muted">{amount(i.requiredQuantity, i.unit)}</span>
-          {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
-          {reasonOf(i) !== '' && <span class="reason">{reasonOf(i)}</span>}
-          {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}
-        </span>
-      </label>
-      {(i.reasonCode === 'Manual' || i.reasonCode === 'AddedRecipe') && !closed && (
-        <button type="button" class="link" onClick={() => void remove(i)} aria-label={`${m.remove}: ${i.displayName}`}>
-          {m.remove}
-        </button>
-      )}
-    </li>
-  );
+  const row = (i: ShoppingItem) => {
+    const reason = reasonOf(i);
+    return (
+      <li key={i.id} class={i.status === 'Purchased' ? 'item done' : 'item'}>
+        <label>
+          <input type="checkbox" checked={i.status === 'Purchased'} disabled={closed} onChange={() => void tick(i)} />
+          <span>
+            {i.displayName} <span class="muted">{amount(i.requiredQuantity, i.unit)}</span>
+            {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
+            {reason !== '' && <span class="reason">{reason}</span>}
+            {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}
+          </span>
+        </label>
+        {(i.reasonCode === 'Manual' || i.reasonCode === 'AddedRecipe') && !closed && (
+          <button type="button" class="link" onClick={() => void remove(i)} aria-label={`${m.remove}: ${i.displayName}`}>
+            {m.remove}
+          </button>
+        )}
+      </li>
+    );
+  };
   return (
     <Page title={m.list}>
       <p role="status">{m.toBuy(list.toBuyCount)}</p>
