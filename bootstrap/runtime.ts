@@ -39,6 +39,8 @@ import { publicDataRoutes } from '../adapters/http/routes/public-data.js';
 import { openDatabase, type Database } from '../adapters/knex/database.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
+import { createRecipePageReader } from '../adapters/recipe-import/reader.js';
+import { recipeImportRoutes } from '../adapters/http/routes/recipe-import.js';
 import type { Logger } from '../ports/logger.js';
 import type { Mailer } from '../ports/mailer.js';
 import { databaseDeps, type DepsOverrides } from './deps.js';
@@ -142,6 +144,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     afterAnswer,
     readiness: () => db.readiness(),
   };
+  const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
+  const recipeImport = {
+    households: deps.households,
+    recipePages: createRecipePageReader({
+      allowHosts: config.outboundAllowHosts,
+      timeoutMs: config.recipeImport.timeoutMs,
+      maxBytes: config.recipeImport.maxBytes,
+      userAgent: `Mozilla/5.0 (compatible; DinnerPlanner/${version}; +${config.publicBaseUrl})`,
+    }),
+    importGate: (householdId: string) => rateLimiter.consume('recipe-import-per-household', `household:${householdId}`),
+  };
   let document: Record<string, unknown> | undefined;
   const routes: AnyRoute[] = [
     ...systemRoutes(settings, deps.timeZones),
@@ -151,6 +164,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...householdRoutes(deps),
     ...planRoutes(deps),
     ...recipeRoutes(deps),
+    ...recipeImportRoutes(recipeImport),
     ...eventRoutes(deps),
     ...pantryInventoryRoutes(deps),
     ...pantryMergeRoutes(deps),
@@ -167,7 +181,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...waitlistRoutes(deps),
     ...publicDataRoutes(deps),
   ];
-  const rateLimiter = flexibleRateLimiter(config.rateLimits, db.kind === 'postgres' ? { kind: 'postgres', knex: db.knex } : { kind: 'memory' }, logger);
   const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, web: webApp(config.webDir) }, routes);
   return {
     config,

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
  * The one reader of process.env: every setting parsed and checked once at start. A malformed value stops
  * the process with a message naming the variable (extensions.md > Configuration).
  */
-export const RATE_CLASSES = ['auth', 'anonymous-per-ip', 'data-per-ip', 'dinner-price-signup-per-ip', 'backstop'] as const;
+export const RATE_CLASSES = ['auth', 'anonymous-per-ip', 'data-per-ip', 'dinner-price-signup-per-ip', 'backstop', 'recipe-import-per-household'] as const;
 export type RateClass = (typeof RATE_CLASSES)[number];
 export interface RateRule {
   readonly points: number;
@@ -46,6 +46,8 @@ export interface Config {
   readonly referralCodesPerHousehold: number;
   /** Reading ICS calendar feeds: CALENDAR_FETCH_TIMEOUT_MS, CALENDAR_MAX_BYTES, CALENDAR_CACHE_TTL_MS. */
   readonly calendar: { readonly fetchTimeoutMs: number; readonly maxBytes: number; readonly cacheTtlMs: number };
+  /** Fetching recipe pages to import: RECIPE_IMPORT_TIMEOUT_MS, RECIPE_IMPORT_MAX_BYTES. */
+  readonly recipeImport: { readonly timeoutMs: number; readonly maxBytes: number };
   /** host:port pairs the outbound address guard lets through although loopback or private (OUTBOUND_ALLOW_HOSTS; tests only). */
   readonly outboundAllowHosts: readonly string[];
   /** RECIPE_LIBRARY: the recipe library behind the library download and the dinner prices (embedded: the sample set; none: no recipes). */
@@ -94,6 +96,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateRule>> = {
   'data-per-ip': { points: 30, durationSec: 60 },
   'dinner-price-signup-per-ip': { points: 5, durationSec: 3600 },
   backstop: { points: 600, durationSec: 60 },
+  // Each import fetches a page from outside on the household's behalf.
+  'recipe-import-per-household': { points: 30, durationSec: 3600 },
 };
 
 const SEMVER = /^\d{1,6}\.\d{1,6}\.\d{1,6}$/;
@@ -168,6 +172,10 @@ export function loadConfig(env: Env): Config {
       fetchTimeoutMs: wholeNumber('CALENDAR_FETCH_TIMEOUT_MS', str('CALENDAR_FETCH_TIMEOUT_MS', '10000'), 100, 120_000),
       maxBytes: wholeNumber('CALENDAR_MAX_BYTES', str('CALENDAR_MAX_BYTES', String(2 * 1024 * 1024)), 1024, 50 * 1024 * 1024),
       cacheTtlMs: wholeNumber('CALENDAR_CACHE_TTL_MS', str('CALENDAR_CACHE_TTL_MS', '300000'), 0, 86_400_000),
+    },
+    recipeImport: {
+      timeoutMs: wholeNumber('RECIPE_IMPORT_TIMEOUT_MS', str('RECIPE_IMPORT_TIMEOUT_MS', '5000'), 100, 60_000),
+      maxBytes: wholeNumber('RECIPE_IMPORT_MAX_BYTES', str('RECIPE_IMPORT_MAX_BYTES', String(5 * 1024 * 1024)), 1024, 50 * 1024 * 1024),
     },
     outboundAllowHosts: parseAllowHosts(opt('OUTBOUND_ALLOW_HOSTS')),
     pwnedRangeApiUrl: opt('PWNED_RANGE_API_URL') === null ? null : httpUrl('PWNED_RANGE_API_URL', opt('PWNED_RANGE_API_URL')!) + '/',

@@ -1,3 +1,4 @@
+import type { RecipePageFailure } from '../../ports/recipe-page-reader.js';
 import type { AppError } from '../../core/shared/errors.js';
 
 /**
@@ -93,6 +94,10 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(400, 'recipe_cycle', 'Base recipes form a cycle', 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)');
     case 'base-recipe-unknown':
       return new HttpProblem(400, 'base_recipe_unknown', 'Unknown base recipe', `baseRecipeId ${error.baseRecipeId} is not a recipe of this household`);
+    case 'recipe-page-failed':
+      return recipePageProblem(error.reason);
+    case 'recipe-import-throttled':
+      return problems.rateLimited(error.retryAfterSec);
     case 'household-not-found':
       return new HttpProblem(404, 'household_not_found', 'Household not found', 'no household with this id has the caller as a member');
     case 'adults-only':
@@ -218,4 +223,23 @@ export function problemFor(error: AppError): HttpProblem {
 /** The problem type URL: `{problem_base}/{code}`; the 426 uses `app-version-unsupported` (extensions.md). */
 export function problemType(base: string, code: string): string {
   return `${base}/${code === 'app_version_unsupported' ? 'app-version-unsupported' : code}`;
+}
+
+/**
+ * A recipe page that gives no recipe is the page's doing, never the service's: every reason is a 4xx of its own.
+ * The guard's refusal is 400 (the address itself is wrong, as for calendar feeds); the rest are 422, the address
+ * was fine but what is behind it could not be used.
+ */
+export const RECIPE_PAGE_PROBLEMS: Readonly<Record<RecipePageFailure, { status: 400 | 422; code: string; title: string; detail: string }>> = {
+  'forbidden-address': { status: 400, code: 'recipe_url_forbidden', title: 'Address not allowed', detail: 'the address, or a redirect from it, points to a loopback, private or otherwise refused place, or uses a port or scheme other than http/https on their standard ports' },
+  unreachable: { status: 422, code: 'recipe_page_unreachable', title: 'Page not reachable', detail: 'the page could not be fetched: its name does not resolve, the connection failed, it answered an error status, or it redirected too often' },
+  timeout: { status: 422, code: 'recipe_page_timeout', title: 'Page too slow', detail: 'the page did not arrive whole within the time allowed' },
+  'too-large': { status: 422, code: 'recipe_page_too_large', title: 'Page too large', detail: 'the page is over the size allowed (counted after decompression)' },
+  'not-html': { status: 422, code: 'recipe_page_not_html', title: 'Not a web page', detail: 'the address answers something other than an HTML page' },
+  'no-recipe': { status: 422, code: 'recipe_not_on_page', title: 'No recipe on the page', detail: 'the page holds no schema.org Recipe (JSON-LD or microdata) and no OpenGraph title' },
+};
+
+function recipePageProblem(reason: RecipePageFailure): HttpProblem {
+  const p = RECIPE_PAGE_PROBLEMS[reason];
+  return new HttpProblem(p.status, p.code, p.title, p.detail);
 }

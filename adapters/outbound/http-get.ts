@@ -1,5 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { ForbiddenAddressError, type OutboundGuard, type VettedTarget } from './guard.js';
 
 export type OutboundFailure = 'forbidden-address' | 'unresolvable' | 'timeout' | 'too-large' | 'http-status' | 'network';
@@ -20,6 +22,20 @@ export interface OutboundGetOptions {
   maxBytes: number;
   maxRedirects: number;
   accept: string;
+  /** Sent as User-Agent; "dinner-planner" when not given. */
+  userAgent?: string;
+  /**
+   * Ask for gzip, deflate and brotli and decode them. maxBytes then holds for the decoded bytes too, so a small
+   * compressed bomb stops at the cap instead of filling memory.
+   */
+  decompress?: boolean;
+}
+
+/** A fetched body with what the server said it is, and where it was found after redirects. */
+export interface OutboundAnswer {
+  readonly body: Buffer;
+  readonly contentType: string | null;
+  readonly url: URL;
 }
 
 const redirects = new Set([301, 302, 303, 307, 308]);
@@ -31,6 +47,11 @@ const dnsFailures = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA
  * that points inside is refused. Throws OutboundFetchFailed.
  */
 export async function outboundGet(guard: OutboundGuard, url: string, o: OutboundGetOptions): Promise<Buffer> {
+  return (await outboundFetch(guard, url, o)).body;
+}
+
+/** outboundGet, answering the content type and final address as well. Throws OutboundFetchFailed. */
+export async function outboundFetch(guard: OutboundGuard, url: string, o: OutboundGetOptions): Promise<OutboundAnswer> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), o.timeoutMs);
   try {
@@ -39,7 +60,7 @@ export async function outboundGet(guard: OutboundGuard, url: string, o: Outbound
       const vetted = guard.vet(next);
       if (!vetted.ok) throw new OutboundFetchFailed('forbidden-address', `${vetted.reason}: ${String(next)}`);
       const answer = await getOnce(guard, vetted.target, o, abort.signal);
-      if (answer.body) return answer.body;
+      if (answer.body) return { body: answer.body, contentType: answer.contentType, url: vetted.target.url };
       if (hop >= o.maxRedirects) throw new OutboundFetchFailed('http-status', `more than ${o.maxRedirects} redirects`);
       next = answer.location;
     }
@@ -51,7 +72,17 @@ export async function outboundGet(guard: OutboundGuard, url: string, o: Outbound
   }
 }
 
-type Answer = { body: Buffer; location?: never } | { body?: never; location: URL };
+type Answer = { body: Buffer; contentType: string | null; location?: never } | { body?: never; location: URL };
+
+/** The decoder for a Content-Encoding, or null for identity; undefined for one we did not ask for. */
+function decoderFor(encoding: string | undefined): Readable & NodeJS.WritableStream | null | undefined {
+  const e = (encoding ?? '').trim().toLowerCase();
+  if (e === '' || e === 'identity') return null;
+  if (e === 'gzip' || e === 'x-gzip') return zlib.createGunzip();
+  if (e === 'deflate') return zlib.createInflate();
+  if (e === 'br') return zlib.createBrotliDecompress();
+  return undefined;
+}
 
 function getOnce(guard: OutboundGuard, target: VettedTarget, o: OutboundGetOptions, signal: AbortSignal): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
@@ -60,7 +91,12 @@ function getOnce(guard: OutboundGuard, target: VettedTarget, o: OutboundGetOptio
     // agent: false, so that no pooled socket opened before (or by other code) skips the connect-time check.
     const req = client.request(
       target.url,
-      { agent: false, lookup: guard.connectLookup(target), signal, headers: { accept: o.accept, 'user-agent': 'dinner-planner' } },
+      {
+        agent: false,
+        lookup: guard.connectLookup(target),
+        signal,
+        headers: { accept: o.accept, 'user-agent': o.userAgent ?? 'dinner-planner', ...(o.decompress ? { 'accept-encoding': 'gzip, deflate, br' } : {}) },
+      },
       (res) => {
         const status = res.statusCode ?? 0;
         if (redirects.has(status)) {
@@ -81,16 +117,27 @@ function getOnce(guard: OutboundGuard, target: VettedTarget, o: OutboundGetOptio
           res.destroy();
           return fail(new OutboundFetchFailed('too-large', `declared ${res.headers['content-length']} bytes`));
         }
+        const decoder = o.decompress ? decoderFor(res.headers['content-encoding']) : null;
+        if (decoder === undefined) {
+          res.destroy();
+          return fail(new OutboundFetchFailed('http-status', `content-encoding ${res.headers['content-encoding']} was not asked for`));
+        }
+        // The cap counts the bytes as they come out of the decoder: a bomb stops at maxBytes of decoded text.
+        const body: Readable = decoder ? res.pipe(decoder) : res;
         const chunks: Buffer[] = [];
         let size = 0;
-        res.on('data', (chunk: Buffer) => {
+        const stop = (e: OutboundFetchFailed) => {
+          res.destroy();
+          decoder?.destroy();
+          fail(e);
+        };
+        body.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > o.maxBytes) {
-            res.destroy();
-            fail(new OutboundFetchFailed('too-large', `more than ${o.maxBytes} bytes`));
-          } else chunks.push(chunk);
+          if (size > o.maxBytes) stop(new OutboundFetchFailed('too-large', `more than ${o.maxBytes} bytes${decoder ? ' decoded' : ''}`));
+          else chunks.push(chunk);
         });
-        res.on('end', () => resolve({ body: Buffer.concat(chunks) }));
+        body.on('end', () => resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? null }));
+        body.on('error', (e) => stop(decoder && e !== undefined && !(e instanceof OutboundFetchFailed) ? new OutboundFetchFailed('network', `the ${res.headers['content-encoding']} body does not decode`) : translate(e)));
         res.on('error', fail);
         res.on('close', () => {
           if (!res.complete) fail(new OutboundFetchFailed('network', 'connection closed before the end of the body'));

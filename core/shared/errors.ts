@@ -1,3 +1,5 @@
+import type { RecipePageFailure } from '../../ports/recipe-page-reader.js';
+
 /**
  * Every expected failure a use case can return. Each area adds its tags here so that the HTTP layer's
  * switch over `AppError['type']` stays exhaustive (the compiler names a tag nobody maps).
@@ -29,6 +31,9 @@ export type AppError =
   | { type: 'recipe-not-found' }
   | { type: 'recipe-cycle' }
   | { type: 'base-recipe-unknown'; baseRecipeId: string }
+  // recipe import: the page's failures, and the household's import budget
+  | { type: 'recipe-page-failed'; reason: RecipePageFailure }
+  | { type: 'recipe-import-throttled'; retryAfterSec: number }
   // households
   | { type: 'household-not-found' }
   | { type: 'adults-only' }

@@ -1,10 +1,23 @@
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { linkIn, startSmtpCapture, type SmtpCapture } from '../support/smtp.js';
 import { CHROMIUM, launch, overflowAtNarrow, PHONE, screens, seriousViolations } from './browser.js';
+
+const FISH_SOUP_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Fiskesuppe</title>
+<script type="application/ld+json">${JSON.stringify({
+  '@context': 'https://schema.org',
+  '@type': 'Recipe',
+  name: 'Enkel fiskesuppe',
+  recipeYield: '4 porsjoner',
+  totalTime: 'PT40M',
+  recipeIngredient: ['400 g torskefilet', '2 stk gulrøtter', '3 dl matfløte', 'en god neve persille'],
+  recipeInstructions: [{ '@type': 'HowToStep', text: 'Kok opp fløte og kraft.' }, { '@type': 'HowToStep', text: 'Legg i fisken og trekk i fem minutter.' }],
+})}</script></head><body><h1>Enkel fiskesuppe</h1></body></html>`;
 
 // The weekly loop in a real browser, against the built web app served by the real service (npm run test:e2e
 // builds it first), on SQLite and on Postgres. Every screen is photographed at phone and desktop size into
@@ -28,11 +41,20 @@ for (const kind of databaseKinds()) {
       expect(await overflowAtNarrow(page), `${name} is wider than 360 px`).to.equal(0);
     };
 
+    // A recipe site of its own, let through the outbound guard (OUTBOUND_ALLOW_HOSTS) for the import screen.
+    let site: http.Server;
+    let siteUrl = '';
     before(async function () {
       if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
       if (!existsSync(`${WEB_DIR}/index.html`)) throw new Error('the web app is not built: npm run build:web');
       smtp = await startSmtpCapture();
-      server = await startTestServer(kind, { WEB_DIR, SMTP_URL: smtp.url });
+      site = http.createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(req.url === '/fiskesuppe' ? FISH_SOUP_PAGE : '<!doctype html><html><head><title>Om oss</title></head><body>Ingen oppskrift her.</body></html>');
+      });
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      server = await startTestServer(kind, { WEB_DIR, SMTP_URL: smtp.url, OUTBOUND_ALLOW_HOSTS: siteUrl.slice('http://'.length) });
       browser = await launch();
       context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
       page = await context.newPage();
@@ -46,6 +68,7 @@ for (const kind of databaseKinds()) {
       await browser?.close();
       await server?.stop();
       await smtp?.close();
+      await new Promise((resolve) => site?.close(resolve));
     });
 
     it('registers, confirms the address from the mail, makes a household, plans a week with guests and shops it', async () => {
@@ -432,6 +455,53 @@ for (const kind of databaseKinds()) {
       } finally {
         await juniorContext.close();
         await adultContext.close();
+      }
+    });
+
+    it('imports a recipe from a web page: the lines it was unsure of are marked, fixed and saved', async () => {
+      const cook = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      try {
+        const stamp = `${Date.now()}.${kind.name}`;
+        const r = await cook.request.post(`${server.url}/api/v1/auth/register`, { data: { email: `siri.${stamp}@example.com`, password: 'correct horse battery', displayName: 'Siri' } });
+        expect(r.status()).to.equal(200);
+        expect((await cook.request.post(`${server.url}/api/v1/households`, { data: { name: 'Lie', language: 'nb' } })).status()).to.equal(201);
+        const p = await cook.newPage();
+        await p.goto(`${server.url}/recipes`);
+        await p.getByText('Hent en oppskrift fra en nettside').click();
+        // A page with no recipe says so, in a sentence.
+        await p.getByLabel('Adressen til oppskriften').fill(`${siteUrl}/om-oss`);
+        await p.getByRole('button', { name: 'Hent oppskriften' }).click();
+        await p.getByRole('alert').filter({ hasText: 'Fant ingen oppskrift på siden.' }).waitFor();
+        await screens(p, `recipe-import-error-${kind.name}`);
+        expect(await seriousViolations(p)).to.deep.equal([]);
+        await p.getByLabel('Adressen til oppskriften').fill(`${siteUrl}/fiskesuppe`);
+        await p.getByRole('button', { name: 'Hent oppskriften' }).click();
+        await p.getByRole('heading', { name: 'Ny oppskrift' }).waitFor();
+        expect(await p.getByLabel('Tittel').inputValue()).to.equal('Enkel fiskesuppe');
+        expect(await p.getByLabel('Porsjoner').inputValue()).to.equal('4');
+        await p.getByText(/Hentet fra 127\.0\.0\.1/).waitFor();
+        const cod = p.locator('li.line').nth(0);
+        expect([await cod.getByLabel('Mengde').inputValue(), await cod.getByLabel('Enhet').inputValue(), await cod.getByLabel('Vare').inputValue()]).to.deep.equal(['400', 'g', 'torskefilet']);
+        // The handful of parsley was not a measure it could read: marked, with the page's own words.
+        const parsley = p.locator('li.line.check');
+        await parsley.getByText('Fra siden: «en god neve persille»').waitFor();
+        expect(await p.getByLabel(/Slik gjør du det/).inputValue()).to.equal('Kok opp fløte og kraft.\nLegg i fisken og trekk i fem minutter.');
+        await screens(p, `recipe-import-${kind.name}`);
+        expect(await seriousViolations(p)).to.deep.equal([]);
+        expect(await overflowAtNarrow(p)).to.equal(0);
+        // Looked at and fixed: the mark goes.
+        const line = p.locator('li.line').nth(3);
+        await line.getByLabel('Mengde').fill('1');
+        await line.getByLabel('Enhet').fill('bunt');
+        await line.getByLabel('Vare').fill('persille');
+        expect(await p.locator('li.line.check').count()).to.equal(0);
+        await p.getByRole('button', { name: 'Lagre' }).click();
+        await p.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
+        await p.getByRole('link', { name: 'Enkel fiskesuppe' }).click();
+        const saved = p.locator('li.line').nth(3);
+        expect([await saved.getByLabel('Mengde').inputValue(), await saved.getByLabel('Enhet').inputValue(), await saved.getByLabel('Vare').inputValue()]).to.deep.equal(['1', 'bunt', 'persille']);
+      } finally {
+        await cook.close();
       }
     });
   });

@@ -13,6 +13,7 @@ export type PlanDay = Plan['days'][number];
 export type Recipe = Json<'createRecipe', 201>;
 export type MealEvent = Json<'createMealEvent', 201>;
 export type BusyEvening = Json<'listUpcomingCalendarEvents', 200>['busyEvenings'][number];
+export type RecipeImportPreview = Json<'previewRecipeImport', 200>;
 export type PantryRow = Json<'listInventory', 200>['items'][number];
 export type ShoppingList = Json<'getShoppingList', 200>;
 export type ShoppingItem = ShoppingList['items'][number];

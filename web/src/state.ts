@@ -1,5 +1,5 @@
 import { computed, effect, signal } from '@preact/signals';
-import { api, call, type Household, type Me } from './api';
+import { api, call, type Household, type Me, type RecipeImportPreview } from './api';
 import { setLanguage } from './i18n';
 
 /** Who is signed in: undefined while asking, null when nobody is. */
@@ -60,6 +60,9 @@ export async function loadMe(): Promise<void> {
     me.value = null;
   }
 }
+
+/** A recipe read from a web page, waiting on the new-recipe screen to be looked over and saved. */
+export const importDraft = signal<RecipeImportPreview | null>(null);
 
 /** Today's date (YYYY-MM-DD) on the household's wall clock, or the browser's before the household is read. */
 export function today(): string {

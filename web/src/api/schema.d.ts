@@ -758,6 +758,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/households/{householdId}/recipes/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the recipe on a web page, to save after a look (adults only)
+         * @description Reads the recipe on a web page and answers the RecipeRequest it would save; nothing is saved (the client saves it, edited or not, with POST .../recipes). Send { url } to have the service fetch the page, or { html, url? } with a page saved from behind a login (url, when given, resolves relative addresses and becomes sourceUrl). The fetch goes through the outbound guard calendar feeds use (every redirect hop vetted, the address checked again at connect), with a 5 s budget for the whole answer, a 5 MB cap counted after gzip/deflate/brotli are undone, and the declared charset decoded (BOM, Content-Type, then <meta charset>). Extraction: schema.org Recipe in JSON-LD first (@graph, arrays of types, several scripts, HowToSection groups of HowToSteps, ISO 8601 durations; a script over 1 MB or nested deeper than 32 levels is skipped), then microdata, then the OpenGraph title and image. Each ingredient line is parsed into quantity, unit (one of the canonical units g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl; cups, ounces and pounds converted) and food; a line it cannot read is kept whole as displayName with no quantity. lines[i] tells how recipe.ingredients[i] was read (original text, confidence high/medium/low, note, flags such as range, converted, approximate, no_quantity). servings is the first number of the yield, else 4 with the warning servings_guessed. Warnings: json_ld_invalid, json_ld_too_deep, json_ld_too_large, several_recipes (the first is taken), no_ingredients, no_steps, opengraph_only, servings_guessed, lines_dropped (headings such as "Til sausen:" and lines with no letter or digit). A fetch counts against the household's import budget (rate class recipe-import-per-household, 30 an hour by default: 429 rate_limited with Retry-After); html sent by the client does not. Every failure of the page is a 4xx: 400 recipe_url_forbidden (the address, or a redirect from it, points to a loopback, private or otherwise refused place, or uses a port or scheme other than http/https on their standard ports); 422 recipe_page_unreachable (the page could not be fetched: its name does not resolve, the connection failed, it answered an error status, or it redirected too often); 422 recipe_page_timeout (the page did not arrive whole within the time allowed); 422 recipe_page_too_large (the page is over the size allowed (counted after decompression)); 422 recipe_page_not_html (the address answers something other than an HTML page); 422 recipe_not_on_page (the page holds no schema.org Recipe (JSON-LD or microdata) and no OpenGraph title). A Junior gets 403 adults_only.
+         */
+        post: operations["previewRecipeImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/households/{householdId}/events": {
         parameters: {
             query?: never;
@@ -6007,6 +6027,143 @@ export interface operations {
                 };
             };
             /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewRecipeImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string | null;
+                    html?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the page holds, as a RecipeRequest with notes per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recipe: {
+                            title: string;
+                            servings: number;
+                            activeMinutes: number | null;
+                            totalMinutes: number | null;
+                            steps: string[];
+                            ingredients: {
+                                displayName: string;
+                                quantity: number | null;
+                                unit: string | null;
+                                optional: boolean;
+                                baseRecipeId: string | null;
+                                reference: string | null;
+                            }[];
+                        };
+                        lines: {
+                            original: string;
+                            /** @enum {string} */
+                            confidence: "high" | "medium" | "low";
+                            note: string | null;
+                            flags: string[];
+                        }[];
+                        sourceUrl: string | null;
+                        imageUrl: string | null;
+                        yields: string | null;
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description recipe_url_forbidden; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description recipe_page_unreachable, recipe_page_timeout, recipe_page_too_large, recipe_page_not_html, recipe_not_on_page */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited; rate_limited: over the route's rate-limit class; Retry-After gives seconds */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type Recipe } from '../api';
 import { language, t } from '../i18n';
 import { navigate } from '../router';
+import { importDraft } from '../state';
 import { Field, Page, Problem, fieldsOf, useAction } from '../ui';
 
 type Line = Recipe['ingredients'][number];
@@ -12,6 +13,8 @@ interface Row {
   unit: string;
   displayName: string;
   optional: boolean;
+  /** The page's own text of a line read by an import that is not sure of it: the person should look. */
+  readonly check?: string | undefined;
   /** Kept as they are: the form does not edit base recipes or references yet. */
   readonly baseRecipeId: string | null;
   readonly reference: string | null;
@@ -27,10 +30,11 @@ export function parseLine(line: string): { quantity: string; unit: string; displ
   return { quantity: m[1]!, unit: m[2] ?? '', displayName: m[3]!.trim() };
 }
 
-const rowOf = (i: Line): Row => ({
+const rowOf = (i: Pick<Line, 'quantity' | 'unit' | 'displayName' | 'optional' | 'baseRecipeId' | 'reference'>): Row => ({
   key: nextKey++,
   quantity: i.quantity === null ? '' : String(i.quantity).replace('.', language.value === 'en' ? '.' : ','),
-  unit: i.unit ?? '',
+  // The service keeps one spelling per unit (tbsp, pcs); the form shows the one this language writes (ss, stk).
+  unit: i.unit === null ? '' : (t.value.unitShown[i.unit] ?? i.unit),
   displayName: i.displayName,
   optional: i.optional,
   baseRecipeId: i.baseRecipeId,
@@ -54,7 +58,20 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
   const [confirming, setConfirming] = useState(false);
   const load = useAction();
   const save = useAction();
+  const [imported, setImported] = useState<{ host: string | null; warnings: readonly string[] } | null>(null);
   useEffect(() => {
+    // A recipe read from a page: the form starts from it, lines the parser was unsure of marked to be looked at.
+    const draft = importDraft.value;
+    if (recipeId === null && draft) {
+      importDraft.value = null;
+      const r = draft.recipe;
+      setTitle(r.title);
+      setServings(String(r.servings));
+      setMinutes(r.totalMinutes === null ? '' : String(r.totalMinutes));
+      setSteps(r.steps.join('\n'));
+      setRows(r.ingredients.map((i, n) => ({ ...rowOf(i), ...(draft.lines[n] && draft.lines[n].confidence !== 'high' ? { check: draft.lines[n].original } : {}) })));
+      setImported({ host: draft.sourceUrl ? new URL(draft.sourceUrl).host : null, warnings: draft.warnings });
+    }
     if (recipeId === null) return;
     void load.run(async () => {
       // An address that names no recipe (a typo, an old bookmark) is "not found", not a form error.
@@ -69,7 +86,8 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
     });
   }, [householdId, recipeId]);
 
-  const change = (key: number, patch: Partial<Row>) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  // A changed line has been looked at: its mark goes.
+  const change = (key: number, patch: Partial<Row>) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch, check: undefined } : r)));
   const addQuick = () => {
     if (quick.trim() === '') return;
     const lines = quick.split('\n').filter((l) => l.trim() !== '');
@@ -116,6 +134,13 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
   const bad = fieldsOf(save.error);
   return (
     <Page title={recipeId === null ? m.newRecipe : loaded!.title}>
+      {imported && (
+        <div class="ask" role="status">
+          <p>{imported.host ? m.importedFrom(imported.host) : m.importedFromPage}</p>
+          {imported.warnings.includes('servings_guessed') && <p>{m.servingsGuessed}</p>}
+          {rows.some((r) => r.check !== undefined) && <p>{m.checkMarkedLines}</p>}
+        </div>
+      )}
       <form onSubmit={submit} class="stack">
         <Field label={m.recipeTitle} name="title" required maxLength={200} value={title} onInput={(e) => setTitle(e.currentTarget.value)} invalid={bad.includes('title') ? m.problem['validation_failed'] : null} />
         <div class="row">
@@ -127,7 +152,12 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
           {rows.length === 0 && <p class="muted">{m.noIngredients}</p>}
           <ol class="lines">
             {rows.map((r, i) => (
-              <li key={r.key} class="line">
+              <li key={r.key} class={r.check !== undefined ? 'line check' : 'line'} aria-describedby={r.check !== undefined ? `c-${r.key}` : undefined}>
+                {r.check !== undefined && (
+                  <p id={`c-${r.key}`} class="from-page">
+                    {m.fromPage(r.check)}
+                  </p>
+                )}
                 <div class="line-fields">
                   <div class="field amount">
                     <label for={`q-${r.key}`}>{m.amount}</label>

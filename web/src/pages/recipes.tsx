@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Recipe } from '../api';
 import { t } from '../i18n';
+import { navigate } from '../router';
+import { importDraft } from '../state';
 import { Page, Problem, SearchForm, useAction } from '../ui';
 
 /** The household's recipes with search; each opens to be read or edited, and adults start a new one. */
@@ -20,11 +22,14 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
   return (
     <Page title={m.recipes}>
       {role !== 'Junior' && (
-        <p>
-          <a class="button" href="/recipes/new">
-            {m.newRecipe}
-          </a>
-        </p>
+        <>
+          <p>
+            <a class="button" href="/recipes/new">
+              {m.newRecipe}
+            </a>
+          </p>
+          <ImportFromAddress householdId={householdId} />
+        </>
       )}
       <SearchForm id="f-q" label={m.search} button={m.search} value={q} onInput={setQ} onSearch={(text) => void refresh(text)} />
       <Problem error={load.error} />
@@ -49,5 +54,34 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
         </ul>
       )}
     </Page>
+  );
+}
+
+/** Paste a recipe page's address: the service reads the page, and the new-recipe screen opens with what it found. */
+function ImportFromAddress({ householdId }: { householdId: string }) {
+  const m = t.value;
+  const [url, setUrl] = useState('');
+  const act = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      importDraft.value = await call(api.POST('/api/v1/households/{householdId}/recipes/import', { params: { path: { householdId } }, body: { url: url.trim() } }));
+      navigate('/recipes/new');
+    });
+  };
+  return (
+    <details class="import" open={act.error !== null}>
+      <summary>{m.importFromAddress}</summary>
+      <form onSubmit={submit} class="stack">
+        <div class="field">
+          <label for="f-import-url">{m.recipeAddress}</label>
+          <input id="f-import-url" type="url" inputMode="url" required maxLength={2048} placeholder="https://" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        </div>
+        <Problem error={act.error} />
+        <button type="submit" disabled={act.busy}>
+          {act.busy ? m.fetching : m.fetchRecipe}
+        </button>
+      </form>
+    </details>
   );
 }

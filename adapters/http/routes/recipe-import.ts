@@ -1,0 +1,91 @@
+import * as v from 'valibot';
+import { previewRecipeImport, type RecipeImportDeps, DEFAULT_IMPORT_SERVINGS } from '../../../core/recipes/import.js';
+import type { HouseholdDeps } from '../../../core/households/households.js';
+import { problemFor, RECIPE_PAGE_PROBLEMS } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { Uuid } from '../schemas.js';
+
+const URL_MAX = 2048;
+const Url = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'must not be blank'),
+  v.maxLength(URL_MAX, `at most ${URL_MAX} characters`),
+  v.check((s) => URL.canParse(s), 'an absolute address such as https://example.com/recipe'),
+);
+const RecipeImportRequest = v.pipe(
+  v.object({
+    url: v.optional(v.nullable(Url)),
+    // The JSON body cap (1 MiB) bounds it; a larger page is 413.
+    html: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  }),
+  v.check((b) => b.html !== undefined || (b.url ?? null) !== null, 'url, or html (with url when known), is required'),
+);
+
+const Confidence = v.picklist(['high', 'medium', 'low']);
+const RecipeImportPreview = v.object({
+  recipe: v.object({
+    title: v.string(),
+    servings: v.number(),
+    activeMinutes: v.nullable(v.number()),
+    totalMinutes: v.nullable(v.number()),
+    steps: v.array(v.string()),
+    ingredients: v.array(
+      v.object({ displayName: v.string(), quantity: v.nullable(v.number()), unit: v.nullable(v.string()), optional: v.boolean(), baseRecipeId: v.nullable(Uuid), reference: v.nullable(v.string()) }),
+    ),
+  }),
+  lines: v.array(v.object({ original: v.string(), confidence: Confidence, note: v.nullable(v.string()), flags: v.array(v.string()) })),
+  sourceUrl: v.nullable(v.string()),
+  imageUrl: v.nullable(v.string()),
+  yields: v.nullable(v.string()),
+  warnings: v.array(v.string()),
+});
+
+const problems = Object.fromEntries(Object.values(RECIPE_PAGE_PROBLEMS).map((p) => [p.code, p.status]));
+
+const DESCRIPTION =
+  'Reads the recipe on a web page and answers the RecipeRequest it would save; nothing is saved (the client saves it, ' +
+  'edited or not, with POST .../recipes). Send { url } to have the service fetch the page, or { html, url? } with a ' +
+  'page saved from behind a login (url, when given, resolves relative addresses and becomes sourceUrl). The fetch goes ' +
+  'through the outbound guard calendar feeds use (every redirect hop vetted, the address checked again at connect), ' +
+  'with a 5 s budget for the whole answer, a 5 MB cap counted after gzip/deflate/brotli are undone, and the declared ' +
+  'charset decoded (BOM, Content-Type, then <meta charset>). Extraction: schema.org Recipe in JSON-LD first (@graph, ' +
+  'arrays of types, several scripts, HowToSection groups of HowToSteps, ISO 8601 durations; a script over 1 MB or nested ' +
+  'deeper than 32 levels is skipped), then microdata, then the OpenGraph title and image. Each ingredient line is parsed ' +
+  'into quantity, unit (one of the canonical units g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl; cups, ounces ' +
+  'and pounds converted) and food; a line it cannot read is kept whole as displayName with no quantity. lines[i] tells ' +
+  'how recipe.ingredients[i] was read (original text, confidence high/medium/low, note, flags such as range, ' +
+  `converted, approximate, no_quantity). servings is the first number of the yield, else ${DEFAULT_IMPORT_SERVINGS} with the ` +
+  'warning servings_guessed. Warnings: json_ld_invalid, json_ld_too_deep, json_ld_too_large, several_recipes (the first ' +
+  'is taken), no_ingredients, no_steps, opengraph_only, servings_guessed, lines_dropped (headings such as "Til sausen:" and lines with no letter or digit). ' +
+  'A fetch counts against the household\'s import budget (rate class recipe-import-per-household, 30 an hour by default: ' +
+  '429 rate_limited with Retry-After); html sent by the client does not. Every failure of the page is a 4xx: ' +
+  Object.values(RECIPE_PAGE_PROBLEMS)
+    .map((p) => `${p.status} ${p.code} (${p.detail})`)
+    .join('; ') +
+  '. A Junior gets 403 adults_only.';
+
+export function recipeImportRoutes(deps: RecipeImportDeps & Pick<HouseholdDeps, 'households'>): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/households/{householdId}/recipes/import',
+      operationId: 'previewRecipeImport',
+      summary: 'Read the recipe on a web page, to save after a look (adults only)',
+      description: DESCRIPTION,
+      tag: 'Recipes',
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid }),
+      body: RecipeImportRequest,
+      responses: { 200: { description: 'What the page holds, as a RecipeRequest with notes per line', schema: RecipeImportPreview } },
+      problems: { household_not_found: 404, adults_only: 403, rate_limited: 429, ...problems },
+      handler: async (ctx, { caller, params, body }) => {
+        const source = body.html !== undefined ? { html: body.html, url: body.url ?? null } : { url: body.url! };
+        const result = await previewRecipeImport(deps, caller.account, params.householdId, source);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = result.value;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,67 @@
+import type { RecipePageFailure, RecipePageRead, RecipePageReader } from '../../ports/recipe-page-reader.js';
+import { createOutboundGuard, type HostLookup } from '../outbound/guard.js';
+import { OutboundFetchFailed, outboundFetch, type OutboundFailure } from '../outbound/http-get.js';
+import { decodeHtml } from './decode.js';
+import { extractRecipe } from './extract.js';
+
+export interface RecipePageReaderOptions {
+  /** host:port pairs let through although loopback or private: tests only (OUTBOUND_ALLOW_HOSTS). */
+  allowHosts: readonly string[];
+  /** The whole fetch, redirects included, first connect to last byte: a page that trickles stops here. */
+  timeoutMs: number;
+  /** Bytes of the page, counted after any gzip or brotli is undone. */
+  maxBytes: number;
+  /** Sent as User-Agent: sites refuse a fetch that does not say who it is. */
+  userAgent: string;
+  lookup?: HostLookup;
+}
+
+const FAILURES: Record<OutboundFailure, RecipePageFailure> = {
+  'forbidden-address': 'forbidden-address',
+  unresolvable: 'unreachable',
+  'http-status': 'unreachable',
+  network: 'unreachable',
+  timeout: 'timeout',
+  'too-large': 'too-large',
+};
+
+/** An HTML page by its declared type; with none declared, by how its text begins. */
+function isHtml(contentType: string | null, body: Buffer): boolean {
+  if (contentType !== null && contentType.trim() !== '') {
+    const type = contentType.split(';')[0]!.trim().toLowerCase();
+    return type === 'text/html' || type === 'application/xhtml+xml';
+  }
+  const head = body.subarray(0, 512).toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  return head.startsWith('<!doctype html') || head.startsWith('<html') || head.startsWith('<head') || head.startsWith('<!--');
+}
+
+function read(html: string, url: string | null): RecipePageRead {
+  const recipe = extractRecipe(html, url);
+  return recipe ? { ok: true, recipe, url } : { ok: false, reason: 'no-recipe' };
+}
+
+/** Fetches recipe pages through the same outbound guard as calendar feeds, and reads their recipe. */
+export function createRecipePageReader(o: RecipePageReaderOptions): RecipePageReader {
+  const guard = createOutboundGuard({ allowHosts: o.allowHosts, lookup: o.lookup, dnsTimeoutMs: o.timeoutMs });
+  const fetchOptions = {
+    timeoutMs: o.timeoutMs,
+    maxBytes: o.maxBytes,
+    maxRedirects: 5,
+    accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+    userAgent: o.userAgent,
+    decompress: true,
+  };
+  return {
+    async fromUrl(url) {
+      try {
+        const answer = await outboundFetch(guard, url, fetchOptions);
+        if (!isHtml(answer.contentType, answer.body)) return { ok: false, reason: 'not-html' };
+        return read(decodeHtml(answer.body, answer.contentType), answer.url.href);
+      } catch (e) {
+        if (e instanceof OutboundFetchFailed) return { ok: false, reason: FAILURES[e.reason] };
+        throw e;
+      }
+    },
+    fromHtml: read,
+  };
+}
