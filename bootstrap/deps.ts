@@ -23,6 +23,10 @@ import type { CalendarFeedDeps } from '../core/calendar/feeds.js';
 import type { CalendarFetcher, OutboundAddressGuard } from '../ports/calendar-fetcher.js';
 import { memoryCalendar } from '../adapters/memory/calendar-fetcher.js';
 import { createCalendarFetcher } from '../adapters/calendar/index.js';
+import { createRecipeImageFetcher } from '../adapters/recipe-import/image.js';
+import { recipeFetchUserAgent } from '../adapters/recipe-import/reader.js';
+import type { RecipeImageFetcher } from '../ports/recipe-image.js';
+import { buildVersion } from './version.js';
 import type { PushSender } from '../ports/push-sender.js';
 import { recordingPushSenders } from '../adapters/memory/push-sender.js';
 import { hmacWebhookVerifier } from '../adapters/crypto/webhook-signature.js';
@@ -42,6 +46,7 @@ export interface DepsOverrides {
   recipeLibrary?: RecipeLibrary;
   /** The ICS reader and the outbound address guard (production: built from config; in memory: memoryCalendar()). */
   calendar?: { fetcher: CalendarFetcher; guard: OutboundAddressGuard };
+  recipeImageFetcher?: RecipeImageFetcher;
   /** The push providers by name and the default one (production: adapters/push from config; else recording fakes). */
   push?: PushProviders;
 }
@@ -87,6 +92,7 @@ const pushOf = (p: PushProviders) => ({ pushSenders: p.senders, defaultPushProvi
 export function databaseDeps(db: Database, config: DepsConfig & CalendarConfig, o: DepsOverrides = {}): ServiceDeps & CalendarFeedDeps {
   return {
     ...common(config, o),
+    recipeImageFetcher: o.recipeImageFetcher ?? outboundRecipeImages(config),
     ...withPrices(knexStores(db.knex)),
     ...calendarOf(o.calendar ?? outboundCalendar(config, o.clock ?? systemClock)),
   };
@@ -96,6 +102,8 @@ export function databaseDeps(db: Database, config: DepsConfig & CalendarConfig, 
 export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDeps & CalendarFeedDeps {
   return {
     ...common(config, o),
+    // Fast tests reach nothing outside: an image address gives no image unless a test brings a fetcher.
+    recipeImageFetcher: o.recipeImageFetcher ?? { fetch: async () => ({ ok: false, reason: 'unreachable' }) },
     ...withPrices(memoryStores(emptyTables())),
     ...calendarOf(o.calendar ?? memoryCalendar()),
   };
@@ -105,7 +113,16 @@ export function memoryDeps(config: DepsConfig, o: DepsOverrides = {}): ServiceDe
 const withPrices = (stores: StoreSet) => ({ ...stores, prices: foodTablePrices(stores) });
 
 /** The settings of the ICS reader and its outbound guard. */
-export type CalendarConfig = Pick<Config, 'calendar' | 'outboundAllowHosts'>;
+export type CalendarConfig = Pick<Config, 'calendar' | 'outboundAllowHosts' | 'recipeImport' | 'publicBaseUrl'>;
+
+/** Recipe pictures, fetched through the outbound guard with recipe import's budget and cap. */
+const outboundRecipeImages = (config: CalendarConfig) =>
+  createRecipeImageFetcher({
+    allowHosts: config.outboundAllowHosts,
+    timeoutMs: config.recipeImport.timeoutMs,
+    maxBytes: config.recipeImport.maxBytes,
+    userAgent: recipeFetchUserAgent(config.publicBaseUrl, buildVersion()),
+  });
 
 /** The real ICS reader: guarded outbound fetches with a timeout, a size cap and a short cache. */
 const outboundCalendar = (config: CalendarConfig, clock: Clock) =>

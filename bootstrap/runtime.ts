@@ -39,7 +39,8 @@ import { publicDataRoutes } from '../adapters/http/routes/public-data.js';
 import { openDatabase, type Database } from '../adapters/knex/database.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
-import { createRecipePageReader } from '../adapters/recipe-import/reader.js';
+import { createRecipePageReader, recipeFetchUserAgent } from '../adapters/recipe-import/reader.js';
+import { buildVersion } from './version.js';
 import { recipeImportRoutes } from '../adapters/http/routes/recipe-import.js';
 import type { Logger } from '../ports/logger.js';
 import type { Mailer } from '../ports/mailer.js';
@@ -72,18 +73,6 @@ export interface RuntimeOptions extends DepsOverrides {
   logger?: Logger;
   /** Postgres schema to work in (tests). */
   schema?: string;
-}
-
-/** The version of this build from package.json, found upwards of this file (from source and from dist/ alike). */
-export function buildVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'package.json');
-    if (existsSync(candidate)) return (JSON.parse(readFileSync(candidate, 'utf8')) as { version: string }).version;
-    const up = dirname(dir);
-    if (up === dir) return '0.0.0';
-    dir = up;
-  }
 }
 
 function gitCommit(): string | null {
@@ -151,7 +140,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       allowHosts: config.outboundAllowHosts,
       timeoutMs: config.recipeImport.timeoutMs,
       maxBytes: config.recipeImport.maxBytes,
-      userAgent: `Mozilla/5.0 (compatible; DinnerPlanner/${version}; +${config.publicBaseUrl})`,
+      userAgent: recipeFetchUserAgent(config.publicBaseUrl, version),
     }),
     importGate: (householdId: string) => rateLimiter.consume('recipe-import-per-household', `household:${householdId}`),
   };

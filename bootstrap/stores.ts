@@ -19,6 +19,8 @@ import { memoryIdentityStore, memorySignInCodeStore, memorySignInFlowStore } fro
 import { knexMealEventStore } from '../adapters/knex/meal-event-store.js';
 import { memoryMealEventStore } from '../adapters/memory/meal-events.js';
 import { knexRecipeStore } from '../adapters/knex/recipe-store.js';
+import { memoryRecipeImageStore } from '../adapters/memory/recipe-image-store.js';
+import { knexRecipeImageStore } from '../adapters/knex/recipe-image-store.js';
 import { memoryRecipeStore } from '../adapters/memory/recipe-store.js';
 import { knexPantryObservationStore } from '../adapters/knex/pantry-observation-store.js';
 import { memoryPantryObservationStore } from '../adapters/memory/pantry-observations.js';
@@ -68,6 +70,7 @@ export function knexStores(knex: Knex) {
     pushDevices: knexPushDeviceStore(knex),
     pushDeliveries: knexPushDeliveryStore(knex),
     recipes: knexRecipeStore(knex),
+    recipeImages: knexRecipeImageStore(knex),
     events: knexMealEventStore(knex),
     plans: knexPlanStore(knex),
     identities: knexIdentityStore(knex),
@@ -110,6 +113,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     pushDevices,
     pushDeliveries: memoryPushDeliveryStore(t, { outbox: pushOutbox, devices: pushDevices }),
     recipes: memoryRecipeStore(t),
+    recipeImages: memoryRecipeImageStore(t),
     events: memoryMealEventStore(t),
     plans: memoryPlanStore(t),
     identities: memoryIdentityStore(t),

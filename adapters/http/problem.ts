@@ -90,6 +90,8 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(500, 'account_not_created', 'Account not created', 'the account could not be created');
     case 'recipe-not-found':
       return new HttpProblem(404, 'recipe_not_found', 'Recipe not found', 'no recipe with this id in the household');
+    case 'recipe-image-not-found':
+      return new HttpProblem(404, 'recipe_image_not_found', 'No picture', 'the recipe is not the household\'s, or no picture is kept for it');
     case 'recipe-cycle':
       return new HttpProblem(400, 'recipe_cycle', 'Base recipes form a cycle', 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)');
     case 'base-recipe-unknown':

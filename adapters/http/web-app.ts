@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type Koa from 'koa';
+import { ifNoneMatchHolds } from './conditional.js';
 
 /**
  * The web app's own rules for the browser: its scripts, styles, images and API calls come from this origin only,
@@ -69,13 +70,6 @@ const NOT_BUILT = Buffer.from(
     '<p>Run <code>npm run build:web</code> (npm start does it) and reload this page. The API answers under /api/v1.</p></body></html>',
 );
 
-/** Whether If-None-Match names this ETag: `*`, or a list compared weakly (a `W/` prefix does not matter). */
-function noneMatch(header: string, etag: string): boolean {
-  if (header === '') return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
 /**
  * Serves the built web app from memory (read once at start; a few hundred kilobytes): its files by path, and
  * index.html for every other GET or HEAD outside /api/ and /health that names no file (the app's own routes, so that a reload
@@ -108,7 +102,7 @@ export function webApp(dir: string): (ctx: Koa.Context) => boolean {
     ctx.set('ETag', etag);
     ctx.set('Vary', 'Accept-Encoding');
     ctx.type = file.type;
-    if (noneMatch(ctx.get('If-None-Match'), etag)) {
+    if (ifNoneMatchHolds(ctx.get('If-None-Match'), etag)) {
       ctx.status = 304;
       return true;
     }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { reachesItself } from '../../core/recipes/base-links.js';
-import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent } from '../../core/recipes/types.js';
+import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent, type RecipeImageType } from '../../core/recipes/types.js';
 import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import { translated } from './errors.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
@@ -14,6 +14,8 @@ export interface RecipeRow {
   active_minutes: number | string | null;
   total_minutes: number | string | null;
   steps: string;
+  source_url: string | null;
+  image_url: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -43,7 +45,15 @@ const toIngredient = (r: IngredientRow): Ingredient => ({
   reference: r.reference,
 });
 
-export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[]): Recipe => ({
+interface ImageInfoRow {
+  recipe_id: string;
+  source_url: string;
+  media_type: string;
+  etag: string;
+}
+
+export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[], image: ImageInfoRow | null = null): Recipe => ({
+  image: image ? { sourceUrl: image.source_url, mediaType: image.media_type as RecipeImageType, etag: image.etag } : null,
   id: r.id,
   householdId: r.household_id,
   title: r.title,
@@ -52,6 +62,8 @@ export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[]): Recipe 
   totalMinutes: num(r.total_minutes),
   steps: fromJsonText<string[]>(r.steps),
   ingredients: lines.map(toIngredient),
+  sourceUrl: r.source_url,
+  imageUrl: r.image_url,
   createdAt: toDate(r.created_at),
   updatedAt: toDate(r.updated_at),
 });
@@ -63,6 +75,8 @@ const contentColumns = (c: RecipeContent) => ({
   active_minutes: c.activeMinutes,
   total_minutes: c.totalMinutes,
   steps: toJsonText(c.steps),
+  source_url: c.sourceUrl,
+  image_url: c.imageUrl,
 });
 
 const lineRows = (householdId: string, recipeId: string, c: RecipeContent): IngredientRow[] =>
@@ -105,7 +119,15 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       .orderBy([{ column: 'recipe_id' }, { column: 'position' }])) as IngredientRow[];
     const byRecipe = new Map<string, IngredientRow[]>();
     for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
-    return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? []));
+    // The pictures' descriptions, never their bytes.
+    const images = (await db<ImageInfoRow>('recipe_images')
+      .whereIn(
+        'recipe_id',
+        rows.map((r) => r.id),
+      )
+      .select('recipe_id', 'source_url', 'media_type', 'etag')) as ImageInfoRow[];
+    const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
+    return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null));
   }
 
   async function one(db: Knex | Knex.Transaction, householdId: string, recipeId: string): Promise<Recipe | null> {

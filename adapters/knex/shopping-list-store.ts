@@ -130,7 +130,7 @@ const INPUT_COLUMNS = {
   plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note'] satisfies (keyof DayTableRow)[],
   meal_events: ['id', 'household_id', 'date', 'event_type', 'serving_time', 'available_cooking_minutes', 'notes', 'created_at', 'updated_at'] satisfies (keyof EventRow)[],
   meal_event_participants: ['id', 'event_id', 'household_member_id', 'position', 'is_present', 'guest_type', 'guest_count', 'dietary_notes', 'avoids'] satisfies (keyof ParticipantRow)[],
-  recipes: ['id', 'household_id', 'title', 'title_key', 'servings', 'active_minutes', 'total_minutes', 'steps', 'created_at', 'updated_at'] satisfies (keyof RecipeRow)[],
+  recipes: ['id', 'household_id', 'title', 'title_key', 'servings', 'active_minutes', 'total_minutes', 'steps', 'source_url', 'image_url', 'created_at', 'updated_at'] satisfies (keyof RecipeRow)[],
   recipe_ingredients: ['recipe_id', 'position', 'household_id', 'display_name', 'food_key', 'quantity', 'unit', 'optional', 'base_recipe_id', 'reference'] satisfies (keyof IngredientRow)[],
   pantry_observations: ['id', 'household_id', 'food_key', 'display_name', 'observation_type', 'quantity', 'unit', 'storage_location', 'confidence', 'best_before', 'observed_at'] satisfies (keyof ObservationRow)[],
   pantry_merges: ['household_id', 'from_key', 'to_key', 'from_display_name', 'to_display_name', 'merged_at'] satisfies (keyof MergeRow)[],

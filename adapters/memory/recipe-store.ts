@@ -20,7 +20,11 @@ export function compareCodePoints(a: string, b: string): number {
  */
 export function memoryRecipeStore(t: MemoryTables): RecipeStore {
   const recipes = new Map<string, Recipe>();
-  const copy = (r: Recipe): Recipe => structuredClone(r);
+  // The picture is read with the recipe, as the database joins recipe_images (without the bytes).
+  const copy = (r: Recipe): Recipe => {
+    const kept = t.recipeImages.get(r.id)?.image;
+    return structuredClone({ ...r, image: kept ? { sourceUrl: kept.sourceUrl, mediaType: kept.mediaType, etag: kept.etag } : null });
+  };
   const mine = (householdId: string, recipeId: string) => {
     const r = recipes.get(recipeId);
     return r && r.householdId === householdId && t.households.has(householdId) ? r : undefined;
@@ -37,7 +41,7 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
   }
 
   const stored = (householdId: string, id: string, content: RecipeContent, createdAt: Date, updatedAt: Date): Recipe =>
-    structuredClone({ id, householdId, ...content, createdAt, updatedAt });
+    structuredClone({ id, householdId, ...content, image: null, createdAt, updatedAt });
 
   return {
     async create(householdId, id, content, at) {
@@ -46,6 +50,7 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
       if (unknown !== undefined) return { refused: 'unknown-base', baseRecipeId: unknown };
       const recipe = stored(householdId, id, content, at, at);
       recipes.set(id, recipe);
+      t.recipeHouseholds.set(id, householdId);
       bumpRevision(t, householdId);
       return copy(recipe);
     },
@@ -92,6 +97,8 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
       const gone = mine(householdId, recipeId);
       if (!gone) return false;
       recipes.delete(recipeId);
+      t.recipeHouseholds.delete(recipeId);
+      t.recipeImages.delete(recipeId);
       bumpRevision(t, householdId);
       for (const r of ofHousehold(householdId)) {
         if (!r.ingredients.some((i) => i.baseRecipeId === recipeId)) continue;

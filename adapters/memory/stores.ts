@@ -1,3 +1,4 @@
+import type { RecipeImage } from '../../ports/recipe-image.js';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import type { Account, Session } from '../../core/accounts/types.js';
 import type { HouseholdWithMembers, Member, Household } from '../../core/households/types.js';
@@ -16,6 +17,10 @@ export interface MemoryTables {
   onRecipeDeleted: ((householdId: string, recipeId: string) => void)[];
   /** Each household's revision of its list inputs (ports/household-revisions.ts): what the database's triggers keep. */
   revisions: Map<string, number>;
+  /** recipe id → its household, kept by the recipe store: what the image store's foreign key checks. */
+  recipeHouseholds: Map<string, string>;
+  /** recipe id → its kept picture (the recipe_images table). */
+  recipeImages: Map<string, { householdId: string; image: RecipeImage }>;
 }
 
 /** Moves a household's revision: every memory store calls it where a database trigger of migration 0016 would fire. */
@@ -41,6 +46,8 @@ export const emptyTables = (): MemoryTables => ({
   onAccountDeleted: [],
   onRecipeDeleted: [],
   revisions: new Map(),
+  recipeHouseholds: new Map(),
+  recipeImages: new Map(),
 });
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());

@@ -1,3 +1,4 @@
+import type { RecipeImageFailure } from '../../ports/recipe-image.js';
 import type { RecipePageFailure, RecipePageRead, RecipePageReader } from '../../ports/recipe-page-reader.js';
 import { createOutboundGuard, type HostLookup } from '../outbound/guard.js';
 import { OutboundFetchFailed, outboundFetch, type OutboundFailure } from '../outbound/http-get.js';
@@ -16,7 +17,11 @@ export interface RecipePageReaderOptions {
   lookup?: HostLookup;
 }
 
-const FAILURES: Record<OutboundFailure, RecipePageFailure> = {
+/** Who fetches: sites refuse a fetch that does not say, and an operator reading their logs finds the service. */
+export const recipeFetchUserAgent = (publicBaseUrl: string, version: string): string => `Mozilla/5.0 (compatible; DinnerPlanner/${version}; +${publicBaseUrl})`;
+
+/** A failed fetch of a page or a picture, as the ports name it: the guard's refusal apart, every answerless case is one. */
+export const FETCH_FAILURES: Record<OutboundFailure, RecipePageFailure & RecipeImageFailure> = {
   'forbidden-address': 'forbidden-address',
   unresolvable: 'unreachable',
   'http-status': 'unreachable',
@@ -58,7 +63,7 @@ export function createRecipePageReader(o: RecipePageReaderOptions): RecipePageRe
         if (!isHtml(answer.contentType, answer.body)) return { ok: false, reason: 'not-html' };
         return read(decodeHtml(answer.body, answer.contentType), answer.url.href);
       } catch (e) {
-        if (e instanceof OutboundFetchFailed) return { ok: false, reason: FAILURES[e.reason] };
+        if (e instanceof OutboundFetchFailed) return { ok: false, reason: FETCH_FAILURES[e.reason] };
         throw e;
       }
     },

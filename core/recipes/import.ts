@@ -100,6 +100,8 @@ export function previewOf(page: ExtractedRecipe, url: string | null): RecipeImpo
       totalMinutes: total,
       steps: page.steps.filter((s) => s.trim() !== '').slice(0, L.stepsMax).map((s) => s.slice(0, L.stepMax)),
       ingredients,
+      sourceUrl: url,
+      imageUrl: page.imageUrl,
     },
     lines,
     sourceUrl: url,

@@ -2,6 +2,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { PageCursors } from '../../ports/page-cursors.js';
+import type { RecipeImage, RecipeImageFetcher, RecipeImageStore } from '../../ports/recipe-image.js';
 import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import type { Account } from '../accounts/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
@@ -15,6 +16,8 @@ import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeId, type Re
 export interface RecipeDeps {
   households: HouseholdStore;
   recipes: RecipeStore;
+  recipeImages: RecipeImageStore;
+  recipeImageFetcher: RecipeImageFetcher;
   pageCursors: PageCursors;
   ids: IdGenerator;
   clock: Clock;
@@ -30,7 +33,15 @@ export interface IngredientInput {
   readonly reference: string | null;
 }
 
-export type RecipeInput = Omit<RecipeContent, 'ingredients'> & { readonly ingredients: readonly IngredientInput[] };
+/**
+ * A recipe as a client sends it. sourceUrl and imageUrl may be left out (clients older than recipe import): a new
+ * recipe then has neither, a replaced one keeps what it had. null clears them.
+ */
+export type RecipeInput = Omit<RecipeContent, 'ingredients' | 'sourceUrl' | 'imageUrl'> & {
+  readonly ingredients: readonly IngredientInput[];
+  readonly sourceUrl?: string | null;
+  readonly imageUrl?: string | null;
+};
 
 export interface RecipeListQuery {
   /** Part of the title, any case; null or blank: every recipe. */
@@ -49,7 +60,9 @@ export interface RecipeList {
 type Denied = ErrorOf<'household-not-found' | 'adults-only'>;
 type WriteRefused = ErrorOf<'base-recipe-unknown' | 'recipe-cycle'>;
 
-const contentOf = (input: RecipeInput): RecipeContent => ({
+const contentOf = (input: RecipeInput, before: Pick<RecipeContent, 'sourceUrl' | 'imageUrl'> = { sourceUrl: null, imageUrl: null }): RecipeContent => ({
+  sourceUrl: input.sourceUrl === undefined ? before.sourceUrl : input.sourceUrl,
+  imageUrl: input.imageUrl === undefined ? before.imageUrl : input.imageUrl,
   title: input.title,
   servings: input.servings,
   activeMinutes: input.activeMinutes,
@@ -81,7 +94,23 @@ export async function createRecipe(
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
   const saved = await deps.recipes.create(householdId, deps.ids.newId(), contentOf(input), deps.clock.now());
-  return isRefusal(saved) ? fail(refusal(saved)) : ok(saved);
+  return isRefusal(saved) ? fail(refusal(saved)) : ok(await keepImage(deps, saved));
+}
+
+/**
+ * Makes the kept picture follow the recipe's imageUrl, after the recipe is written: a new address is fetched through
+ * the outbound guard and kept when its bytes are a JPEG, PNG or WebP (ports/recipe-image.ts); no address, or one
+ * that gives no such image, keeps none. A picture never stops a recipe from being saved: it is simply absent.
+ */
+async function keepImage(deps: Pick<RecipeDeps, 'recipeImages' | 'recipeImageFetcher'>, recipe: Recipe): Promise<Recipe> {
+  if (recipe.imageUrl === recipe.image?.sourceUrl || (recipe.imageUrl === null && recipe.image === null)) return recipe;
+  const fetched = recipe.imageUrl === null ? null : await deps.recipeImageFetcher.fetch(recipe.imageUrl);
+  if (fetched?.ok && (await deps.recipeImages.put(recipe.householdId, recipe.id, fetched.image))) {
+    const { sourceUrl, mediaType, etag } = fetched.image;
+    return { ...recipe, image: { sourceUrl, mediaType, etag } };
+  }
+  if (recipe.image !== null) await deps.recipeImages.remove(recipe.householdId, recipe.id);
+  return { ...recipe, image: null };
 }
 
 export async function getRecipe(
@@ -121,7 +150,10 @@ export async function listRecipes(
   return ok({ items: page.items, nextCursor: next, total: page.total });
 }
 
-/** Full replacement (adults only): every field and every line is written anew; createdAt stays. */
+/**
+ * Full replacement (adults only): every field and every line is written anew; createdAt stays. sourceUrl and
+ * imageUrl left out keep their values; null clears them.
+ */
 export async function replaceRecipe(
   deps: RecipeDeps,
   caller: Account,
@@ -131,9 +163,11 @@ export async function replaceRecipe(
 ): Promise<Result<Recipe, Denied | WriteRefused | ErrorOf<'recipe-not-found'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
-  const saved = await deps.recipes.replace(householdId, recipeId, contentOf(input), deps.clock.now());
+  // Clients older than recipe import send neither address: the recipe keeps what it had.
+  const before = input.sourceUrl === undefined || input.imageUrl === undefined ? await deps.recipes.byId(householdId, recipeId) : null;
+  const saved = await deps.recipes.replace(householdId, recipeId, contentOf(input, before ?? undefined), deps.clock.now());
   if (saved === null) return fail({ type: 'recipe-not-found' });
-  return isRefusal(saved) ? fail(refusal(saved)) : ok(saved);
+  return isRefusal(saved) ? fail(refusal(saved)) : ok(await keepImage(deps, saved));
 }
 
 /**
@@ -149,4 +183,17 @@ export async function deleteRecipe(
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
   return (await deps.recipes.delete(householdId, recipeId, deps.clock.now())) ? ok(undefined) : fail({ type: 'recipe-not-found' });
+}
+
+/** The kept picture of a recipe (any member), with its type and ETag. */
+export async function recipeImage(
+  deps: Pick<RecipeDeps, 'households' | 'recipeImages'>,
+  caller: Account,
+  householdId: HouseholdId,
+  recipeId: RecipeId,
+): Promise<Result<RecipeImage, ErrorOf<'household-not-found' | 'recipe-image-not-found'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const image = await deps.recipeImages.get(householdId, recipeId);
+  return image ? ok(image) : fail({ type: 'recipe-image-not-found' });
 }

@@ -44,9 +44,26 @@ export interface RecipeContent {
   readonly totalMinutes: number | null;
   readonly steps: readonly string[];
   readonly ingredients: readonly Ingredient[];
+  /** The web page it was imported from, as saved; null when typed in. */
+  readonly sourceUrl: string | null;
+  /** The address of its picture, as saved; the picture itself is kept apart (ports/recipe-image.ts). */
+  readonly imageUrl: string | null;
+}
+
+/** The image formats a recipe keeps: those every browser shows and none of which can carry script (SVG can). */
+export const RECIPE_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export type RecipeImageType = (typeof RECIPE_IMAGE_TYPES)[number];
+
+/** The picture kept for a recipe, without its bytes: where it was fetched from, its type and a tag of its bytes. */
+export interface RecipeImageInfo {
+  readonly sourceUrl: string;
+  readonly mediaType: RecipeImageType;
+  readonly etag: string;
 }
 
 export interface Recipe extends RecipeContent {
+  /** null until a picture is kept (it may never be: a page's image that is not a JPEG, PNG or WebP is not). */
+  readonly image: RecipeImageInfo | null;
   readonly id: RecipeId;
   readonly householdId: HouseholdId;
   readonly createdAt: Date;

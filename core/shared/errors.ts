@@ -29,6 +29,7 @@ export type AppError =
   | { type: 'page-cursor-invalid'; boundTo: string }
   // recipes
   | { type: 'recipe-not-found' }
+  | { type: 'recipe-image-not-found' }
   | { type: 'recipe-cycle' }
   | { type: 'base-recipe-unknown'; baseRecipeId: string }
   // recipe import: the page's failures, and the household's import budget

@@ -5,7 +5,7 @@ import type { RecipeContent } from '../../core/recipes/types.js';
 import type { Backend, Stores } from './backends.js';
 import { at, ownedHousehold } from './fixtures.js';
 
-const recipe = (title: string): RecipeContent => ({ title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [] });
+const recipe = (title: string): RecipeContent => ({ title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], sourceUrl: null, imageUrl: null });
 
 export function householdRevisionsContract(backend: Backend): void {
   describe(`HouseholdRevisions [${backend.name}]`, () => {

@@ -23,6 +23,8 @@ const content = (over: Partial<RecipeContent> = {}): RecipeContent => ({
   totalMinutes: null,
   steps: [],
   ingredients: [],
+  sourceUrl: null,
+  imageUrl: null,
   ...over,
 });
 
@@ -63,9 +65,11 @@ export function recipeStoreContract(backend: Backend): void {
           line({ displayName: 'Basilikum', foodKey: 'basilikum', quantity: null, unit: null, optional: true }),
           line({ displayName: 'Tomatsaus', foodKey: 'tomatsaus', quantity: 100000, unit: 'ml', reference: 'se tomatsausen' }),
         ],
+        sourceUrl: 'https://mat.example/oppskrift/pizza?ref=æøå',
+        imageUrl: 'https://img.example/pizza.webp',
       };
       const created = isRecipe(await s.recipes.create(h, id, written, at('2026-05-04T09:00:00.123Z')));
-      const expected: Recipe = { id, householdId: h, ...written, createdAt: at('2026-05-04T09:00:00.123Z'), updatedAt: at('2026-05-04T09:00:00.123Z') };
+      const expected: Recipe = { id, householdId: h, ...written, image: null, createdAt: at('2026-05-04T09:00:00.123Z'), updatedAt: at('2026-05-04T09:00:00.123Z') };
       expect(created).to.deep.equal(expected);
       expect(await s.recipes.byId(h, id)).to.deep.equal(expected);
       const bare = await add(h, { title: 'Vann', servings: 1, steps: [], ingredients: [] });
@@ -147,7 +151,7 @@ export function recipeStoreContract(backend: Backend): void {
         ingredients: [line({ displayName: 'Saus', foodKey: 'saus', baseRecipeId: sauce.id, quantity: 0.5, unit: 'porsjon' }), line({ displayName: 'Pasta', foodKey: 'pasta', quantity: 400, unit: 'g' })],
       });
       const replaced = isRecipe(await s.recipes.replace(h, r.id, next, at('2026-05-06T08:30:00.999Z')));
-      const expected: Recipe = { id: r.id, householdId: h, ...next, createdAt: r.createdAt, updatedAt: at('2026-05-06T08:30:00.999Z') };
+      const expected: Recipe = { id: r.id, householdId: h, ...next, image: null, createdAt: r.createdAt, updatedAt: at('2026-05-06T08:30:00.999Z') };
       expect(replaced).to.deep.equal(expected);
       expect(await s.recipes.byId(h, r.id)).to.deep.equal(expected);
       expect(await s.recipes.replace(h, randomUUID(), next, at('2026-05-06T08:30:00.999Z'))).to.equal(null);

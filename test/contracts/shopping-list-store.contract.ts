@@ -222,7 +222,7 @@ export function shoppingListStoreContract(backend: Backend): void {
       const t0 = at('2026-05-01T10:00:00.123Z');
       const ingredient = (displayName: string, over: Partial<Ingredient> = {}): Ingredient => ({ displayName, foodKey: displayName.toLowerCase(), quantity: 2.5, unit: 'dl', optional: false, baseRecipeId: null, reference: null, ...over });
       const recipe = async (title: string, ingredients: Ingredient[]) => {
-        const r = await s.recipes.create(householdId, randomUUID(), { title, servings: 4, activeMinutes: 20, totalMinutes: null, steps: ['Stek'], ingredients }, t0);
+        const r = await s.recipes.create(householdId, randomUUID(), { title, servings: 4, activeMinutes: 20, totalMinutes: null, steps: ['Stek'], ingredients, sourceUrl: null, imageUrl: null }, t0);
         if (!('id' in r)) throw new Error('recipe refused');
         return r.id;
       };
@@ -248,7 +248,7 @@ export function shoppingListStoreContract(backend: Backend): void {
       await s.unitWeights.put({ householdId, foodKey: 'egg', unit: 'pcs', displayName: 'Egg', grams: 62.5, updatedAt: t0 });
       await s.foodTable.replaceAll([], at('2026-05-04T04:41:00.123Z'));
       const other = await ownedHousehold(s);
-      await s.recipes.create(other.id, randomUUID(), { title: 'Fremmed', servings: 2, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [ingredient('Fisk')] }, t0);
+      await s.recipes.create(other.id, randomUUID(), { title: 'Fremmed', servings: 2, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [ingredient('Fisk')], sourceUrl: null, imageUrl: null }, t0);
 
       const inputs = await s.shoppingLists.inputs(householdId, planId);
       const planRow = (await s.plans.byId(householdId, planId))!;

@@ -13,6 +13,7 @@ import { planStoreContract } from './plan-store.contract.js';
 import { feedbackStoreContract } from './feedback-store.contract.js';
 import { referralCodeStoreContract } from './referral-code-store.contract.js';
 import { recipeStoreContract } from './recipe-store.contract.js';
+import { recipeImageStoreContract } from './recipe-image-store.contract.js';
 import { mealEventStoreContract } from './meal-event-store.contract.js';
 import { pantryMergeStoreContract, unitWeightStoreContract } from './pantry-merge-store.contract.js';
 import { pantryObservationStoreContract } from './pantry-observation-store.contract.js';
@@ -45,6 +46,7 @@ for (const backend of backends()) {
   feedbackStoreContract(backend);
   referralCodeStoreContract(backend);
   recipeStoreContract(backend);
+  recipeImageStoreContract(backend);
   mealEventStoreContract(backend);
   pantryMergeStoreContract(backend);
   unitWeightStoreContract(backend);

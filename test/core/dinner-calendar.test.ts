@@ -36,7 +36,7 @@ async function setup() {
   const h = value(await createHousehold(deps, owner, { name: 'Hansen' }));
   const plans = deps.plans as PlanStore;
   const recipe = async (title: string, minutes: Partial<Pick<RecipeContent, 'activeMinutes' | 'totalMinutes'>> = {}) => {
-    const content: RecipeContent = { title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], ...minutes };
+    const content: RecipeContent = { title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], sourceUrl: null, imageUrl: null, ...minutes };
     const id = randomUUID();
     await deps.recipes.create(h.id, id, content, clock.now());
     return id;

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { uuidIds } from '../../adapters/crypto/node-crypto.js';
 import { hmacPageCursors } from '../../adapters/crypto/page-cursors.js';
+import { memoryRecipeImageStore } from '../../adapters/memory/recipe-image-store.js';
 import { memoryRecipeStore } from '../../adapters/memory/recipe-store.js';
 import { emptyTables, memoryHouseholdStore } from '../../adapters/memory/stores.js';
 import type { Account } from '../../core/accounts/types.js';
@@ -12,6 +13,7 @@ import {
   deleteRecipe,
   getRecipe,
   listRecipes,
+  recipeImage,
   replaceRecipe,
   type IngredientInput,
   type RecipeList,
@@ -50,7 +52,22 @@ function value<T>(r: Result<T, unknown>): T {
 function world() {
   const t = emptyTables();
   const clock = fixedClock(new Date('2026-05-04T09:00:00.000Z'));
-  const deps: RecipeDeps = { households: memoryHouseholdStore(t), recipes: memoryRecipeStore(t), pageCursors: hmacPageCursors(), ids: uuidIds, clock };
+  // Pictures: any address ending in .png is a 1-byte PNG "fetched" from it; any other gives no image.
+  const fetched: string[] = [];
+  const deps: RecipeDeps = {
+    households: memoryHouseholdStore(t),
+    recipes: memoryRecipeStore(t),
+    recipeImages: memoryRecipeImageStore(t),
+    recipeImageFetcher: {
+      fetch: async (url) => {
+        fetched.push(url);
+        return url.endsWith('.png') ? { ok: true, image: { sourceUrl: url, mediaType: 'image/png', bytes: new Uint8Array([url.length]), etag: `"${url.length}"` } } : { ok: false, reason: 'not-an-image' };
+      },
+    },
+    pageCursors: hmacPageCursors(),
+    ids: uuidIds,
+    clock,
+  };
   async function household(owner: Account) {
     const id = randomUUID();
     await deps.households.create(
@@ -62,7 +79,7 @@ function world() {
   async function join(householdId: string, who: Account, role: HouseholdRole) {
     await deps.households.addMember(householdId, { id: randomUUID(), displayName: who.displayName, role, accountId: who.id, createdAt: clock.now() });
   }
-  return { t, deps, clock, household, join };
+  return { t, deps, clock, household, join, fetched };
 }
 
 describe('recipes (domain)', () => {
@@ -142,6 +159,9 @@ describe('recipes (domain)', () => {
       totalMinutes: null,
       steps: [],
       ingredients: [{ displayName: 'Løker', foodKey: 'løk', quantity: 3, unit: 'stk', optional: false, baseRecipeId: null, reference: null }],
+      sourceUrl: null,
+      imageUrl: null,
+      image: null,
       createdAt: r.createdAt,
       updatedAt: clock.now(),
     });
@@ -211,5 +231,43 @@ describe('recipes (domain)', () => {
     const edited = Buffer.from(JSON.stringify(['a', randomUUID()])).toString('base64url');
     expect(payload).to.not.equal(edited);
     expect(await listRecipes(deps, kari, h, { q: 'pizza', cursor: `${edited}.${tag}`, limit: 1 })).to.deep.equal(invalid);
+  });
+
+  it('keeps where a recipe came from and its picture: fetched on a new address, kept when left out, gone with null or a failed fetch', async () => {
+    const { deps, household, fetched } = world();
+    const kari = person('kari');
+    const h = await household(kari);
+    const made = value(await createRecipe(deps, kari, h, recipe({ sourceUrl: 'https://mat.example/suppe', imageUrl: 'https://img.example/a.png' })));
+    expect([made.sourceUrl, made.imageUrl, made.image]).to.deep.equal(['https://mat.example/suppe', 'https://img.example/a.png', { sourceUrl: 'https://img.example/a.png', mediaType: 'image/png', etag: '"25"' }]);
+    expect(value(await recipeImage(deps, kari, h, made.id)).bytes).to.deep.equal(new Uint8Array([25]));
+    // An older client replaces the recipe without either address: both stay, nothing is fetched again.
+    const kept = value(await replaceRecipe(deps, kari, h, made.id, recipe({ title: 'Suppe' })));
+    expect([kept.sourceUrl, kept.imageUrl, kept.image?.etag]).to.deep.equal(['https://mat.example/suppe', 'https://img.example/a.png', '"25"']);
+    expect(fetched).to.deep.equal(['https://img.example/a.png']);
+    // A new address is fetched; one that gives no image leaves none (not the old one).
+    expect(value(await replaceRecipe(deps, kari, h, made.id, recipe({ imageUrl: 'https://img.example/bb.png' }))).image?.etag).to.equal('"26"');
+    const svg = value(await replaceRecipe(deps, kari, h, made.id, recipe({ imageUrl: 'https://img.example/evil.svg' })));
+    expect([svg.imageUrl, svg.image]).to.deep.equal(['https://img.example/evil.svg', null]);
+    expect(await recipeImage(deps, kari, h, made.id)).to.deep.equal({ ok: false, error: { type: 'recipe-image-not-found' } });
+    expect(value(await getRecipe(deps, kari, h, made.id)).image).to.equal(null);
+    // null clears both.
+    value(await replaceRecipe(deps, kari, h, made.id, recipe({ imageUrl: 'https://img.example/c.png' })));
+    const cleared = value(await replaceRecipe(deps, kari, h, made.id, recipe({ sourceUrl: null, imageUrl: null })));
+    expect([cleared.sourceUrl, cleared.imageUrl, cleared.image]).to.deep.equal([null, null, null]);
+    expect((await recipeImage(deps, kari, h, made.id)).ok).to.equal(false);
+  });
+
+  it('shows a picture to members only, and deletes it with its recipe', async () => {
+    const { deps, household, join } = world();
+    const [kari, junior, stranger] = [person('kari'), person('junior'), person('stranger')];
+    const h = await household(kari);
+    await join(h, junior, 'Junior');
+    const other = await household(stranger);
+    const made = value(await createRecipe(deps, kari, h, recipe({ imageUrl: 'https://img.example/a.png' })));
+    expect((await recipeImage(deps, junior, h, made.id)).ok).to.equal(true);
+    expect(await recipeImage(deps, stranger, h, made.id)).to.deep.equal({ ok: false, error: { type: 'household-not-found' } });
+    expect(await recipeImage(deps, stranger, other, made.id)).to.deep.equal({ ok: false, error: { type: 'recipe-image-not-found' } });
+    value(await deleteRecipe(deps, kari, h, made.id));
+    expect(await deps.recipeImages.get(h, made.id)).to.equal(null);
   });
 });

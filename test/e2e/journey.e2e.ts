@@ -15,6 +15,7 @@ const FISH_SOUP_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>
   name: 'Enkel fiskesuppe',
   recipeYield: '4 porsjoner',
   totalTime: 'PT40M',
+  image: '/img/suppe.png',
   recipeIngredient: ['400 g torskefilet', '2 stk gulrøtter', '3 dl matfløte', 'en god neve persille'],
   recipeInstructions: [{ '@type': 'HowToStep', text: 'Kok opp fløte og kraft.' }, { '@type': 'HowToStep', text: 'Legg i fisken og trekk i fem minutter.' }],
 })}</script></head><body><h1>Enkel fiskesuppe</h1></body></html>`;
@@ -49,6 +50,10 @@ for (const kind of databaseKinds()) {
       if (!existsSync(`${WEB_DIR}/index.html`)) throw new Error('the web app is not built: npm run build:web');
       smtp = await startSmtpCapture();
       site = http.createServer((req, res) => {
+        if (req.url === '/img/suppe.png') {
+          res.writeHead(200, { 'content-type': 'image/png' });
+          return res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAMAAAAoyzS7AAAAA1BMVEXAOSuU7d9gAAAACklEQVQI12NgAAAAAgAB4iG8MwAAAABJRU5ErkJggg==', 'base64'));
+        }
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(req.url === '/fiskesuppe' ? FISH_SOUP_PAGE : '<!doctype html><html><head><title>Om oss</title></head><body>Ingen oppskrift her.</body></html>');
       });
@@ -498,6 +503,10 @@ for (const kind of databaseKinds()) {
         await p.getByRole('button', { name: 'Lagre' }).click();
         await p.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
         await p.getByRole('link', { name: 'Enkel fiskesuppe' }).click();
+        // The page's picture was fetched and kept with the recipe; the source is named.
+        await p.locator('img.recipe-image').waitFor();
+        expect(await p.locator('img.recipe-image').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).to.equal(1);
+        await p.getByText('Kilde:').waitFor();
         const saved = p.locator('li.line').nth(3);
         expect([await saved.getByLabel('Mengde').inputValue(), await saved.getByLabel('Enhet').inputValue(), await saved.getByLabel('Vare').inputValue()]).to.deep.equal(['1', 'bunt', 'persille']);
       } finally {

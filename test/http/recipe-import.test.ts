@@ -30,6 +30,9 @@ const recipePage = (title: string, image = '/img/taco.jpg') => `<!doctype html><
   ],
 })}</script></head><body><h1>${title}</h1></body></html>`;
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAMAAAAoyzS7AAAAA1BMVEXAOSuU7d9gAAAACklEQVQI12NgAAAAAgAB4iG8MwAAAABJRU5ErkJggg==', 'base64');
+
 interface PageServer {
   readonly host: string;
   readonly url: string;
@@ -85,6 +88,13 @@ async function pageServer(): Promise<PageServer> {
         res.on('close', () => clearInterval(timer));
         return;
       }
+      case '/img/taco.jpg':
+        // The page says .jpg; the bytes are a PNG, and the bytes decide.
+        return html(PNG, 'application/octet-stream');
+      case '/img/evil.svg':
+        return html('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>', 'image/svg+xml');
+      case '/img/fake.png':
+        return html('<html><script>alert(1)</script></html>', 'image/png');
       case '/no-recipe':
         return html('<!doctype html><html><head><title>Om oss</title></head><body><p>Ingen oppskrift her.</p></body></html>');
       default:
@@ -245,6 +255,45 @@ for (const kind of databaseKinds()) {
       for (const body of [{}, { url: null }, { url: 'not an address' }, { url: '' }, { html: '' }, { url: 42 }]) {
         const res = await owner.post(own, body);
         expect([res.status, res.json.code], JSON.stringify(body)).to.deep.equal([400, 'validation_failed']);
+      }
+    });
+
+    it('keeps the picture of a saved import when its bytes are an image, serves it with an ETag, and saves the recipe without one otherwise', async () => {
+      const { owner, junior, stranger, base, path, h } = await family();
+      const preview = (await owner.post(path, { url: `${pages.url}/taco` })).json;
+      // The preview saves as it is, with where it came from and its picture.
+      const saved = await owner.post(base, preview.recipe);
+      expect(saved.status, saved.text).to.equal(201);
+      const r = saved.json;
+      expect([r.sourceUrl, r.imageUrl]).to.deep.equal([`${pages.url}/taco`, `${pages.url}/img/taco.jpg`]);
+      expect(r.image).to.deep.include({ href: `/api/v1/households/${h}/recipes/${r.id}/image`, mediaType: 'image/png' });
+      for (const reader of [owner, junior]) {
+        const img = await reader.get(r.image.href);
+        expect([img.status, img.headers.get('content-type'), img.headers.get('etag'), img.headers.get('x-content-type-options')]).to.deep.equal([200, 'image/png', r.image.etag, 'nosniff']);
+        expect(img.headers.get('content-security-policy')).to.include("default-src 'none'");
+      }
+      const again = await owner.get(r.image.href, { headers: { 'If-None-Match': r.image.etag } });
+      expect([again.status, again.text]).to.deep.equal([304, '']);
+      expect((await stranger.get(r.image.href)).status).to.equal(404);
+      // An SVG, or HTML calling itself a PNG, is no picture: the recipe is saved, without one (the old one goes).
+      for (const bad of ['/img/evil.svg', '/img/fake.png']) {
+        const res = await owner.put(`${base}/${r.id}`, { ...preview.recipe, imageUrl: `${pages.url}${bad}` });
+        expect([res.status, res.json.image, res.json.imageUrl], bad).to.deep.equal([200, null, `${pages.url}${bad}`]);
+        const gone = await owner.get(r.image.href);
+        expect([gone.status, gone.json.code]).to.deep.equal([404, 'recipe_image_not_found']);
+      }
+      // An address the guard refuses is never fetched, and the recipe is still saved.
+      const inside = await owner.post(base, { ...preview.recipe, imageUrl: 'http://127.0.0.1:9/secret.png' });
+      expect([inside.status, inside.json.image]).to.deep.equal([201, null]);
+      // An old client's replacement keeps both addresses and the picture.
+      const back = await owner.put(`${base}/${r.id}`, { ...preview.recipe, imageUrl: `${pages.url}/img/taco.jpg` });
+      expect(back.json.image.mediaType).to.equal('image/png');
+      const { sourceUrl: _s, imageUrl: _i, ...old } = preview.recipe;
+      const kept = await owner.put(`${base}/${r.id}`, { ...old, title: 'Taco lørdag' });
+      expect([kept.json.title, kept.json.sourceUrl, kept.json.imageUrl, kept.json.image?.mediaType]).to.deep.equal(['Taco lørdag', `${pages.url}/taco`, `${pages.url}/img/taco.jpg`, 'image/png']);
+      for (const address of ['ftp://x.example/a.png', 'not an address', 'javascript:alert(1)']) {
+        const res = await owner.put(`${base}/${r.id}`, { ...old, imageUrl: address });
+        expect([res.status, res.json.code], address).to.deep.equal([400, 'validation_failed']);
       }
     });
 

@@ -79,6 +79,10 @@ for (const kind of databaseKinds()) {
           { displayName: 'Pizzadeig', foodKey: 'pizzadeig', quantity: 1, unit: null, optional: false, baseRecipeId: null, reference: 'se pizzadeigen' },
           { displayName: 'Gulrøtter', foodKey: 'gulrot', quantity: 2, unit: 'stk', optional: false, baseRecipeId: null, reference: null },
         ],
+        // Sent by no client older than recipe import: none, and no picture.
+        sourceUrl: null,
+        imageUrl: null,
+        image: null,
         createdAt: r.createdAt,
         updatedAt: r.createdAt,
       });
@@ -210,6 +214,9 @@ for (const kind of databaseKinds()) {
         totalMinutes: null,
         steps: [],
         ingredients: [{ displayName: 'Løker', foodKey: 'løk', quantity: 3, unit: 'stk', optional: false, baseRecipeId: null, reference: null }],
+        sourceUrl: null,
+        imageUrl: null,
+        image: null,
         createdAt: r.createdAt,
         updatedAt: res.json.updatedAt,
       });

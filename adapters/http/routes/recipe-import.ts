@@ -33,6 +33,8 @@ const RecipeImportPreview = v.object({
     ingredients: v.array(
       v.object({ displayName: v.string(), quantity: v.nullable(v.number()), unit: v.nullable(v.string()), optional: v.boolean(), baseRecipeId: v.nullable(Uuid), reference: v.nullable(v.string()) }),
     ),
+    sourceUrl: v.nullable(v.string()),
+    imageUrl: v.nullable(v.string()),
   }),
   lines: v.array(v.object({ original: v.string(), confidence: Confidence, note: v.nullable(v.string()), flags: v.array(v.string()) })),
   sourceUrl: v.nullable(v.string()),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { createRecipe, deleteRecipe, getRecipe, listRecipes, replaceRecipe } from '../../../core/recipes/recipes.js';
-import { RECIPE_LIMITS as L, type Recipe } from '../../../core/recipes/types.js';
+import { createRecipe, deleteRecipe, getRecipe, listRecipes, recipeImage, replaceRecipe } from '../../../core/recipes/recipes.js';
+import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../core/recipes/types.js';
+import { ifNoneMatchHolds } from '../conditional.js';
 import { normalizeFoodKey } from '../../../core/shared/food-key.js';
 import type { ServiceDeps } from '../deps.js';
 import { problemFor } from '../problem.js';
@@ -36,6 +37,17 @@ const IngredientRequest = v.pipe(
   v.check((i) => i.baseRecipeId === null || i.reference === null, 'a line has a baseRecipeId or a reference, not both'),
 );
 
+const ADDRESS_MAX = 2048;
+/** An http(s) address as a recipe keeps it: where it came from, where its picture is. */
+const Address = v.nullable(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.maxLength(ADDRESS_MAX, `at most ${ADDRESS_MAX} characters`),
+    v.check((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'an absolute http or https address'),
+  ),
+);
+
 const RecipeRequest = v.pipe(
   v.object({
     title: trimmed(L.titleMax, 'title'),
@@ -44,6 +56,8 @@ const RecipeRequest = v.pipe(
     totalMinutes: minutes,
     steps: v.pipe(v.array(trimmed(L.stepMax, 'a step')), v.maxLength(L.stepsMax, `at most ${L.stepsMax} steps`)),
     ingredients: v.pipe(v.array(IngredientRequest), v.maxLength(L.ingredientsMax, `at most ${L.ingredientsMax} ingredients`)),
+    sourceUrl: v.optional(Address),
+    imageUrl: v.optional(Address),
   }),
   v.check(
     (r) => r.activeMinutes === null || r.totalMinutes === null || r.activeMinutes <= r.totalMinutes,
@@ -68,6 +82,10 @@ const RecipeResponse = v.object({
   totalMinutes: v.nullable(v.number()),
   steps: v.array(v.string()),
   ingredients: v.array(IngredientResponse),
+  sourceUrl: v.nullable(v.string()),
+  imageUrl: v.nullable(v.string()),
+  /** The picture kept from imageUrl; null when none is (yet, or ever: see the create route). */
+  image: v.nullable(v.object({ href: v.string(), mediaType: v.picklist(RECIPE_IMAGE_TYPES), etag: v.string() })),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
@@ -93,6 +111,9 @@ export function toRecipeResponse(r: Recipe): v.InferOutput<typeof RecipeResponse
     activeMinutes: r.activeMinutes,
     totalMinutes: r.totalMinutes,
     steps: [...r.steps],
+    sourceUrl: r.sourceUrl,
+    imageUrl: r.imageUrl,
+    image: r.image ? { href: `/api/v1/households/${r.householdId}/recipes/${r.id}/image`, mediaType: r.image.mediaType, etag: r.image.etag } : null,
     ingredients: r.ingredients.map((i) => ({
       displayName: i.displayName,
       foodKey: i.foodKey,
@@ -113,7 +134,13 @@ const WRITE_RULES =
   'reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. ' +
   'baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another ' +
   "household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 " +
-  'recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. ';
+  'recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. ' +
+  'sourceUrl (the page it came from) and imageUrl (its picture) are absolute http(s) addresses of at most 2048 ' +
+  'characters, or null; left out, a new recipe has none and a replaced one keeps its own (clients older than recipe ' +
+  'import keep working). When imageUrl is new, the picture is fetched before the answer through the outbound guard ' +
+  '(every redirect hop vetted, 5 s, 5 MB counted after decompression) and kept only when its bytes sniff as JPEG, PNG ' +
+  'or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the ' +
+  'recipe is saved all the same, with image null. image.href serves the kept bytes. ';
 
 export function recipeRoutes(deps: ServiceDeps): AnyRoute[] {
   const tag = 'Recipes';
@@ -198,6 +225,42 @@ export function recipeRoutes(deps: ServiceDeps): AnyRoute[] {
         const result = await replaceRecipe(deps, caller.account, params.householdId, params.recipeId, body);
         if (!result.ok) throw problemFor(result.error);
         ctx.body = toRecipeResponse(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${base}/{recipeId}/image`,
+      operationId: 'getRecipeImage',
+      summary: 'The picture kept for a recipe',
+      description:
+        'Any member. The bytes fetched from the recipe\'s imageUrl, as image/jpeg, image/png or image/webp (sniffed from the ' +
+        'bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, ' +
+        'no-cache (a new picture under the same address shows at once). 404 recipe_image_not_found when the recipe keeps ' +
+        'no picture or is not the household\'s.',
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: RecipePath,
+      responses: {
+        200: { description: 'The picture', contentType: 'image/*', headers: { ETag: 'a strong tag of the bytes', 'Cache-Control': 'private, no-cache' } },
+        304: { description: 'If-None-Match holds the ETag' },
+      },
+      problems: { household_not_found: 404, recipe_image_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await recipeImage(deps, caller.account, params.householdId, params.recipeId);
+        if (!result.ok) throw problemFor(result.error);
+        const image = result.value;
+        ctx.set('ETag', image.etag);
+        ctx.set('Cache-Control', 'private, no-cache');
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        // A picture is never a document: nothing in it may run, even opened on its own.
+        ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+        if (ifNoneMatchHolds(ctx.get('If-None-Match'), image.etag)) {
+          ctx.status = 304;
+          return;
+        }
+        ctx.type = image.mediaType;
+        ctx.body = Buffer.from(image.bytes);
       },
     }),
     defineRoute({

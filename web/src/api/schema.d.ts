@@ -721,7 +721,7 @@ export interface paths {
         put?: never;
         /**
          * Add a recipe (adults only)
-         * @description Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of 1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.
+         * @description Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of 1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. sourceUrl (the page it came from) and imageUrl (its picture) are absolute http(s) addresses of at most 2048 characters, or null; left out, a new recipe has none and a replaced one keeps its own (clients older than recipe import keep working). When imageUrl is new, the picture is fetched before the answer through the outbound guard (every redirect hop vetted, 5 s, 5 MB counted after decompression) and kept only when its bytes sniff as JPEG, PNG or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the recipe is saved all the same, with image null. image.href serves the kept bytes. foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.
          */
         post: operations["createRecipe"];
         delete?: never;
@@ -744,7 +744,7 @@ export interface paths {
         get: operations["getRecipe"];
         /**
          * Replace a recipe (adults only)
-         * @description Full replacement: every field and every line is written anew; createdAt stays. Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of 1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.
+         * @description Full replacement: every field and every line is written anew; createdAt stays. Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of 1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. sourceUrl (the page it came from) and imageUrl (its picture) are absolute http(s) addresses of at most 2048 characters, or null; left out, a new recipe has none and a replaced one keeps its own (clients older than recipe import keep working). When imageUrl is new, the picture is fetched before the answer through the outbound guard (every redirect hop vetted, 5 s, 5 MB counted after decompression) and kept only when its bytes sniff as JPEG, PNG or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the recipe is saved all the same, with image null. image.href serves the kept bytes. foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.
          */
         put: operations["replaceRecipe"];
         post?: never;
@@ -753,6 +753,26 @@ export interface paths {
          * @description Plan days that served it keep the day and lose the dish. Lines of other recipes that used it as their base keep their place and become a named reference (baseRecipeId null, reference = the deleted title), so the shopping list reports them in skippedReferences instead of buying them; those recipes get a new updatedAt.
          */
         delete: operations["deleteRecipe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/recipes/{recipeId}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The picture kept for a recipe
+         * @description Any member. The bytes fetched from the recipe's imageUrl, as image/jpeg, image/png or image/webp (sniffed from the bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, no-cache (a new picture under the same address shows at once). 404 recipe_image_not_found when the recipe keeps no picture or is not the household's.
+         */
+        get: operations["getRecipeImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5510,6 +5530,14 @@ export interface operations {
                                 baseRecipeId: string | null;
                                 reference: string | null;
                             }[];
+                            sourceUrl: string | null;
+                            imageUrl: string | null;
+                            image: {
+                                href: string;
+                                /** @enum {string} */
+                                mediaType: "image/jpeg" | "image/png" | "image/webp";
+                                etag: string;
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -5610,6 +5638,8 @@ export interface operations {
                         baseRecipeId: string | null;
                         reference: string | null;
                     }[];
+                    sourceUrl?: string | null;
+                    imageUrl?: string | null;
                 };
             };
         };
@@ -5638,6 +5668,14 @@ export interface operations {
                             baseRecipeId: string | null;
                             reference: string | null;
                         }[];
+                        sourceUrl: string | null;
+                        imageUrl: string | null;
+                        image: {
+                            href: string;
+                            /** @enum {string} */
+                            mediaType: "image/jpeg" | "image/png" | "image/webp";
+                            etag: string;
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -5755,6 +5793,14 @@ export interface operations {
                             baseRecipeId: string | null;
                             reference: string | null;
                         }[];
+                        sourceUrl: string | null;
+                        imageUrl: string | null;
+                        image: {
+                            href: string;
+                            /** @enum {string} */
+                            mediaType: "image/jpeg" | "image/png" | "image/webp";
+                            etag: string;
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -5853,6 +5899,8 @@ export interface operations {
                         baseRecipeId: string | null;
                         reference: string | null;
                     }[];
+                    sourceUrl?: string | null;
+                    imageUrl?: string | null;
                 };
             };
         };
@@ -5881,6 +5929,14 @@ export interface operations {
                             baseRecipeId: string | null;
                             reference: string | null;
                         }[];
+                        sourceUrl: string | null;
+                        imageUrl: string | null;
+                        image: {
+                            href: string;
+                            /** @enum {string} */
+                            mediaType: "image/jpeg" | "image/png" | "image/webp";
+                            etag: string;
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -6055,6 +6111,103 @@ export interface operations {
             };
         };
     };
+    getRecipeImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                householdId: string;
+                recipeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description a strong tag of the bytes */
+                    ETag?: string;
+                    /** @description private, no-cache */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": unknown;
+                };
+            };
+            /** @description If-None-Match holds the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, recipe_image_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     previewRecipeImport: {
         parameters: {
             query?: never;
@@ -6094,6 +6247,8 @@ export interface operations {
                                 baseRecipeId: string | null;
                                 reference: string | null;
                             }[];
+                            sourceUrl: string | null;
+                            imageUrl: string | null;
                         };
                         lines: {
                             original: string;

@@ -58,7 +58,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
   const [confirming, setConfirming] = useState(false);
   const load = useAction();
   const save = useAction();
-  const [imported, setImported] = useState<{ host: string | null; warnings: readonly string[] } | null>(null);
+  const [imported, setImported] = useState<{ host: string | null; warnings: readonly string[]; sourceUrl: string | null; imageUrl: string | null } | null>(null);
   useEffect(() => {
     // A recipe read from a page: the form starts from it, lines the parser was unsure of marked to be looked at.
     const draft = importDraft.value;
@@ -70,7 +70,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
       setMinutes(r.totalMinutes === null ? '' : String(r.totalMinutes));
       setSteps(r.steps.join('\n'));
       setRows(r.ingredients.map((i, n) => ({ ...rowOf(i), ...(draft.lines[n] && draft.lines[n].confidence !== 'high' ? { check: draft.lines[n].original } : {}) })));
-      setImported({ host: draft.sourceUrl ? new URL(draft.sourceUrl).host : null, warnings: draft.warnings });
+      setImported({ host: draft.sourceUrl ? new URL(draft.sourceUrl).host : null, warnings: draft.warnings, sourceUrl: r.sourceUrl, imageUrl: r.imageUrl });
     }
     if (recipeId === null) return;
     void load.run(async () => {
@@ -99,6 +99,8 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
     void save.run(async () => {
       const total = minutes.trim() === '' ? null : Number(minutes);
       const body = {
+        // An import keeps where it came from and its picture; an edit sends neither, so the recipe keeps its own.
+        ...(imported ? { sourceUrl: imported.sourceUrl, imageUrl: imported.imageUrl } : {}),
         title,
         servings: Number(servings),
         activeMinutes: recipeId !== null && loaded && total !== null && loaded.activeMinutes !== null && loaded.activeMinutes <= total ? loaded.activeMinutes : null,
@@ -140,6 +142,12 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
           {imported.warnings.includes('servings_guessed') && <p>{m.servingsGuessed}</p>}
           {rows.some((r) => r.check !== undefined) && <p>{m.checkMarkedLines}</p>}
         </div>
+      )}
+      {loaded?.image && <img class="recipe-image" src={loaded.image.href} alt="" width={640} height={360} />}
+      {loaded?.sourceUrl && (
+        <p class="muted">
+          {m.source}: <a href={loaded.sourceUrl} rel="noopener noreferrer" target="_blank">{new URL(loaded.sourceUrl).host}</a>
+        </p>
       )}
       <form onSubmit={submit} class="stack">
         <Field label={m.recipeTitle} name="title" required maxLength={200} value={title} onInput={(e) => setTitle(e.currentTarget.value)} invalid={bad.includes('title') ? m.problem['validation_failed'] : null} />
@@ -245,6 +253,7 @@ function RecipeView({ recipe }: { recipe: Recipe }) {
   const m = t.value;
   return (
     <Page title={recipe.title}>
+      {recipe.image && <img class="recipe-image" src={recipe.image.href} alt="" width={640} height={360} />}
       <p class="muted">
         {m.portions(recipe.servings)}
         {recipe.totalMinutes !== null && ` · ${m.minutes(recipe.totalMinutes)}`}

@@ -1,0 +1,35 @@
+import type { Knex } from 'knex';
+import type { RecipeImageType } from '../../core/recipes/types.js';
+import type { RecipeImageStore } from '../../ports/recipe-image.js';
+
+interface ImageRow {
+  recipe_id: string;
+  household_id: string;
+  source_url: string;
+  media_type: string;
+  bytes: Buffer | Uint8Array;
+  etag: string;
+}
+
+/** Pictures of recipes in recipe_images (migration 0038), one per recipe, scoped by household on every call. */
+export function knexRecipeImageStore(knex: Knex): RecipeImageStore {
+  return {
+    async put(householdId, recipeId, image) {
+      return knex.transaction(async (trx) => {
+        // The recipe must be the household's: checked in the same transaction as the write.
+        const recipe = await trx('recipes').where({ id: recipeId, household_id: householdId }).first('id');
+        if (!recipe) return false;
+        const row: ImageRow = { recipe_id: recipeId, household_id: householdId, source_url: image.sourceUrl, media_type: image.mediaType, bytes: Buffer.from(image.bytes), etag: image.etag };
+        await trx('recipe_images').insert(row).onConflict('recipe_id').merge(['household_id', 'source_url', 'media_type', 'bytes', 'etag']);
+        return true;
+      });
+    },
+    async get(householdId, recipeId) {
+      const r = (await knex<ImageRow>('recipe_images').where({ recipe_id: recipeId, household_id: householdId }).first()) as ImageRow | undefined;
+      return r ? { sourceUrl: r.source_url, mediaType: r.media_type as RecipeImageType, bytes: new Uint8Array(r.bytes), etag: r.etag } : null;
+    },
+    async remove(householdId, recipeId) {
+      await knex('recipe_images').where({ recipe_id: recipeId, household_id: householdId }).delete();
+    },
+  };
+}
