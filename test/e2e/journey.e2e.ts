@@ -513,5 +513,56 @@ for (const kind of databaseKinds()) {
         await cook.close();
       }
     });
+
+    it('settings: the name, a password the rules refuse in a sentence, a new address, the household in English, and an account deleted after asking', async () => {
+      const ctx = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      try {
+        const email = `eva.${Date.now()}.${kind.name}@example.com`;
+        expect((await ctx.request.post(`${server.url}/api/v1/auth/register`, { data: { email, password: 'correct horse battery', displayName: 'Eva' } })).status()).to.equal(200);
+        expect((await ctx.request.post(`${server.url}/api/v1/households`, { data: { name: 'Berg', language: 'nb' } })).status()).to.equal(201);
+        const p = await ctx.newPage();
+        await p.goto(`${server.url}/`);
+        await p.getByRole('link', { name: 'Innstillinger' }).click();
+        await p.getByRole('heading', { name: 'Innstillinger' }).waitFor();
+        const you = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Deg' }) });
+        await you.getByLabel('Navnet ditt').fill('Eva Berg');
+        await you.getByRole('button', { name: 'Lagre' }).click();
+        await you.getByRole('status').filter({ hasText: 'Lagret.' }).waitFor();
+        const pw = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Bytt passord' }) });
+        await pw.getByLabel('Nåværende passord').fill('not my password');
+        await pw.getByLabel(/Nytt passord/).fill('a much better horse');
+        await pw.getByRole('button', { name: 'Bytt passord' }).click();
+        await pw.getByRole('alert').filter({ hasText: 'Det nåværende passordet stemmer ikke.' }).waitFor();
+        await pw.getByLabel('Nåværende passord').fill('correct horse battery');
+        await pw.getByLabel(/Nytt passord/).fill('password123');
+        await pw.getByRole('button', { name: 'Bytt passord' }).click();
+        await pw.getByRole('alert').filter({ hasText: 'Dette passordet finnes i lekkede passordlister. Velg et annet.' }).waitFor();
+        const mail = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Bytt e-postadresse' }) });
+        await mail.getByLabel('Ny e-postadresse').fill(`ny.${email}`);
+        await mail.getByRole('button', { name: 'Send lenke' }).click();
+        await mail.getByRole('status').filter({ hasText: /Vi har sendt en lenke til ny\./ }).waitFor();
+        await screens(p, `settings-${kind.name}`);
+        expect(await seriousViolations(p)).to.deep.equal([]);
+        expect(await overflowAtNarrow(p)).to.equal(0);
+        // The household speaks English from now on, dines at 17:00 and would rather not have coriander.
+        const home = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Husholdningen' }) });
+        await home.getByLabel('Språk').selectOption('en');
+        await home.getByLabel('Middag klokka').fill('17:00');
+        await home.getByLabel(/helst ikke spiser/).fill('koriander');
+        await home.getByRole('button', { name: 'Lagre' }).click();
+        await p.getByRole('heading', { name: 'Settings' }).waitFor();
+        const h = (await (await ctx.request.get(`${server.url}/api/v1/me`)).json()).memberships[0].householdId;
+        const saved = await (await ctx.request.get(`${server.url}/api/v1/households/${h}`)).json();
+        expect([saved.language, saved.dinnerTime, saved.dislikes]).to.deep.equal(['en', '17:00', ['koriander']]);
+        // Deleting the account asks first, then signs out; the address no longer signs in.
+        await p.getByRole('button', { name: 'Delete my account' }).click();
+        await p.getByText('Delete your account for good?').waitFor();
+        await p.getByRole('button', { name: 'Yes, delete my account' }).click();
+        await p.getByRole('heading', { name: 'Sign in' }).waitFor();
+        expect((await ctx.request.post(`${server.url}/api/v1/auth/login`, { data: { email, password: 'correct horse battery' } })).status()).to.equal(401);
+      } finally {
+        await ctx.close();
+      }
+    });
   });
 }

@@ -20,6 +20,7 @@ const NewHousehold = lazy(() => import('./pages/household').then((p) => p.NewHou
 const Recipes = lazy(() => import('./pages/recipes').then((p) => p.Recipes));
 const RecipeEdit = lazy(() => import('./pages/recipe-edit').then((p) => p.RecipeEdit));
 const Pantry = lazy(() => import('./pages/pantry').then((p) => p.Pantry));
+const Settings = lazy(() => import('./pages/settings').then((p) => p.Settings));
 
 /** Pages anyone may open; every other page wants a signed-in person. */
 const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite']);
@@ -75,6 +76,7 @@ export function App() {
   else if (path === '/recipes/new') page = <RecipeEdit householdId={h.householdId} recipeId={null} role={h.role} />;
   else if (path.startsWith('/recipes/')) page = <RecipeEdit householdId={h.householdId} recipeId={path.slice('/recipes/'.length)} role={h.role} />;
   else if (path === '/pantry') page = <Pantry householdId={h.householdId} />;
+  else if (path === '/settings') page = <Settings householdId={h.householdId} />;
   else if (path === '/members') page = <Members householdId={h.householdId} role={h.role} />;
   else if (path.startsWith('/list/')) page = <List householdId={h.householdId} planId={path.slice('/list/'.length)} />;
   else {
@@ -101,9 +103,14 @@ export function App() {
             ) : (
               <span class="brand">{h ? h.householdName : m.appName}</span>
             )}
-            <button type="button" class="link" onClick={() => void signOut().then(() => navigate('/sign-in', true))}>
-              {m.signOut}
-            </button>
+            <span class="row">
+              <a href="/settings" aria-current={path === '/settings' ? 'page' : undefined}>
+                {m.settings}
+              </a>
+              <button type="button" class="link" onClick={() => void signOut().then(() => navigate('/sign-in', true))}>
+                {m.signOut}
+              </button>
+            </span>
           </div>
           {h && (
             <nav aria-label={m.mainMenu}>

@@ -115,3 +115,61 @@ export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): C
     );
   };
 }
+
+/** The household's language and time zone, as the create and settings forms ask for them. */
+export function LanguageAndZone(props: { id: string; language: 'nb' | 'en'; onLanguage: (l: 'nb' | 'en') => void; zone: string; zones: readonly string[]; onZone: (z: string) => void }) {
+  const m = t.value;
+  return (
+    <>
+      <div class="field">
+        <label for={`${props.id}-language`}>{m.language}</label>
+        <select id={`${props.id}-language`} value={props.language} onChange={(e) => props.onLanguage(e.currentTarget.value as 'nb' | 'en')}>
+          <option value="nb">Norsk bokmål</option>
+          <option value="en">English</option>
+        </select>
+      </div>
+      {props.zones.length > 0 ? (
+        <div class="field">
+          <label for={`${props.id}-zone`}>{m.timeZone}</label>
+          <select id={`${props.id}-zone`} value={props.zone} onChange={(e) => props.onZone(e.currentTarget.value)}>
+            {props.zones.map((z) => (
+              <option key={z} value={z}>
+                {z.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <Field label={m.timeZone} name={`${props.id}-zone`} required value={props.zone} onInput={(e) => props.onZone(e.currentTarget.value)} />
+      )}
+    </>
+  );
+}
+
+/** A form of its own on a settings page: its heading, its fields, its one button, and what came of the last try. */
+export function SettingsForm(props: { id: string; title: string; button: string; done: string | null; onSubmit: () => Promise<unknown>; children: ComponentChildren; intro?: ComponentChildren }) {
+  const act = useAction();
+  const [done, setDone] = useState(false);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setDone(false);
+    void act.run(async () => {
+      await props.onSubmit();
+      setDone(true);
+    });
+  };
+  return (
+    <section aria-labelledby={`${props.id}-h`}>
+      <h2 id={`${props.id}-h`}>{props.title}</h2>
+      {props.intro}
+      <form onSubmit={submit} class="stack">
+        {props.children}
+        <Problem error={act.error} />
+        {done && props.done && <p role="status">{props.done}</p>}
+        <button type="submit" disabled={act.busy}>
+          {props.button}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api';
 import { setLanguage, t, type Language } from '../i18n';
 import { loadMe, pickHousehold } from '../state';
-import { Field, Page, Problem, fieldsOf, useAction } from '../ui';
+import { Field, LanguageAndZone, Page, Problem, fieldsOf, useAction } from '../ui';
 
 const DEFAULT_ZONE = 'Europe/Oslo';
 const DEFAULT_DINNER = '18:00';
@@ -45,27 +45,7 @@ export function NewHousehold() {
     <Page title={m.newHousehold}>
       <form onSubmit={submit} class="stack">
         <Field label={m.householdName} name="name" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} invalid={bad.includes('name') ? m.problem['validation_failed'] : null} />
-        <div class="field">
-          <label for="f-language">{m.language}</label>
-          <select id="f-language" value={lang} onChange={(e) => setLang(e.currentTarget.value as Language)}>
-            <option value="nb">Norsk bokmål</option>
-            <option value="en">English</option>
-          </select>
-        </div>
-        {zones.length > 0 ? (
-          <div class="field">
-            <label for="f-timeZoneId">{m.timeZone}</label>
-            <select id="f-timeZoneId" value={timeZoneId} onChange={(e) => setZone(e.currentTarget.value)}>
-              {zones.map((z) => (
-                <option key={z} value={z}>
-                  {z.replace(/_/g, ' ')}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : (
-          <Field label={m.timeZone} name="timeZoneId" required value={timeZoneId} onInput={(e) => setZone(e.currentTarget.value)} />
-        )}
+        <LanguageAndZone id="f-new" language={lang} onLanguage={setLang} zone={timeZoneId} zones={zones} onZone={setZone} />
         <Field label={m.dinnerTime} name="dinnerTime" type="time" required value={dinnerTime} onInput={(e) => setDinner(e.currentTarget.value)} invalid={bad.includes('dinnerTime') ? m.problem['validation_failed'] : null} />
         <Problem error={error} />
         <button type="submit" disabled={busy}>

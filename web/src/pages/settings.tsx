@@ -1,0 +1,178 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiProblem, api, call } from '../api';
+import { t, type Language } from '../i18n';
+import { navigate } from '../router';
+import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '../state';
+import { Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../ui';
+
+/** The person's own settings, and (for adults) the household's: each part saves on its own. */
+export function Settings({ householdId }: { householdId: string }) {
+  const m = t.value;
+  const adult = household.value?.role !== 'Junior';
+  return (
+    <Page title={m.settings}>
+      <Profile />
+      <Password />
+      <EmailChange />
+      {adult && householdInfo.value && <HouseholdSettings householdId={householdId} />}
+      <Leave householdId={householdId} />
+    </Page>
+  );
+}
+
+function Profile() {
+  const m = t.value;
+  const [name, setName] = useState(me.value?.user.displayName ?? '');
+  return (
+    <SettingsForm
+      id="you"
+      title={m.you}
+      button={m.save}
+      done={m.saved}
+      onSubmit={async () => {
+        await call(api.PATCH('/api/v1/me', { body: { displayName: name } }));
+        await Promise.all([loadMe(), loadHousehold()]);
+      }}
+    >
+      <Field label={m.displayName} name="displayName" autoComplete="name" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+    </SettingsForm>
+  );
+}
+
+function Password() {
+  const m = t.value;
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  return (
+    <SettingsForm
+      id="password"
+      title={m.changePassword}
+      button={m.changePassword}
+      done={m.passwordSaved}
+      onSubmit={async () => {
+        await call(api.POST('/api/v1/me/password', { body: { currentPassword: current || null, newPassword: next } }));
+        setCurrent('');
+        setNext('');
+      }}
+    >
+      <Field label={m.currentPassword} name="currentPassword" type="password" autoComplete="current-password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+      <Field label={m.newPassword} name="newPassword" type="password" autoComplete="new-password" required minLength={8} value={next} onInput={(e) => setNext(e.currentTarget.value)} />
+    </SettingsForm>
+  );
+}
+
+function EmailChange() {
+  const m = t.value;
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState('');
+  return (
+    <SettingsForm
+      id="email"
+      title={m.changeEmail}
+      button={m.sendLink}
+      done={m.emailChangeSent(sentTo)}
+      intro={<p class="muted">{m.emailNow(me.value?.user.email ?? '—')}</p>}
+      onSubmit={async () => {
+        await call(api.POST('/api/v1/me/email', { body: { newEmail: email } }));
+        setSentTo(email);
+      }}
+    >
+      <Field label={m.newEmail} name="newEmail" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+    </SettingsForm>
+  );
+}
+
+/** Name, language, time zone, dinner time and what the household would rather not eat (adults). */
+function HouseholdSettings({ householdId }: { householdId: string }) {
+  const m = t.value;
+  const h = householdInfo.value!;
+  const [name, setName] = useState(h.name);
+  const [lang, setLang] = useState<Language>(h.language);
+  const [zone, setZone] = useState(h.timeZoneId);
+  const [zones, setZones] = useState<string[]>([h.timeZoneId]);
+  const [dinner, setDinner] = useState(h.dinnerTime);
+  const [dislikes, setDislikes] = useState(h.dislikes.join(', '));
+  const [sharingOff, setSharingOff] = useState<boolean | null>(null);
+  useEffect(() => {
+    void call(api.GET('/api/v1/time-zones')).then((r) => setZones([...r.timeZones].sort()), () => undefined);
+    void call(api.GET('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } } })).then((s) => setSharingOff(s.sharingOff), () => undefined);
+  }, [householdId]);
+  const save = async () => {
+    const words = dislikes.split(',').map((w) => w.trim()).filter((w) => w !== '');
+    await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { name, language: lang, timeZoneId: zone, dinnerTime: dinner, dislikes: words } }));
+    if (sharingOff !== null) await call(api.PATCH('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } }, body: { sharingOff } }));
+    await Promise.all([loadHousehold(), loadMe()]);
+  };
+  return (
+    <SettingsForm id="household" title={m.householdSettings} button={m.save} done={m.saved} onSubmit={save}>
+      <Field label={m.householdName} name="householdName" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <LanguageAndZone id="f-h" language={lang} onLanguage={setLang} zone={zone} zones={zones} onZone={setZone} />
+      <Field label={m.dinnerTime} name="dinnerTime" type="time" required value={dinner} onInput={(e) => setDinner(e.currentTarget.value)} />
+      <Field label={m.dislikes} name="dislikes" maxLength={2000} value={dislikes} onInput={(e) => setDislikes(e.currentTarget.value)} />
+      {sharingOff !== null && (
+        <label class="check">
+          <input type="checkbox" checked={!sharingOff} onChange={(e) => setSharingOff(!e.currentTarget.checked)} />
+          {m.shareListChanges}
+        </label>
+      )}
+    </SettingsForm>
+  );
+}
+
+/** Leaving the household, or deleting the account: each asks first. */
+function Leave({ householdId }: { householdId: string }) {
+  const m = t.value;
+  const [asking, setAsking] = useState<'leave' | 'delete' | null>(null);
+  const act = useAction();
+  const mine = household.value;
+  const leave = () =>
+    act.run(async () => {
+      await call(api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId: mine!.memberId! } } }));
+      await loadMe();
+      navigate('/', true);
+    });
+  const remove = () =>
+    act.run(async () => {
+      await call(api.DELETE('/api/v1/me'));
+      await signOut();
+      navigate('/sign-in', true);
+    });
+  const refused = act.error instanceof ApiProblem;
+  return (
+    <section aria-labelledby="leave-h" class="danger-zone">
+      <h2 id="leave-h">{m.leaveOrDelete}</h2>
+      {asking === null ? (
+        <div class="row">
+          {mine?.memberId && (
+            <button type="button" class="secondary" onClick={() => setAsking('leave')}>
+              {m.leaveHousehold(mine.householdName)}
+            </button>
+          )}
+          <button type="button" class="secondary" onClick={() => setAsking('delete')}>
+            {m.deleteAccount}
+          </button>
+        </div>
+      ) : (
+        <div class="ask" role="alertdialog" aria-labelledby="leave-q">
+          <p id="leave-q">{asking === 'leave' ? m.confirmLeave(mine?.householdName ?? '') : m.confirmDeleteAccount}</p>
+          <div class="row">
+            <button type="button" class="danger" disabled={act.busy} onClick={() => void (asking === 'leave' ? leave() : remove())}>
+              {asking === 'leave' ? m.yesLeave : m.yesDeleteAccount}
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                setAsking(null);
+                act.setError(null);
+              }}
+            >
+              {m.cancel}
+            </button>
+          </div>
+          {refused && <Problem error={act.error} />}
+        </div>
+      )}
+    </section>
+  );
+}
