@@ -295,7 +295,27 @@ for (const kind of databaseKinds()) {
       // The pantry shows what was bought.
       await page.getByRole('link', { name: 'Skapet' }).click();
       await page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' }).getByText('300 g').waitFor();
+      // What I have: a litre of milk in the fridge. Milk asks for its date, which is then shown.
+      await page.getByText('Det jeg har').click();
+      await page.getByLabel('Vare').fill('melk');
+      await page.getByLabel('Mengde').fill('1');
+      await page.getByLabel('Enhet').fill('l');
+      await page.getByLabel('Hvor').selectOption({ label: 'Kjøleskap' });
+      await page.getByRole('button', { name: 'Legg i skapet' }).click();
+      const milk = page.locator('ul.items > li').filter({ hasText: 'melk' });
+      await milk.getByText('1 l').waitFor();
+      await milk.getByLabel('Best før-dato for melk').fill('2030-01-15');
+      await milk.getByRole('button', { name: 'Lagre datoen' }).click();
+      await milk.getByText('best før 15. januar').waitFor();
+      // Only the fridge: the milk, not the mince of unknown place.
+      await page.getByLabel('Sted').selectOption({ label: 'Kjøleskap' });
+      await page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' }).waitFor({ state: 'detached' });
+      await milk.waitFor();
       await shot('pantry');
+      await page.getByLabel('Sted').selectOption({ label: 'Overalt' });
+      // The mince is eaten: finished, it no longer counts as there.
+      await page.getByRole('button', { name: 'Brukt opp: kjøttdeig' }).click();
+      await page.locator('section').filter({ has: page.getByRole('heading', { name: 'Har trolig' }) }).locator('li').filter({ hasText: 'kjøttdeig' }).waitFor({ state: 'detached' });
       // Something forgotten: the list opens again for a second trip.
       await page.goBack();
       await page.getByRole('button', { name: 'Åpne lista igjen' }).click();

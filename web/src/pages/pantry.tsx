@@ -1,9 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type PantryRow } from '../api';
+import { ApiProblem, api, call, type PantryRow } from '../api';
 import { language, t } from '../i18n';
-import { Page, Problem, SearchForm, useAction } from '../ui';
+import { Field, Page, Problem, SearchForm, useAction } from '../ui';
 
 const PAGE = '50';
+const PLACES = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as const;
+const GROUPS = ['UseSoon', 'LikelyAvailable', 'Uncertain', 'Aged'] as const;
+type Place = (typeof PLACES)[number];
+type Group = (typeof GROUPS)[number];
 
 /** What the household has, as the service estimates it from what it saw (bought, used, counted), in its sections. */
 export function Pantry({ householdId }: { householdId: string }) {
@@ -13,12 +17,21 @@ export function Pantry({ householdId }: { householdId: string }) {
   const [total, setTotal] = useState(0);
   const [q, setQ] = useState('');
   const [searched, setSearched] = useState('');
+  const [place, setPlace] = useState<Place | ''>('');
+  const [group, setGroup] = useState<Group | ''>('');
   const act = useAction();
-  const fetchPage = (search: string, cursor: string | null) =>
-    call(api.GET('/api/v1/households/{householdId}/inventory', { params: { path: { householdId }, query: { limit: PAGE, ...(search ? { q: search } : {}), ...(cursor ? { cursor } : {}) } } }));
-  const search = (text: string) =>
+  const fetchPage = (search: string, cursor: string | null, where = { place, group }) =>
+    call(
+      api.GET('/api/v1/households/{householdId}/inventory', {
+        params: {
+          path: { householdId },
+          query: { limit: PAGE, ...(search ? { q: search } : {}), ...(cursor ? { cursor } : {}), ...(where.place ? { place: where.place } : {}), ...(where.group ? { group: where.group } : {}) },
+        },
+      }),
+    );
+  const search = (text: string, where = { place, group }) =>
     act.run(async () => {
-      const page = await fetchPage(text.trim(), null);
+      const page = await fetchPage(text.trim(), null, where);
       setRows(page.items);
       setNext(page.nextCursor);
       setTotal(page.total);
@@ -37,12 +50,53 @@ export function Pantry({ householdId }: { householdId: string }) {
   for (const r of rows ?? []) sections.set(r.group, [...(sections.get(r.group) ?? []), r]);
   return (
     <Page title={m.pantry}>
+      <HaveForm householdId={householdId} onAdded={() => void search(searched)} />
       <SearchForm id="f-pantry-q" label={m.searchPantry} button={m.search} value={q} onInput={setQ} onSearch={(text) => void search(text)} />
+      <div class="row filters">
+        <div class="field">
+          <label for="f-place">{m.placeFilter}</label>
+          <select
+            id="f-place"
+            value={place}
+            onChange={(e) => {
+              const next = e.currentTarget.value as Place | '';
+              setPlace(next);
+              void search(searched, { place: next, group });
+            }}
+          >
+            <option value="">{m.everywhere}</option>
+            {PLACES.map((p) => (
+              <option key={p} value={p}>
+                {m.place[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-group">{m.groupFilter}</label>
+          <select
+            id="f-group"
+            value={group}
+            onChange={(e) => {
+              const next = e.currentTarget.value as Group | '';
+              setGroup(next);
+              void search(searched, { place, group: next });
+            }}
+          >
+            <option value="">{m.allGroups}</option>
+            {GROUPS.map((g) => (
+              <option key={g} value={g}>
+                {m.pantryGroup[g]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
       <Problem error={act.error} />
       {rows === null ? (
         !act.error && <p>{m.loading}</p>
       ) : rows.length === 0 ? (
-        <p>{searched ? m.pantryNoMatch : m.pantryEmpty}</p>
+        <p>{searched || place || group ? m.pantryNoMatch : m.pantryEmpty}</p>
       ) : (
         <>
           <p class="muted" role="status">
@@ -53,7 +107,7 @@ export function Pantry({ householdId }: { householdId: string }) {
               <h2 id={`group-${group}`}>{m.pantryGroup[group] ?? group}</h2>
               <ul class="items">
                 {items.map((r) => (
-                  <li key={r.foodKey}>
+                  <li key={r.foodKey} class="pantry-row">
                     <span>
                       {r.displayName}{' '}
                       <span class="muted">
@@ -64,6 +118,7 @@ export function Pantry({ householdId }: { householdId: string }) {
                         {r.bestBefore && ` · ${m.bestBefore(date(r.bestBefore))}`}
                       </span>
                     </span>
+                    <RowActions householdId={householdId} row={r} onChange={() => void search(searched)} />
                   </li>
                 ))}
               </ul>
@@ -77,5 +132,96 @@ export function Pantry({ householdId }: { householdId: string }) {
         </>
       )}
     </Page>
+  );
+}
+
+/** "What I have": a food, an amount and where it is, recorded as seen now. */
+function HaveForm({ householdId, onAdded }: { householdId: string; onAdded: () => void }) {
+  const m = t.value;
+  const [name, setName] = useState('');
+  const [amount, setAmount] = useState('');
+  const [unit, setUnit] = useState('');
+  const [where, setWhere] = useState<Place>('Fridge');
+  const act = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      const quantity = amount.trim() === '' ? null : Number(amount.trim().replace(',', '.'));
+      if (quantity !== null && !(Number.isFinite(quantity) && quantity >= 0)) throw new ApiProblem(400, 'validation_failed', ['quantity']);
+      await call(
+        api.POST('/api/v1/households/{householdId}/inventory/observations', {
+          params: { path: { householdId } },
+          body: { displayName: name.trim(), observationType: 'Seen', quantity, unit: unit.trim() || null, storageLocation: where },
+        }),
+      );
+      setName('');
+      setAmount('');
+      setUnit('');
+      onAdded();
+    });
+  };
+  return (
+    <details class="have" open={act.error !== null}>
+      <summary>{m.whatIHave}</summary>
+      <form onSubmit={submit} class="stack">
+        <Field label={m.food} name="have-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <div class="row">
+          <Field label={m.amount} name="have-amount" inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
+          <Field label={m.unit} name="have-unit" maxLength={32} value={unit} onInput={(e) => setUnit(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="f-have-place">{m.where}</label>
+          <select id="f-have-place" value={where} onChange={(e) => setWhere(e.currentTarget.value as Place)}>
+            {PLACES.map((p) => (
+              <option key={p} value={p}>
+                {m.place[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Problem error={act.error} />
+        <button type="submit" disabled={act.busy}>
+          {m.addToPantry}
+        </button>
+      </form>
+    </details>
+  );
+}
+
+/** A row's own actions: the date on the pack where the row asks for one, and "finished". */
+function RowActions({ householdId, row, onChange }: { householdId: string; row: PantryRow; onChange: () => void }) {
+  const m = t.value;
+  const [bestBefore, setBestBefore] = useState('');
+  const act = useAction();
+  const observe = (body: { observationType: 'Seen' | 'Gone'; bestBefore?: string }) =>
+    act.run(async () => {
+      await call(api.POST('/api/v1/households/{householdId}/inventory/observations', { params: { path: { householdId } }, body: { foodKey: row.foodKey, ...body } }));
+      onChange();
+    });
+  if (row.estimatedQuantity <= 0) return null;
+  return (
+    <div class="row-actions">
+      {row.asksForDate && (
+        <form
+          class="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void observe({ observationType: 'Seen', bestBefore });
+          }}
+        >
+          <label for={`bb-${row.foodKey}`} class="visually-hidden">
+            {m.bestBeforeOf(row.displayName)}
+          </label>
+          <input id={`bb-${row.foodKey}`} type="date" required value={bestBefore} onInput={(e) => setBestBefore(e.currentTarget.value)} />
+          <button type="submit" class="secondary" disabled={act.busy}>
+            {m.saveDate}
+          </button>
+        </form>
+      )}
+      <button type="button" class="link" disabled={act.busy} onClick={() => void observe({ observationType: 'Gone' })} aria-label={m.finishedOf(row.displayName)}>
+        {m.finished}
+      </button>
+      <Problem error={act.error} />
+    </div>
   );
 }
