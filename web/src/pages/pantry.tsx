@@ -53,44 +53,8 @@ export function Pantry({ householdId }: { householdId: string }) {
       <HaveForm householdId={householdId} onAdded={() => void search(searched)} />
       <SearchForm id="f-pantry-q" label={m.searchPantry} button={m.search} value={q} onInput={setQ} onSearch={(text) => void search(text)} />
       <div class="row filters">
-        <div class="field">
-          <label for="f-place">{m.placeFilter}</label>
-          <select
-            id="f-place"
-            value={place}
-            onChange={(e) => {
-              const next = e.currentTarget.value as Place | '';
-              setPlace(next);
-              void search(searched, { place: next, group });
-            }}
-          >
-            <option value="">{m.everywhere}</option>
-            {PLACES.map((p) => (
-              <option key={p} value={p}>
-                {m.place[p]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-group">{m.groupFilter}</label>
-          <select
-            id="f-group"
-            value={group}
-            onChange={(e) => {
-              const next = e.currentTarget.value as Group | '';
-              setGroup(next);
-              void search(searched, { place, group: next });
-            }}
-          >
-            <option value="">{m.allGroups}</option>
-            {GROUPS.map((g) => (
-              <option key={g} value={g}>
-                {m.pantryGroup[g]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Filter id="f-place" label={m.placeFilter} all={m.everywhere} value={place} options={PLACES.map((p) => [p, m.place[p]!])} onPick={(next) => { setPlace(next); void search(searched, { place: next, group }); }} />
+        <Filter id="f-group" label={m.groupFilter} all={m.allGroups} value={group} options={GROUPS.map((g) => [g, m.pantryGroup[g]!])} onPick={(next) => { setGroup(next); void search(searched, { place, group: next }); }} />
       </div>
       <Problem error={act.error} />
       {rows === null ? (
@@ -222,6 +186,23 @@ function RowActions({ householdId, row, onChange }: { householdId: string; row: 
         {m.finished}
       </button>
       <Problem error={act.error} />
+    </div>
+  );
+}
+
+/** A labelled choice of one value, or all (""), that narrows the list at once. */
+function Filter<V extends string>(props: { id: string; label: string; all: string; value: V | ''; options: readonly (readonly [V, string])[]; onPick: (v: V | '') => void }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onPick(e.currentTarget.value as V | '')}>
+        <option value="">{props.all}</option>
+        {props.options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
