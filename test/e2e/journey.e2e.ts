@@ -574,6 +574,20 @@ for (const kind of databaseKinds()) {
         const h = (await (await ctx.request.get(`${server.url}/api/v1/me`)).json()).memberships[0].householdId;
         const saved = await (await ctx.request.get(`${server.url}/api/v1/households/${h}`)).json();
         expect([saved.language, saved.dinnerTime, saved.dislikes]).to.deep.equal(['en', '17:00', ['koriander']]);
+        // The dinner calendar: a link that serves iCalendar, a new one that retires the old, off and on again.
+        const cal = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Dinner calendar' }) });
+        const first = (await cal.locator('code.link-text').textContent())!;
+        expect(first).to.match(/\/api\/v1\/calendar\/[\w-]+\.ics$/);
+        const feed = (u: string) => ctx.request.get(`${server.url}${new URL(u).pathname}`);
+        expect((await feed(first)).headers()['content-type']).to.match(/^text\/calendar/);
+        await cal.getByRole('button', { name: /New link/ }).click();
+        await cal.locator('code.link-text').filter({ hasNotText: first }).waitFor();
+        expect((await feed(first)).status()).to.equal(404);
+        await screens(p, `settings-english-${kind.name}`);
+        await cal.getByRole('button', { name: 'Turn off' }).click();
+        await cal.getByText('The dinner calendar is turned off.').waitFor();
+        await cal.getByRole('button', { name: 'Turn on' }).click();
+        await cal.locator('code.link-text').waitFor();
         // Deleting the account asks first, then signs out; the address no longer signs in.
         await p.getByRole('button', { name: 'Delete my account' }).click();
         await p.getByText('Delete your account for good?').waitFor();

@@ -15,6 +15,7 @@ export function Settings({ householdId }: { householdId: string }) {
       <Password />
       <EmailChange />
       {adult && householdInfo.value && <HouseholdSettings householdId={householdId} />}
+      <DinnerCalendar householdId={householdId} adult={adult} />
       <Leave householdId={householdId} />
     </Page>
   );
@@ -173,6 +174,74 @@ function Leave({ householdId }: { householdId: string }) {
           {refused && <Problem error={act.error} />}
         </div>
       )}
+    </section>
+  );
+}
+
+/** The household's dinners as a calendar to subscribe to: the link, a new one when it leaked, or none (adults). */
+function DinnerCalendar({ householdId, adult }: { householdId: string; adult: boolean }) {
+  const m = t.value;
+  const [link, setLink] = useState<{ url: string | null; webcalUrl: string | null } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const act = useAction();
+  const path = { params: { path: { householdId } } };
+  useEffect(() => void act.run(async () => setLink(await call(api.GET('/api/v1/households/{householdId}/dinner-calendar', path)))), [householdId]);
+  const change = (what: 'reset' | 'off') =>
+    act.run(async () => {
+      setCopied(false);
+      if (what === 'reset') setLink(await call(api.POST('/api/v1/households/{householdId}/dinner-calendar/reset', path)));
+      else {
+        await call(api.DELETE('/api/v1/households/{householdId}/dinner-calendar', path));
+        setLink({ url: null, webcalUrl: null });
+      }
+    });
+  return (
+    <section aria-labelledby="calendar-h">
+      <h2 id="calendar-h">{m.dinnerCalendar}</h2>
+      <p class="muted">{m.dinnerCalendarAbout}</p>
+      {link?.url ? (
+        <>
+          <p>
+            <code class="link-text">{link.url}</code>
+          </p>
+          <div class="row">
+            <button
+              type="button"
+              onClick={() => void navigator.clipboard?.writeText(link.url!).then(() => setCopied(true), () => setCopied(false))}
+            >
+              {m.copy}
+            </button>
+            {link.webcalUrl && (
+              <a class="button secondary" href={link.webcalUrl}>
+                {m.subscribe}
+              </a>
+            )}
+            {adult && (
+              <>
+                <button type="button" class="secondary" disabled={act.busy} onClick={() => void change('reset')}>
+                  {m.newLink}
+                </button>
+                <button type="button" class="link" disabled={act.busy} onClick={() => void change('off')}>
+                  {m.turnOff}
+                </button>
+              </>
+            )}
+          </div>
+          {copied && <p role="status">{m.copied}</p>}
+        </>
+      ) : (
+        link && (
+          <p>
+            {m.calendarOff}{' '}
+            {adult && (
+              <button type="button" class="secondary" disabled={act.busy} onClick={() => void change('reset')}>
+                {m.turnOn}
+              </button>
+            )}
+          </p>
+        )
+      )}
+      <Problem error={act.error} />
     </section>
   );
 }
