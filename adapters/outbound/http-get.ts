@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { ForbiddenAddressError, type OutboundGuard, type VettedTarget } from './guard.js';
 
@@ -75,7 +75,7 @@ export async function outboundFetch(guard: OutboundGuard, url: string, o: Outbou
 type Answer = { body: Buffer; contentType: string | null; location?: never } | { body?: never; location: URL };
 
 /** The decoder for a Content-Encoding, or null for identity; undefined for one we did not ask for. */
-function decoderFor(encoding: string | undefined): Readable & NodeJS.WritableStream | null | undefined {
+function decoderFor(encoding: string | undefined): Transform | null | undefined {
   const e = (encoding ?? '').trim().toLowerCase();
   if (e === '' || e === 'identity') return null;
   if (e === 'gzip' || e === 'x-gzip') return zlib.createGunzip();
@@ -137,7 +137,8 @@ function getOnce(guard: OutboundGuard, target: VettedTarget, o: OutboundGetOptio
           else chunks.push(chunk);
         });
         body.on('end', () => resolve({ body: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? null }));
-        body.on('error', (e) => stop(decoder && e !== undefined && !(e instanceof OutboundFetchFailed) ? new OutboundFetchFailed('network', `the ${res.headers['content-encoding']} body does not decode`) : translate(e)));
+        // The response's own errors go to res's handler below; the decoder's mean the bytes were not what they claimed.
+        decoder?.on('error', () => stop(new OutboundFetchFailed('network', `the ${res.headers['content-encoding']} body does not decode`)));
         res.on('error', fail);
         res.on('close', () => {
           if (!res.complete) fail(new OutboundFetchFailed('network', 'connection closed before the end of the body'));

@@ -295,6 +295,11 @@ for (const kind of databaseKinds()) {
         const res = await owner.put(`${base}/${r.id}`, { ...old, imageUrl: address });
         expect([res.status, res.json.code], address).to.deep.equal([400, 'validation_failed']);
       }
+      // Addresses over 2048 characters are too long, in a recipe and in an import alike; nothing is fetched.
+      const long = `https://img.example/${'a'.repeat(2030)}.png`;
+      for (const res of [await owner.put(`${base}/${r.id}`, { ...old, sourceUrl: long }), await owner.post(path, { url: long })]) {
+        expect([res.status, res.json.code]).to.deep.equal([400, 'value_too_long']);
+      }
     });
 
     it('is in the OpenAPI document with every problem code', async () => {
