@@ -42,6 +42,8 @@ import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import { createRecipePageReader, recipeFetchUserAgent } from '../adapters/recipe-import/reader.js';
 import { buildVersion } from './version.js';
 import { recipeImportRoutes } from '../adapters/http/routes/recipe-import.js';
+import { liveRoutes } from '../adapters/http/routes/live.js';
+import { liveStreams, type LiveStreams } from '../core/households/live.js';
 import type { Logger } from '../ports/logger.js';
 import type { Mailer } from '../ports/mailer.js';
 import { databaseDeps, type DepsOverrides } from './deps.js';
@@ -66,6 +68,8 @@ export interface Runtime {
    * refused it, for jobs that record what was sent (the monthly dinner-price mail).
    */
   readonly mailer: { drain(): Promise<void>; readonly direct: Mailer };
+  /** The open live streams (GET /api/v1/me/changes), ended before the server stops. */
+  readonly live: LiveStreams;
   close(): Promise<void>;
 }
 
@@ -144,6 +148,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     }),
     importGate: (householdId: string) => rateLimiter.consume('recipe-import-per-household', `household:${householdId}`),
   };
+  const live = liveStreams(deps, { perLogin: config.live.perLogin, onError: (err) => logger.warn('live stream check failed', { err }) });
   let document: Record<string, unknown> | undefined;
   const routes: AnyRoute[] = [
     ...systemRoutes(settings, deps.timeZones),
@@ -168,6 +173,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...dinnerPriceListRoutes(deps),
     ...dinnerPriceRoutes(deps),
     ...waitlistRoutes(deps),
+    ...liveRoutes(live, { heartbeatMs: config.live.heartbeatMs }),
     ...publicDataRoutes(deps),
   ];
   const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, web: webApp(config.webDir) }, routes);
@@ -178,6 +184,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     deps,
     logger,
     routes,
+    live,
     // Some mails come from work done after an answer: draining waits for that work, then for the mails.
     mailer: {
       direct: options.mailer ?? direct,
@@ -187,6 +194,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       },
     },
     async close() {
+      live.closeAll();
       // Shutdown waits a little for work after answers and mails under way, never for a mail server that does not answer.
       await afterAnswer.drain(10_000);
       await mailer.drain(10_000);

@@ -57,6 +57,8 @@ export async function listen(runtime: Runtime, port: number, host: string): Prom
     stop: () =>
       (stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Live streams never end by themselves: they end now, and their sockets close as they go idle.
+        runtime.live.closeAll();
         server.closeIdleConnections();
         // Keep-alive sockets that turn idle after their last response are closed as they go quiet.
         const sweep = setInterval(() => server.closeIdleConnections(), 100);

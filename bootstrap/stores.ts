@@ -37,6 +37,8 @@ import { memoryCalendarFeedStore } from '../adapters/memory/calendar-feeds.js';
 import { knexDinnerCalendarStore } from '../adapters/knex/dinner-calendar-store.js';
 import { memoryDinnerCalendarStore } from '../adapters/memory/dinner-calendar.js';
 import { knexHouseholdRevisions } from '../adapters/knex/household-revisions.js';
+import { knexHouseholdChanges } from '../adapters/knex/household-changes.js';
+import { memoryHouseholdChanges } from '../adapters/memory/household-changes.js';
 import { memoryHouseholdRevisions } from '../adapters/memory/stores.js';
 import { knexPublicDataFiles } from '../adapters/knex/public-data-files.js';
 import { memoryPublicDataFiles } from '../adapters/memory/public-data-files.js';
@@ -85,6 +87,7 @@ export function knexStores(knex: Knex) {
     shoppingLists: knexShoppingListStore(knex),
     dinnerCalendars: knexDinnerCalendarStore(knex),
     revisions: knexHouseholdRevisions(knex),
+    changes: knexHouseholdChanges(knex),
     publicDataFiles: knexPublicDataFiles(knex),
     billing: knexBillingStore(knex),
     dinnerPriceSubscribers: knexDinnerPriceSubscriberStore(knex),
@@ -128,6 +131,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     calendarFeeds: memoryCalendarFeedStore(t),
     dinnerCalendars: memoryDinnerCalendarStore(t),
     revisions: memoryHouseholdRevisions(t),
+    changes: memoryHouseholdChanges(t),
     publicDataFiles: memoryPublicDataFiles(),
     billing: memoryBillingStore(t),
     dinnerPriceSubscribers: memoryDinnerPriceSubscriberStore(),

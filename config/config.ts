@@ -48,6 +48,8 @@ export interface Config {
   readonly calendar: { readonly fetchTimeoutMs: number; readonly maxBytes: number; readonly cacheTtlMs: number };
   /** Fetching recipe pages to import: RECIPE_IMPORT_TIMEOUT_MS, RECIPE_IMPORT_MAX_BYTES. */
   readonly recipeImport: { readonly timeoutMs: number; readonly maxBytes: number };
+  /** The live stream (GET /api/v1/me/changes): LIVE_STREAMS_PER_LOGIN, LIVE_HEARTBEAT_MS. */
+  readonly live: { readonly perLogin: number; readonly heartbeatMs: number };
   /** host:port pairs the outbound address guard lets through although loopback or private (OUTBOUND_ALLOW_HOSTS; tests only). */
   readonly outboundAllowHosts: readonly string[];
   /** RECIPE_LIBRARY: the recipe library behind the library download and the dinner prices (embedded: the sample set; none: no recipes). */
@@ -172,6 +174,10 @@ export function loadConfig(env: Env): Config {
       fetchTimeoutMs: wholeNumber('CALENDAR_FETCH_TIMEOUT_MS', str('CALENDAR_FETCH_TIMEOUT_MS', '10000'), 100, 120_000),
       maxBytes: wholeNumber('CALENDAR_MAX_BYTES', str('CALENDAR_MAX_BYTES', String(2 * 1024 * 1024)), 1024, 50 * 1024 * 1024),
       cacheTtlMs: wholeNumber('CALENDAR_CACHE_TTL_MS', str('CALENDAR_CACHE_TTL_MS', '300000'), 0, 86_400_000),
+    },
+    live: {
+      perLogin: wholeNumber('LIVE_STREAMS_PER_LOGIN', str('LIVE_STREAMS_PER_LOGIN', '4'), 1, 32),
+      heartbeatMs: wholeNumber('LIVE_HEARTBEAT_MS', str('LIVE_HEARTBEAT_MS', '20000'), 100, 120_000),
     },
     recipeImport: {
       timeoutMs: wholeNumber('RECIPE_IMPORT_TIMEOUT_MS', str('RECIPE_IMPORT_TIMEOUT_MS', '5000'), 100, 60_000),

@@ -30,6 +30,12 @@ export interface HttpSettings {
 /** The Koa application: conventions of api.md applied around every route of `routes`. */
 export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[]): Koa {
   const app = new Koa({ proxy: settings.config.trustProxy });
+  // Errors of the middleware are answered as problems below; what reaches Koa's own handler is a streamed answer
+  // that failed while it was being sent. A client that went away (a live stream closed, a tab shut) is no fault.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    settings.logger.error('answer failed while being sent', { err });
+  });
 
   // api.md's conventions around every request, as one middleware (each layer of Koa's chain is a promise more):
   // the trace and measurements outermost, then problems for every error, then the request line and version checks.

@@ -7,7 +7,8 @@ import { migrationSource, migrations } from './migrations/index.js';
 import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
 import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.js';
 import { currentStoreCall } from './store-calls.js';
-import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, type ReadCache } from './read-cache.js';
+import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, type ChangeSource, type ReadCache } from './read-cache.js';
+import { committed } from './commit-watch.js';
 
 
 export interface Database {
@@ -29,6 +30,30 @@ export interface OpenOptions {
   walFile?: (walPath: string) => { flush(): Promise<void>; close(): Promise<void> };
 }
 
+/**
+ * Postgres: what the read cache learns of a commit, the live stream's watchers hear next (adapters/knex/commit-watch.ts),
+ * after the cache has let go of what the commit changed, so that what they read then is current. A change of the
+ * cached tables (or a lost notification connection) may have changed any household's state and who may see it.
+ */
+function tellingCommits(knex: Knex, source: ChangeSource): ChangeSource {
+  return {
+    ...source,
+    start(changed, householdChanged) {
+      source.start(
+        () => {
+          changed();
+          committed(knex, { kind: 'access' });
+          committed(knex, { kind: 'household', householdId: null });
+        },
+        (household) => {
+          householdChanged(household);
+          committed(knex, { kind: 'household', householdId: household });
+        },
+      );
+    },
+  };
+}
+
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   // A SQLite file, not an in-memory database: only a file has a WAL to make durable and a second connection to read it.
@@ -44,7 +69,11 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   if (fixed) registerFixedSql(knex, fixed);
   // Sessions, memberships and merges kept in the process (adapters/knex/read-cache.ts); not for a SQLite in memory.
   const cache: ReadCache | null =
-    target.kind === 'postgres' ? readCache(postgresTableChanges(target.url, options.schema)) : sqliteReader ? readCache(sqliteTableChanges(sqliteReader)) : null;
+    target.kind === 'postgres'
+      ? readCache(tellingCommits(knex, postgresTableChanges(target.url, options.schema)))
+      : sqliteReader
+        ? readCache(sqliteTableChanges(sqliteReader))
+        : null;
   if (cache) registerReadCache(knex, cache);
   if (cache && target.kind === 'postgres') {
     knex.on('query', (q: { sql: string }) => {

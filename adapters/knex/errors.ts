@@ -3,6 +3,7 @@ import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.
 import { walSyncOf } from './wal-sync.js';
 import { readCacheOf } from './read-cache.js';
 import { runStoreCall } from './store-calls.js';
+import { committedAnything } from './commit-watch.js';
 
 const codeOf = (err: unknown): string | undefined =>
   typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
@@ -72,7 +73,11 @@ export function translated<T extends object>(knex: Knex, store: T): T {
                   return await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
                 } finally {
                   // SQLite: what this call wrote is on disk before it answers (group commit).
-                  if (sync && call.wrote) await sync.durable();
+                  if (sync && call.wrote) {
+                    await sync.durable();
+                    // The live stream hears of it (Postgres tells through its notifications instead).
+                    committedAnything(knex);
+                  }
                   // Postgres: the read cache holds back while a call that wrote a cached table is under way.
                   const settled = cache?.settled(call);
                   if (settled) await settled;

@@ -12,7 +12,7 @@ import type { PushOutbox } from '../../ports/push-outbox.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';
 import type { ShoppingList, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
-import type { MemoryTables } from './stores.js';
+import { tell, type MemoryTables } from './stores.js';
 
 /** The memory stores a list's state and inputs are read from (given late: they are built alongside this one). */
 export interface InputStores {
@@ -113,6 +113,8 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
         else lists.delete(next.id);
         throw err;
       }
+      t.listWrites.set(householdId, (t.listWrites.get(householdId) ?? 0) + 1);
+      tell(t, { kind: 'household', householdId });
       return { list: copy(next), result };
     },
   };

@@ -1,5 +1,6 @@
 import type { RecipeImage } from '../../ports/recipe-image.js';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
+import type { HouseholdChange } from '../../ports/household-changes.js';
 import type { Account, Session } from '../../core/accounts/types.js';
 import type { HouseholdWithMembers, Member, Household } from '../../core/households/types.js';
 import type { AccountStore, SessionStore } from '../../ports/account-store.js';
@@ -21,12 +22,27 @@ export interface MemoryTables {
   recipeHouseholds: Map<string, string>;
   /** recipe id → its kept picture (the recipe_images table). */
   recipeImages: Map<string, { householdId: string; image: RecipeImage }>;
+  /** Each household's count of list writes (what migration 0028's trigger tells of), for its live state. */
+  listWrites: Map<string, number>;
+  /** Who hears of changes (adapters/memory/household-changes.ts), as the database's commits would tell them. */
+  watchers: Set<(change: HouseholdChange) => void>;
+}
+
+/** Tells the watchers of a change once the write under way has ended, as a commit would. */
+export function tell(t: MemoryTables, change: HouseholdChange): void {
+  if (t.watchers.size === 0) return;
+  queueMicrotask(() => {
+    for (const w of t.watchers) w(change);
+  });
 }
 
 /** Moves a household's revision: every memory store calls it where a database trigger of migration 0016 would fire. */
 export function bumpRevision(t: MemoryTables, householdId: string): void {
   const r = t.revisions.get(householdId);
   if (r !== undefined) t.revisions.set(householdId, r + 1);
+  // Members are among the inputs: who may see the household may have changed too.
+  tell(t, { kind: 'household', householdId });
+  tell(t, { kind: 'access' });
 }
 
 export function memoryHouseholdRevisions(t: MemoryTables): HouseholdRevisions {
@@ -48,6 +64,8 @@ export const emptyTables = (): MemoryTables => ({
   revisions: new Map(),
   recipeHouseholds: new Map(),
   recipeImages: new Map(),
+  listWrites: new Map(),
+  watchers: new Set(),
 });
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
@@ -80,6 +98,7 @@ export function memoryAccountStore(t: MemoryTables): AccountStore {
       return copy(next);
     },
     async setSecurityStamp(id, securityStamp, at) {
+      tell(t, { kind: 'access' });
       const a = t.accounts.get(id);
       if (a) t.accounts.set(id, { ...a, securityStamp, updatedAt: at });
     },
@@ -88,10 +107,12 @@ export function memoryAccountStore(t: MemoryTables): AccountStore {
       if (a) t.accounts.set(id, { ...a, emailConfirmed: true, updatedAt: at });
     },
     async setPassword(id, passwordHash, securityStamp, at) {
+      tell(t, { kind: 'access' });
       const a = t.accounts.get(id);
       if (a) t.accounts.set(id, { ...a, passwordHash, securityStamp: securityStamp ?? a.securityStamp, updatedAt: at });
     },
     async setEmail(id, email, securityStamp, at) {
+      tell(t, { kind: 'access' });
       const a = t.accounts.get(id);
       if (!a) return null;
       const e = email.toLowerCase();
@@ -101,6 +122,7 @@ export function memoryAccountStore(t: MemoryTables): AccountStore {
       return copy(next);
     },
     async delete(id) {
+      tell(t, { kind: 'access' });
       t.accounts.delete(id);
       for (const [k, s] of t.sessions) if (s.accountId === id) t.sessions.delete(k);
       for (const [k, m] of t.members) {
@@ -128,13 +150,16 @@ export function memorySessionStore(t: MemoryTables): SessionStore {
       if (s) t.sessions.set(tokenHash, { ...s, expiresAt });
     },
     async setSecurityStamp(tokenHash, securityStamp) {
+      tell(t, { kind: 'access' });
       const s = t.sessions.get(tokenHash);
       if (s) t.sessions.set(tokenHash, { ...s, securityStamp });
     },
     async delete(tokenHash) {
+      tell(t, { kind: 'access' });
       t.sessions.delete(tokenHash);
     },
     async deleteExpired(now) {
+      tell(t, { kind: 'access' });
       let n = 0;
       for (const [k, s] of t.sessions) {
         if (s.expiresAt.getTime() < now.getTime()) {
@@ -159,6 +184,7 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       t.households.set(h.id, household);
       t.members.set(first.id, { ...first, householdId: h.id });
       t.revisions.set(h.id, 0);
+      tell(t, { kind: 'access' });
       return withMembers(household);
     },
     async byId(householdId) {
@@ -206,6 +232,8 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       return withMembers(next);
     },
     async delete(householdId) {
+      tell(t, { kind: 'household', householdId });
+      tell(t, { kind: 'access' });
       t.households.delete(householdId);
       t.revisions.delete(householdId);
       for (const [k, m] of t.members) if (m.householdId === householdId) t.members.delete(k);

@@ -42,6 +42,12 @@ export interface Authenticated {
   readonly renewed: boolean;
 }
 
+/** A session still counts: unexpired, within its absolute lifetime, and its account's security stamp unchanged. */
+export function sessionLive(session: Session, account: Account, now: Date): boolean {
+  const cap = session.createdAt.getTime() + SESSION_ABSOLUTE_MS;
+  return session.expiresAt.getTime() > now.getTime() && cap > now.getTime() && session.securityStamp === account.securityStamp;
+}
+
 /** Checks a cookie token: known, unexpired, its account still there and its security stamp current. */
 export async function authenticate(
   deps: { sessions: SessionStore; tokens: SecretTokens; clock: Clock },
@@ -53,7 +59,7 @@ export async function authenticate(
   const now = deps.clock.now();
   const { session, account } = found;
   const cap = session.createdAt.getTime() + SESSION_ABSOLUTE_MS;
-  if (session.expiresAt.getTime() <= now.getTime() || cap <= now.getTime() || session.securityStamp !== account.securityStamp) {
+  if (!sessionLive(session, account, now)) {
     await deps.sessions.delete(tokenHash);
     return fail({ type: 'unauthenticated' });
   }

@@ -9,6 +9,9 @@ import { migrations } from '../../adapters/knex/migrations/index.js';
 import { Client, freshEmail, type Answer, type RequestOptions } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
 import { BACKEND_HEADER, startCluster, type Cluster } from './cluster.js';
+import { openSse, type SseEvent } from '../support/sse.js';
+
+const households = (e: SseEvent): string[] => (JSON.parse(e.data) as { households: string[] }).households;
 
 /** A client with an address of its own (X-Forwarded-For; the processes trust the proxy), so per-IP limits are its own. */
 class ClusterClient extends Client {
@@ -241,5 +244,37 @@ describe('two processes on one Postgres behind a round-robin', function () {
     expect(claimed).to.include.members(ran);
     const settled = claimed.filter((slot) => Date.parse(slot) < Date.now() - 5_000);
     expect(ran).to.include.members(settled);
+  });
+
+  // Last: its own household's pushes (a list change, a join) are not counted by the push test above.
+  it("a tick made through one process reaches a stream held by the other within 2 s; a sign-out through one ends it", async () => {
+    const [a, b] = cluster.backends;
+    const on = (backend: typeof a, client: ClusterClient) => Object.assign(new ClusterClient(`http://127.0.0.1:${backend.port}`, client.ip), { cookie: client.cookie });
+    const kari = await registered(cluster.url, 'Kari');
+    const ola = await registered(cluster.url, 'Ola');
+    const h = (await kari.client.post('/api/v1/households', { name: 'Live' })).json;
+    const base = `/api/v1/households/${h.id}`;
+    const code = (await kari.client.post(`${base}/invites`, { role: 'Adult' })).json.code;
+    expect((await ola.client.post('/api/v1/invites/accept', { code })).status).to.equal(200);
+    const plan = (await kari.client.put(`${base}/plans/week/2026-06-01`)).json;
+    const line = await on(a, kari.client).post(`${base}/plans/${plan.id}/shopping-list/items`, { displayName: 'Melk' });
+    expect(line.status, line.text).to.equal(200);
+
+    const stream = await openSse(`http://127.0.0.1:${b.port}/api/v1/me/changes`, { Cookie: `app_session=${ola.client.cookie}` });
+    try {
+      expect(households(await stream.next((e) => e.event === 'ready'))).to.deep.equal([h.id]);
+      await new Promise((r) => setTimeout(r, 200));
+      const from = stream.events.length;
+      const tick = await on(a, kari.client).patch(`${base}/shopping-items/${line.json.id}`, { status: 'Purchased' });
+      expect(tick.status, tick.text).to.equal(200);
+      const changed = await stream.next((e) => e.event === 'changed', 2000, from);
+      expect(households(changed)).to.deep.equal([h.id]);
+
+      expect((await on(a, ola.client).post('/api/v1/auth/logout')).status).to.equal(204);
+      expect(JSON.parse((await stream.next((e) => e.event === 'end', 2000)).data)).to.deep.equal({ reason: 'signed-out' });
+      await stream.closed();
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -21,6 +21,7 @@ import { foodTableStoreContract, receiptStoreContract } from './food-table-store
 import { shoppingListStoreContract } from './shopping-list-store.contract.js';
 import { calendarFeedStoreContract } from './calendar-feed-store.contract.js';
 import { householdRevisionsContract } from './household-revisions.contract.js';
+import { householdChangesContract } from './household-changes.contract.js';
 import { dinnerCalendarStoreContract } from './dinner-calendar-store.contract.js';
 import { dinnerPriceSubscriberStoreContract } from './dinner-price-subscriber-store.contract.js';
 import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
@@ -56,6 +57,7 @@ for (const backend of backends()) {
   shoppingListStoreContract(backend);
   calendarFeedStoreContract(backend);
   householdRevisionsContract(backend);
+  householdChangesContract(backend);
   dinnerCalendarStoreContract(backend);
   dinnerPriceSubscriberStoreContract(backend);
   dinnerPriceStoreContract(backend);

@@ -8,6 +8,8 @@ import { Week } from './pages/week';
 import { location, navigate } from './router';
 import { household, householdInfo, householdProblem, loadHousehold, loadMe, me, pickHousehold, signOut, today } from './state';
 import { Page, Problem, lazy } from './ui';
+// Opens the live stream of changes while someone is signed in.
+import './live';
 
 // The week and the list come with the first load; every other screen when it is first opened.
 const Members = lazy(() => import('./pages/members').then((p) => p.Members));

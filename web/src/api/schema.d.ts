@@ -1798,6 +1798,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hear of changes to the caller's households as they happen (server-sent events)
+         * @description A server-sent events stream (text/event-stream) of changes to the caller's households: whatever one member
+         *     changes (a tick on the list, a dish on the week, a pantry observation, a setting, a member), every other open
+         *     stream of a member hears within moments, whichever process of the service made the change (on Postgres through
+         *     LISTEN/NOTIFY). The events carry no household data, only which households to read again; read them as usual
+         *     (the shopping list's ETag makes an unchanged list a 304).
+         *
+         *     Events, each with an `id` (a cursor naming the state of every household sent):
+         *     - `ready` first, once: `{"households": [id, ...]}`, the households the stream carries;
+         *     - `changed`: `{"households": [id, ...]}`, these changed (or were joined) since the last event;
+         *     - `end`: `{"reason": "signed-out" | "replaced" | "closing"}`, the stream is over: the sign-in ended (signed out,
+         *       revoked, expired), a newer stream of the same sign-in took its place, or the service is stopping.
+         *     A comment line (`: ping`) comes every heartbeat (LIVE_HEARTBEAT_MS, default 20 s), when the sign-in is also
+         *     checked again. The stream carries only the households the sign-in belongs to at each moment: a household left is
+         *     no longer named, one joined is named in a `changed` event.
+         *
+         *     Opened again with `Last-Event-ID` (browsers send it themselves), the stream sends `changed` at once for the
+         *     households whose state moved since that cursor; a cursor that cannot be read (or one over 8192 characters)
+         *     counts as having seen nothing, so every household is named. One sign-in holds at most LIVE_STREAMS_PER_LOGIN
+         *     (default 4) open streams per process: opening one more ends its oldest with `end` `replaced`. When the stream
+         *     drops, a client reads the shopping list with `If-None-Match` every few seconds until it is back.
+         */
+        get: operations["streamChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/data/food-db-derived.jsonl.gz": {
         parameters: {
             query?: never;
@@ -13154,6 +13193,80 @@ export interface operations {
             };
             /** @description waitlist_token_expired */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (see the operation description for its events) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../api';
 import { language, t } from '../i18n';
+import { changesOf, live, liveDown, POLL_MS } from '../live';
 import { Page, Problem, useAction } from '../ui';
 
 // Formatters are costly to make on a cheap phone: one per language, made once.
@@ -33,6 +34,18 @@ export function List({ householdId, planId }: { householdId: string; planId: str
     [householdId, planId],
   );
   const reload = async () => setList(await call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path } })));
+  // Another member's change, heard on the live stream: the list is read again (a 304 when it is unchanged).
+  const heard = changesOf.value[householdId] ?? 0;
+  useEffect(() => {
+    if (heard > 0) void reload().catch(() => undefined);
+  }, [heard]);
+  // While the stream is down, the list is read every few seconds instead (the browser sends its ETag).
+  const streaming = live.value;
+  useEffect(() => {
+    if (streaming) return;
+    const timer = setInterval(() => void reload().catch(() => undefined), POLL_MS);
+    return () => clearInterval(timer);
+  }, [streaming, householdId, planId]);
   const tick = (item: ShoppingItem) =>
     act.run(async () => {
       // Instant feedback: the tick shows at once and is taken back if the service refuses it or cannot be reached.
@@ -111,6 +124,7 @@ export function List({ householdId, planId }: { householdId: string; planId: str
   return (
     <Page title={m.list}>
       <p role="status">{m.toBuy(list.toBuyCount)}</p>
+      {liveDown.value && <p class="muted">{m.liveDown}</p>}
       {list.wouldAdd.length > 0 && !closed && (
         <div class="ask" role="region" aria-label={m.weekAsks(list.wouldAdd.length)}>
           <p>{m.weekAsks(list.wouldAdd.length)}</p>

@@ -1,0 +1,247 @@
+import type { SessionStore } from '../../ports/account-store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { HouseholdChange, HouseholdChanges } from '../../ports/household-changes.js';
+import type { HouseholdStore } from '../../ports/household-store.js';
+import { sessionLive } from '../accounts/sessions.js';
+import type { AccountId, HouseholdId } from '../shared/ids.js';
+
+/**
+ * The live stream of a sign-in's households: each open stream hears, within moments of the commit, which of the
+ * households its sign-in belongs to changed, whichever process of the service made the change. It carries no
+ * data, only which households to read again; the app reads them as it always does (the list's ETag makes that
+ * cheap). Each event names the state every household of the stream had when it was sent (its cursor), so a stream
+ * opened again with the last cursor it saw (SSE's Last-Event-ID) hears at once of what changed while it was away.
+ */
+export interface LiveDeps {
+  readonly changes: HouseholdChanges;
+  readonly households: Pick<HouseholdStore, 'membershipsOf'>;
+  readonly sessions: Pick<SessionStore, 'lookup'>;
+  readonly clock: Clock;
+}
+
+/** Why a stream ended. */
+export type LiveEndReason = 'signed-out' | 'replaced' | 'closing';
+
+/** Where a stream's events go (the HTTP route writes them as server-sent events). */
+export interface LiveSink {
+  /** First, once: the households the stream carries, and the cursor naming their state. */
+  ready(householdIds: readonly HouseholdId[], cursor: string): void;
+  /** These households changed (or were joined) since the cursor last sent; the cursor now names their state. */
+  changed(householdIds: readonly HouseholdId[], cursor: string): void;
+  /** The stream is over; nothing follows. */
+  end(reason: LiveEndReason): void;
+}
+
+export interface LiveStream {
+  /** The client went away. */
+  close(): void;
+}
+
+export interface LiveStreams {
+  /**
+   * Opens a stream for a signed-in caller (the route has authenticated it). `lastEventId`: the cursor of the last
+   * event a previous stream delivered, if any; one that cannot be read counts as none seen (every household changed).
+   */
+  open(caller: { readonly accountId: AccountId; readonly sessionKey: string }, lastEventId: string | null, sink: LiveSink): Promise<LiveStream>;
+  /** Checks every stream's sign-in and households again now (a heartbeat: a session also ends by its time). */
+  recheck(): void;
+  /** How many streams are open. */
+  readonly size: number;
+  /** Ends every stream (the service stops). */
+  closeAll(): void;
+}
+
+export interface LiveOptions {
+  /** Streams one sign-in may hold open; opening one more ends its oldest ('replaced'). */
+  readonly perLogin: number;
+  /** A check failed (the database out of reach); it is tried again on the next change or recheck. */
+  readonly onError?: (err: unknown) => void;
+}
+
+/** Longest Last-Event-ID read; a longer one counts as unreadable. */
+export const CURSOR_MAX = 8192;
+
+/** `<household id>:<state>` pairs joined by commas, each part URI-encoded: no line break can reach the SSE frame. */
+export function encodeCursor(seen: ReadonlyMap<HouseholdId, string>): string {
+  return [...seen]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([id, state]) => `${encodeURIComponent(id)}:${encodeURIComponent(state)}`)
+    .join(',');
+}
+
+/** The states a cursor names; null when it is not one this service wrote. */
+export function decodeCursor(cursor: string): Map<HouseholdId, string> | null {
+  if (cursor.length > CURSOR_MAX) return null;
+  const out = new Map<HouseholdId, string>();
+  if (cursor === '') return out;
+  for (const pair of cursor.split(',')) {
+    const m = /^([^:,]+):([^:,]+)$/.exec(pair);
+    if (!m) return null;
+    try {
+      out.set(decodeURIComponent(m[1]!), decodeURIComponent(m[2]!));
+    } catch {
+      return null;
+    }
+  }
+  return out;
+}
+
+interface Open {
+  readonly accountId: AccountId;
+  readonly sessionKey: string;
+  readonly sink: LiveSink;
+  /** The households the stream carries, with the state last sent for each. */
+  seen: Map<HouseholdId, string>;
+  ended: boolean;
+}
+
+export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
+  const streams = new Set<Open>();
+  // What the next check covers: households whose state may have moved (all: every household), and whether who
+  // may see them may have changed.
+  let pendingAll = false;
+  const pendingHouseholds = new Set<HouseholdId>();
+  let pendingAccess = false;
+  let running = false;
+  let stopWatching: (() => void) | null = null;
+
+  const end = (s: Open, reason: LiveEndReason) => {
+    if (s.ended) return;
+    s.ended = true;
+    streams.delete(s);
+    if (streams.size === 0 && stopWatching) {
+      stopWatching();
+      stopWatching = null;
+    }
+    s.sink.end(reason);
+  };
+
+  const hear = (change: HouseholdChange) => {
+    if (change.kind === 'access') pendingAccess = true;
+    else if (change.householdId === null) pendingAll = true;
+    else pendingHouseholds.add(change.householdId);
+    schedule();
+  };
+
+  const schedule = () => {
+    if (running) return;
+    running = true;
+    // After the current turn: the notifications of one commit arrive together and are checked as one.
+    void Promise.resolve()
+      .then(drain)
+      .finally(() => {
+        running = false;
+        if (streams.size > 0 && (pendingAll || pendingAccess || pendingHouseholds.size > 0)) schedule();
+      });
+  };
+
+  /** Each stream's sign-in still alive, and the households it now belongs to (null: the sign-in ended). */
+  const households = async (s: Open): Promise<HouseholdId[] | null> => {
+    const found = await deps.sessions.lookup(s.sessionKey);
+    if (!found || found.account.id !== s.accountId || !sessionLive(found.session, found.account, deps.clock.now())) return null;
+    return (await deps.households.membershipsOf(s.accountId)).map((m) => m.householdId);
+  };
+
+  const drain = async () => {
+    while (streams.size > 0 && (pendingAll || pendingAccess || pendingHouseholds.size > 0)) {
+      const all = pendingAll;
+      const access = pendingAccess;
+      const named = new Set(pendingHouseholds);
+      pendingAll = false;
+      pendingAccess = false;
+      pendingHouseholds.clear();
+      try {
+        await check(all, access, named);
+      } catch (err) {
+        // Nothing is known to have been sent: the next signal or recheck looks at everything again.
+        pendingAll = true;
+        pendingAccess = true;
+        options.onError?.(err);
+        return;
+      }
+    }
+  };
+
+  const check = async (all: boolean, access: boolean, named: ReadonlySet<HouseholdId>) => {
+    // Households a stream has just been let into: changed for it, whatever their state.
+    const joined = new Map<Open, Set<HouseholdId>>();
+    if (access) {
+      for (const s of [...streams]) {
+        const now = await households(s);
+        if (s.ended) continue;
+        if (now === null) {
+          end(s, 'signed-out');
+          continue;
+        }
+        const next = new Map<HouseholdId, string>();
+        const added = new Set<HouseholdId>();
+        for (const id of now) {
+          const state = s.seen.get(id);
+          if (state === undefined) added.add(id);
+          next.set(id, state ?? '');
+        }
+        // A household left is dropped without a word: the stream carries only the sign-in's households.
+        s.seen = next;
+        if (added.size > 0) joined.set(s, added);
+      }
+    }
+    const wanted = new Set<HouseholdId>();
+    for (const s of streams) for (const id of s.seen.keys()) if (all || named.has(id) || joined.get(s)?.has(id)) wanted.add(id);
+    if (wanted.size === 0) return;
+    const states = await deps.changes.states([...wanted]);
+    for (const s of [...streams]) {
+      const changed: HouseholdId[] = [];
+      for (const [id, state] of s.seen) {
+        if (!wanted.has(id)) continue;
+        const now = states.get(id);
+        // A household gone: its members' memberships went with it, which the access check drops.
+        if (now === undefined) continue;
+        if (now !== state || joined.get(s)?.has(id)) changed.push(id);
+        s.seen.set(id, now);
+      }
+      if (changed.length > 0 && !s.ended) s.sink.changed(changed.sort(), encodeCursor(s.seen));
+    }
+  };
+
+  return {
+    async open(caller, lastEventId, sink) {
+      const memberships = await deps.households.membershipsOf(caller.accountId);
+      const ids = memberships.map((m) => m.householdId);
+      const states = await deps.changes.states(ids);
+      const seen = new Map<HouseholdId, string>();
+      for (const id of ids) {
+        const state = states.get(id);
+        if (state !== undefined) seen.set(id, state);
+      }
+      const before = lastEventId === null ? null : (decodeCursor(lastEventId) ?? new Map<HouseholdId, string>());
+      const s: Open = { accountId: caller.accountId, sessionKey: caller.sessionKey, sink, seen, ended: false };
+      sink.ready([...seen.keys()].sort(), encodeCursor(seen));
+      if (before) {
+        const missed = [...seen].filter(([id, state]) => before.get(id) !== state).map(([id]) => id);
+        if (missed.length > 0) sink.changed(missed.sort(), encodeCursor(seen));
+      }
+      streams.add(s);
+      stopWatching ??= deps.changes.watch(hear);
+      // The oldest streams of this sign-in past its allowance end.
+      const mine = [...streams].filter((o) => o.sessionKey === caller.sessionKey);
+      for (const old of mine.slice(0, Math.max(0, mine.length - options.perLogin))) end(old, 'replaced');
+      // A change committed between the reads above and the watching is caught by comparing once more.
+      for (const id of seen.keys()) pendingHouseholds.add(id);
+      pendingAccess = true;
+      schedule();
+      return { close: () => end(s, 'closing') };
+    },
+    recheck() {
+      if (streams.size === 0) return;
+      pendingAll = true;
+      pendingAccess = true;
+      schedule();
+    },
+    get size() {
+      return streams.size;
+    },
+    closeAll() {
+      for (const s of [...streams]) end(s, 'closing');
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { schemaUrl } from '../cluster/cluster.js';
+import { Client, signedInClient } from '../support/client.js';
+import { databaseKinds, freshSchema } from '../support/databases.js';
+import { startTestServer, TEST_RATE_LIMITS } from '../support/server.js';
+import { freePort, spawnService, stopProcess, type ServiceProcess } from '../support/service-process.js';
+import { openSse, type SseStream } from '../support/sse.js';
+import { CHROMIUM, launch, overflowAtNarrow, PHONE, screens, seriousViolations } from './browser.js';
+
+const WEB_DIR = 'web/dist';
+
+/** Monday of the current week (UTC), as the plan's week start. */
+function thisMonday(): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Two people shop one list, each in a browser of their own, and see each other's ticks within 2 s without
+ * reloading. On Postgres each talks to a service process of its own on one database (a tick made through one
+ * process reaches the other person through the other, by LISTEN/NOTIFY); on SQLite both use the one process.
+ * When the stream drops, the list is read every few seconds instead, and says so.
+ */
+for (const kind of databaseKinds()) {
+  describe(`the web app in Chromium: two shoppers on one list, live [${kind.name}]`, function () {
+    this.timeout(120_000);
+    // Kari's service and Ola's (the same one on SQLite).
+    let urls: [string, string];
+    let stop: () => Promise<void>;
+    let browser: Browser;
+    const contexts: BrowserContext[] = [];
+    let kari: Page;
+    let ola: Page;
+    const extra: SseStream[] = [];
+
+    before(async function () {
+      if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+      if (!existsSync(`${WEB_DIR}/index.html`)) throw new Error('the web app is not built: npm run build:web');
+      if (kind.name === 'postgres') {
+        const pgUrl = process.env['DATABASE_URL_PG']!;
+        const { schema, drop } = await freshSchema(pgUrl, 'live');
+        const dir = mkdtempSync(join(tmpdir(), 'dinner-live-'));
+        const processes: ServiceProcess[] = [];
+        stop = async () => {
+          await Promise.all(processes.map((p) => stopProcess(p)));
+          await drop();
+          rmSync(dir, { recursive: true, force: true });
+        };
+        const ports = [await freePort(), await freePort()];
+        for (const [i, port] of ports.entries()) {
+          processes.push(
+            spawnService(
+              {
+                DATABASE_URL: schemaUrl(pgUrl, schema),
+                PORT: String(port),
+                WEB_DIR,
+                OUTBOX_DIR: join(dir, `outbox-${i}`),
+                RATE_LIMITS: TEST_RATE_LIMITS,
+                PASSWORD_HASH_CPU_PERCENT: '100',
+                BUILD_ID: 'live-e2e',
+                LOG_LEVEL: 'info',
+              },
+              `process ${i === 0 ? 'a' : 'b'}`,
+            ),
+          );
+          // One after the other: the second finds the schema migrated.
+          await processes[i]!.logLine((l) => l['msg'] === 'listening');
+        }
+        urls = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`];
+      } else {
+        const server = await startTestServer(kind, { WEB_DIR });
+        urls = [server.url, server.url];
+        stop = () => server.stop();
+      }
+      browser = await launch();
+    });
+    afterEach(async function () {
+      if (this.currentTest?.state === 'failed') {
+        for (const [name, p] of [['kari', kari], ['ola', ola]] as const) await p?.screenshot({ path: `test-results/screens/FAILED-live-${name}-${kind.name}.png`, fullPage: true }).catch(() => undefined);
+      }
+    });
+    after(async () => {
+      for (const s of extra) s.close();
+      for (const c of contexts) await c.close();
+      await browser?.close();
+      await stop?.();
+    });
+
+    /** A browser of the person's own, signed in with the session `client` holds, on the list; resolves once its live stream is open. */
+    async function shopper(client: Client, url: string, planId: string): Promise<Page> {
+      const context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      contexts.push(context);
+      await context.addCookies([{ name: 'app_session', value: client.cookie!, url }]);
+      const page = await context.newPage();
+      const stream = page.waitForResponse((r) => r.url().endsWith('/api/v1/me/changes') && r.status() === 200);
+      await page.goto(`${url}/list/${planId}`);
+      await page.getByRole('heading', { name: 'Handleliste' }).waitFor();
+      await stream;
+      return page;
+    }
+    const line = (page: Page, name: string) => page.locator('ul.items > li').filter({ hasText: name });
+    const ticked = (page: Page, name: string) => page.locator('ul.items > li.done').filter({ hasText: name });
+    const shot = async (page: Page, name: string) => {
+      await screens(page, `${name}-${kind.name}`);
+      const violations = await seriousViolations(page);
+      expect(violations, `${name}: ${JSON.stringify(violations)}`).to.deep.equal([]);
+      expect(await overflowAtNarrow(page), `${name} is wider than 360 px`).to.equal(0);
+    };
+
+    it("shows each shopper the other's ticks and lines within 2 s, and falls back to reading the list every few seconds when the stream drops", async () => {
+      // Kari's household, its week and three lines, made through Kari's process; Ola joins through the other.
+      const k = await signedInClient(urls[0], 'Kari');
+      const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
+      const base = `/api/v1/households/${h.id}`;
+      const code = (await k.client.post(`${base}/invites`, { role: 'Adult' })).json.code as string;
+      const o = await signedInClient(urls[1], 'Ola');
+      expect((await o.client.post('/api/v1/invites/accept', { code })).status).to.equal(200);
+      const plan = (await k.client.put(`${base}/plans/week/${thisMonday()}`)).json as { id: string };
+      for (const name of ['Melk', 'Brød', 'Egg']) expect((await k.client.post(`${base}/plans/${plan.id}/shopping-list/items`, { displayName: name })).status).to.equal(200);
+
+      kari = await shopper(k.client, urls[0], plan.id);
+      ola = await shopper(o.client, urls[1], plan.id);
+      await line(ola, 'Egg').waitFor();
+
+      // Kari ticks the milk: Ola's list shows it ticked within 2 s, with no reload.
+      await line(kari, 'Melk').getByRole('checkbox').check();
+      await ticked(ola, 'Melk').waitFor({ timeout: 2000 });
+      await ola.getByText('2 ting å kjøpe').waitFor({ timeout: 2000 });
+      // Ola adds coffee and ticks the bread: Kari sees both within 2 s.
+      await ola.getByPlaceholder('Legg til en vare').fill('Kaffe');
+      await ola.getByRole('button', { name: 'Legg til', exact: true }).click();
+      await line(kari, 'Kaffe').waitFor({ timeout: 2000 });
+      await line(ola, 'Brød').getByRole('checkbox').check();
+      await ticked(kari, 'Brød').waitFor({ timeout: 2000 });
+      await shot(kari, 'live-kari');
+      await shot(ola, 'live-ola');
+
+      // Ola's stream drops: four newer streams of the same sign-in on Ola's process end it ("replaced"). The app
+      // says so and reads the list every few seconds, revalidating with its ETag.
+      for (let i = 0; i < 4; i++) extra.push(await openSse(`${urls[1]}/api/v1/me/changes`, { Cookie: `app_session=${o.client.cookie}` }));
+      await ola.getByText('Ingen direkte oppdateringer akkurat nå').waitFor({ timeout: 5000 });
+      const revalidated: string[] = [];
+      ola.on('request', (r) => {
+        if (r.url().endsWith('/shopping-list'))
+          void r
+            .allHeaders()
+            .then((hs) => revalidated.push(hs['if-none-match'] ?? ''))
+            .catch(() => undefined);
+      });
+      await line(kari, 'Melk').getByRole('checkbox').uncheck();
+      await line(ola, 'Melk').and(ola.locator('li:not(.done)')).waitFor({ timeout: 8000 });
+      expect(revalidated.some((tag) => tag.startsWith('W/"')), `If-None-Match sent: ${JSON.stringify(revalidated)}`).to.equal(true);
+      await shot(ola, 'live-polling');
+    });
+  });
+}
