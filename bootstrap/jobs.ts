@@ -38,6 +38,16 @@ export function jobsOf(runtime: Runtime): Job[] {
       },
     },
     {
+      // An Idempotency-Key is kept for a day (adapters/http/idempotency.ts); a login's keys also go with it.
+      name: 'forget-idempotency-keys',
+      lockKey: 7_100_039,
+      cron: '29 * * * *',
+      run: async () => {
+        const n = await runtime.deps.idempotency.forgetBefore(new Date(runtime.deps.clock.now().getTime() - 24 * 60 * 60 * 1000));
+        if (n > 0) runtime.logger.info('forgot idempotency keys', { count: n });
+      },
+    },
+    {
       name: 'purge-expired-sign-in-state',
       lockKey: 7_100_002,
       cron: '23 * * * *',

@@ -176,7 +176,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...liveRoutes(live, { heartbeatMs: config.live.heartbeatMs }),
     ...publicDataRoutes(deps),
   ];
-  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, web: webApp(config.webDir) }, routes);
+  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, idempotency: { store: deps.idempotency, clock: deps.clock }, web: webApp(config.webDir) }, routes);
   return {
     config,
     app,

@@ -38,6 +38,8 @@ import { knexDinnerCalendarStore } from '../adapters/knex/dinner-calendar-store.
 import { memoryDinnerCalendarStore } from '../adapters/memory/dinner-calendar.js';
 import { knexHouseholdRevisions } from '../adapters/knex/household-revisions.js';
 import { knexHouseholdChanges } from '../adapters/knex/household-changes.js';
+import { knexIdempotencyStore } from '../adapters/knex/idempotency-store.js';
+import { memoryIdempotencyStore } from '../adapters/memory/idempotency-store.js';
 import { memoryHouseholdChanges } from '../adapters/memory/household-changes.js';
 import { memoryHouseholdRevisions } from '../adapters/memory/stores.js';
 import { knexPublicDataFiles } from '../adapters/knex/public-data-files.js';
@@ -88,6 +90,7 @@ export function knexStores(knex: Knex) {
     dinnerCalendars: knexDinnerCalendarStore(knex),
     revisions: knexHouseholdRevisions(knex),
     changes: knexHouseholdChanges(knex),
+    idempotency: knexIdempotencyStore(knex),
     publicDataFiles: knexPublicDataFiles(knex),
     billing: knexBillingStore(knex),
     dinnerPriceSubscribers: knexDinnerPriceSubscriberStore(knex),
@@ -132,6 +135,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     dinnerCalendars: memoryDinnerCalendarStore(t),
     revisions: memoryHouseholdRevisions(t),
     changes: memoryHouseholdChanges(t),
+    idempotency: memoryIdempotencyStore(t),
     publicDataFiles: memoryPublicDataFiles(),
     billing: memoryBillingStore(t),
     dinnerPriceSubscribers: memoryDinnerPriceSubscriberStore(),

@@ -14,6 +14,7 @@ import { readRawBody } from './raw-body.js';
 import { containsNul, parseWith } from './validation.js';
 import { versionGate } from './version-gate.js';
 import { authenticateRequest, crossSiteGuard, type SessionDeps } from './session-cookie.js';
+import { requestFingerprint, underIdempotencyKey, type IdempotencySettings } from './idempotency.js';
 
 /** JSON bodies up to 1 MiB (extensions.md > Request size). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -23,6 +24,8 @@ export interface HttpSettings {
   readonly logger: Logger;
   readonly rateLimiter: RateLimiter;
   readonly sessions: SessionDeps;
+  /** Idempotency-Keys of state-changing signed-in requests (adapters/http/idempotency.ts). */
+  readonly idempotency: IdempotencySettings;
   /** The web app (adapters/http/web-app.ts): answers what no route does outside /api/, else false. */
   readonly web?: (ctx: Koa.Context) => boolean;
 }
@@ -112,6 +115,8 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
   const parseJson = route.body ? jsonBodyParser() : null;
   const rawBody = route.rawBody;
   const multipartDef = route.multipart;
+  // A state-changing signed-in route takes an Idempotency-Key.
+  const idempotent = route.method !== 'GET' && route.auth === 'session';
   const limit = async (metrics: RequestMetrics, cls: RateClass, key: string) => {
     const since = process.hrtime.bigint();
     let decision: Awaited<ReturnType<RateLimiter['consume']>>;
@@ -158,29 +163,43 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
       await parseJson(ctx, noMore);
     }
-    since = process.hrtime.bigint();
-    let input: Parameters<AnyRoute['handler']>[1];
-    try {
-      const body = route.body ? bodyOf(ctx) : undefined;
-      if (body !== undefined && containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
-      input = {
-        params: route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {},
-        query: route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {},
-        // Its text fields were read and checked for NUL by readMultipart; they validate like a JSON body.
-        body: route.body ? parseWith(route.body, body, 'body') : multipartDef && multipart ? parseWith(multipartDef.fields, multipart.fields, 'body') : undefined,
-        files: multipart?.files ?? {},
-        caller: ctx.state['caller'] ?? null,
-        rawBody: raw ?? Buffer.alloc(0),
-      };
-    } finally {
-      stepDone(metrics, 'validate', since);
-    }
-    since = process.hrtime.bigint();
-    try {
-      await route.handler(ctx, input);
-    } finally {
-      stepDone(metrics, 'handler', since);
-    }
+    const handle = async () => {
+      let since = process.hrtime.bigint();
+      let input: Parameters<AnyRoute['handler']>[1];
+      try {
+        const body = route.body ? bodyOf(ctx) : undefined;
+        if (body !== undefined && containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
+        input = {
+          params: route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {},
+          query: route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {},
+          // Its text fields were read and checked for NUL by readMultipart; they validate like a JSON body.
+          body: route.body ? parseWith(route.body, body, 'body') : multipartDef && multipart ? parseWith(multipartDef.fields, multipart.fields, 'body') : undefined,
+          files: multipart?.files ?? {},
+          caller: ctx.state['caller'] ?? null,
+          rawBody: raw ?? Buffer.alloc(0),
+        };
+      } finally {
+        stepDone(metrics, 'validate', since);
+      }
+      since = process.hrtime.bigint();
+      try {
+        await route.handler(ctx, input);
+      } finally {
+        stepDone(metrics, 'handler', since);
+      }
+    };
+    const login = idempotent ? (ctx.state['caller'] as { session: { tokenHash: string } } | undefined)?.session.tokenHash : undefined;
+    if (!login) return handle();
+    // What the request sent, for telling a repeat from another request under the same key.
+    const fingerprint = () =>
+      requestFingerprint(
+        raw
+          ? [raw]
+          : multipart
+            ? [JSON.stringify(multipart.fields), ...Object.entries(multipart.files).sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([name, f]) => [name, f.bytes])]
+            : [(ctx.request as unknown as { rawBody?: string }).rawBody ?? ''],
+      );
+    await underIdempotencyKey(settings.idempotency, ctx, login, fingerprint, handle);
   };
 }
 

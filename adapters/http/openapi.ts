@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ProblemBody } from './schemas.js';
 import type { AnyRoute, MultipartDef } from './route.js';
+import { IDEMPOTENCY_DOC, IDEMPOTENCY_HEADER } from './idempotency.js';
 
 type Json = Record<string, unknown>;
 
@@ -68,6 +69,8 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
         parameters.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop });
       }
     }
+    const idempotent = r.method !== 'GET' && r.auth === 'session';
+    if (idempotent) parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: IDEMPOTENCY_DOC, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' } });
     for (const [name, description] of Object.entries(r.rawBody?.headers ?? {})) {
       parameters.push({ name, in: 'header', required: true, description, schema: { type: 'string' } });
     }
@@ -89,6 +92,10 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       statuses.set(415, [statuses.get(415), 'unsupported_media_type: the body is not multipart/form-data'].filter(Boolean).join('; '));
     }
     if (r.rawBody) statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${r.rawBody.maxBytes} bytes`].filter(Boolean).join('; '));
+    if (idempotent) {
+      statuses.set(409, [statuses.get(409), 'idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1)'].filter(Boolean).join('; '));
+      statuses.set(422, [statuses.get(422), 'idempotency_key_reused: this Idempotency-Key was first used for another request'].filter(Boolean).join('; '));
+    }
     if (r.method !== 'GET' && r.auth === 'session') statuses.set(403, [statuses.get(403), 'cross_site_request: a cross-site request carried the session cookie'].filter(Boolean).join('; '));
     for (const [status, text] of Object.entries(COMMON)) {
       const s = Number(status);

@@ -40,6 +40,10 @@ export const problems = {
   busy: () => new HttpProblem(503, 'store_busy', 'Busy', 'the database is busy; try again shortly', {}, { 'Retry-After': '1' }),
   storeUnavailable: () =>
     new HttpProblem(503, 'store_unavailable', 'Database unavailable', 'the database cannot be reached right now; try again shortly', {}, { 'Retry-After': '5' }),
+  idempotencyInProgress: () =>
+    new HttpProblem(409, 'idempotency_key_in_progress', 'Still being answered', 'a request with this Idempotency-Key is being answered right now; try again shortly', {}, { 'Retry-After': '1' }),
+  idempotencyReused: () =>
+    new HttpProblem(422, 'idempotency_key_reused', 'Idempotency-Key used for another request', 'this Idempotency-Key was first used for another request (another route or another body); send a new key'),
   notReady: (reason: string) => new HttpProblem(503, 'not_ready', 'Not ready', reason),
   internal: () => new HttpProblem(500, 'internal_error', 'Internal error', 'the server failed to answer; the trace id identifies the failure in the logs'),
 };

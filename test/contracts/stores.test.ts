@@ -22,6 +22,7 @@ import { shoppingListStoreContract } from './shopping-list-store.contract.js';
 import { calendarFeedStoreContract } from './calendar-feed-store.contract.js';
 import { householdRevisionsContract } from './household-revisions.contract.js';
 import { householdChangesContract } from './household-changes.contract.js';
+import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { dinnerCalendarStoreContract } from './dinner-calendar-store.contract.js';
 import { dinnerPriceSubscriberStoreContract } from './dinner-price-subscriber-store.contract.js';
 import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
@@ -58,6 +59,7 @@ for (const backend of backends()) {
   calendarFeedStoreContract(backend);
   householdRevisionsContract(backend);
   householdChangesContract(backend);
+  idempotencyStoreContract(backend);
   dinnerCalendarStoreContract(backend);
   dinnerPriceSubscriberStoreContract(backend);
   dinnerPriceStoreContract(backend);
