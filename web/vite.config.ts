@@ -1,9 +1,65 @@
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The web app: built into web/dist, which the service serves at / (adapters/http/web-app.ts). `npm run dev` runs
 // Vite with its proxy to a service on :8080, so the session cookie and the API stay same-origin there too.
+//
+// Installable and readable offline: a web manifest with icons, and a service worker made by Workbox that keeps the
+// app's own files (precached at install) and the household's data the app last read (the week, the list, the
+// recipes: network first, the kept copy when there is no network). Signing out deletes that copy
+// (web/src/offline.ts, which names the same cache); ticks made offline wait in IndexedDB, not here.
+const HOUSEHOLD_DATA_CACHE = 'household-data';
+
 export default defineConfig({
   root: import.meta.dirname,
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', modulePreload: { polyfill: false } },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/health': 'http://127.0.0.1:8080' } },
+  plugins: [
+    VitePWA({
+      // A script file of its own registers the worker: the page's CSP allows no inline script.
+      injectRegister: 'script-defer',
+      registerType: 'autoUpdate',
+      includeAssets: ['icons/apple-touch-icon.png', 'icons/icon.svg'],
+      manifest: {
+        name: 'Middag',
+        short_name: 'Middag',
+        description: 'Planlegg ukas middager og handle dem sammen.',
+        lang: 'nb',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#f7f6f2',
+        theme_color: '#2f6b3a',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Every path of the app opens index.html from the precache; the API and the probes are never the app.
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/robots\.txt$/],
+        clientsClaim: true,
+        skipWaiting: true,
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            // What a member reads of their households; never the live stream, and never anything but a 200.
+            urlPattern: ({ url, request }) =>
+              request.method === 'GET' && url.origin === self.location.origin && (url.pathname === '/api/v1/me' || url.pathname.startsWith('/api/v1/households/')) && !url.pathname.endsWith('/image'),
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: HOUSEHOLD_DATA_CACHE,
+              networkTimeoutSeconds: 4,
+              cacheableResponse: { statuses: [200] },
+              expiration: { maxEntries: 300, maxAgeSeconds: 14 * 24 * 60 * 60 },
+            },
+          },
+        ],
+      },
+    }),
+  ],
 });

@@ -60,3 +60,22 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   })) as AxeViolation[];
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** Where `npm run build:web` puts the web app the e2e suites serve. */
+export const WEB_DIR = 'web/dist';
+
+/** Monday of the current week (UTC), a plan's week start. */
+export function thisMonday(): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+}
+
+/** Photographs the page (screens) and checks it: no serious axe-core violation, nothing wider than 360 px. */
+export async function checkedShot(page: Page, name: string): Promise<void> {
+  await screens(page, name);
+  const violations = await seriousViolations(page);
+  if (violations.length > 0) throw new Error(`${name}: ${JSON.stringify(violations)}`);
+  const over = await overflowAtNarrow(page);
+  if (over !== 0) throw new Error(`${name} is ${over} px wider than 360 px`);
+}

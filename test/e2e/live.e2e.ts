@@ -9,16 +9,8 @@ import { databaseKinds, freshSchema } from '../support/databases.js';
 import { startTestServer, TEST_RATE_LIMITS } from '../support/server.js';
 import { freePort, spawnService, stopProcess, type ServiceProcess } from '../support/service-process.js';
 import { openSse, type SseStream } from '../support/sse.js';
-import { CHROMIUM, launch, overflowAtNarrow, PHONE, screens, seriousViolations } from './browser.js';
+import { CHROMIUM, checkedShot, launch, PHONE, thisMonday, WEB_DIR } from './browser.js';
 
-const WEB_DIR = 'web/dist';
-
-/** Monday of the current week (UTC), as the plan's week start. */
-function thisMonday(): string {
-  const d = new Date();
-  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
-  return d.toISOString().slice(0, 10);
-}
 
 /**
  * Two people shop one list, each in a browser of their own, and see each other's ticks within 2 s without
@@ -105,12 +97,7 @@ for (const kind of databaseKinds()) {
     }
     const line = (page: Page, name: string) => page.locator('ul.items > li').filter({ hasText: name });
     const ticked = (page: Page, name: string) => page.locator('ul.items > li.done').filter({ hasText: name });
-    const shot = async (page: Page, name: string) => {
-      await screens(page, `${name}-${kind.name}`);
-      const violations = await seriousViolations(page);
-      expect(violations, `${name}: ${JSON.stringify(violations)}`).to.deep.equal([]);
-      expect(await overflowAtNarrow(page), `${name} is wider than 360 px`).to.equal(0);
-    };
+    const shot = (page: Page, name: string) => checkedShot(page, `${name}-${kind.name}`);
 
     it("shows each shopper the other's ticks and lines within 2 s, and falls back to reading the list every few seconds when the stream drops", async () => {
       // Kari's household, its week and three lines, made through Kari's process; Ola joins through the other.

@@ -10,6 +10,7 @@ import { household, householdInfo, householdProblem, loadHousehold, loadMe, me, 
 import { Page, Problem, lazy } from './ui';
 // Opens the live stream of changes while someone is signed in.
 import './live';
+import { online, waiting } from './offline';
 
 // The week and the list come with the first load; every other screen when it is first opened.
 const Members = lazy(() => import('./pages/members').then((p) => p.Members));
@@ -39,6 +40,18 @@ function NavLink({ href, here, children }: { href: string; here: boolean; childr
     <a href={href} aria-current={here ? 'page' : undefined}>
       {children}
     </a>
+  );
+}
+
+/** Offline, and how many changes wait to be sent: said where every screen shows it, and read out when it changes. */
+function OfflineNote() {
+  const m = t.value;
+  const n = waiting.value.length;
+  const text = !online.value ? (n > 0 ? m.offlineWaiting(n) : m.offline) : n > 0 ? m.sendingChanges(n) : '';
+  return (
+    <p class="offline-note" role="status">
+      {text}
+    </p>
   );
 }
 
@@ -130,6 +143,7 @@ export function App() {
               </NavLink>
             </nav>
           )}
+          <OfflineNote />
         </header>
       )}
       {page}

@@ -1,5 +1,6 @@
 import { effect, signal } from '@preact/signals';
 import type { paths } from './api/schema';
+import { flush } from './offline';
 import { me } from './state';
 
 // The service's live stream of changes to the person's households (GET /api/v1/me/changes, server-sent events).
@@ -46,6 +47,8 @@ function open(again = false): void {
   s.addEventListener('ready', (e) => {
     live.value = true;
     liveDown.value = false;
+    // The stream is back, so is the network: what waits goes now.
+    void flush();
     // The browser opening a dropped stream again sends the last event's id, and the service tells what changed
     // meanwhile. A stream made anew has no such id: its households are read again, as anything may have changed.
     if (again) heard(households(e as MessageEvent<string>));

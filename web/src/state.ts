@@ -72,9 +72,14 @@ export function today(): string {
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
+/** What else this browser keeps for the person (web/src/offline.ts), forgotten when they sign out. */
+const onSignOut: (() => Promise<void>)[] = [];
+export const whenSigningOut = (forget: () => Promise<void>) => void onSignOut.push(forget);
+
 /** Signs out and forgets everything kept in this browser: a family tablet is shared. */
 export async function signOut(): Promise<void> {
   await call(api.POST('/api/v1/auth/logout')).catch(() => undefined);
+  await Promise.all(onSignOut.map((forget) => forget()));
   localStorage.clear();
   sessionStorage.clear();
   me.value = null;

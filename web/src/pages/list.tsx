@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../api';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../api';
 import { language, t } from '../i18n';
 import { changesOf, live, liveDown, POLL_MS } from '../live';
+import { queueTick, waiting, whenTickSent } from '../offline';
+import { me } from '../state';
 import { Page, Problem, useAction } from '../ui';
 
 // Formatters are costly to make on a cheap phone: one per language, made once.
@@ -33,7 +35,16 @@ export function List({ householdId, planId }: { householdId: string; planId: str
       }),
     [householdId, planId],
   );
-  const reload = async () => setList(await call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path } })));
+  // The list is read again with the ETag of the copy shown: an unchanged list is a 304 with no body.
+  const etag = useRef<string | null>(null);
+  const reload = async () => {
+    const read = api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path }, headers: etag.current ? { 'If-None-Match': etag.current } : {} });
+    const answer = await read.catch(() => null);
+    if (answer?.response.status === 304) return;
+    const fresh = await call(answer ? Promise.resolve(answer) : read);
+    etag.current = answer?.response.headers.get('ETag') ?? null;
+    setList(fresh);
+  };
   // Another member's change, heard on the live stream: the list is read again (a 304 when it is unchanged).
   const heard = changesOf.value[householdId] ?? 0;
   useEffect(() => {
@@ -46,22 +57,31 @@ export function List({ householdId, planId }: { householdId: string; planId: str
     const timer = setInterval(() => void reload().catch(() => undefined), POLL_MS);
     return () => clearInterval(timer);
   }, [streaming, householdId, planId]);
+  // Ticks go through the offline queue (web/src/offline.ts): shown at once, sent in order, kept while there is no
+  // network. A tick the service refuses (the line went, the trip closed) is taken back, with the list as it is now.
   const tick = (item: ShoppingItem) =>
     act.run(async () => {
-      // Instant feedback: the tick shows at once and is taken back if the service refuses it or cannot be reached.
-      const status = item.status === 'Buy' ? 'Purchased' : 'Buy';
-      const show = (s: ShoppingItem['status']) => setList((l) => l && { ...l, items: l.items.map((i) => (i.id === item.id ? { ...i, status: s } : i)) });
-      show(status);
+      const accountId = me.value?.user.id;
+      if (!accountId) return;
+      const status = statusOf(item) === 'Buy' ? 'Purchased' : 'Buy';
       try {
-        await call(api.PATCH('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path: { householdId, itemId: item.id } }, body: { status } }));
+        await queueTick({ accountId, householdId, itemId: item.id, status });
       } catch (err) {
-        show(item.status);
-        // A refusal (the line went, the trip closed) means the list here is old: show the list as it is now.
-        if (err instanceof ApiProblem && err.status !== 0) await reload().catch(() => undefined);
+        await reload().catch(() => undefined);
         throw err;
       }
-      await reload();
     });
+  // The service's answer to a tick that was sent replaces the line before the tick stops waiting: no flicker.
+  useEffect(
+    () =>
+      whenTickSent((sent, h) => {
+        if (h === householdId) setList((l) => l && { ...l, items: l.items.map((i) => (i.id === sent.id ? sent : i)) });
+      }),
+    [householdId],
+  );
+  // A tick still waiting shows as made, whatever the list last read says.
+  const waitingStatus = new Map(waiting.value.filter((w) => w.householdId === householdId).map((w) => [w.itemId, w.status]));
+  const statusOf = (i: ShoppingItem) => waitingStatus.get(i.id) ?? i.status;
   const add = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
@@ -103,9 +123,9 @@ export function List({ householdId, planId }: { householdId: string; planId: str
   const row = (i: ShoppingItem) => {
     const reason = reasonOf(i);
     return (
-      <li key={i.id} class={i.status === 'Purchased' ? 'item done' : 'item'}>
+      <li key={i.id} class={statusOf(i) === 'Purchased' ? 'item done' : 'item'}>
         <label>
-          <input type="checkbox" checked={i.status === 'Purchased'} disabled={closed} onChange={() => void tick(i)} />
+          <input type="checkbox" checked={statusOf(i) === 'Purchased'} disabled={closed} onChange={() => void tick(i)} />
           <span>
             {i.displayName} <span class="muted">{amount(i.requiredQuantity, i.unit)}</span>
             {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}

@@ -34,10 +34,11 @@ export function Week({ householdId, date }: { householdId: string; date: string 
       const path = { householdId };
       const week = { from: monday, to: sunday };
       const [p, r, e, c] = await Promise.all([
-        // A Junior reads the week as the adults left it (making a week's plan is for adults).
-        adult
-          ? call(api.PUT('/api/v1/households/{householdId}/plans/week/{date}', { params: { path: { householdId, date: monday } } }))
-          : call(api.GET('/api/v1/households/{householdId}/plans', { params: { path, query: week } })).then((ps) => ps.find((x) => x.weekStart === monday) ?? null),
+        // The week's plan is read first (so the week opens offline from the service worker's copy); an adult makes
+        // it when there is none yet. A Junior reads the week as the adults left it (making a plan is for adults).
+        call(api.GET('/api/v1/households/{householdId}/plans', { params: { path, query: week } }))
+          .then((ps) => ps.find((x) => x.weekStart === monday) ?? null)
+          .then((found) => found ?? (adult ? call(api.PUT('/api/v1/households/{householdId}/plans/week/{date}', { params: { path: { householdId, date: monday } } })) : null)),
         adult ? call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '100' } } })) : Promise.resolve({ items: [] }),
         call(api.GET('/api/v1/households/{householdId}/events', { params: { path, query: { ...week, limit: '100' } } })),
         call(api.GET('/api/v1/households/{householdId}/calendar-events', { params: { path, query: week } })),
