@@ -167,7 +167,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...feedbackRoutes(deps, settings),
     ...receiptRoutes(deps),
     ...shoppingRoutes(deps, logger),
-    ...pushDeviceRoutes(deps),
+    ...pushDeviceRoutes(deps, config.push.webpush?.publicKey ?? null),
     ...calendarRoutes(deps, logger),
     ...dinnerCalendarRoutes(deps, settings),
     ...dinnerPriceListRoutes(deps),

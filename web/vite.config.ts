@@ -39,9 +39,12 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        globIgnores: ['push.js'],
         // Every path of the app opens index.html from the precache; the API and the probes are never the app.
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/robots\.txt$/],
+        // Web Push: showing what the service sends, and opening the list a tap is about.
+        importScripts: ['/push.js'],
         clientsClaim: true,
         skipWaiting: true,
         cleanupOutdatedCaches: true,

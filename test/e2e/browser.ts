@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -63,6 +63,12 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 
 /** Where `npm run build:web` puts the web app the e2e suites serve. */
 export const WEB_DIR = 'web/dist';
+
+/** Fails at once, with what to do, when Chromium or the built web app (with `file` in it) is missing. */
+export function requireChromiumAndBuild(file = 'index.html'): void {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(`${WEB_DIR}/${file}`)) throw new Error('the web app is not built: npm run build:web');
+}
 
 /** Monday of the current week (UTC), a plan's week start. */
 export function thisMonday(): string {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -9,7 +9,7 @@ import { databaseKinds, freshSchema } from '../support/databases.js';
 import { startTestServer, TEST_RATE_LIMITS } from '../support/server.js';
 import { freePort, spawnService, stopProcess, type ServiceProcess } from '../support/service-process.js';
 import { openSse, type SseStream } from '../support/sse.js';
-import { CHROMIUM, checkedShot, launch, PHONE, thisMonday, WEB_DIR } from './browser.js';
+import { checkedShot, requireChromiumAndBuild, launch, PHONE, thisMonday, WEB_DIR } from './browser.js';
 
 
 /**
@@ -31,8 +31,7 @@ for (const kind of databaseKinds()) {
     const extra: SseStream[] = [];
 
     before(async function () {
-      if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
-      if (!existsSync(`${WEB_DIR}/index.html`)) throw new Error('the web app is not built: npm run build:web');
+      requireChromiumAndBuild();
       if (kind.name === 'postgres') {
         const pgUrl = process.env['DATABASE_URL_PG']!;
         const { schema, drop } = await freshSchema(pgUrl, 'live');

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Client, signedInClient } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { CHROMIUM, checkedShot, launch, PHONE, thisMonday, WEB_DIR } from './browser.js';
+import { checkedShot, requireChromiumAndBuild, launch, PHONE, thisMonday, WEB_DIR } from './browser.js';
 
 
 /**
@@ -21,8 +20,7 @@ for (const kind of databaseKinds()) {
     let page: Page;
 
     before(async () => {
-      if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
-      if (!existsSync(`${WEB_DIR}/sw.js`)) throw new Error('the web app is not built: npm run build:web');
+      requireChromiumAndBuild('sw.js');
       server = await startTestServer(kind, { WEB_DIR });
       browser = await launch();
     });

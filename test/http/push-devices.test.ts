@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import webpush from 'web-push';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { recordingPushSenders } from '../../adapters/memory/push-sender.js';
 import { deliverPending, TICK_QUIET_MS } from '../../core/push/delivery.js';
@@ -27,6 +28,21 @@ for (const kind of databaseKinds()) {
     after(async () => server.stop());
 
     const me = async (c: Client) => (await c.get('/api/v1/me')).json.user.id as string;
+
+    describe('GET /app/web-push', () => {
+      it('answers null without Web Push configured, and the VAPID public key a browser subscribes with when it is', async () => {
+        const off = await new Client(server.url).get('/api/v1/app/web-push');
+        expect([off.status, off.headers.get('cache-control')]).to.deep.equal([200, 'public, max-age=300']);
+        expect(off.json).to.deep.equal({ vapidPublicKey: null });
+        const vapid = webpush.generateVAPIDKeys();
+        const on = await startTestServer(kind, { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:ops@dinner.example' }, { clock });
+        try {
+          expect((await new Client(on.url).get('/api/v1/app/web-push')).json).to.deep.equal({ vapidPublicKey: vapid.publicKey });
+        } finally {
+          await on.stop();
+        }
+      });
+    });
 
     describe('PUT /me/devices', () => {
       it('registers a token: 200, every switch on, provider null the default; again: marked seen, switches kept', async () => {

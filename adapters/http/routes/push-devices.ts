@@ -49,10 +49,31 @@ const DEVICE_DOC =
   "A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate " +
   `the pushes: ${switchDoc}; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.`;
 
-export function pushDeviceRoutes(deps: PushDeviceDeps): AnyRoute[] {
+const WebPushResponse = v.object({ vapidPublicKey: v.nullable(v.string()) });
+
+/** `webPushKey`: the VAPID public key (base64url) when Web Push is configured (VAPID_*), else null. */
+export function pushDeviceRoutes(deps: PushDeviceDeps, webPushKey: string | null): AnyRoute[] {
   const tag = 'Push devices';
   const notFound = { push_device_not_found: 404 };
   return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/app/web-push',
+      operationId: 'webPushKey',
+      summary: "The application server key a browser subscribes with, for the web app's Web Push",
+      description:
+        'The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; ' +
+        'the subscription\'s JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). ' +
+        'null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Cached 5 minutes.',
+      tag,
+      auth: 'public',
+      rateLimit: 'anonymous-per-ip',
+      responses: { 200: { description: 'The key, or null', schema: WebPushResponse, headers: { 'Cache-Control': 'public, max-age=300' } } },
+      handler: (ctx) => {
+        ctx.set('Cache-Control', 'public, max-age=300');
+        ctx.body = { vapidPublicKey: webPushKey };
+      },
+    }),
     defineRoute({
       method: 'PUT',
       path: '/api/v1/me/devices',

@@ -3,6 +3,7 @@ import { ApiProblem, api, call } from '../api';
 import { t, type Language } from '../i18n';
 import { navigate } from '../router';
 import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '../state';
+import { Notifications } from './notifications';
 import { Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../ui';
 
 /** The person's own settings, and (for adults) the household's: each part saves on its own. */
@@ -16,6 +17,7 @@ export function Settings({ householdId }: { householdId: string }) {
       <EmailChange />
       {adult && householdInfo.value && <HouseholdSettings householdId={householdId} />}
       <DinnerCalendar householdId={householdId} adult={adult} />
+      <Notifications />
       <Leave householdId={householdId} />
     </Page>
   );
