@@ -90,7 +90,7 @@ export function App() {
   else if (path === '/recipes') page = <Recipes householdId={h.householdId} role={h.role} />;
   else if (path === '/recipes/new') page = <RecipeEdit householdId={h.householdId} recipeId={null} role={h.role} />;
   else if (path.startsWith('/recipes/')) page = <RecipeEdit householdId={h.householdId} recipeId={path.slice('/recipes/'.length)} role={h.role} />;
-  else if (path === '/pantry') page = <Pantry householdId={h.householdId} />;
+  else if (path === '/pantry') page = <Pantry householdId={h.householdId} role={h.role} />;
   else if (path === '/settings') page = <Settings householdId={h.householdId} />;
   else if (path === '/members') page = <Members householdId={h.householdId} role={h.role} />;
   else if (path.startsWith('/list/')) page = <List householdId={h.householdId} planId={path.slice('/list/'.length)} />;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type PantryRow } from '../api';
 import { language, t } from '../i18n';
 import { Field, Page, Problem, SearchForm, useAction } from '../ui';
+import { ClearPlace, MergeSuggestions, UnitWeights } from './pantry-tools';
 
 const PAGE = '50';
 const PLACES = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as const;
@@ -10,7 +11,7 @@ type Place = (typeof PLACES)[number];
 type Group = (typeof GROUPS)[number];
 
 /** What the household has, as the service estimates it from what it saw (bought, used, counted), in its sections. */
-export function Pantry({ householdId }: { householdId: string }) {
+export function Pantry({ householdId, role }: { householdId: string; role: string }) {
   const m = t.value;
   const [rows, setRows] = useState<PantryRow[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -20,6 +21,8 @@ export function Pantry({ householdId }: { householdId: string }) {
   const [place, setPlace] = useState<Place | ''>('');
   const [group, setGroup] = useState<Group | ''>('');
   const act = useAction();
+  // Merging, clearing and weights change the household's pantry for everyone: for adults.
+  const adult = role !== 'Junior';
   const fetchPage = (search: string, cursor: string | null, where = { place, group }) =>
     call(
       api.GET('/api/v1/households/{householdId}/inventory', {
@@ -51,6 +54,7 @@ export function Pantry({ householdId }: { householdId: string }) {
   return (
     <Page title={m.pantry}>
       <HaveForm householdId={householdId} onAdded={() => void search(searched)} />
+      {adult && <MergeSuggestions householdId={householdId} onChange={() => void search(searched)} />}
       <SearchForm id="f-pantry-q" label={m.searchPantry} button={m.search} value={q} onInput={setQ} onSearch={(text) => void search(text)} />
       <div class="row filters">
         <Filter id="f-place" label={m.placeFilter} all={m.everywhere} value={place} options={PLACES.map((p) => [p, m.place[p]!])} onPick={(next) => { setPlace(next); void search(searched, { place: next, group }); }} />
@@ -95,6 +99,8 @@ export function Pantry({ householdId }: { householdId: string }) {
           )}
         </>
       )}
+      <UnitWeights householdId={householdId} adult={adult} />
+      {adult && <ClearPlace householdId={householdId} onChange={() => void search(searched)} />}
     </Page>
   );
 }

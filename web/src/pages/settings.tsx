@@ -3,6 +3,7 @@ import { ApiProblem, api, call } from '../api';
 import { t, type Language } from '../i18n';
 import { navigate } from '../router';
 import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '../state';
+import { CalendarFeeds } from './calendar-feeds';
 import { Notifications } from './notifications';
 import { Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../ui';
 
@@ -17,6 +18,7 @@ export function Settings({ householdId }: { householdId: string }) {
       <EmailChange />
       {adult && householdInfo.value && <HouseholdSettings householdId={householdId} />}
       <DinnerCalendar householdId={householdId} adult={adult} />
+      <CalendarFeeds householdId={householdId} adult={adult} />
       <Notifications />
       <Leave householdId={householdId} />
     </Page>
