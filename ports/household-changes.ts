@@ -12,7 +12,7 @@ export type HouseholdChange =
  * the service wrote it, and what that state is now. A signal may come for a change that a member cannot see (a
  * list's bookkeeping, another household's write on a store that cannot tell households apart): the states tell.
  */
-export interface HouseholdChanges {
+export interface HouseholdChangeFeed {
   /**
    * The state of each household named, as an opaque token (equal tokens: nothing its members see changed in
    * between); a household that does not exist is left out.

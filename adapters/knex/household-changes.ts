@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { HouseholdChanges } from '../../ports/household-changes.js';
+import type { HouseholdChangeFeed } from '../../ports/household-changes.js';
 import { watchCommits } from './commit-watch.js';
 import { translated } from './errors.js';
 
@@ -9,7 +9,7 @@ import { translated } from './errors.js';
  * through adapters/knex/commit-watch.ts: on SQLite from this process's store calls that wrote, on Postgres from
  * the notifications of migrations 0026 and 0028, whichever process wrote.
  */
-export function knexHouseholdChanges(knex: Knex): HouseholdChanges {
+export function knexHouseholdChanges(knex: Knex): HouseholdChangeFeed {
   const store = translated(knex, {
     async states(householdIds: readonly string[]): Promise<ReadonlyMap<string, string>> {
       const out = new Map<string, string>();

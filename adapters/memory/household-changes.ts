@@ -1,8 +1,8 @@
-import type { HouseholdChanges } from '../../ports/household-changes.js';
+import type { HouseholdChangeFeed } from '../../ports/household-changes.js';
 import type { MemoryTables } from './stores.js';
 
 /** A household's state is its revision and its count of list writes; the memory stores tell of their writes. */
-export function memoryHouseholdChanges(t: MemoryTables): HouseholdChanges {
+export function memoryHouseholdChanges(t: MemoryTables): HouseholdChangeFeed {
   return {
     async states(householdIds) {
       const out = new Map<string, string>();

@@ -1,6 +1,6 @@
 import type { SessionStore } from '../../ports/account-store.js';
 import type { Clock } from '../../ports/clock.js';
-import type { HouseholdChange, HouseholdChanges } from '../../ports/household-changes.js';
+import type { HouseholdChange, HouseholdChangeFeed } from '../../ports/household-changes.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
 import { sessionLive } from '../accounts/sessions.js';
 import type { AccountId, HouseholdId } from '../shared/ids.js';
@@ -13,7 +13,7 @@ import type { AccountId, HouseholdId } from '../shared/ids.js';
  * opened again with the last cursor it saw (SSE's Last-Event-ID) hears at once of what changed while it was away.
  */
 export interface LiveDeps {
-  readonly changes: HouseholdChanges;
+  readonly changes: HouseholdChangeFeed;
   readonly households: Pick<HouseholdStore, 'membershipsOf'>;
   readonly sessions: Pick<SessionStore, 'lookup'>;
   readonly clock: Clock;

@@ -16,7 +16,7 @@ async function hears(heard: HouseholdChange[], wanted: (c: HouseholdChange) => b
 }
 
 export function householdChangesContract(backend: Backend): void {
-  describe(`HouseholdChanges [${backend.name}]`, () => {
+  describe(`HouseholdChangeFeed [${backend.name}]`, () => {
     let s: Stores;
     const stops: (() => void)[] = [];
     beforeEach(async () => {

@@ -24,9 +24,12 @@ const Recipes = lazy(() => import('./pages/recipes').then((p) => p.Recipes));
 const RecipeEdit = lazy(() => import('./pages/recipe-edit').then((p) => p.RecipeEdit));
 const Pantry = lazy(() => import('./pages/pantry').then((p) => p.Pantry));
 const Settings = lazy(() => import('./pages/settings').then((p) => p.Settings));
+const DinnerPrices = lazy(() => import('./pages/extras').then((p) => p.DinnerPrices));
+const Waitlist = lazy(() => import('./pages/extras').then((p) => p.Waitlist));
+const Feedback = lazy(() => import('./pages/extras').then((p) => p.Feedback));
 
 /** Pages anyone may open; every other page wants a signed-in person. */
-const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite']);
+const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite', '/dinner-prices', '/waitlist']);
 
 whenSignedOut(() => {
   me.value = null;
@@ -76,6 +79,9 @@ export function App() {
   else if (path === '/forgot-password') page = <ForgotPassword />;
   else if (path === '/reset-password') page = <ResetPassword />;
   else if (path === '/invite') page = <AcceptInvite />;
+  else if (path === '/dinner-prices') page = <DinnerPrices />;
+  else if (path === '/waitlist') page = <Waitlist />;
+  else if (path === '/feedback' && who) page = <Feedback householdId={h?.householdId ?? null} />;
   else if (!who) page = null;
   else if (!h) page = <NewHousehold />;
   else if (!householdInfo.value && householdProblem.value)

@@ -41,6 +41,9 @@ export function SignIn() {
       <p>
         {m.noAccount} <a href="/register">{m.register}</a>
       </p>
+      <p class="muted">
+        <a href="/waitlist">{m.waitlist}</a> · <a href="/dinner-prices">{m.dinnerPrices}</a>
+      </p>
     </Page>
   );
 }

@@ -4,6 +4,7 @@ import { t, type Language } from '../i18n';
 import { navigate } from '../router';
 import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '../state';
 import { CalendarFeeds } from './calendar-feeds';
+import { Chains, PlanAndReferrals } from './extras';
 import { Notifications } from './notifications';
 import { Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../ui';
 
@@ -19,7 +20,12 @@ export function Settings({ householdId }: { householdId: string }) {
       {adult && householdInfo.value && <HouseholdSettings householdId={householdId} />}
       <DinnerCalendar householdId={householdId} adult={adult} />
       <CalendarFeeds householdId={householdId} adult={adult} />
+      <Chains householdId={householdId} adult={adult} />
+      <PlanAndReferrals householdId={householdId} />
       <Notifications />
+      <p>
+        <a href="/feedback">{m.giveFeedback}</a> · <a href="/dinner-prices">{m.dinnerPrices}</a>
+      </p>
       <Leave householdId={householdId} />
     </Page>
   );

@@ -1,0 +1,125 @@
+import { expect } from 'chai';
+import { fixedClock } from '../../adapters/clock/system-clock.js';
+import { jobsOf, runExclusive } from '../../bootstrap/jobs.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { signedInClient } from '../support/client.js';
+import { databaseKinds } from '../support/databases.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { startSmtpCapture, type SmtpCapture } from '../support/smtp.js';
+import { checkedShot, launch, PHONE, requireChromiumAndBuild, WEB_DIR } from './browser.js';
+
+const PICTURE = 'docs/screens/list-asks-phone.png';
+
+/**
+ * The rest of what a household and a visitor use: the public dinner-price page and its monthly mail, the waitlist,
+ * feedback with a screenshot, the household's store chains, and its plan with the referral codes Plus brings.
+ */
+for (const kind of databaseKinds()) {
+  describe(`the web app in Chromium: dinner prices, waitlist, feedback, chains and plan [${kind.name}]`, function () {
+    this.timeout(120_000);
+    let server: TestServer;
+    let smtp: SmtpCapture;
+    let browser: Browser;
+    const contexts: BrowserContext[] = [];
+    let page: Page;
+    // The service's clock: March 2026 measured week by week, then published on the first of April.
+    const clock = fixedClock(new Date('2026-03-02T04:00:00.000Z'));
+
+    before(async () => {
+      requireChromiumAndBuild();
+      smtp = await startSmtpCapture();
+      server = await startTestServer(kind, { WEB_DIR, SMTP_URL: smtp.url, ADMIN_EMAILS: 'ops@dinner.example' }, { clock });
+      browser = await launch();
+    });
+    const runJob = async (name: string) => {
+      const job = jobsOf(server.runtime).find((j) => j.name === name)!;
+      expect(await runExclusive(server.runtime.db, server.runtime.logger, job), `${name} ran`).to.equal(true);
+    };
+    afterEach(async function () {
+      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-extras-${kind.name}.png`, fullPage: true }).catch(() => undefined);
+    });
+    after(async () => {
+      for (const c of contexts) await c.close();
+      await browser?.close();
+      await server?.stop();
+      await smtp?.close();
+    });
+
+    const fresh = async () => {
+      const context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      contexts.push(context);
+      return context;
+    };
+
+    it('lets a visitor read the dinner prices, sign up for their mail and join the waitlist, without an account', async () => {
+      for (let week = 0; week < 5; week++) {
+        clock.set(new Date(Date.parse('2026-03-02T04:00:00.000Z') + week * 7 * 86_400_000));
+        await runJob('measure-dinner-prices');
+      }
+      clock.set(new Date('2026-04-01T04:00:00.000Z'));
+      await runJob('publish-dinner-prices');
+      page = await (await fresh()).newPage();
+      await page.goto(`${server.url}/sign-in`);
+      await page.getByRole('link', { name: 'Middagspriser' }).click();
+      await page.getByRole('heading', { name: 'Middagspriser' }).waitFor();
+      const march = page.locator('section').filter({ has: page.getByRole('heading', { name: 'mars 2026' }) });
+      for (const type of ['Én voksen', 'To voksne', 'To voksne og to barn']) await march.getByRole('rowheader', { name: type, exact: true }).waitFor();
+      const published = (await (await fetch(`${server.url}/api/v1/data/dinner-prices.json`)).json()) as { months: { householdType: string; medianWeekPrice: number }[] };
+      const family = published.months.find((r) => r.householdType === 'family')!;
+      const kr = new Intl.NumberFormat('nb-NO', { style: 'currency', currency: 'NOK', maximumFractionDigits: 0 }).format(family.medianWeekPrice);
+      expect(await march.getByRole('row', { name: /To voksne og to barn/ }).getByRole('cell').first().innerText()).to.equal(kr);
+      const email = `visitor.${Date.now()}.${kind.name}@example.com`;
+      await page.getByRole('textbox', { name: 'E-post' }).fill(email);
+      await page.getByRole('button', { name: 'Meld meg på' }).click();
+      await page.getByRole('status').filter({ hasText: 'Sjekk e-posten din' }).waitFor();
+      expect((await smtp.waitFor(email)).text).to.match(/\/api\/v1\/data\/dinner-prices\/confirm\?token=/);
+      await checkedShot(page, `dinner-prices-${kind.name}`);
+
+      await page.goto(`${server.url}/waitlist`);
+      await page.getByRole('textbox', { name: 'E-post' }).fill('ikke en adresse@');
+      await page.getByRole('button', { name: 'Sett meg på ventelista' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Det ser ikke ut som en e-postadresse.' }).waitFor();
+      const waiting = `waiting.${Date.now()}.${kind.name}@example.com`;
+      await page.getByRole('textbox', { name: 'E-post' }).fill(waiting);
+      await page.getByRole('button', { name: 'Sett meg på ventelista' }).click();
+      await page.getByRole('status').filter({ hasText: 'Sjekk e-posten din' }).waitFor();
+      expect((await smtp.waitFor(waiting)).text).to.match(/\/api\/v1\/waitlist\/confirm\?token=/);
+      await checkedShot(page, `waitlist-${kind.name}`);
+    });
+
+    it('sends feedback with a screenshot, picks store chains, and shows the plan and, on Plus, the referral codes', async () => {
+      const k = await signedInClient(server.url, 'Kari');
+      const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
+      const context = await fresh();
+      await context.addCookies([{ name: 'app_session', value: k.client.cookie!, url: server.url }]);
+      page = await context.newPage();
+
+      await page.goto(`${server.url}/settings`);
+      await page.getByText('Husholdningen har gratisplanen.').waitFor();
+      const chains = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Butikkjeder dere handler i' }) });
+      const first = chains.getByRole('checkbox').first();
+      const chain = (await chains.locator('label.check').first().innerText()).trim();
+      await first.check();
+      await first.and(page.locator(':not(:disabled)')).waitFor();
+      expect((await k.client.get(`/api/v1/households/${h.id}`)).json.chains).to.deep.equal([chain]);
+      await checkedShot(page, `settings-chains-${kind.name}`);
+
+      // Plus (set as the billing webhook would): the household's referral codes show.
+      await server.runtime.db.knex('households').where({ id: h.id }).update({ plan: 'Plus' });
+      await page.reload();
+      await page.getByText('Husholdningen har Plus.').waitFor();
+      const codes = (await k.client.get(`/api/v1/households/${h.id}/referral-codes`)).json as { code: string }[];
+      expect(codes.length).to.be.above(0);
+      for (const c of codes) await page.getByText(c.code, { exact: true }).waitFor();
+
+      await page.getByRole('link', { name: 'Gi tilbakemelding' }).click();
+      await page.getByLabel('Hva vil du si?').fill('Handlelista er fin, men jeg savner mørk modus.');
+      await page.getByLabel(/Skjermbilde/).setInputFiles(PICTURE);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('status').filter({ hasText: 'Takk! Tilbakemeldingen er sendt.' }).waitFor();
+      const alert = await smtp.waitFor('ops@dinner.example');
+      expect(alert.text).to.include('Handlelista er fin, men jeg savner mørk modus.');
+      await checkedShot(page, `feedback-${kind.name}`);
+    });
+  });
+}
