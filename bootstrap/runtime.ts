@@ -43,6 +43,7 @@ import { createRecipePageReader, recipeFetchUserAgent } from '../adapters/recipe
 import { buildVersion } from './version.js';
 import { recipeImportRoutes } from '../adapters/http/routes/recipe-import.js';
 import { liveRoutes } from '../adapters/http/routes/live.js';
+import { signInRoutes } from '../adapters/http/routes/sign-ins.js';
 import { liveStreams, type LiveStreams } from '../core/households/live.js';
 import type { Logger } from '../ports/logger.js';
 import type { Mailer } from '../ports/mailer.js';
@@ -155,6 +156,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...docsRoutes(() => (document ??= buildOpenApi(routes, { version: settings.version, publicBaseUrl: config.publicBaseUrl, problemBaseUrl: config.problemBaseUrl }))),
     ...accountRoutes(deps, settings),
     ...socialRoutes({ ...deps, ...signInProviders(config, logger, deps.clock) }, settings),
+    ...signInRoutes(deps, config.authProviders),
     ...householdRoutes(deps),
     ...planRoutes(deps),
     ...recipeRoutes(deps),

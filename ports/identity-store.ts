@@ -23,6 +23,11 @@ export interface IdentityStore {
   find(issuer: string, subject: string): Promise<LinkedIdentity | null>;
   /** Oldest first. */
   identitiesOf(accountId: AccountId): Promise<LinkedIdentity[]>;
+  /**
+   * Removes the account's link to (issuer, subject), unless `keepOne` and it is the account's only link (answered
+   * 'last'); one statement, so two removals at once cannot both take the last two. 'none' when there was no such link.
+   */
+  unlink(accountId: AccountId, issuer: string, subject: string, keepOne: boolean): Promise<'unlinked' | 'none' | 'last'>;
 }
 
 /** What must survive between the challenge and the callback of one social sign-in. */

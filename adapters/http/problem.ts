@@ -92,6 +92,10 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(404, 'idp_signin_unavailable', 'Native sign-in unavailable', 'native sign-in is not configured on this server');
     case 'account-not-created':
       return new HttpProblem(500, 'account_not_created', 'Account not created', 'the account could not be created');
+    case 'sign-in-not-found':
+      return new HttpProblem(404, 'sign_in_not_found', 'Sign-in not found', 'no such provider sign-in is linked to this account');
+    case 'last-sign-in':
+      return new HttpProblem(409, 'last_sign_in', 'The only way to sign in', 'this is the account\'s only way to sign in: set a password (or link another provider) first');
     case 'recipe-not-found':
       return new HttpProblem(404, 'recipe_not_found', 'Recipe not found', 'no recipe with this id in the household');
     case 'recipe-image-not-found':

@@ -44,6 +44,18 @@ export function knexIdentityStore(knex: Knex): IdentityStore {
       const rows = (await knex('account_identities').where({ account_id: accountId }).orderBy([{ column: 'created_at' }, { column: 'issuer' }, { column: 'subject' }])) as IdentityRow[];
       return rows.map(toIdentity);
     },
+    async unlink(accountId, issuer, subject, keepOne) {
+      // The account's links are read and one removed in one transaction: on Postgres their row locks make two
+      // removals at once take turns, so the second sees what the first left; SQLite has one writer at a time.
+      return knex.transaction(async (trx) => {
+        const q = trx('account_identities').where({ account_id: accountId }).select('issuer', 'subject');
+        const links = (await (knex.client.config.client === 'pg' ? q.forUpdate() : q)) as { issuer: string; subject: string }[];
+        if (!links.some((l) => l.issuer === issuer && l.subject === subject)) return 'none';
+        if (keepOne && links.length === 1) return 'last';
+        await trx('account_identities').where({ account_id: accountId, issuer, subject }).delete();
+        return 'unlinked';
+      });
+    },
   });
 }
 

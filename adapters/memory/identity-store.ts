@@ -30,6 +30,13 @@ export function memoryIdentityStore(t: MemoryTables): IdentityStore {
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.issuer.localeCompare(b.issuer) || a.subject.localeCompare(b.subject))
         .map(copy);
     },
+    async unlink(accountId, issuer, subject, keepOne) {
+      const k = keyOf(issuer, subject);
+      if (rows.get(k)?.accountId !== accountId) return 'none';
+      if (keepOne && [...rows.values()].filter((i) => i.accountId === accountId).length === 1) return 'last';
+      rows.delete(k);
+      return 'unlinked';
+    },
   };
 }
 

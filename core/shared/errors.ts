@@ -25,6 +25,8 @@ export type AppError =
   | { type: 'idp-signin-rejected' }
   | { type: 'idp-signin-unavailable' }
   | { type: 'account-not-created' }
+  | { type: 'sign-in-not-found' }
+  | { type: 'last-sign-in' }
   // paged lists: a cursor not handed out by this list, for what it is bound to ("this household and q")
   | { type: 'page-cursor-invalid'; boundTo: string }
   // recipes

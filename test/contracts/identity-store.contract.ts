@@ -79,6 +79,39 @@ export function identityStoreContract(backend: Backend): void {
       expect(await s.identities.identitiesOf(account.id)).to.deep.equal([earlier, later]);
     });
 
+    it("unlinks only the account's own link, keeps the last one when asked to, and lets the identity be linked anew", async () => {
+      const s = stores();
+      const account = newAccount();
+      const other = newAccount();
+      await s.accounts.create(account);
+      await s.accounts.create(other);
+      const google = identity(account.id);
+      const apple = identity(account.id, { issuer: 'https://appleid.example.com', createdAt: at('2026-04-03T00:00:00.000Z') });
+      await s.identities.link(google);
+      await s.identities.link(apple);
+      expect(await s.identities.unlink(other.id, ISSUER, google.subject, false)).to.equal('none');
+      expect(await s.identities.unlink(account.id, ISSUER, 'someone else', false)).to.equal('none');
+      expect(await s.identities.unlink(account.id, ISSUER, google.subject, true)).to.equal('unlinked');
+      expect(await s.identities.unlink(account.id, apple.issuer, apple.subject, true)).to.equal('last');
+      expect(await s.identities.identitiesOf(account.id)).to.deep.equal([apple]);
+      expect(await s.identities.unlink(account.id, apple.issuer, apple.subject, false)).to.equal('unlinked');
+      expect(await s.identities.identitiesOf(account.id)).to.deep.equal([]);
+      expect(await s.identities.link(identity(other.id))).to.equal('linked');
+    });
+
+    it('of two removals at once that would leave no link, one is refused', async () => {
+      const s = stores();
+      const account = newAccount();
+      await s.accounts.create(account);
+      const a = identity(account.id);
+      const b = identity(account.id, { issuer: 'https://appleid.example.com' });
+      await s.identities.link(a);
+      await s.identities.link(b);
+      const outcomes = await Promise.all([s.identities.unlink(account.id, a.issuer, a.subject, true), s.identities.unlink(account.id, b.issuer, b.subject, true)]);
+      expect([...outcomes].sort()).to.deep.equal(['last', 'unlinked']);
+      expect(await s.identities.identitiesOf(account.id)).to.have.length(1);
+    });
+
     it('drops the identities of a deleted account, so the identity can be linked anew', async () => {
       const s = stores();
       const gone = newAccount();

@@ -28,7 +28,8 @@ for (const kind of databaseKinds()) {
     before(async () => {
       requireChromiumAndBuild();
       smtp = await startSmtpCapture();
-      server = await startTestServer(kind, { WEB_DIR, SMTP_URL: smtp.url, ADMIN_EMAILS: 'ops@dinner.example' }, { clock });
+      const providers = JSON.stringify([{ scheme: 'google', displayName: 'Google', issuer: 'https://accounts.example.com', clientId: 'dinner', clientSecret: 'secret' }]);
+      server = await startTestServer(kind, { WEB_DIR, SMTP_URL: smtp.url, ADMIN_EMAILS: 'ops@dinner.example', AUTH_PROVIDERS: providers }, { clock });
       browser = await launch();
     });
     const runJob = async (name: string) => {
@@ -94,7 +95,17 @@ for (const kind of databaseKinds()) {
       await context.addCookies([{ name: 'app_session', value: k.client.cookie!, url: server.url }]);
       page = await context.newPage();
 
+      // A provider linked earlier (Apple, not configured here: named by its host) can be unlinked, as Kari has a
+      // password; Google, configured and not linked, is offered.
+      const me = (await k.client.get('/api/v1/me')).json.user.id as string;
+      await server.runtime.deps.identities.link({ issuer: 'https://appleid.example.com', subject: `apple-${kind.name}`, accountId: me, email: null, createdAt: clock.now() });
       await page.goto(`${server.url}/settings`);
+      const signIns = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Slik logger du inn' }) });
+      await signIns.getByText('Du har et passord.').waitFor();
+      expect(await signIns.getByRole('link', { name: 'Koble til Google' }).getAttribute('href')).to.equal('/api/v1/auth/challenge/google?returnUrl=%2Fsettings');
+      await signIns.getByRole('button', { name: 'Koble fra appleid.example.com' }).click();
+      await signIns.getByText('appleid.example.com').waitFor({ state: 'detached' });
+      expect((await k.client.get('/api/v1/me/sign-ins')).json.identities).to.deep.equal([]);
       await page.getByText('Husholdningen har gratisplanen.').waitFor();
       const chains = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Butikkjeder dere handler i' }) });
       const first = chains.getByRole('checkbox').first();

@@ -6,6 +6,7 @@ import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '..
 import { CalendarFeeds } from './calendar-feeds';
 import { Chains, PlanAndReferrals } from './extras';
 import { Notifications } from './notifications';
+import { SignInMethods } from './sign-ins';
 import { Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../ui';
 
 /** The person's own settings, and (for adults) the household's: each part saves on its own. */
@@ -17,6 +18,7 @@ export function Settings({ householdId }: { householdId: string }) {
       <Profile />
       <Password />
       <EmailChange />
+      <SignInMethods />
       {adult && householdInfo.value && <HouseholdSettings householdId={householdId} />}
       <DinnerCalendar householdId={householdId} adult={adult} />
       <CalendarFeeds householdId={householdId} adult={adult} />
