@@ -30,14 +30,15 @@ for (const kind of databaseKinds()) {
     const me = async (c: Client) => (await c.get('/api/v1/me')).json.user.id as string;
 
     describe('GET /app/web-push', () => {
-      it('answers null without Web Push configured, and the VAPID public key a browser subscribes with when it is', async () => {
-        const off = await new Client(server.url).get('/api/v1/app/web-push');
-        expect([off.status, off.headers.get('cache-control')]).to.deep.equal([200, 'public, max-age=300']);
+      it('answers a signed-in person null without Web Push configured, and the VAPID public key a browser subscribes with when it is', async () => {
+        expect((await new Client(server.url).get('/api/v1/app/web-push')).status).to.equal(401);
+        const off = await (await signedInClient(server.url)).client.get('/api/v1/app/web-push');
+        expect([off.status, off.headers.get('cache-control')]).to.deep.equal([200, 'private, max-age=300']);
         expect(off.json).to.deep.equal({ vapidPublicKey: null });
         const vapid = webpush.generateVAPIDKeys();
         const on = await startTestServer(kind, { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:ops@dinner.example' }, { clock });
         try {
-          expect((await new Client(on.url).get('/api/v1/app/web-push')).json).to.deep.equal({ vapidPublicKey: vapid.publicKey });
+          expect((await (await signedInClient(on.url)).client.get('/api/v1/app/web-push')).json).to.deep.equal({ vapidPublicKey: vapid.publicKey });
         } finally {
           await on.stop();
         }

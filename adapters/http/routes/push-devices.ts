@@ -64,13 +64,13 @@ export function pushDeviceRoutes(deps: PushDeviceDeps, webPushKey: string | null
       description:
         'The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; ' +
         'the subscription\'s JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). ' +
-        'null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Cached 5 minutes.',
+        'null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Signed in only (the routes api.md and extensions.md call public are the only public ones); cached privately 5 minutes.',
       tag,
-      auth: 'public',
-      rateLimit: 'anonymous-per-ip',
-      responses: { 200: { description: 'The key, or null', schema: WebPushResponse, headers: { 'Cache-Control': 'public, max-age=300' } } },
+      auth: 'session',
+      rateLimit: 'backstop',
+      responses: { 200: { description: 'The key, or null', schema: WebPushResponse, headers: { 'Cache-Control': 'private, max-age=300' } } },
       handler: (ctx) => {
-        ctx.set('Cache-Control', 'public, max-age=300');
+        ctx.set('Cache-Control', 'private, max-age=300');
         ctx.body = { vapidPublicKey: webPushKey };
       },
     }),

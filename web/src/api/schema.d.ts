@@ -1475,7 +1475,7 @@ export interface paths {
         };
         /**
          * The application server key a browser subscribes with, for the web app's Web Push
-         * @description The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; the subscription's JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Cached 5 minutes.
+         * @description The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; the subscription's JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Signed in only (the routes api.md and extensions.md call public are the only public ones); cached privately 5 minutes.
          */
         get: operations["webPushKey"];
         put?: never;
@@ -12424,7 +12424,7 @@ export interface operations {
             /** @description The key, or null */
             200: {
                 headers: {
-                    /** @description public, max-age=300 */
+                    /** @description private, max-age=300 */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
@@ -12436,6 +12436,15 @@ export interface operations {
             };
             /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
