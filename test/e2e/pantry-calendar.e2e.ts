@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { signedInClient, type Client } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { checkedShot, launch, PHONE, requireChromiumAndBuild, WEB_DIR } from './browser.js';
+import { checkedShot, launch, PHONE, requireChromiumAndBuild, thisMonday, WEB_DIR } from './browser.js';
 
 /**
  * The pantry's tools and the household's calendars, as an adult and as a Junior: merge suggestions answered yes and
@@ -134,6 +134,45 @@ for (const kind of databaseKinds()) {
       const juniorFeeds = junior.locator('section').filter({ has: junior.getByRole('heading', { name: 'Kalendere som gjør kvelder opptatt' }) });
       await juniorFeeds.getByText('Mias telefon').waitFor();
       expect(await juniorFeeds.getByRole('button').count()).to.equal(0);
+    });
+
+    it('types in a receipt after the trip, lists it, and offers better choices for a line that is often ultra-processed', async () => {
+      const k = await signedInClient(server.url, 'Kari');
+      const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
+      const base = `/api/v1/households/${h.id}`;
+      const monday = thisMonday();
+      const plan = (await k.client.put(`${base}/plans/week/${monday}`)).json as { id: string };
+      const recipe = (await k.client.post(`${base}/recipes`, {
+        title: 'Pølsefest', servings: 4, activeMinutes: null, totalMinutes: null, steps: [],
+        ingredients: [{ displayName: 'Grillpølse', quantity: 600, unit: 'g', optional: false, baseRecipeId: null, reference: null }],
+      })).json as { id: string };
+      expect((await k.client.put(`${base}/plans/${plan.id}/days/${monday}`, { recipeId: recipe.id, portions: 4, note: null })).status).to.equal(200);
+      const offered = (await k.client.get(`${base}/plans/${plan.id}/shopping-list/better-choices`)).json as { lines: { productName: string; choices: { productName: string }[] }[] };
+      expect(offered.lines).to.have.length(1);
+
+      page = await as(k.client);
+      await page.goto(`${server.url}/list/${plan.id}`);
+      await page.getByText('Bedre valg').click();
+      const instead = page.getByRole('region', { name: `I stedet for ${offered.lines[0]!.productName}` });
+      await instead.locator('li').filter({ hasText: offered.lines[0]!.choices[0]!.productName }).first().waitFor();
+      await checkedShot(page, `better-choices-${kind.name}`);
+
+      await page.goto(`${server.url}/receipts`);
+      await page.getByText('Ingen kvitteringer ennå.').waitFor();
+      await page.getByText('Legg inn en kvittering').click();
+      await page.getByLabel('Butikk').fill('Kiwi');
+      await page.getByLabel('Vare').first().fill('Grillpølse');
+      await page.getByLabel('Betalt (kr)').first().fill('49,90');
+      await page.getByRole('button', { name: 'En linje til' }).click();
+      await page.getByLabel('Vare').nth(1).fill('Lettmelk');
+      await page.getByLabel('Antall').nth(1).fill('2');
+      await page.getByRole('button', { name: 'Lagre kvitteringen' }).click();
+      await page.getByRole('status').filter({ hasText: /Kvitteringen er lagret: \d av 2 linjer kjente vi igjen\./ }).waitFor();
+      await page.getByText('1 kvittering', { exact: true }).waitFor();
+      await page.locator('ul.items > li').filter({ hasText: 'Kiwi' }).waitFor();
+      const saved = (await k.client.get(`${base}/receipts`)).json as { items: { chain: string; linesTotal: number }[] };
+      expect(saved.items.map((r) => [r.chain, r.linesTotal])).to.deep.equal([['Kiwi', 2]]);
+      await checkedShot(page, `receipts-${kind.name}`);
     });
   });
 }

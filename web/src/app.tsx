@@ -27,6 +27,7 @@ const Settings = lazy(() => import('./pages/settings').then((p) => p.Settings));
 const DinnerPrices = lazy(() => import('./pages/extras').then((p) => p.DinnerPrices));
 const Waitlist = lazy(() => import('./pages/extras').then((p) => p.Waitlist));
 const Feedback = lazy(() => import('./pages/extras').then((p) => p.Feedback));
+const Receipts = lazy(() => import('./pages/receipts').then((p) => p.ReceiptsPage));
 
 /** Pages anyone may open; every other page wants a signed-in person. */
 const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite', '/dinner-prices', '/waitlist']);
@@ -96,6 +97,7 @@ export function App() {
   else if (path === '/recipes') page = <Recipes householdId={h.householdId} role={h.role} />;
   else if (path === '/recipes/new') page = <RecipeEdit householdId={h.householdId} recipeId={null} role={h.role} />;
   else if (path.startsWith('/recipes/')) page = <RecipeEdit householdId={h.householdId} recipeId={path.slice('/recipes/'.length)} role={h.role} />;
+  else if (path === '/receipts') page = <Receipts householdId={h.householdId} />;
   else if (path === '/pantry') page = <Pantry householdId={h.householdId} role={h.role} />;
   else if (path === '/settings') page = <Settings householdId={h.householdId} />;
   else if (path === '/members') page = <Members householdId={h.householdId} role={h.role} />;

@@ -3,6 +3,7 @@ import { api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList
 import { language, t } from '../i18n';
 import { changesOf, live, liveDown, POLL_MS } from '../live';
 import { queueTick, waiting, whenTickSent } from '../offline';
+import { BetterChoices } from './better-choices';
 import { me } from '../state';
 import { Page, Problem, useAction } from '../ui';
 
@@ -174,6 +175,7 @@ export function List({ householdId, planId }: { householdId: string; planId: str
           <ul class="items">{optional.map(row)}</ul>
         </section>
       )}
+      <BetterChoices householdId={householdId} planId={planId} stamp={`${list.generatedAt}|${list.items.map((i) => i.id).join(',')}`} />
       {!closed && recipes.length > 0 && <AddRecipe householdId={householdId} planId={planId} recipes={recipes} onAdded={setList} />}
       {!closed && (
         <form onSubmit={add} class="row">
@@ -188,6 +190,7 @@ export function List({ householdId, planId }: { householdId: string; planId: str
         {closed ? (
           <>
             {list.tripSummary && <span role="status">{m.tripDone(list.tripSummary.observationsWritten)} </span>}
+            <a href="/receipts">{m.newReceipt}</a>{' '}
             <button type="button" onClick={() => void post('reopen')}>
               {m.reopen}
             </button>

@@ -26,7 +26,7 @@ export function Settings({ householdId }: { householdId: string }) {
       <PlanAndReferrals householdId={householdId} />
       <Notifications />
       <p>
-        <a href="/feedback">{m.giveFeedback}</a> · <a href="/dinner-prices">{m.dinnerPrices}</a>
+        <a href="/receipts">{m.receipts}</a> · <a href="/feedback">{m.giveFeedback}</a> · <a href="/dinner-prices">{m.dinnerPrices}</a>
       </p>
       <Leave householdId={householdId} />
     </Page>

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, call } from '../api';
+import { language, t } from '../i18n';
+
+type Choices = Awaited<ReturnType<typeof readChoices>>;
+const readChoices = (householdId: string, planId: string) =>
+  call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list/better-choices', { params: { path: { householdId, planId } } }));
+
+/**
+ * Less processed choices for the list's lines that are often ultra-processed, as the service picks them (the
+ * household's earlier buys first): shown only when there are any, and read again when the lines change (`stamp`).
+ */
+export function BetterChoices({ householdId, planId, stamp }: { householdId: string; planId: string; stamp: string }) {
+  const m = t.value;
+  const [choices, setChoices] = useState<Choices | null>(null);
+  useEffect(() => {
+    readChoices(householdId, planId).then(setChoices, () => setChoices(null));
+  }, [householdId, planId, stamp]);
+  if (!choices || choices.lines.length === 0) return null;
+  const kr = (n: number) => new Intl.NumberFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { style: 'currency', currency: 'NOK' }).format(n);
+  return (
+    <details class="tools">
+      <summary>{m.betterChoices}</summary>
+      <p class="muted">{m.betterChoicesAbout}</p>
+      {choices.lines.map((l) => (
+        <section key={l.foodKey} aria-label={m.betterChoiceFor(l.productName)}>
+          <h3>{m.betterChoiceFor(l.productName)}</h3>
+          <ul class="items">
+            {l.choices.map((c) => (
+              <li key={`${c.productName}|${c.ean ?? ''}`} class="pantry-row">
+                <span>
+                  {c.productName}
+                  <span class="reason">{[c.price !== null ? kr(c.price) : null, c.chain, m.choiceReason[c.reason]].filter(Boolean).join(' · ')}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </details>
+  );
+}
