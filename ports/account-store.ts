@@ -34,7 +34,8 @@ export interface AccountStore {
 }
 
 export interface SessionStore {
-  create(session: Session): Promise<void>;
+  /** false when the account is gone (deleted while it signed in): no session is made. */
+  create(session: Session): Promise<boolean>;
   /** The session and its account in one read; null when either is gone. */
   lookup(tokenHash: string): Promise<{ session: Session; account: Account } | null>;
   extend(tokenHash: string, expiresAt: Date): Promise<void>;

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Account, Session } from '../../core/accounts/types.js';
 import type { AccountStore, SessionStore } from '../../ports/account-store.js';
 import { cachedRead } from './read-cache.js';
-import { isUniqueViolation, translated } from './errors.js';
+import { isUniqueViolation, translated, isForeignKeyViolation } from './errors.js';
 import { iso, rawRows, toBool, toDate } from './rows.js';
 
 interface AccountRow {
@@ -126,13 +126,20 @@ async function lookupSession(knex: Knex, tokenHash: string): Promise<{ account: 
 export function knexSessionStore(knex: Knex): SessionStore {
   return translated<SessionStore>(knex, {
     async create(s: Session) {
-      await knex('sessions').insert({
-        token_hash: s.tokenHash,
-        account_id: s.accountId,
-        security_stamp: s.securityStamp,
-        created_at: iso(s.createdAt),
-        expires_at: iso(s.expiresAt),
-      });
+      try {
+        await knex('sessions').insert({
+          token_hash: s.tokenHash,
+          account_id: s.accountId,
+          security_stamp: s.securityStamp,
+          created_at: iso(s.createdAt),
+          expires_at: iso(s.expiresAt),
+        });
+        return true;
+      } catch (err) {
+        // The account went (deleted) between its check and this insert.
+        if (isForeignKeyViolation(err)) return false;
+        throw err;
+      }
     },
     lookup(tokenHash) {
       // On every signed-in request: the session and its account together, kept by the read cache (not a miss).

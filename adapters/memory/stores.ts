@@ -138,7 +138,9 @@ export function memoryAccountStore(t: MemoryTables): AccountStore {
 export function memorySessionStore(t: MemoryTables): SessionStore {
   return {
     async create(s) {
+      if (!t.accounts.has(s.accountId)) return false;
       t.sessions.set(s.tokenHash, copy(s));
+      return true;
     },
     async lookup(tokenHash) {
       const session = t.sessions.get(tokenHash);

@@ -38,5 +38,8 @@ export async function login(
     await deps.accounts.setPassword(account.id, rehashed, null, now);
     signedIn = { ...account, passwordHash: rehashed };
   }
-  return ok({ account: signedIn, issued: await startSession(deps, signedIn) });
+  const issued = await startSession(deps, signedIn);
+  // The account was deleted while it signed in: as for any address without an account.
+  if (!issued) return fail({ type: 'invalid-credentials' });
+  return ok({ account: signedIn, issued });
 }

@@ -18,10 +18,11 @@ export interface IssuedSession {
   readonly session: Session;
 }
 
+/** A new session for the account; null when the account is gone (deleted at the same moment). */
 export async function startSession(
   deps: { sessions: SessionStore; tokens: SecretTokens; clock: Clock },
   account: Account,
-): Promise<IssuedSession> {
+): Promise<IssuedSession | null> {
   const token = deps.tokens.generate();
   const now = deps.clock.now();
   const session: Session = {
@@ -31,8 +32,7 @@ export async function startSession(
     createdAt: now,
     expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
   };
-  await deps.sessions.create(session);
-  return { token, session };
+  return (await deps.sessions.create(session)) ? { token, session } : null;
 }
 
 export interface Authenticated {

@@ -42,5 +42,8 @@ export async function signInWithNativeToken(
   const fullName = [input.givenName, input.familyName].map((s) => s?.trim() ?? '').filter((s) => s !== '').join(' ');
   const account = await accountForIdentity(deps, identity, displayNameFrom(fullName || vouched.name, identity.email), input.language);
   if (!account.ok) return account;
-  return ok({ account: account.value, issued: await startSession(deps, account.value) });
+  const issued = await startSession(deps, account.value);
+  // The account was deleted at this very moment: no account to sign in to.
+  if (!issued) return fail({ type: 'account-not-created' });
+  return ok({ account: account.value, issued });
 }

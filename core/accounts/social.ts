@@ -159,7 +159,10 @@ export async function completeSocialSignIn(deps: SocialSignInDeps, input: Callba
     });
     return { kind: 'app-code', redirectUri: flow.app.redirectUri, code };
   }
-  return { kind: 'signed-in', account: account.value, issued: await startSession(deps, account.value), returnUrl: flow.returnUrl };
+  const issued = await startSession(deps, account.value);
+  // The account was deleted at this very moment: a fault of that instant, answered as one.
+  if (!issued) throw new Error('the account was deleted while it signed in');
+  return { kind: 'signed-in', account: account.value, issued, returnUrl: flow.returnUrl };
 }
 
 /**
@@ -175,5 +178,7 @@ export async function exchangeSignInCode(
   if (deps.pkce.challengeOf(input.codeVerifier) !== found.codeChallenge) return fail({ type: 'signin-code-spent' });
   const account = await deps.accounts.byId(found.accountId);
   if (!account) return fail({ type: 'signin-code-spent' });
-  return ok({ account, issued: await startSession(deps, account) });
+  const issued = await startSession(deps, account);
+  if (!issued) return fail({ type: 'signin-code-spent' });
+  return ok({ account, issued });
 }

@@ -24,10 +24,18 @@ export function sessionStoreContract(backend: Backend): void {
       const account = newAccount();
       await s.accounts.create(account);
       const input = session(account.id);
-      await s.sessions.create(input);
+      expect(await s.sessions.create(input)).to.equal(true);
       const found = await s.sessions.lookup(input.tokenHash);
       expect(found?.session).to.deep.equal(input);
       expect(found?.account).to.deep.equal({ ...account, updatedAt: account.createdAt });
+    });
+
+    it('makes no session for an account that is gone (deleted while it signed in), and says so', async () => {
+      const account = newAccount();
+      await s.accounts.create(account);
+      await s.accounts.delete(account.id);
+      expect(await s.sessions.create(session(account.id))).to.equal(false);
+      expect(await s.sessions.lookup('a'.repeat(64))).to.equal(null);
     });
 
     it('answers null for an unknown token hash and after delete', async () => {

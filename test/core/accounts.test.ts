@@ -65,6 +65,18 @@ describe('accounts (domain)', () => {
       expect(wrong).to.deep.equal({ ok: false, error: { type: 'invalid-credentials' } });
       expect(unknown).to.deep.equal(wrong);
     });
+
+    it('answers the same failure when the account is deleted while its password is being checked', async () => {
+      const { deps } = await registered();
+      const account = (await deps.accounts.byEmail('kari@example.com'))!;
+      // The deletion lands between the password check and the new session.
+      const hasher = { ...deps.hasher, verify: async (hash: string, password: string) => {
+        const right = await deps.hasher.verify(hash, password);
+        await deps.accounts.delete(account.id);
+        return right;
+      } };
+      expect(await login({ ...deps, hasher }, { email: 'kari@example.com', password: 'long enough' })).to.deep.equal({ ok: false, error: { type: 'invalid-credentials' } });
+    });
   });
 
   describe('sessions', () => {
@@ -104,7 +116,7 @@ describe('accounts (domain)', () => {
       expect((await authenticate(deps, other.value.issued.token)).ok).to.equal(false);
       // A session started after the logout works.
       const account = (await deps.accounts.byEmail('kari@example.com'))!;
-      const fresh = await startSession(deps, account);
+      const fresh = (await startSession(deps, account))!;
       expect((await authenticate(deps, fresh.token)).ok).to.equal(true);
     });
   });

@@ -155,7 +155,7 @@ describe('social sign-in (domain)', () => {
         passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', securityStamp: 'stamp', createdAt: deps.clock.now(),
       });
       if (existing === 'email-taken') throw new Error('unexpected');
-      const before = await startSession(deps, existing);
+      const before = (await startSession(deps, existing))!;
       provider.answer('c1', person());
       const o = signedIn(await signIn('c1'));
       expect(o.account.id).to.equal(existing.id);
@@ -171,7 +171,7 @@ describe('social sign-in (domain)', () => {
         passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', securityStamp: 'stamp', createdAt: deps.clock.now(),
       });
       if (squatted === 'email-taken') throw new Error('unexpected');
-      const squatterSession = await startSession(deps, squatted);
+      const squatterSession = (await startSession(deps, squatted))!;
       provider.answer('c1', person());
       const o = signedIn(await signIn('c1'));
       expect(o.account.id).to.equal(squatted.id);

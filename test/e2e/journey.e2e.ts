@@ -297,10 +297,11 @@ for (const kind of databaseKinds()) {
       await page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' }).getByText('300 g').waitFor();
       // What I have: a litre of milk in the fridge. Milk asks for its date, which is then shown.
       await page.getByText('Det jeg har').click();
-      await page.getByLabel('Vare').fill('melk');
-      await page.getByLabel('Mengde').fill('1');
-      await page.getByLabel('Enhet').fill('l');
-      await page.getByLabel('Hvor').selectOption({ label: 'Kjøleskap' });
+      const have = page.locator('details.have');
+      await have.getByLabel('Vare').fill('melk');
+      await have.getByLabel('Mengde').fill('1');
+      await have.getByLabel('Enhet').fill('l');
+      await have.getByLabel('Hvor').selectOption({ label: 'Kjøleskap' });
       await page.getByRole('button', { name: 'Legg i skapet' }).click();
       const milk = page.locator('ul.items > li').filter({ hasText: 'melk' });
       await milk.getByText('1 l').waitFor();

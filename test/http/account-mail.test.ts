@@ -227,7 +227,7 @@ for (const kind of databaseKinds()) {
         if (account === 'email-taken') throw new Error('taken');
         const { startSession } = await import('../../core/accounts/sessions.js');
         const c = client();
-        c.cookie = (await startSession(deps, account)).token;
+        c.cookie = (await startSession(deps, account))!.token;
         expect((await c.get('/api/v1/me')).json.hasPassword).to.equal(false);
         expect((await c.post('/api/v1/me/password', { currentPassword: null, newPassword: 'my first password' })).status).to.equal(204);
         expect((await c.get('/api/v1/me')).json.hasPassword).to.equal(true);

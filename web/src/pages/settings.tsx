@@ -106,14 +106,23 @@ function HouseholdSettings({ householdId }: { householdId: string }) {
   const [dinner, setDinner] = useState(h.dinnerTime);
   const [dislikes, setDislikes] = useState(h.dislikes.join(', '));
   const [sharingOff, setSharingOff] = useState<boolean | null>(null);
+  const [prices, setPrices] = useState<boolean | null>(null);
   useEffect(() => {
     void call(api.GET('/api/v1/time-zones')).then((r) => setZones([...r.timeZones].sort()), () => undefined);
-    void call(api.GET('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } } })).then((s) => setSharingOff(s.sharingOff), () => undefined);
+    void call(api.GET('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } } })).then(
+      (s) => {
+        setSharingOff(s.sharingOff);
+        setPrices(s.priceCatalogueOn);
+      },
+      () => undefined,
+    );
   }, [householdId]);
   const save = async () => {
     const words = dislikes.split(',').map((w) => w.trim()).filter((w) => w !== '');
     await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { name, language: lang, timeZoneId: zone, dinnerTime: dinner, dislikes: words } }));
-    if (sharingOff !== null) await call(api.PATCH('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } }, body: { sharingOff } }));
+    if (sharingOff !== null && prices !== null) {
+      await call(api.PATCH('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } }, body: { sharingOff, priceCatalogueOn: prices } }));
+    }
     await Promise.all([loadHousehold(), loadMe()]);
   };
   return (
@@ -126,6 +135,12 @@ function HouseholdSettings({ householdId }: { householdId: string }) {
         <label class="check">
           <input type="checkbox" checked={!sharingOff} onChange={(e) => setSharingOff(!e.currentTarget.checked)} />
           {m.shareListChanges}
+        </label>
+      )}
+      {prices !== null && (
+        <label class="check">
+          <input type="checkbox" checked={prices} onChange={(e) => setPrices(e.currentTarget.checked)} />
+          {m.usePriceCatalogue}
         </label>
       )}
     </SettingsForm>
