@@ -26,7 +26,7 @@ export interface Operation {
 interface OpenApiOperation {
   operationId: string;
   security: unknown[];
-  parameters?: { name: string; in: Parameter['in']; schema: JsonSchema }[];
+  parameters?: { name: string; in: Parameter['in']; required?: boolean; schema: JsonSchema }[];
   requestBody?: { content: Record<string, { schema?: JsonSchema }> };
   responses: Record<string, unknown>;
 }
@@ -39,7 +39,9 @@ export function operationsOf(doc: { paths: Record<string, Record<string, OpenApi
       const content = op.requestBody?.content;
       let body: Operation['body'] = null;
       if (content?.['multipart/form-data']) body = { kind: 'multipart', schema: content['multipart/form-data'].schema ?? {} };
-      else if (content?.['application/json']?.schema && !params.some((p) => p.in === 'header')) body = { kind: 'json', schema: content['application/json'].schema };
+      // A route that requires a header of its own (a signature over the raw body) takes its body raw; the optional
+      // Idempotency-Key of every signed-in write does not make a JSON body raw.
+      else if (content?.['application/json']?.schema && !params.some((p) => p.in === 'header' && p.required)) body = { kind: 'json', schema: content['application/json'].schema };
       else if (content) body = { kind: 'raw' };
       out.push({
         method: method.toUpperCase() as Method,

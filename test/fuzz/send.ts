@@ -28,7 +28,13 @@ export async function send(baseUrl: string, r: FuzzRequest): Promise<FuzzAnswer>
   const init: RequestInit & { duplex?: 'half' } = { method: r.method, headers: r.headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) };
   if (r.body?.chunked) init.duplex = 'half';
   const res = await fetch(baseUrl + r.url, init);
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+  const contentType = res.headers.get('content-type') ?? '';
+  // A live stream (GET /api/v1/me/changes) never ends by itself: its status and type are the answer.
+  if (contentType.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, contentType, text: '' };
+  }
+  return { status: res.status, contentType, text: await res.text() };
 }
 
 /** What is wrong with the answer, or null: never a 5xx, an error is a problem with a code, a refusal a 4xx. */
