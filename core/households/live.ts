@@ -166,8 +166,12 @@ export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
     // Households a stream has just been let into: changed for it, whatever their state.
     const joined = new Map<Open, Set<HouseholdId>>();
     if (access) {
+      // One read per sign-in, however many of its streams are open.
+      const bySignIn = new Map<string, Promise<HouseholdId[] | null>>();
       for (const s of [...streams]) {
-        const now = await households(s);
+        const read = bySignIn.get(s.sessionKey) ?? households(s);
+        bySignIn.set(s.sessionKey, read);
+        const now = await read;
         if (s.ended) continue;
         if (now === null) {
           end(s, 'signed-out');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
-import { Client } from '../support/client.js';
+import { Client, signedInClient } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { plannedWeek, type PlannedWeek, type ShoppingItem } from '../support/shopping.js';
@@ -105,6 +105,27 @@ for (const kind of databaseKinds()) {
       const later = await h.owner.post(`${h.list}/items`, { displayName: 'Kaffe' }, keyed(key));
       expect(later.headers.get('idempotent-replayed')).to.equal(null);
       expect((await items(h)).find((i) => i.displayName === 'Kaffe')).to.include({ requiredQuantity: 3 });
+    });
+
+    it('tells multipart requests apart by their fields and files: feedback with a screenshot, sent twice, is received once', async () => {
+      const { client } = await signedInClient(server.url);
+      const key = randomUUID();
+      const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAMAAAAoyzS7AAAAA1BMVEXAOSuU7d9gAAAACklEQVQI12NgAAAAAgAB4iG8MwAAAABJRU5ErkJggg==', 'base64');
+      const send = (message: string, picture: Buffer) => {
+        const form = new FormData();
+        form.set('report', JSON.stringify({ message }));
+        form.set('screenshot', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'shot.png');
+        return fetch(`${server.url}/api/v1/feedback`, { method: 'POST', body: form, headers: { Cookie: `app_session=${client.cookie}`, 'Idempotency-Key': key } });
+      };
+      const first = await send('Fint', png);
+      expect(first.status).to.equal(200);
+      const again = await send('Fint', png);
+      expect([again.status, again.headers.get('idempotent-replayed')]).to.deep.equal([200, 'true']);
+      expect(await again.json()).to.deep.equal(await first.json());
+      for (const other of [await send('Noe annet', png), await send('Fint', Buffer.concat([png, Buffer.from([0])]))]) {
+        expect(other.status).to.equal(422);
+        expect(((await other.json()) as { code: string }).code).to.equal('idempotency_key_reused');
+      }
     });
 
     it('is documented as an optional header of every state-changing signed-in route', async () => {

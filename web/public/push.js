@@ -13,7 +13,6 @@ self.addEventListener('push', (event) => {
       body: message.body || '',
       data,
       icon: '/icons/icon-192.png',
-      lang: 'nb',
       // A newer count of ticks replaces the one not yet seen.
       ...(message.tag ? { tag: message.tag, renotify: true } : {}),
     }),

@@ -22,30 +22,27 @@ export function List({ householdId, planId }: { householdId: string; planId: str
   const [text, setText] = useState('');
   const act = useAction();
   const path = { householdId, planId };
+  // The list is read with the ETag of the copy shown: an unchanged list is a 304 with no body.
+  const etag = useRef<string | null>(null);
+  const reload = async () => {
+    const read = api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path }, headers: etag.current ? { 'If-None-Match': etag.current } : {} });
+    const answer = await read.catch(() => null);
+    if (answer?.response.status === 304) return;
+    // No answer: call() turns the failed request into the problem it is.
+    setList(await call(read));
+    etag.current = answer?.response.headers.get('ETag') ?? null;
+  };
   useEffect(
     () =>
       void act.run(async () => {
-        const [l, p] = await Promise.all([
-          call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path } })),
-          call(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } })),
-        ]);
-        setList(l);
+        etag.current = null;
+        const [, p] = await Promise.all([reload(), call(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } }))]);
         setPlan(p);
         // The recipes to add come second: the list shows without waiting for them.
         setRecipes((await call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } }))).items);
       }),
     [householdId, planId],
   );
-  // The list is read again with the ETag of the copy shown: an unchanged list is a 304 with no body.
-  const etag = useRef<string | null>(null);
-  const reload = async () => {
-    const read = api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path }, headers: etag.current ? { 'If-None-Match': etag.current } : {} });
-    const answer = await read.catch(() => null);
-    if (answer?.response.status === 304) return;
-    const fresh = await call(answer ? Promise.resolve(answer) : read);
-    etag.current = answer?.response.headers.get('ETag') ?? null;
-    setList(fresh);
-  };
   // Another member's change, heard on the live stream: the list is read again (a 304 when it is unchanged).
   const heard = changesOf.value[householdId] ?? 0;
   useEffect(() => {

@@ -6,7 +6,8 @@ import { Field, Problem, useAction } from '../ui';
 type Suggestion = Awaited<ReturnType<typeof readSuggestions>>[number];
 type Merge = Awaited<ReturnType<typeof readMerges>>['items'][number];
 type UnitWeight = Awaited<ReturnType<typeof readWeights>>[number];
-const PLACES = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as const;
+/** The places of the pantry, in the order the screens offer them. */
+export const PLACES = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as const;
 
 const inventory = (householdId: string) => ({ params: { path: { householdId } } });
 const readSuggestions = (householdId: string) => call(api.GET('/api/v1/households/{householdId}/inventory/merge-suggestions', inventory(householdId)));
@@ -46,7 +47,7 @@ export function MergeSuggestions({ householdId, onChange }: { householdId: strin
     <section aria-labelledby="merges-h">
       <h2 id="merges-h">{m.sameFoodTitle}</h2>
       {suggestions.length > 0 && (
-        <ul class="items">
+        <ul class="asks">
           {suggestions.map((s) => (
             <li key={`${s.from.foodKey}|${s.to.foodKey}`} class="ask">
               <p>{m.sameFood(s.from.displayName, s.to.displayName)}</p>

@@ -2,10 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type PantryRow } from '../api';
 import { language, t } from '../i18n';
 import { Field, Page, Problem, SearchForm, useAction } from '../ui';
-import { ClearPlace, MergeSuggestions, UnitWeights } from './pantry-tools';
+import { ClearPlace, MergeSuggestions, PLACES, UnitWeights } from './pantry-tools';
 
 const PAGE = '50';
-const PLACES = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as const;
 const GROUPS = ['UseSoon', 'LikelyAvailable', 'Uncertain', 'Aged'] as const;
 type Place = (typeof PLACES)[number];
 type Group = (typeof GROUPS)[number];
