@@ -32,6 +32,8 @@ import { recordingPushSenders } from '../adapters/memory/push-sender.js';
 import { hmacWebhookVerifier } from '../adapters/crypto/webhook-signature.js';
 import { decodeProviderEvent } from '../adapters/billing/provider-events.js';
 import type { RecipeLibrary } from '../ports/recipe-library.js';
+import type { PlannerAi } from '../ports/planner-ai.js';
+import { openAiPlanner } from '../adapters/ai/openai-planner.js';
 import { embeddedRecipeLibrary, noRecipeLibrary } from '../adapters/library/embedded-library.js';
 import { gzipFilePacker } from '../adapters/publicdata/gzip-packer.js';
 import { SAMPLE_CATALOGUE_NOTICE } from '../adapters/foodtable/sample-catalogue-notice.js';
@@ -49,6 +51,8 @@ export interface DepsOverrides {
   recipeImageFetcher?: RecipeImageFetcher;
   /** The push providers by name and the default one (production: adapters/push from config; else recording fakes). */
   push?: PushProviders;
+  /** The planner's AI and each household's monthly calls (default: from config AI_*, none while AI_BASE_URL is unset). */
+  plannerAi?: { ai: PlannerAi; monthlyCalls: number } | null;
 }
 
 /** The settings the use cases read. */
@@ -56,7 +60,9 @@ export type DepsConfig = Pick<Config, 'adminEmails' | 'publicBaseUrl' | 'lockout
   // Optional: without a secret the billing webhook refuses every delivery.
   Partial<Pick<Config, 'billingWebhookSecret'>> &
   // Optional: the embedded library unless RECIPE_LIBRARY=none.
-  Partial<Pick<Config, 'recipeLibrary'>>;
+  Partial<Pick<Config, 'recipeLibrary'>> &
+  // Optional: no AI unless configured.
+  Partial<Pick<Config, 'ai'>>;
 
 const common = (config: DepsConfig, o: DepsOverrides) => ({
   hasher: o.hasher ?? argon2Hasher(),
@@ -80,6 +86,7 @@ const common = (config: DepsConfig, o: DepsOverrides) => ({
   webhookVerifier: hmacWebhookVerifier(config.billingWebhookSecret ?? null),
   billingEvents: decodeProviderEvent,
   ...pushOf(o.push ?? recordingPushSenders()),
+  plannerAi: o.plannerAi !== undefined ? o.plannerAi : config.ai ? { ai: openAiPlanner(config.ai), monthlyCalls: config.ai.monthlyCalls } : null,
 });
 
 export interface PushProviders {

@@ -14,6 +14,7 @@ import { afterAnswerQueue } from '../adapters/http/after-answer.js';
 import { docsRoutes } from '../adapters/http/routes/docs.js';
 import { householdRoutes } from '../adapters/http/routes/households.js';
 import { planRoutes } from '../adapters/http/routes/plans.js';
+import { plannerRoutes } from '../adapters/http/routes/planner.js';
 import { recipeRoutes } from '../adapters/http/routes/recipes.js';
 import { eventRoutes } from '../adapters/http/routes/events.js';
 import { pantryInventoryRoutes } from '../adapters/http/routes/pantry-inventory.js';
@@ -159,6 +160,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...signInRoutes(deps, config.authProviders),
     ...householdRoutes(deps),
     ...planRoutes(deps),
+    ...plannerRoutes(deps),
     ...recipeRoutes(deps),
     ...recipeImportRoutes(recipeImport),
     ...eventRoutes(deps),

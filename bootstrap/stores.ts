@@ -39,6 +39,8 @@ import { memoryDinnerCalendarStore } from '../adapters/memory/dinner-calendar.js
 import { knexHouseholdRevisions } from '../adapters/knex/household-revisions.js';
 import { knexHouseholdChanges } from '../adapters/knex/household-changes.js';
 import { knexIdempotencyStore } from '../adapters/knex/idempotency-store.js';
+import { knexAiQuotaStore } from '../adapters/knex/ai-quota-store.js';
+import { memoryAiQuotaStore } from '../adapters/memory/ai-quota-store.js';
 import { memoryIdempotencyStore } from '../adapters/memory/idempotency-store.js';
 import { memoryHouseholdChanges } from '../adapters/memory/household-changes.js';
 import { memoryHouseholdRevisions } from '../adapters/memory/stores.js';
@@ -91,6 +93,7 @@ export function knexStores(knex: Knex) {
     revisions: knexHouseholdRevisions(knex),
     changes: knexHouseholdChanges(knex),
     idempotency: knexIdempotencyStore(knex),
+    aiQuota: knexAiQuotaStore(knex),
     publicDataFiles: knexPublicDataFiles(knex),
     billing: knexBillingStore(knex),
     dinnerPriceSubscribers: knexDinnerPriceSubscriberStore(knex),
@@ -121,7 +124,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     recipes: memoryRecipeStore(t),
     recipeImages: memoryRecipeImageStore(t),
     events: memoryMealEventStore(t),
-    plans: memoryPlanStore(t),
+    plans: memoryPlanStore(t, pushOutbox),
     identities: memoryIdentityStore(t),
     signInFlows: memorySignInFlowStore(),
     signInCodes: memorySignInCodeStore(t),
@@ -136,6 +139,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     revisions: memoryHouseholdRevisions(t),
     changes: memoryHouseholdChanges(t),
     idempotency: memoryIdempotencyStore(t),
+    aiQuota: memoryAiQuotaStore(t),
     publicDataFiles: memoryPublicDataFiles(),
     billing: memoryBillingStore(t),
     dinnerPriceSubscribers: memoryDinnerPriceSubscriberStore(),

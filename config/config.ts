@@ -66,6 +66,12 @@ export interface Config {
   readonly appRedirectUris: readonly string[];
   /** Native identity-token sign-in (IDP_NATIVE_*); null: not configured (404 idp_signin_unavailable). */
   readonly idpNative: { readonly issuer: string; readonly audiences: readonly string[]; readonly jwksUrl: string } | null;
+  /**
+   * The planner's optional AI (extensions.md > AI quota): an OpenAI-compatible endpoint (AI_BASE_URL, AI_MODEL,
+   * AI_API_KEY), each household's calls per month (AI_MONTHLY_CALLS, default 100) and the wait for an answer
+   * (AI_TIMEOUT_MS, default 15000); null while AI_BASE_URL is unset.
+   */
+  readonly ai: { readonly baseUrl: string; readonly model: string; readonly apiKey: string | null; readonly monthlyCalls: number; readonly timeoutMs: number } | null;
   /** BUILD_ID, or null to let the composition root find one (the git commit). */
   readonly buildId: string | null;
   /** How many password hashes run at once (PASSWORD_HASH_CONCURRENCY; default: one core fewer than the machine has, at least 1). */
@@ -188,10 +194,22 @@ export function loadConfig(env: Env): Config {
     authProviders: parseAuthProviders(opt('AUTH_PROVIDERS')),
     appRedirectUris: parseRedirectUris(opt('APP_REDIRECT_URIS')),
     idpNative: parseIdpNative(opt('IDP_NATIVE_ISSUER'), opt('IDP_NATIVE_AUDIENCE'), opt('IDP_NATIVE_JWKS_URL')),
+    ai: parseAi(opt('AI_BASE_URL'), opt('AI_MODEL'), opt('AI_API_KEY'), str('AI_MONTHLY_CALLS', '100'), str('AI_TIMEOUT_MS', '15000')),
     buildId: opt('BUILD_ID'),
     passwordHashConcurrency: wholeNumber('PASSWORD_HASH_CONCURRENCY', str('PASSWORD_HASH_CONCURRENCY', String(Math.max(1, availableParallelism() - 1))), 1, 256),
     passwordHashCpuPercent: wholeNumber('PASSWORD_HASH_CPU_PERCENT', str('PASSWORD_HASH_CPU_PERCENT', '10'), 1, 100),
   };
+}
+
+function parseAi(baseUrl: string | null, model: string | null, apiKey: string | null, monthlyCalls: string, timeoutMs: string): Config['ai'] {
+  const calls = wholeNumber('AI_MONTHLY_CALLS', monthlyCalls, 0, 1_000_000);
+  const timeout = wholeNumber('AI_TIMEOUT_MS', timeoutMs, 100, 120_000);
+  if (baseUrl === null) {
+    if (model !== null || apiKey !== null) throw new ConfigError('AI_BASE_URL', 'must be set when AI_MODEL or AI_API_KEY is');
+    return null;
+  }
+  if (model === null) throw new ConfigError('AI_MODEL', 'must name the model when AI_BASE_URL is set');
+  return { baseUrl: httpUrl('AI_BASE_URL', baseUrl), model, apiKey, monthlyCalls: calls, timeoutMs: timeout };
 }
 
 export function parseDatabaseUrl(url: string): DatabaseTarget | null {

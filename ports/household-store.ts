@@ -1,8 +1,9 @@
 import type { Household, HouseholdRole, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
 import type { AccountId, HouseholdId, MemberId } from '../core/shared/ids.js';
 
-/** A new household; its shopping settings start as sharing on and the price catalogue on unless given. */
-export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes'> & Partial<Pick<Household, 'sharingOff' | 'priceCatalogueOn' | 'dislikes'>>;
+/** A new household; its shopping settings start as sharing on and the price catalogue on, the library off, unless given. */
+export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'> &
+  Partial<Pick<Household, 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'>>;
 export type NewMember = Omit<Member, 'householdId'>;
 
 export interface HouseholdChanges {
@@ -14,6 +15,7 @@ export interface HouseholdChanges {
   readonly sharingOff?: boolean;
   readonly priceCatalogueOn?: boolean;
   readonly dislikes?: readonly string[];
+  readonly libraryRecipesOn?: boolean;
 }
 
 /** Every read and write that touches a household's data is scoped by its id. */

@@ -1,5 +1,6 @@
 import type { IsoDate } from '../core/events/types.js';
 import type { HouseholdId } from '../core/shared/ids.js';
+import type { OutboxEntry } from './push-outbox.js';
 
 export interface PlanDayRow {
   /** The plan entry id (what shopping lines name in relatedPlanEntryIds). */
@@ -29,4 +30,17 @@ export interface PlanStore {
   weeksBetween(householdId: HouseholdId, fromWeek: IsoDate, toWeek: IsoDate): Promise<PlanRow[]>;
   /** Sets a day's dish, portions and note; null when the plan is not the household's. */
   setDay(householdId: HouseholdId, planId: string, date: IsoDate, day: { recipeId: string | null; portionsOverride: number | null; note: string | null }, at: Date): Promise<PlanDayRow | null>;
+  /**
+   * Sets the dishes of several days of one plan in one transaction, keeping each day's portions override and note,
+   * with the push that tells the household (recorded in the same transaction). Nothing is written when the plan is
+   * not the household's ('plan-not-found'), a date is not in its week ('date-outside-week') or a recipe is not the
+   * household's, deleted meanwhile ('recipe-not-found'); else the plan as written.
+   */
+  setDishes(
+    householdId: HouseholdId,
+    planId: string,
+    dishes: readonly { readonly date: IsoDate; readonly recipeId: string }[],
+    at: Date,
+    push: OutboxEntry | null,
+  ): Promise<PlanRow | { readonly refused: 'plan-not-found' | 'date-outside-week' | 'recipe-not-found' }>;
 }

@@ -12,7 +12,9 @@ export type PushEvent =
   /** A line's first tick; the delivery step folds a household's pending ticks into one "ticked N items" push. */
   | { kind: 'list-items-ticked'; planId: string; lineId: string; actorAccountId: AccountId }
   /** The shopper closed a trip: one reminder to add the receipt, to that account only. */
-  | { kind: 'receipt-reminder'; planId: string; listId: string; accountId: string };
+  | { kind: 'receipt-reminder'; planId: string; listId: string; accountId: string }
+  /** Suggested dinners were saved to a week's plan (the planner's run is done): the other members hear of it. */
+  | { kind: 'week-planned'; planId: string; weekStart: string; dinners: number; actorAccountId: AccountId };
 
 export interface OutboxEntry {
   readonly id: string;

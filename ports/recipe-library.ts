@@ -3,6 +3,8 @@ export interface LibraryRecipe {
   readonly id: string;
   readonly title: string;
   readonly servings: number;
+  /** From start to table, in minutes; null when the recipe does not say (the planner then keeps it off days with a time limit). */
+  readonly totalMinutes: number | null;
   readonly ingredients: readonly LibraryIngredient[];
   /** SPDX licence id, e.g. `CC-BY-SA-4.0`. */
   readonly licence: string;

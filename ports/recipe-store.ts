@@ -31,6 +31,8 @@ export interface RecipeStore {
   byId(householdId: HouseholdId, recipeId: RecipeId): Promise<Recipe | null>;
   /** Those of `recipeIds` that are the household's recipes, with their lines, in one read (order not given). */
   byIds(householdId: HouseholdId, recipeIds: readonly RecipeId[]): Promise<Recipe[]>;
+  /** Every recipe of the household with its lines (the planner's candidates), ordered by title key, then id. */
+  all(householdId: HouseholdId): Promise<Recipe[]>;
   /** id → title of those ids that are the household's recipes; others are absent. */
   titlesOf(householdId: HouseholdId, recipeIds: readonly RecipeId[]): Promise<Record<RecipeId, string>>;
   /** Ordered by recipeTitleKey(title) (code point order), then id. */

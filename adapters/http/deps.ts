@@ -24,12 +24,14 @@ import type { DerivedFileDeps } from '../../core/publicdata/derived-files.js';
 import type { DinnerPriceMeasureDeps } from '../../core/dinnerprices/measure.js';
 import type { WaitlistDeps } from '../../core/waitlist/waitlist.js';
 import type { LiveDeps } from '../../core/households/live.js';
+import type { SuggestionDeps } from '../../core/plans/suggestions.js';
+import type { AiAdminDeps } from '../../core/plans/ai-pause.js';
 import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AfterAnswer } from './after-answer.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps & WaitlistDeps & LiveDeps & { readonly idempotency: IdempotencyStore };
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps & WaitlistDeps & LiveDeps & SuggestionDeps & AiAdminDeps & { readonly idempotency: IdempotencyStore };
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

@@ -118,6 +118,12 @@ export function problemFor(error: AppError): HttpProblem {
       return new HttpProblem(400, 'validation_failed', 'Invalid range', 'to must not be before from, and the range may span at most 366 days');
     case 'date-outside-week':
       return new HttpProblem(400, 'date_outside_week', 'Date outside the week', 'the date is not one of the seven days of this plan');
+    case 'ai-quota-used':
+      return new HttpProblem(429, 'ai_quota_used', "The month's AI calls are used", "the household has used this month's AI calls; ask without AI ({ \"ai\": false }) or wait for the next month", {}, { 'Retry-After': String(error.retryAfterSec) });
+    case 'platform-admin-only':
+      return new HttpProblem(403, 'platform_admin_only', 'Platform admins only', 'only a login with a confirmed address listed in ADMIN_EMAILS may do this');
+    case 'ai-paused':
+      return new HttpProblem(429, 'ai_paused', 'AI paused', "the operator has paused this household's AI; ask without AI ({ \"ai\": false })", { until: error.until.toISOString() }, { 'Retry-After': error.until.toUTCString() });
     case 'avoid-conflict':
       return new HttpProblem(
         409,

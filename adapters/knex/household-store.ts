@@ -17,6 +17,7 @@ export interface HouseholdRow {
   sharing_off: boolean | number;
   price_catalogue_on: boolean | number;
   dislikes: string;
+  library_recipes_on: boolean | number;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -42,6 +43,7 @@ export const toHousehold = (r: HouseholdRow): Household => ({
   sharingOff: toBool(r.sharing_off),
   priceCatalogueOn: toBool(r.price_catalogue_on),
   dislikes: fromJsonText<string[]>(r.dislikes),
+  libraryRecipesOn: toBool(r.library_recipes_on),
   createdAt: toDate(r.created_at),
   updatedAt: toDate(r.updated_at),
 });
@@ -93,6 +95,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
           sharing_off: h.sharingOff ?? false,
           price_catalogue_on: h.priceCatalogueOn ?? true,
           dislikes: toJsonText(h.dislikes ?? []),
+          library_recipes_on: h.libraryRecipesOn ?? false,
           created_at: iso(h.createdAt),
           updated_at: iso(h.createdAt),
         });
@@ -154,6 +157,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
       if (changes.sharingOff !== undefined) patch['sharing_off'] = changes.sharingOff;
       if (changes.priceCatalogueOn !== undefined) patch['price_catalogue_on'] = changes.priceCatalogueOn;
       if (changes.dislikes !== undefined) patch['dislikes'] = toJsonText(changes.dislikes);
+      if (changes.libraryRecipesOn !== undefined) patch['library_recipes_on'] = changes.libraryRecipesOn;
       // One transaction: the answer is this update's result, not a concurrent writer's.
       return knex.transaction(async (trx) => {
         const n = await trx('households').where({ id: householdId }).update(patch);

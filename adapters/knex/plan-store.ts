@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { PlanDayRow, PlanRow, PlanStore } from '../../ports/plan-store.js';
 import { weekDates } from '../../core/shared/dates.js';
 import { isUniqueViolation, translated } from './errors.js';
+import { outboxRow } from './push-outbox.js';
 import { iso, toDate } from './rows.js';
 
 export interface PlanTableRow {
@@ -76,6 +77,21 @@ export function knexPlanStore(knex: Knex): PlanStore {
         await trx('plans').where({ id: planId }).update({ updated_at: iso(at) });
         const row = (await trx<DayTableRow>('plan_days').where({ plan_id: planId, date }).first()) as DayTableRow;
         return toDay(row);
+      });
+    },
+    async setDishes(householdId, planId, dishes, at, push) {
+      return knex.transaction(async (trx) => {
+        const plan = (await trx<PlanTableRow>('plans').where({ household_id: householdId, id: planId }).first()) as PlanTableRow | undefined;
+        if (!plan) return { refused: 'plan-not-found' as const };
+        const dates = new Set(weekDates(plan.week_start));
+        if (dishes.some((d) => !dates.has(d.date))) return { refused: 'date-outside-week' as const };
+        const wanted = [...new Set(dishes.map((d) => d.recipeId))];
+        const found = wanted.length === 0 ? [] : ((await trx('recipes').where({ household_id: householdId }).whereIn('id', wanted).select('id')) as { id: string }[]);
+        if (found.length !== wanted.length) return { refused: 'recipe-not-found' as const };
+        for (const d of dishes) await trx('plan_days').where({ plan_id: planId, date: d.date }).update({ recipe_id: d.recipeId });
+        await trx('plans').where({ id: planId }).update({ updated_at: iso(at) });
+        if (push) await trx('push_outbox').insert(outboxRow(push));
+        return (await withDays(trx, [{ ...plan, updated_at: iso(at) }]))[0]!;
       });
     },
   });

@@ -184,6 +184,23 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       const rows = (await knex<RecipeRow>('recipes').where({ household_id: householdId }).whereIn('id', ids)) as RecipeRow[];
       return withLines(knex, rows);
     },
+    async all(householdId) {
+      // Three reads by household whatever the number of recipes (the planner's candidates: a thousand is usual).
+      const [rows, lines, images] = await Promise.all([
+        knex<RecipeRow>('recipes').where({ household_id: householdId }).orderBy([{ column: 'title_key' }, { column: 'id' }]) as Promise<RecipeRow[]>,
+        knex<IngredientRow>('recipe_ingredients')
+          .where({ household_id: householdId })
+          .orderBy([{ column: 'recipe_id' }, { column: 'position' }]) as Promise<IngredientRow[]>,
+        knex('recipe_images as i')
+          .join('recipes as r', 'r.id', 'i.recipe_id')
+          .where('r.household_id', householdId)
+          .select('i.recipe_id', 'i.source_url', 'i.media_type', 'i.etag') as Promise<ImageInfoRow[]>,
+      ]);
+      const byRecipe = new Map<string, IngredientRow[]>();
+      for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
+      const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
+      return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null));
+    },
     async titlesOf(householdId, recipeIds) {
       const ids = [...new Set(recipeIds)];
       const out: Record<string, string> = {};

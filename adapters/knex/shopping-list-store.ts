@@ -124,7 +124,7 @@ const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unkn
  * builds one JSON object per row from them; the contract suite checks the answer against the stores' own reads).
  */
 const INPUT_COLUMNS = {
-  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'dislikes', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
+  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'dislikes', 'library_recipes_on', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
   household_members: ['id', 'household_id', 'account_id', 'display_name', 'role', 'created_at'] satisfies (keyof MemberRow)[],
   plans: ['id', 'household_id', 'week_start', 'created_at', 'updated_at'] satisfies (keyof PlanTableRow)[],
   plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note'] satisfies (keyof DayTableRow)[],

@@ -4,7 +4,8 @@ import type { LibraryIngredient, LibraryRecipe, RecipeLibrary } from '../../port
 import sample from './sample-library.json' with { type: 'json' };
 
 /** A recipe as written in sample-library.json: the food key is left out when the display name gives it. */
-interface SampleRecipe extends Omit<LibraryRecipe, 'ingredients'> {
+interface SampleRecipe extends Omit<LibraryRecipe, 'ingredients' | 'totalMinutes'> {
+  readonly totalMinutes?: number | null;
   readonly ingredients: readonly (Omit<LibraryIngredient, 'foodKey'> & { readonly foodKey?: string })[];
 }
 
@@ -24,7 +25,7 @@ export function fixedRecipeLibrary(recipes: readonly SampleRecipe[]): RecipeLibr
         quantity: i.quantity,
         unit: i.unit,
       }));
-      const recipe: LibraryRecipe = { id: r.id, title: r.title, servings: r.servings, ingredients, licence: r.licence, source: r.source, attribution: r.attribution };
+      const recipe: LibraryRecipe = { id: r.id, title: r.title, servings: r.servings, totalMinutes: r.totalMinutes ?? null, ingredients, licence: r.licence, source: r.source, attribution: r.attribution };
       const fault = faultOf(recipe);
       if (fault) throw new Error(`recipe library: ${r.id}: ${fault}`);
       return recipe;
@@ -43,6 +44,7 @@ function faultOf(r: LibraryRecipe): string | null {
   if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(r.id)) return 'the id must be lower-case letters, digits and -';
   if (r.title.trim() === '') return 'the title is empty';
   if (!Number.isInteger(r.servings) || r.servings < 1 || r.servings > 100) return 'servings must be a whole number from 1 to 100';
+  if (r.totalMinutes !== null && !(Number.isInteger(r.totalMinutes) && r.totalMinutes >= 1 && r.totalMinutes <= 10_080)) return 'totalMinutes must be a whole number from 1 to 10080, or left out';
   if (r.ingredients.length === 0) return 'it has no ingredient';
   if ([r.licence, r.source, r.attribution].some((s) => s.trim() === '')) return 'licence, source and attribution are required';
   for (const i of r.ingredients) {

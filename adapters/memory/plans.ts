@@ -1,8 +1,9 @@
 import type { PlanRow, PlanStore } from '../../ports/plan-store.js';
 import { weekDates, weekStartOf } from '../../core/shared/dates.js';
+import type { MemoryPushOutbox } from './invites.js';
 import { bumpRevision, type MemoryTables } from './stores.js';
 
-export function memoryPlanStore(t: MemoryTables): PlanStore {
+export function memoryPlanStore(t: MemoryTables, outbox: MemoryPushOutbox): PlanStore {
   const plans = new Map<string, PlanRow>();
   t.onRecipeDeleted.push((householdId, recipeId) => {
     for (const [id, p] of plans) {
@@ -54,6 +55,19 @@ export function memoryPlanStore(t: MemoryTables): PlanStore {
       plans.set(planId, { ...p, updatedAt: at, days: p.days.map((d) => (d.date === date ? updated : d)) });
       bumpRevision(t, householdId);
       return { ...updated };
+    },
+    async setDishes(householdId, planId, dishes, at, push) {
+      const p = plans.get(planId);
+      if (!p || !alive(p) || p.householdId !== householdId) return { refused: 'plan-not-found' };
+      if (dishes.some((d) => !p.days.some((x) => x.date === d.date))) return { refused: 'date-outside-week' };
+      if (dishes.some((d) => t.recipeHouseholds.get(d.recipeId) !== householdId)) return { refused: 'recipe-not-found' };
+      // The push first: one the outbox refuses leaves the plan as it was, as the transaction would.
+      if (push) outbox.insert(push);
+      const dishOf = new Map(dishes.map((d) => [d.date, d.recipeId]));
+      const next: PlanRow = { ...p, updatedAt: at, days: p.days.map((d) => (dishOf.has(d.date) ? { ...d, recipeId: dishOf.get(d.date)! } : d)) };
+      plans.set(planId, next);
+      bumpRevision(t, householdId);
+      return structuredClone(next);
     },
   };
 }

@@ -61,6 +61,11 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
     async byIds(householdId, recipeIds) {
       return [...new Set(recipeIds)].map((id) => mine(householdId, id)).filter((r): r is NonNullable<typeof r> => r !== undefined && r !== null).map(copy);
     },
+    async all(householdId) {
+      return ofHousehold(householdId)
+        .sort((a, b) => compareCodePoints(recipeTitleKey(a.title), recipeTitleKey(b.title)) || compareCodePoints(a.id, b.id))
+        .map(copy);
+    },
     async titlesOf(householdId, recipeIds) {
       const out: Record<string, string> = {};
       for (const id of recipeIds) {

@@ -182,7 +182,7 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
   const withMembers = (h: Household): HouseholdWithMembers => copy({ ...h, members: membersOf(h.id) });
   return {
     async create(h, first) {
-      const household: Household = { ...h, chains: [...h.chains], sharingOff: h.sharingOff ?? false, priceCatalogueOn: h.priceCatalogueOn ?? true, dislikes: [...(h.dislikes ?? [])], updatedAt: h.createdAt };
+      const household: Household = { ...h, chains: [...h.chains], sharingOff: h.sharingOff ?? false, priceCatalogueOn: h.priceCatalogueOn ?? true, dislikes: [...(h.dislikes ?? [])], libraryRecipesOn: h.libraryRecipesOn ?? false, updatedAt: h.createdAt };
       t.households.set(h.id, household);
       t.members.set(first.id, { ...first, householdId: h.id });
       t.revisions.set(h.id, 0);

@@ -93,3 +93,33 @@ export function busyEvenings(entriesByFeed: readonly (readonly CalendarEvent[])[
     .map(({ e }) => ({ date: e.date, title: e.title, startTime: e.startTime, endTime: e.endTime }))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
+
+/** Entries that end this long or more before the dinner hour's end leave time enough to cook anything. */
+export const COOKING_LOOKBACK_MINUTES = 180;
+
+/** What keeps the family from the stove on an evening, and the minutes it leaves to cook. */
+export interface CookingWindow {
+  readonly title: string;
+  readonly endTime: string | null;
+  readonly minutesLeft: number;
+}
+
+/**
+ * The time a day's calendar leaves to cook (the planner's busy evenings): the family may eat as late as the end of
+ * the dinner hour [servingTime, servingTime + 60 min), so an entry that has begun by the serving time leaves the
+ * minutes from its end to the end of that hour (none when it runs past it). An entry that starts later in the
+ * dinner hour leaves cooking before it free; all-day entries say nothing of the evening. Of several, the one that
+ * leaves least; null when none limits the day.
+ */
+export function cookingWindow(entries: readonly CalendarEvent[], servingTime: string): CookingWindow | null {
+  const latest = minutesOf(servingTime) + DINNER_HOUR_MINUTES;
+  let tightest: CookingWindow | null = null;
+  for (const e of entries) {
+    if (e.isAllDay) continue;
+    const { start, end } = spanOf(e);
+    if (start > minutesOf(servingTime) || end <= latest - COOKING_LOOKBACK_MINUTES) continue;
+    const minutesLeft = Math.max(0, latest - end);
+    if (tightest === null || minutesLeft < tightest.minutesLeft) tightest = { title: e.title, endTime: e.endTime, minutesLeft };
+  }
+  return tightest;
+}

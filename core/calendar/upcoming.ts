@@ -39,6 +39,34 @@ export function windowOf(today: IsoDate, query: { from: IsoDate | null; to: IsoD
 const reasonOf = (err: unknown): string => (err instanceof CalendarFetchFailed ? err.reason : err instanceof Error ? err.name : 'unknown');
 
 /**
+ * Every feed of the household as its own slice of entries in [from, to], on the household's wall clock: the ICS
+ * feeds are read side by side, and one that cannot be read (whatever the reason) gives an empty slice with the
+ * reason and hides no other. For the calendar screen and the planner's busy evenings.
+ */
+export async function readFeeds(
+  deps: Pick<CalendarFeedDeps, 'calendarFeeds' | 'calendarFetcher'>,
+  householdId: HouseholdId,
+  zone: string,
+  from: IsoDate,
+  to: IsoDate,
+): Promise<FeedSlice[]> {
+  const [feeds, deviceEvents] = await Promise.all([deps.calendarFeeds.feedsOf(householdId), deps.calendarFeeds.deviceEventsBetween(householdId, from, to)]);
+  const start = instantAt(zone, from, '00:00');
+  const end = instantAt(zone, addDays(to, 1), '00:00');
+  return Promise.all(
+    feeds.map(async (feed): Promise<FeedSlice> => {
+      if (feed.kind === 'Device') return { feed, events: deviceEvents.get(feed.id) ?? [], unreadable: null };
+      try {
+        const occurrences = await deps.calendarFetcher.eventsBetween(feed.url, start, end);
+        return { feed, events: occurrences.flatMap((o) => dayEntries(o, zone, from, to)).sort(compareEntries), unreadable: null };
+      } catch (err) {
+        return { feed, events: [], unreadable: { reason: reasonOf(err) } };
+      }
+    }),
+  );
+}
+
+/**
  * GET calendar-events (any member, Junior too): every feed of the household as its own slice, on the household's
  * wall clock, and per day the event that takes its dinner hour. The ICS feeds are read side by side; one that
  * cannot be read (whatever the reason) gives an empty slice with an error and hides no other. A successful read
@@ -58,20 +86,7 @@ export async function upcomingCalendarEvents(
   const window = windowOf(dateIn(zone, deps.clock.now()), query);
   if (!window.ok) return window;
   const { from, to } = window.value;
-  const [feeds, deviceEvents] = await Promise.all([deps.calendarFeeds.feedsOf(householdId), deps.calendarFeeds.deviceEventsBetween(householdId, from, to)]);
-  const start = instantAt(zone, from, '00:00');
-  const end = instantAt(zone, addDays(to, 1), '00:00');
-  const slices = await Promise.all(
-    feeds.map(async (feed): Promise<FeedSlice> => {
-      if (feed.kind === 'Device') return { feed, events: deviceEvents.get(feed.id) ?? [], unreadable: null };
-      try {
-        const occurrences = await deps.calendarFetcher.eventsBetween(feed.url, start, end);
-        return { feed, events: occurrences.flatMap((o) => dayEntries(o, zone, from, to)).sort(compareEntries), unreadable: null };
-      } catch (err) {
-        return { feed, events: [], unreadable: { reason: reasonOf(err) } };
-      }
-    }),
-  );
+  const slices = await readFeeds(deps, householdId, zone, from, to);
   const readAt = deps.clock.now();
   for (const s of slices) {
     if (s.feed.kind === 'Ics' && s.unreadable === null) await deps.calendarFeeds.markRead(householdId, s.feed.id, readAt, s.events.length);

@@ -43,6 +43,8 @@ export interface Household {
   readonly priceCatalogueOn: boolean;
   /** Foods the household has said it would rather not eat, in its own words: soft, unlike guests' avoids. */
   readonly dislikes: readonly string[];
+  /** Planner settings: suggestions may draw on the shared recipe library as well as the household's recipes. */
+  readonly libraryRecipesOn: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -1,6 +1,6 @@
 import type { MealEvent } from '../events/types.js';
 import type { Recipe } from '../recipes/types.js';
-import { avoidMatcher } from '../shared/avoids.js';
+import { avoidMatcher, type IngredientName } from '../shared/avoids.js';
 import type { IsoDate } from '../shared/dates.js';
 import type { DishConflict } from '../shared/errors.js';
 import { onceEachIgnoringCase } from '../shared/words.js';
@@ -19,20 +19,32 @@ export function avoidsOfDay(events: readonly Pick<MealEvent, 'participants'>[]):
 export function dishConflict(recipe: Recipe, recipes: ReadonlyMap<string, Recipe>, avoids: readonly string[], date: IsoDate): DishConflict | null {
   if (avoids.length === 0) return null;
   const breaks = avoidMatcher(avoids);
+  for (const ingredient of dishIngredients(recipe, recipes)) {
+    const found = breaks(ingredient);
+    if (found) return { date, recipeId: recipe.id, recipeTitle: recipe.title, avoid: found.avoid, ingredient: found.ingredient };
+  }
+  return null;
+}
+
+/**
+ * Everything a dish may put on the table, as the gate judges it, in the recipe's order with each base's lines where
+ * the base is used: every line (optional ones too) by its name, a named reference with no linked recipe by the
+ * reference. A base reached twice is walked once.
+ */
+export function dishIngredients(recipe: Recipe, recipes: ReadonlyMap<string, Recipe>): IngredientName[] {
+  const out: IngredientName[] = [];
   const seen = new Set<string>([recipe.id]);
-  const walk = (r: Recipe): DishConflict | null => {
+  const walk = (r: Recipe): void => {
     for (const line of r.ingredients) {
-      const found = breaks({ displayName: line.reference ?? line.displayName, foodKey: line.foodKey });
-      if (found) return { date, recipeId: recipe.id, recipeTitle: recipe.title, avoid: found.avoid, ingredient: found.ingredient };
+      out.push({ displayName: line.reference ?? line.displayName, foodKey: line.foodKey });
       const base = line.baseRecipeId === null ? undefined : recipes.get(line.baseRecipeId);
       // Recipes refuse cycles; `seen` only keeps a damaged store from looping.
       if (base && !seen.has(base.id)) {
         seen.add(base.id);
-        const deeper = walk(base);
-        if (deeper) return deeper;
+        walk(base);
       }
     }
-    return null;
   };
-  return walk(recipe);
+  walk(recipe);
+  return out;
 }

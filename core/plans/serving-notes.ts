@@ -1,14 +1,23 @@
 import type { MealEvent } from '../events/types.js';
 import type { Language, Member } from '../households/types.js';
+import type { CookingWindow } from '../calendar/day-entries.js';
 import { avoidsOfDay } from './avoid-gate.js';
 
 /** Text for people, in the household's language. */
-const WORDS: Record<Language, { avoids: (list: string) => string; guests: (count: number, notes: string) => string }> = {
+const WORDS: Record<Language, { avoids: (list: string) => string; guests: (count: number, notes: string) => string; busy: (w: CookingWindow) => string }> = {
   nb: {
+    busy: (w) =>
+      w.minutesLeft === 0
+        ? `Travel kveld: «${w.title}» varer gjennom middagstimen.`
+        : `Travel kveld: «${w.title}»${w.endTime ? ` til ${w.endTime}` : ''} gir ${w.minutesLeft} minutter til matlaging.`,
     avoids: (list) => `Hele bordet unngår i dag: ${list}.`,
     guests: (count, notes) => `${count === 1 ? 'Gjest' : `Gjester (${count})`}: ${notes}`,
   },
   en: {
+    busy: (w) =>
+      w.minutesLeft === 0
+        ? `Busy evening: "${w.title}" runs through the dinner hour.`
+        : `Busy evening: "${w.title}"${w.endTime ? ` until ${w.endTime}` : ''} leaves ${w.minutesLeft} minutes to cook.`,
     avoids: (list) => `The whole table avoids today: ${list}.`,
     guests: (count, notes) => `${count === 1 ? 'Guest' : `Guests (${count})`}: ${notes}`,
   },
@@ -34,3 +43,6 @@ export function servingNotesOf(events: readonly MealEvent[], members: readonly P
   }
   return notes;
 }
+
+/** The note of a busy evening: what keeps the family from the stove and the minutes it leaves. */
+export const busyNote = (w: CookingWindow, language: Language): string => WORDS[language].busy(w);

@@ -101,6 +101,7 @@ export function libraryDocument(recipes: readonly LibraryRecipe[]): string {
     id: r.id,
     title: r.title,
     servings: r.servings,
+    totalMinutes: r.totalMinutes,
     licence: r.licence,
     source: r.source,
     attribution: r.attribution,

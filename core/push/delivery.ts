@@ -9,6 +9,7 @@ import type { PushSender, SendOutcome } from '../../ports/push-sender.js';
 import type { AccountLanguage } from '../accounts/types.js';
 import type { HouseholdWithMembers } from '../households/types.js';
 import type { AccountId } from '../shared/ids.js';
+import { isoWeekOf } from '../dinnerprices/measure.js';
 import { pushMessage, type MessageInput } from './messages.js';
 import { SWITCH_OF } from './types.js';
 
@@ -141,7 +142,8 @@ async function handOver(
  * Who hears of a group, and what: member-joined and list-item-added go to every member with a login but the one
  * who did it; the ticks of one list to every member with a login, counting only the others' ticks (nobody is
  * told of their own); a receipt reminder to the shopper alone, while still a member. A household with sharing off
- * (its shopping settings, as they are at hand-over) hears of no list change.
+ * (its shopping settings, as they are at hand-over) hears of no list change. A saved week goes to every member
+ * with a login but the one who saved it.
  */
 function audience(h: HouseholdWithMembers, group: readonly OutboxEntry[]): { accountId: AccountId; input: MessageInput }[] {
   const base = { householdId: h.id, householdName: h.name };
@@ -168,6 +170,12 @@ function audience(h: HouseholdWithMembers, group: readonly OutboxEntry[]): { acc
       });
     case 'receipt-reminder':
       return logins.some((m) => m.accountId === e.accountId) ? [{ accountId: e.accountId, input: { ...base, kind: e.kind, planId: e.planId, listId: e.listId } }] : [];
+    case 'week-planned': {
+      const week = Number(isoWeekOf(e.weekStart).week.slice(-2));
+      return logins
+        .filter((m) => m.accountId !== e.actorAccountId)
+        .map((m) => ({ accountId: m.accountId, input: { ...base, kind: e.kind, planId: e.planId, week, dinners: e.dinners, by: nameOf(e.actorAccountId) } }));
+    }
   }
 }
 

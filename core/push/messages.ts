@@ -11,6 +11,7 @@ export type MessageInput = { readonly householdId: HouseholdId; readonly househo
   | { readonly kind: 'list-item-added'; readonly planId: string; readonly item: string; readonly by: string | null }
   | { readonly kind: 'list-items-ticked'; readonly planId: string; readonly count: number }
   | { readonly kind: 'receipt-reminder'; readonly planId: string; readonly listId: string }
+  | { readonly kind: 'week-planned'; readonly planId: string; readonly week: number; readonly dinners: number; readonly by: string | null }
 );
 
 /** Names are cut to this many characters: a push stays far below the providers' 4 KB. */
@@ -28,12 +29,14 @@ const TEXTS: Readonly<Record<AccountLanguage, Texts>> = {
     'list-item-added': (m) => (m.by === null ? `${clip(m.item)} ble lagt til på handlelisten` : `${clip(m.by)} la til ${clip(m.item)} på handlelisten`),
     'list-items-ticked': (m) => (m.count === 1 ? '1 vare er krysset av på handlelisten' : `${m.count} varer er krysset av på handlelisten`),
     'receipt-reminder': () => 'Husk å legge inn kvitteringen fra handleturen.',
+    'week-planned': (m) => `${m.by === null ? 'Uke' : `${clip(m.by)} har planlagt uke`} ${m.week}${m.by === null ? ' er planlagt' : ''}: ${m.dinners === 1 ? '1 middag' : `${m.dinners} middager`}`,
   },
   en: {
     'member-joined': (m) => `${clip(m.name)} joined the household`,
     'list-item-added': (m) => (m.by === null ? `${clip(m.item)} was added to the shopping list` : `${clip(m.by)} added ${clip(m.item)} to the shopping list`),
     'list-items-ticked': (m) => (m.count === 1 ? '1 item ticked off the shopping list' : `${m.count} items ticked off the shopping list`),
     'receipt-reminder': () => 'Remember to add the receipt from your shopping trip.',
+    'week-planned': (m) => `${m.by === null ? `Week ${m.week} is planned` : `${clip(m.by)} planned week ${m.week}`}: ${m.dinners === 1 ? '1 dinner' : `${m.dinners} dinners`}`,
   },
 };
 
@@ -51,5 +54,6 @@ export function pushMessage(language: AccountLanguage, m: MessageInput): PushMes
     collapseKey = `ticked-${m.planId}`;
   }
   if (m.kind === 'receipt-reminder') collapseKey = `receipt-${m.listId}`;
+  if (m.kind === 'week-planned') collapseKey = `planned-${m.planId}`;
   return { title: clip(m.householdName, 80), body: say(m), data, collapseKey };
 }

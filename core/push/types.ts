@@ -40,13 +40,11 @@ export interface PushDevice extends PushSwitches {
   readonly lastSeenAt: Date;
 }
 
-/**
- * Which switch gates which push (api.md leaves it open). `runDone` is meant for a finished meal-event run or
- * planner run: no event emits it yet.
- */
+/** Which switch gates which push (api.md leaves it open). `runDone`: a planner run whose dinners were saved. */
 export const SWITCH_OF: { readonly [K in PushEvent['kind']]: PushSwitch } = {
   'member-joined': 'householdNews',
   'list-item-added': 'listChanges',
   'list-items-ticked': 'listChanges',
   'receipt-reminder': 'reminders',
+  'week-planned': 'runDone',
 };

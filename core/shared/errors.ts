@@ -46,6 +46,10 @@ export type AppError =
   | { type: 'plan-not-found' }
   | { type: 'plan-range-invalid' }
   | { type: 'date-outside-week' }
+  // the planner's AI (extensions.md > AI quota): the month's calls used up, or paused by the operator
+  | { type: 'ai-quota-used'; retryAfterSec: number }
+  | { type: 'ai-paused'; until: Date }
+  | { type: 'platform-admin-only' }
   // a dish one of whose ingredients breaks an avoid of that day's guests (core/plans/avoid-gate.ts)
   | ({ type: 'avoid-conflict' } & DishConflict)
   | { type: 'invite-not-found' }

@@ -45,7 +45,7 @@ export function householdStoreContract(backend: Backend): void {
     it('round-trips a household with its first member, arrays and dates included', async () => {
       const { h, owner, created } = await withOwner();
       // New households share list changes and show prices unless told otherwise.
-      const expected = { ...h, sharingOff: false, priceCatalogueOn: true, dislikes: [], updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
+      const expected = { ...h, sharingOff: false, priceCatalogueOn: true, dislikes: [], libraryRecipesOn: false, updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
       expect(created).to.deep.equal(expected);
       expect(await s.households.byId(h.id)).to.deep.equal(expected);
     });

@@ -64,5 +64,45 @@ export function planStoreContract(backend: Backend): void {
       expect(weeks[0]!.days[2]).to.deep.equal(day);
       expect(weeks[0]!.updatedAt).to.deep.equal(at('2026-11-21T08:00:00.000Z'));
     });
+
+    it('sets several dishes in one write with its push, keeping each day\'s portions and note', async () => {
+      const { id: h, owner } = await ownedHousehold(s);
+      const plan = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      const recipe = async (title: string) => {
+        const id = randomUUID();
+        await s.recipes.create(h, id, { title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], sourceUrl: null, imageUrl: null }, at('2026-11-20T00:00:00.000Z'));
+        return id;
+      };
+      const [soup, fish] = [await recipe('Suppe'), await recipe('Fisk')];
+      await s.plans.setDay(h, plan.id, '2026-11-24', { recipeId: null, portionsOverride: 6, note: 'Bursdag' }, at('2026-11-21T00:00:00.000Z'));
+      const push = { id: randomUUID(), householdId: h, createdAt: at('2026-11-22T10:00:00.250Z'), event: { kind: 'week-planned' as const, planId: plan.id, weekStart: '2026-11-23', dinners: 2, actorAccountId: owner.id } };
+      const written = await s.plans.setDishes(h, plan.id, [{ date: '2026-11-24', recipeId: soup }, { date: '2026-11-26', recipeId: fish }], at('2026-11-22T10:00:00.250Z'), push);
+      expect(written).to.deep.equal(await s.plans.byId(h, plan.id));
+      const days = (await s.plans.byId(h, plan.id))!.days;
+      expect(days[1]).to.deep.equal({ id: plan.days[1]!.id, date: '2026-11-24', recipeId: soup, portionsOverride: 6, note: 'Bursdag' });
+      expect(days[3]!.recipeId).to.equal(fish);
+      expect(days.filter((d) => d.recipeId !== null)).to.have.length(2);
+      expect((await s.plans.byId(h, plan.id))!.updatedAt).to.deep.equal(at('2026-11-22T10:00:00.250Z'));
+      expect(await s.pushOutbox.pending(10)).to.deep.equal([push]);
+    });
+
+    it('writes nothing, and no push, for another household\'s plan, a date outside the week or a recipe not the household\'s', async () => {
+      const { id: h, owner } = await ownedHousehold(s);
+      const { id: other } = await ownedHousehold(s);
+      const plan = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      const mine = randomUUID();
+      const theirs = randomUUID();
+      const empty = { servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], sourceUrl: null, imageUrl: null };
+      await s.recipes.create(h, mine, { title: 'Min', ...empty }, at('2026-11-20T00:00:00.000Z'));
+      await s.recipes.create(other, theirs, { title: 'Deres', ...empty }, at('2026-11-20T00:00:00.000Z'));
+      const push = () => ({ id: randomUUID(), householdId: h, createdAt: at('2026-11-22T10:00:00.000Z'), event: { kind: 'week-planned' as const, planId: plan.id, weekStart: '2026-11-23', dinners: 1, actorAccountId: owner.id } });
+      const when = at('2026-11-22T10:00:00.000Z');
+      expect(await s.plans.setDishes(other, plan.id, [{ date: '2026-11-24', recipeId: mine }], when, push())).to.deep.equal({ refused: 'plan-not-found' });
+      expect(await s.plans.setDishes(h, plan.id, [{ date: '2026-11-24', recipeId: mine }, { date: '2026-12-01', recipeId: mine }], when, push())).to.deep.equal({ refused: 'date-outside-week' });
+      expect(await s.plans.setDishes(h, plan.id, [{ date: '2026-11-24', recipeId: mine }, { date: '2026-11-25', recipeId: theirs }], when, push())).to.deep.equal({ refused: 'recipe-not-found' });
+      expect(await s.plans.setDishes(h, plan.id, [{ date: '2026-11-24', recipeId: randomUUID() }], when, push())).to.deep.equal({ refused: 'recipe-not-found' });
+      expect(await s.plans.byId(h, plan.id)).to.deep.equal(plan);
+      expect(await s.pushOutbox.pending(10)).to.deep.equal([]);
+    });
   });
 }

@@ -258,5 +258,24 @@ export function recipeStoreContract(backend: Backend): void {
       expect(await s.recipes.byId(h, r.id)).to.equal(null);
       expect(await s.recipes.titlesOf(h, [r.id])).to.deep.equal({});
     });
+
+    it('reads every recipe of the household with its lines, by title key then id, and none of another household', async () => {
+      const h = await household();
+      const other = await household();
+      const dough = await add(h, { title: 'pizzadeig', ingredients: [line({ displayName: 'Hvetemel', foodKey: 'hvetemel', quantity: 500, unit: 'g' })] });
+      const pizza = await add(h, {
+        title: 'Pizza',
+        totalMinutes: 40,
+        ingredients: [line({ displayName: 'Pizzadeig', foodKey: 'pizzadeig', quantity: 1, baseRecipeId: dough.id }), line({ displayName: 'Ost', foodKey: 'ost', quantity: 200, unit: 'g', optional: true })],
+      });
+      const soup = await add(h, { title: 'Ærtesuppe', activeMinutes: 20 });
+      await add(other, { title: 'Annen' });
+      const all = await s.recipes.all(h);
+      // Title keys in code point order: pizza < pizzadeig < ærtesuppe.
+      expect(all.map((r) => r.title)).to.deep.equal(['Pizza', 'pizzadeig', 'Ærtesuppe']);
+      expect(all.find((r) => r.id === pizza.id)).to.deep.equal(await s.recipes.byId(h, pizza.id));
+      expect(all.find((r) => r.id === soup.id)).to.deep.equal(soup);
+      expect(await s.recipes.all(randomUUID())).to.deep.equal([]);
+    });
   });
 }

@@ -23,6 +23,7 @@ import { calendarFeedStoreContract } from './calendar-feed-store.contract.js';
 import { householdRevisionsContract } from './household-revisions.contract.js';
 import { householdChangesContract } from './household-changes.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
+import { aiQuotaStoreContract } from './ai-quota-store.contract.js';
 import { dinnerCalendarStoreContract } from './dinner-calendar-store.contract.js';
 import { dinnerPriceSubscriberStoreContract } from './dinner-price-subscriber-store.contract.js';
 import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
@@ -60,6 +61,7 @@ for (const backend of backends()) {
   householdRevisionsContract(backend);
   householdChangesContract(backend);
   idempotencyStoreContract(backend);
+  aiQuotaStoreContract(backend);
   dinnerCalendarStoreContract(backend);
   dinnerPriceSubscriberStoreContract(backend);
   dinnerPriceStoreContract(backend);

@@ -27,7 +27,7 @@ const CATALOGUE: FoodProduct[] = [
   product('potet-los', 'potet', [{ chain: 'Rema 1000', price: 25, unit: 'kg', packageSize: null }]),
 ];
 const ing = (foodKey: string, quantity: number | null, unit: string | null): LibraryIngredient => ({ foodKey, displayName: foodKey, quantity, unit });
-const recipe = (id: string, servings: number, ingredients: LibraryIngredient[]): LibraryRecipe => ({ id, title: id, servings, ingredients, licence: 'CC0-1.0', source: 'test', attribution: 'test' });
+const recipe = (id: string, servings: number, ingredients: LibraryIngredient[]): LibraryRecipe => ({ id, title: id, servings, totalMinutes: null, ingredients, licence: 'CC0-1.0', source: 'test', attribution: 'test' });
 const LIBRARY: LibraryRecipe[] = [
   recipe('r1-bolognese', 4, [ing('spaghetti', 400, 'g'), ing('kjøttdeig', 400, 'g'), ing('hakkede-tomat', 400, 'g'), ing('salt', null, null)]),
   recipe('r2-omelett', 2, [ing('egg', 6, 'stk'), ing('lettmelk', 1, 'dl')]),

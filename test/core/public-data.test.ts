@@ -26,6 +26,7 @@ const recipe = (id: string, licence: string, over: Partial<LibraryRecipe> = {}):
   id,
   title: `Rett ${id}`,
   servings: 4,
+  totalMinutes: null,
   licence,
   source: `Kilde ${licence}`,
   attribution: `Kreditt ${id}`,

@@ -21,6 +21,7 @@ const HouseholdResponse = v.object({
   dinnerTime: v.string(),
   chains: v.array(v.string()),
   dislikes: v.array(v.string()),
+  libraryRecipesOn: v.boolean(),
   plan: v.picklist(PLANS),
   members: v.array(MemberResponse),
   createdAt: IsoDateTime,
@@ -51,6 +52,7 @@ const UpdateHouseholdRequest = v.object({
       v.maxLength(DISLIKES_MAX, `at most ${DISLIKES_MAX} dislikes`),
     ),
   ),
+  libraryRecipesOn: v.optional(v.boolean()),
 });
 const HouseholdPath = v.object({ householdId: Uuid });
 const MemberPath = v.object({ householdId: Uuid, memberId: Uuid });
@@ -79,6 +81,7 @@ export function toHouseholdResponse(h: HouseholdWithMembers): v.InferOutput<type
     dinnerTime: h.dinnerTime,
     chains: [...h.chains],
     dislikes: [...h.dislikes],
+    libraryRecipesOn: h.libraryRecipesOn,
     plan: h.plan,
     members: h.members.map(toMemberResponse),
     createdAt: h.createdAt.toISOString(),
@@ -135,7 +138,9 @@ export function householdRoutes(deps: ServiceDeps): AnyRoute[] {
         'Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes ' +
         `(at most ${DISLIKES_MAX}, each 1 to ${DISLIKE_MAX_LENGTH} characters, trimmed, each once whatever its case) are foods the ` +
         'household would rather not eat, in its own words: matched as guests\' avoids are, but soft. Every shopping-list line ' +
-        'then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed.',
+        'then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed; the planner proposes a disliked ' +
+        'dish only when nothing else fits. libraryRecipesOn (false for a new household) lets the planner\'s suggestions draw on the ' +
+        'shared recipe library as well as the household\'s own recipes.',
       tag,
       auth: 'session',
       rateLimit: 'backstop',

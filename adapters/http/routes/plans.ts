@@ -18,7 +18,7 @@ const PlanDayResponse = v.object({
   servingNotes: v.array(v.string()),
   note: v.nullable(v.string()),
 });
-const PlanResponse = v.object({
+export const PlanResponse = v.object({
   id: Uuid,
   householdId: Uuid,
   weekStart: v.string(),
@@ -44,7 +44,7 @@ const toDay = (d: PlanDayView): v.InferOutput<typeof PlanDayResponse> => ({
   servingNotes: [...d.servingNotes],
   note: d.note,
 });
-const toPlan = (p: PlanView): v.InferOutput<typeof PlanResponse> => ({
+export const toPlan = (p: PlanView): v.InferOutput<typeof PlanResponse> => ({
   id: p.id,
   householdId: p.householdId,
   weekStart: p.weekStart,

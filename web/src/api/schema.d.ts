@@ -539,7 +539,7 @@ export interface paths {
         head?: never;
         /**
          * Change a household (adults only)
-         * @description Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes (at most 20, each 1 to 200 characters, trimmed, each once whatever its case) are foods the household would rather not eat, in its own words: matched as guests' avoids are, but soft. Every shopping-list line then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed.
+         * @description Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes (at most 20, each 1 to 200 characters, trimmed, each once whatever its case) are foods the household would rather not eat, in its own words: matched as guests' avoids are, but soft. Every shopping-list line then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed; the planner proposes a disliked dish only when nothing else fits. libraryRecipesOn (false for a new household) lets the planner's suggestions draw on the shared recipe library as well as the household's own recipes.
          */
         patch: operations["updateHousehold"];
         trace?: never;
@@ -725,6 +725,70 @@ export interface paths {
          * @description Clears the dish, the portions override and the note; the day and its events stay.
          */
         delete: operations["clearPlanDay"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/plans/{planId}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suggest dinners for the week (adults only); nothing is written
+         * @description Proposes a dinner for every day of the week that is cooked at home and has no dish yet, or for exactly the days named (a named day nobody eats at home gets none, reason DayClosed). Nothing is written. The same plan, events, recipes, pantry, prices and seed give the same answer; another seed with days: [date] is "another one" for that day, and keeping names the dishes shown for other days that should not come again. The hard rules: a dish is a candidate only when none of its ingredients, nor its bases', matches an avoid of the day's guests (the same gate as PUT days/{date}: words, compounds, inflections, the EU's 14 allergen groups in nb and en), and only when it is done within the day's cooking time: the smallest availableCookingMinutes of its events and what a busy evening in the calendar feeds leaves (the family may eat until the end of the dinner hour, so an entry under way at the serving time leaves the minutes from its end to then). A recipe whose time is unknown never lands on a day whose time is limited. A day with no candidate gets recipeId null and one reason: NoRecipes, AvoidsRuleOutAll, NothingFitsCookingTime or NothingFitsBoth. Then, in order: no dish twice in the week (RepeatsThisWeek when nothing else fits), the household's dislikes (Disliked when nothing else fits), nothing eaten in the last 14 days (EatenLately when nothing else fits); among the rest, pantry food losing confidence is used first (UsesPantry, pantryFoods), the estimated price stays near the household's usual (NearUsualPrice: its planned dinners of the last eight weeks, else the published dinner price per portion; prices are the household's chains' list prices, or what its receipts of the last 90 days show it paid; none while the price catalogue is off), and a draw by the seed. Candidates are the household's recipes that no other recipe uses as its base, and, when the household has libraryRecipesOn, the shared library's recipes it has no recipe of the same title for (recipeId library:{id}, reason FromLibrary). Portions are the plan's. servingNotes are in the household's language: the avoids, the day's dietary notes, the busy evening, and, when the operator has configured an AI and ai is not false, up to 3 tips of the AI per day (never one naming an avoid). One AI call per request counts against the household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. Without an AI configured, no 429 for AI is ever given.
+         */
+        post: operations["suggestWeek"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/plans/{planId}/suggestions/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save suggested dinners to the week (adults only)
+         * @description Writes the kept days' dishes in one transaction (each day keeps its portions override and note) and answers the plan. Each dish is checked against the day's avoids again: 409 avoid_conflict names the first that breaks one, and nothing is written. A library dish (library:{id}) is first added to the household's recipes, with its credit, unless a recipe of the same title is there (then that one is used); 404 recipe_not_found while the household has the library off. The other members with a login hear of it by push (week-planned, under the runDone switch). Retry-safe.
+         */
+        post: operations["acceptSuggestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/households/{householdId}/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A household's AI: its pause and this month's calls (platform admins)
+         * @description For the operator: whether an AI is configured, the household's pause, and the calls counted in its current month (in its time zone) against AI_MONTHLY_CALLS. Only a login with a confirmed address listed in ADMIN_EMAILS (else 403 platform_admin_only); any household, member or not.
+         */
+        get: operations["getHouseholdAi"];
+        /**
+         * Pause a household's AI until a time, or lift the pause (platform admins)
+         * @description pausedUntil: until then the household's planner requests that ask for AI answer 429 ai_paused with Retry-After as that time (an HTTP date); null, or a time already past, lifts the pause. Retry-safe. Platform admins only (403 platform_admin_only).
+         */
+        put: operations["pauseHouseholdAi"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1496,7 +1560,7 @@ export interface paths {
         get?: never;
         /**
          * Register this phone (or browser) for the caller's pushes
-         * @description Idempotent per token, always 200 (the apps register at every start): a new token is stored with every switch on; the caller's own known token is marked seen (lastSeenAt now), takes the platform and provider sent and keeps its switches; a token registered to another login is handed to the caller with every switch on, and the other login gets nothing more on it. Never two rows for one token. token: 1 to 2048 printable ASCII characters (an FCM or APNs token, or for platform web the Web Push subscription as JSON). platform: ios, android, or web (this service's addition for the web app's Web Push). provider null means the server's default (PUSH_PROVIDER); a provider this server does not have is 400 push_provider_unknown. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
+         * @description Idempotent per token, always 200 (the apps register at every start): a new token is stored with every switch on; the caller's own known token is marked seen (lastSeenAt now), takes the platform and provider sent and keeps its switches; a token registered to another login is handed to the caller with every switch on, and the other login gets nothing more on it. Never two rows for one token. token: 1 to 2048 printable ASCII characters (an FCM or APNs token, or for platform web the Web Push subscription as JSON). platform: ios, android, or web (this service's addition for the web app's Web Push). provider null means the server's default (PUSH_PROVIDER); a provider this server does not have is 400 push_provider_unknown. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
          */
         put: operations["registerPushDevice"];
         post?: never;
@@ -1515,7 +1579,7 @@ export interface paths {
         };
         /**
          * One of the caller's devices
-         * @description 404 push_device_not_found when the token is not registered to the caller. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
+         * @description 404 push_device_not_found when the token is not registered to the caller. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
          */
         get: operations["getPushDevice"];
         put?: never;
@@ -1529,7 +1593,7 @@ export interface paths {
         head?: never;
         /**
          * Set a device's switches
-         * @description listChanges, householdNews and runDone are set as sent; reminders left out or null keeps its current value. A switch turned off also stops pushes of its kind queued but not yet sent. 404 push_device_not_found when the token is not the caller's. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
+         * @description listChanges, householdNews and runDone are set as sent; reminders left out or null keeps its current value. A switch turned off also stops pushes of its kind queued but not yet sent. 404 push_device_not_found when the token is not the caller's. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
          */
         patch: operations["updatePushDevice"];
         trace?: never;
@@ -4315,6 +4379,7 @@ export interface operations {
                         dinnerTime: string;
                         chains: string[];
                         dislikes: string[];
+                        libraryRecipesOn: boolean;
                         /** @enum {string} */
                         plan: "Free" | "Plus";
                         members: {
@@ -4441,6 +4506,7 @@ export interface operations {
                         dinnerTime: string;
                         chains: string[];
                         dislikes: string[];
+                        libraryRecipesOn: boolean;
                         /** @enum {string} */
                         plan: "Free" | "Plus";
                         members: {
@@ -4543,6 +4609,7 @@ export interface operations {
                     dinnerTime?: string;
                     chains?: string[];
                     dislikes?: string[];
+                    libraryRecipesOn?: boolean;
                 };
             };
         };
@@ -4564,6 +4631,7 @@ export interface operations {
                         dinnerTime: string;
                         chains: string[];
                         dislikes: string[];
+                        libraryRecipesOn: boolean;
                         /** @enum {string} */
                         plan: "Free" | "Plus";
                         members: {
@@ -6059,6 +6127,530 @@ export interface operations {
                 };
             };
             /** @description household_not_found, plan_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    suggestWeek: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    seed?: number;
+                    days?: string[];
+                    keeping?: {
+                        date: string;
+                        recipeId: string;
+                    }[];
+                    ai?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The proposal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        planId: string;
+                        weekStart: string;
+                        seed: number;
+                        days: {
+                            date: string;
+                            recipeId: string | null;
+                            recipeTitle: string | null;
+                            reasons: ("AvoidsRespected" | "FitsCookingTime" | "UsesPantry" | "NearUsualPrice" | "FromLibrary" | "Disliked" | "EatenLately" | "RepeatsThisWeek" | "NoRecipes" | "AvoidsRuleOutAll" | "NothingFitsCookingTime" | "NothingFitsBoth" | "DayClosed")[];
+                            servingNotes: string[];
+                            portions: number;
+                            cookingMinutes: number | null;
+                            recipeMinutes: number | null;
+                            estimatedPrice: number | null;
+                            pantryFoods: string[];
+                        }[];
+                        estimatedPrice: number | null;
+                        usualPrice: number | null;
+                        aiNotes: boolean;
+                    };
+                };
+            };
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, plan_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ai_quota_used, ai_paused; rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    acceptSuggestions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    days: {
+                        date: string;
+                        recipeId: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The plan as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        householdId: string;
+                        weekStart: string;
+                        days: {
+                            /** Format: uuid */
+                            id: string;
+                            date: string;
+                            recipeId: string | null;
+                            recipeTitle: string | null;
+                            portions: number;
+                            portionsOverride: number | null;
+                            cookedAtHome: boolean;
+                            events: string[];
+                            avoids: string[];
+                            servingNotes: string[];
+                            note: string | null;
+                        }[];
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, plan_not_found, recipe_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description avoid_conflict; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHouseholdAi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The household's AI */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        householdId: string;
+                        configured: boolean;
+                        pausedUntil: string | null;
+                        callsThisMonth: number;
+                        monthlyCalls: number | null;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description platform_admin_only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pauseHouseholdAi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    pausedUntil: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The household's AI */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        householdId: string;
+                        configured: boolean;
+                        pausedUntil: string | null;
+                        callsThisMonth: number;
+                        monthlyCalls: number | null;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description platform_admin_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;

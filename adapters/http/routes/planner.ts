@@ -1,0 +1,189 @@
+import * as v from 'valibot';
+import { EMPTY_REASONS, PICK_REASONS } from '../../../core/plans/planner.js';
+import { AI_TIPS_PER_DAY } from '../../../core/plans/planner-ai.js';
+import { acceptSuggestions, EATEN_LATELY_DAYS, suggestWeek, type WeekSuggestion } from '../../../core/plans/suggestions.js';
+import type { PlanView } from '../../../core/plans/plans.js';
+import { householdAi, pauseHouseholdAi, type HouseholdAiView } from '../../../core/plans/ai-pause.js';
+import { problemFor } from '../problem.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
+import type { ServiceDeps } from '../deps.js';
+import { PlanResponse, toPlan } from './plans.js';
+
+/** A household's recipe, or one of the shared library's (`library:{id}`). */
+const DishId = v.union([Uuid, v.pipe(v.string(), v.maxLength(108), v.regex(/^library:[a-z0-9][a-z0-9-]{0,99}$/, 'a recipe id, or library:{id}'))]);
+const Dish = v.object({ date: IsoDate, recipeId: DishId });
+const oneEachDate = v.check((days: { date: string; recipeId: string }[]) => new Set(days.map((d) => d.date)).size === days.length, 'each date at most once');
+
+const SuggestRequest = v.object({
+  seed: v.optional(v.pipe(v.number(), v.integer('a whole number'), v.minValue(0, 'at least 0'), v.maxValue(4_294_967_295, 'at most 4294967295'))),
+  days: v.optional(v.pipe(v.array(IsoDate), v.maxLength(7, 'at most 7 days'), v.check((d: string[]) => new Set(d).size === d.length, 'each date at most once'))),
+  keeping: v.optional(v.pipe(v.array(Dish), v.maxLength(7, 'at most 7 days'), oneEachDate)),
+  ai: v.optional(v.boolean()),
+});
+const AcceptRequest = v.object({
+  days: v.pipe(v.array(Dish), v.minLength(1, 'at least 1 day'), v.maxLength(7, 'at most 7 days'), oneEachDate),
+});
+
+const Reason = v.picklist([...PICK_REASONS, ...EMPTY_REASONS]);
+const DaySuggestionResponse = v.object({
+  date: v.string(),
+  recipeId: v.nullable(v.string()),
+  recipeTitle: v.nullable(v.string()),
+  reasons: v.array(Reason),
+  servingNotes: v.array(v.string()),
+  portions: v.number(),
+  cookingMinutes: v.nullable(v.number()),
+  recipeMinutes: v.nullable(v.number()),
+  estimatedPrice: v.nullable(v.number()),
+  pantryFoods: v.array(v.string()),
+});
+const SuggestionResponse = v.object({
+  planId: Uuid,
+  weekStart: v.string(),
+  seed: v.number(),
+  days: v.array(DaySuggestionResponse),
+  estimatedPrice: v.nullable(v.number()),
+  usualPrice: v.nullable(v.number()),
+  aiNotes: v.boolean(),
+});
+
+const HouseholdAiResponse = v.object({
+  householdId: Uuid,
+  configured: v.boolean(),
+  pausedUntil: v.nullable(IsoDateTime),
+  callsThisMonth: v.number(),
+  monthlyCalls: v.nullable(v.number()),
+});
+const PauseAiRequest = v.object({ pausedUntil: v.nullable(IsoDateTime) });
+const toHouseholdAi = (a: HouseholdAiView): v.InferOutput<typeof HouseholdAiResponse> => ({
+  householdId: a.householdId,
+  configured: a.configured,
+  pausedUntil: a.pausedUntil?.toISOString() ?? null,
+  callsThisMonth: a.callsThisMonth,
+  monthlyCalls: a.monthlyCalls,
+});
+
+const toSuggestion = (s: WeekSuggestion): v.InferOutput<typeof SuggestionResponse> => ({
+  planId: s.planId,
+  weekStart: s.weekStart,
+  seed: s.seed,
+  days: s.days.map((d) => ({ ...d, reasons: [...d.reasons], servingNotes: [...d.servingNotes], pantryFoods: [...d.pantryFoods] })),
+  estimatedPrice: s.estimatedPrice,
+  usualPrice: s.usualPrice,
+  aiNotes: s.aiNotes,
+});
+
+const SUGGEST_DOC =
+  'Proposes a dinner for every day of the week that is cooked at home and has no dish yet, or for exactly the days named ' +
+  '(a named day nobody eats at home gets none, reason DayClosed). Nothing is written. The same plan, events, recipes, ' +
+  'pantry, prices and seed give the same answer; another seed with days: [date] is "another one" for that day, and keeping ' +
+  'names the dishes shown for other days that should not come again. The hard rules: a dish is a candidate only when none ' +
+  "of its ingredients, nor its bases', matches an avoid of the day's guests (the same gate as PUT days/{date}: words, " +
+  "compounds, inflections, the EU's 14 allergen groups in nb and en), and only when it is done within the day's cooking " +
+  'time: the smallest availableCookingMinutes of its events and what a busy evening in the calendar feeds leaves (the ' +
+  'family may eat until the end of the dinner hour, so an entry under way at the serving time leaves the minutes from its ' +
+  'end to then). A recipe whose time is unknown never lands on a day whose time is limited. A day with no candidate gets ' +
+  'recipeId null and one reason: NoRecipes, AvoidsRuleOutAll, NothingFitsCookingTime or NothingFitsBoth. Then, in order: ' +
+  'no dish twice in the week (RepeatsThisWeek when nothing else fits), the household\'s dislikes (Disliked when nothing ' +
+  `else fits), nothing eaten in the last ${EATEN_LATELY_DAYS} days (EatenLately when nothing else fits); among the rest, ` +
+  'pantry food losing confidence is used first (UsesPantry, pantryFoods), the estimated price stays near the household\'s ' +
+  'usual (NearUsualPrice: its planned dinners of the last eight weeks, else the published dinner price per portion; prices ' +
+  "are the household's chains' list prices, or what its receipts of the last 90 days show it paid; none while the price " +
+  'catalogue is off), and a draw by the seed. Candidates are the household\'s recipes that no other recipe uses as its ' +
+  'base, and, when the household has libraryRecipesOn, the shared library\'s recipes it has no recipe of the same title for ' +
+  '(recipeId library:{id}, reason FromLibrary). Portions are the plan\'s. servingNotes are in the household\'s language: the ' +
+  "avoids, the day's dietary notes, the busy evening, and, when the operator has configured an AI and ai is not false, up " +
+  `to ${AI_TIPS_PER_DAY} tips of the AI per day (never one naming an avoid). One AI call per request counts against the ` +
+  "household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household " +
+  'whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. ' +
+  'Without an AI configured, no 429 for AI is ever given.';
+
+const ACCEPT_DOC =
+  "Writes the kept days' dishes in one transaction (each day keeps its portions override and note) and answers the plan. " +
+  'Each dish is checked against the day\'s avoids again: 409 avoid_conflict names the first that breaks one, and nothing ' +
+  'is written. A library dish (library:{id}) is first added to the household\'s recipes, with its credit, unless a recipe ' +
+  'of the same title is there (then that one is used); 404 recipe_not_found while the household has the library off. The ' +
+  'other members with a login hear of it by push (week-planned, under the runDone switch). Retry-safe.';
+
+export function plannerRoutes(deps: ServiceDeps): AnyRoute[] {
+  const tag = 'Weekly plans';
+  const base = '/api/v1/households/{householdId}/plans/{planId}/suggestions';
+  return [
+    defineRoute({
+      method: 'POST',
+      path: base,
+      operationId: 'suggestWeek',
+      summary: 'Suggest dinners for the week (adults only); nothing is written',
+      description: SUGGEST_DOC,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, planId: Uuid }),
+      body: SuggestRequest,
+      responses: { 200: { description: 'The proposal', schema: SuggestionResponse } },
+      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, ai_quota_used: 429, ai_paused: 429 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await suggestWeek(deps, caller.account, params.householdId, params.planId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toSuggestion(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/accept`,
+      operationId: 'acceptSuggestions',
+      summary: 'Save suggested dinners to the week (adults only)',
+      description: ACCEPT_DOC,
+      tag,
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid, planId: Uuid }),
+      body: AcceptRequest,
+      responses: { 200: { description: 'The plan as saved', schema: PlanResponse } },
+      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, recipe_not_found: 404, avoid_conflict: 409 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await acceptSuggestions(deps, caller.account, params.householdId, params.planId, body);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toPlan(result.value as PlanView);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/admin/households/{householdId}/ai',
+      operationId: 'getHouseholdAi',
+      summary: "A household's AI: its pause and this month's calls (platform admins)",
+      description: "For the operator: whether an AI is configured, the household's pause, and the calls counted in its current month (in its time zone) against AI_MONTHLY_CALLS. Only a login with a confirmed address listed in ADMIN_EMAILS (else 403 platform_admin_only); any household, member or not.",
+      tag: 'Operator',
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid }),
+      responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
+      problems: { platform_admin_only: 403, household_not_found: 404 },
+      handler: async (ctx, { caller, params }) => {
+        const result = await householdAi(deps, caller.account, params.householdId);
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toHouseholdAi(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/api/v1/admin/households/{householdId}/ai',
+      operationId: 'pauseHouseholdAi',
+      summary: "Pause a household's AI until a time, or lift the pause (platform admins)",
+      description: "pausedUntil: until then the household's planner requests that ask for AI answer 429 ai_paused with Retry-After as that time (an HTTP date); null, or a time already past, lifts the pause. Retry-safe. Platform admins only (403 platform_admin_only).",
+      tag: 'Operator',
+      auth: 'session',
+      rateLimit: 'backstop',
+      params: v.object({ householdId: Uuid }),
+      body: PauseAiRequest,
+      responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
+      problems: { platform_admin_only: 403, household_not_found: 404 },
+      handler: async (ctx, { caller, params, body }) => {
+        const result = await pauseHouseholdAi(deps, caller.account, params.householdId, body.pausedUntil === null ? null : new Date(body.pausedUntil));
+        if (!result.ok) throw problemFor(result.error);
+        ctx.body = toHouseholdAi(result.value);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,309 @@
+import type { CalendarFeedStore } from '../../ports/calendar-feed-store.js';
+import type { CalendarFetcher } from '../../ports/calendar-fetcher.js';
+import type { Clock } from '../../ports/clock.js';
+import type { DinnerPriceStore } from '../../ports/dinner-price-store.js';
+import type { FoodTableStore } from '../../ports/food-table-store.js';
+import type { HouseholdStore } from '../../ports/household-store.js';
+import type { IdGenerator } from '../../ports/ids.js';
+import type { MealEventReader } from '../../ports/meal-event-store.js';
+import type { PantryMergeReader } from '../../ports/pantry-merge-store.js';
+import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
+import type { AiQuotaStore, PlannerAi } from '../../ports/planner-ai.js';
+import type { PlanRow, PlanStore } from '../../ports/plan-store.js';
+import type { PriceProvider } from '../../ports/price-provider.js';
+import type { ReceiptStore } from '../../ports/receipt-store.js';
+import type { RecipeLibrary } from '../../ports/recipe-library.js';
+import type { RecipeStore } from '../../ports/recipe-store.js';
+import type { Account } from '../accounts/types.js';
+import { cookingWindow, type CookingWindow } from '../calendar/day-entries.js';
+import { readFeeds } from '../calendar/upcoming.js';
+import type { MealEvent } from '../events/types.js';
+import { requireAdult } from '../households/access.js';
+import type { HouseholdWithMembers } from '../households/types.js';
+import { mergeTargets, pantryRowsOf } from '../pantry/model.js';
+import { recipesReaching } from '../recipes/reaching.js';
+import { recipeTitleKey, type Recipe } from '../recipes/types.js';
+import { addDays, type IsoDate } from '../shared/dates.js';
+import type { ErrorOf } from '../shared/errors.js';
+import type { HouseholdId } from '../shared/ids.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import { avoidsOfDay, dishConflict } from './avoid-gate.js';
+import { aiTips, type AiRefusal } from './planner-ai.js';
+import { candidatesOf, candidateSources, libraryIdOf, plannerPrices, pricePerPortion, usualPricePerPortion } from './planner-inputs.js';
+import { planWeek, type PlannerDay, type SuggestionReason } from './planner.js';
+import { viewsOf, type PlanDeps, type PlanView } from './plans.js';
+import { deriveDay } from './portions.js';
+import { busyNote, servingNotesOf } from './serving-notes.js';
+
+export interface SuggestionDeps extends PlanDeps {
+  households: HouseholdStore;
+  plans: PlanStore;
+  events: MealEventReader;
+  recipes: PlanDeps['recipes'] & Pick<RecipeStore, 'all' | 'create' | 'page'>;
+  /** The shared recipe library (an install may run with none: it is then empty). */
+  recipeLibrary: RecipeLibrary;
+  pantry: PantryObservationStore;
+  pantryMerges: PantryMergeReader;
+  prices: PriceProvider;
+  receipts: ReceiptStore;
+  foodTable: FoodTableStore;
+  dinnerPrices: DinnerPriceStore;
+  calendarFeeds: CalendarFeedStore;
+  calendarFetcher: CalendarFetcher;
+  /** The operator's AI and each household's monthly calls; null when no AI is configured. */
+  plannerAi: { readonly ai: PlannerAi; readonly monthlyCalls: number } | null;
+  aiQuota: AiQuotaStore;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+export interface SuggestionRequest {
+  /** Another seed gives another draw; left out: 0. */
+  readonly seed?: number | undefined;
+  /** Exactly these days of the week (each must be in it); left out: every day cooked at home without a dish. */
+  readonly days?: readonly IsoDate[] | undefined;
+  /** Dishes shown for other days and kept by the person: not proposed again. */
+  readonly keeping?: readonly { readonly date: IsoDate; readonly recipeId: string }[] | undefined;
+  /** Ask the configured AI for serving notes and tips (default: when one is configured). */
+  readonly ai?: boolean | undefined;
+}
+
+export interface DaySuggestion {
+  readonly date: IsoDate;
+  /** A recipe of the household, `library:{id}` for one of the library, or null when nothing fits. */
+  readonly recipeId: string | null;
+  readonly recipeTitle: string | null;
+  readonly reasons: readonly SuggestionReason[];
+  readonly servingNotes: readonly string[];
+  readonly portions: number;
+  /** The minutes the day leaves to cook, when limited (its events or the calendar). */
+  readonly cookingMinutes: number | null;
+  /** The dish's own time, when the recipe says. */
+  readonly recipeMinutes: number | null;
+  /** Estimated NOK for the day's portions; null when not every line is priced (or prices are off). */
+  readonly estimatedPrice: number | null;
+  /** The pantry foods to eat soon that the dish uses. */
+  readonly pantryFoods: readonly string[];
+}
+
+export interface WeekSuggestion {
+  readonly planId: string;
+  readonly weekStart: IsoDate;
+  readonly seed: number;
+  readonly days: readonly DaySuggestion[];
+  /** The priced days' estimates added up; null when none is priced. */
+  readonly estimatedPrice: number | null;
+  /** The household's usual price per portion times the proposed days' portions; null when not known. */
+  readonly usualPrice: number | null;
+  /** Whether the AI wrote notes for this answer. */
+  readonly aiNotes: boolean;
+}
+
+type Denied = ErrorOf<'household-not-found' | 'adults-only' | 'plan-not-found' | 'date-outside-week'>;
+
+/** How far back a dish counts as eaten lately, and how far back the household's usual price is read. */
+export const EATEN_LATELY_DAYS = 14;
+export const USUAL_PRICE_WEEKS = 8;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * POST plans/{planId}/suggestions (adults): a dish for each day asked (or each day of the week cooked at home
+ * without one), nothing written. Same inputs and seed, same answer.
+ */
+export async function suggestWeek(
+  deps: SuggestionDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  planId: string,
+  request: SuggestionRequest,
+): Promise<Result<WeekSuggestion, Denied | AiRefusal>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const [household, plan] = await Promise.all([deps.households.byId(householdId), deps.plans.byId(householdId, planId)]);
+  if (!household) return fail({ type: 'household-not-found' });
+  if (!plan) return fail({ type: 'plan-not-found' });
+  const weekDays = plan.days.map((d) => d.date);
+  if (request.days?.some((d) => !weekDays.includes(d)) || request.keeping?.some((k) => !weekDays.includes(k.date))) return fail({ type: 'date-outside-week' });
+  const seed = (request.seed ?? 0) >>> 0;
+  const now = deps.clock.now();
+  const weekStart = plan.weekStart;
+  const lastDay = addDays(weekStart, 6);
+
+  const [events, recipes, library, past, observations, merges, slices] = await Promise.all([
+    deps.events.eventsBetween(householdId, weekStart, lastDay),
+    deps.recipes.all(householdId),
+    household.libraryRecipesOn ? deps.recipeLibrary.all() : Promise.resolve(null),
+    deps.plans.weeksBetween(householdId, addDays(weekStart, -7 * USUAL_PRICE_WEEKS), addDays(weekStart, -7)),
+    deps.pantry.ofHousehold(householdId),
+    deps.pantryMerges.activeMerges(householdId),
+    readFeeds(deps, householdId, household.timeZoneId, weekStart, lastDay),
+  ]);
+  const eventsOn = (date: IsoDate) => events.filter((e) => e.date === date);
+  const derived = new Map(plan.days.map((d) => [d.date, deriveDay(household.members, eventsOn(d.date))]));
+  const named = request.days ? new Set(request.days) : null;
+  const asked = plan.days.filter((d) => (named ? named.has(d.date) : d.recipeId === null && derived.get(d.date)!.cookedAtHome));
+  const open = asked.filter((d) => derived.get(d.date)!.cookedAtHome);
+
+  // What the calendar leaves to cook each day, and what the day's events allow.
+  const entries = slices.flatMap((s) => s.events);
+  const windows = new Map<IsoDate, CookingWindow | null>();
+  const days: PlannerDay[] = open.map((d) => {
+    const dayEvents = eventsOn(d.date);
+    const servingTime = dayEvents.find((e) => e.servingTime !== null)?.servingTime ?? household.dinnerTime;
+    const window = cookingWindow(
+      entries.filter((e) => e.date === d.date),
+      servingTime,
+    );
+    windows.set(d.date, window);
+    const limits = [...dayEvents.map((e) => e.availableCookingMinutes).filter((m): m is number => m !== null), ...(window ? [window.minutesLeft] : [])];
+    return { date: d.date, avoids: derived.get(d.date)!.avoids, limitMinutes: limits.length > 0 ? Math.min(...limits) : null };
+  });
+
+  // The candidates, their prices, and what the household ate lately.
+  const sources = candidateSources(recipes, library);
+  const since = addDays(weekStart, -EATEN_LATELY_DAYS);
+  const pastDishes = past.flatMap((p) => p.days).filter((d) => d.recipeId !== null);
+  const eatenLately = new Set(pastDishes.filter((d) => d.date >= since).map((d) => d.recipeId!));
+  const prices = household.priceCatalogueOn
+    ? await plannerPrices(deps, householdId, [...new Set(sources.flatMap((s) => s.lines.map((l) => l.foodKey)))], household.chains, now)
+    : null;
+  const candidates = candidatesOf(sources, prices, household.dislikes, eatenLately);
+  const sourceOf = new Map(sources.map((s) => [s.id, s]));
+  const usual = prices === null ? null : await usualPricePerPortion(deps, pastDishes.map((d) => (sourceOf.has(d.recipeId!) ? pricePerPortion(sourceOf.get(d.recipeId!)!, prices) : null)), household.members.length);
+
+  // The pantry foods losing confidence, under every key that counts toward them.
+  const rows = pantryRowsOf(observations, merges, now);
+  const soon = new Map(rows.filter((r) => r.group === 'UseSoon').map((r) => [r.foodKey, r.displayName]));
+  const target = mergeTargets(merges);
+  const useSoon = new Map<string, string>();
+  for (const s of sources) for (const i of s.ingredients) if (soon.has(target(i.foodKey))) useSoon.set(i.foodKey, soon.get(target(i.foodKey))!);
+
+  const fill = new Set(open.map((d) => d.date));
+  const taken = [...plan.days.filter((d) => !fill.has(d.date) && d.recipeId !== null).map((d) => d.recipeId!), ...(request.keeping ?? []).filter((k) => !fill.has(k.date)).map((k) => k.recipeId)];
+  const planned = new Map(planWeek({ days, candidates, taken, useSoon, usualPricePerPortion: usual, seed }).map((p) => [p.date, p]));
+
+  const tips = await aiTips(deps, household, request.ai, [...planned.values()], derived, days, now);
+  if (!tips.ok) return tips;
+
+  const out: DaySuggestion[] = asked.map((d) => {
+    const day = derived.get(d.date)!;
+    const portions = day.cookedAtHome && d.portionsOverride !== null ? d.portionsOverride : day.portions;
+    const p = planned.get(d.date);
+    const notes = servingNotesOf(eventsOn(d.date), household.members, household.language);
+    const window = windows.get(d.date);
+    if (window) notes.push(busyNote(window, household.language));
+    for (const tip of tips.value.get(d.date) ?? []) if (!notes.includes(tip)) notes.push(tip);
+    const each = p?.pick?.pricePerPortion ?? null;
+    return {
+      date: d.date,
+      recipeId: p?.pick?.id ?? null,
+      recipeTitle: p?.pick?.title ?? null,
+      reasons: p ? p.reasons : ['DayClosed'],
+      servingNotes: p?.pick ? notes : servingNotesOf(eventsOn(d.date), household.members, household.language),
+      portions,
+      cookingMinutes: days.find((x) => x.date === d.date)?.limitMinutes ?? null,
+      recipeMinutes: p?.pick?.minutes ?? null,
+      estimatedPrice: each === null ? null : round2(each * portions),
+      pantryFoods: p?.pantryFoods ?? [],
+    };
+  });
+  const priced = out.filter((d) => d.estimatedPrice !== null);
+  const proposed = out.filter((d) => d.recipeId !== null);
+  return ok({
+    planId: plan.id,
+    weekStart,
+    seed,
+    days: out,
+    estimatedPrice: priced.length === 0 ? null : round2(priced.reduce((n, d) => n + d.estimatedPrice!, 0)),
+    usualPrice: usual === null || proposed.length === 0 ? null : round2(usual * proposed.reduce((n, d) => n + d.portions, 0)),
+    aiNotes: tips.value.size > 0,
+  });
+}
+
+export interface AcceptRequest {
+  readonly days: readonly { readonly date: IsoDate; readonly recipeId: string }[];
+}
+
+/**
+ * POST plans/{planId}/suggestions/accept (adults): the kept days' dishes written in one transaction, each
+ * checked against the candidate gate again (a day's avoids may have changed since the proposal), with a
+ * `week-planned` push to the other members (their runDone switch). A library dish is first added to the
+ * household's recipes (once: a recipe of the same title is taken as it).
+ */
+export async function acceptSuggestions(
+  deps: SuggestionDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  planId: string,
+  request: AcceptRequest,
+): Promise<Result<PlanView, Denied | ErrorOf<'recipe-not-found' | 'avoid-conflict'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const [household, plan] = await Promise.all([deps.households.byId(householdId), deps.plans.byId(householdId, planId)]);
+  if (!household) return fail({ type: 'household-not-found' });
+  if (!plan) return fail({ type: 'plan-not-found' });
+  if (request.days.some((d) => !plan.days.some((x) => x.date === d.date))) return fail({ type: 'date-outside-week' });
+  const library = request.days.some((d) => libraryIdOf(d.recipeId) !== null) ? await libraryRecipes(deps, household) : null;
+  if (library && !library.ok) return library;
+  const dishes: { date: IsoDate; recipeId: string }[] = [];
+  for (const d of request.days) {
+    const libraryId = libraryIdOf(d.recipeId);
+    if (libraryId === null) {
+      dishes.push(d);
+      continue;
+    }
+    const recipeId = await recipeFromLibrary(deps, householdId, library!.value, libraryId);
+    if (recipeId === null) return fail({ type: 'recipe-not-found' });
+    dishes.push({ date: d.date, recipeId });
+  }
+  const [recipes, events] = await Promise.all([recipesReaching(deps, householdId, dishes.map((d) => d.recipeId)), deps.events.eventsBetween(householdId, plan.weekStart, addDays(plan.weekStart, 6))]);
+  for (const d of dishes) {
+    const recipe = recipes.get(d.recipeId);
+    if (!recipe) return fail({ type: 'recipe-not-found' });
+    const conflict = dishConflict(recipe, recipes, avoidsOfDay(events.filter((e) => e.date === d.date)), d.date);
+    if (conflict) return fail({ type: 'avoid-conflict', ...conflict });
+  }
+  const now = deps.clock.now();
+  const push = dishes.length === 0 ? null : { id: deps.ids.newId(), householdId, createdAt: now, event: { kind: 'week-planned' as const, planId, weekStart: plan.weekStart, dinners: dishes.length, actorAccountId: caller.id } };
+  const written = await deps.plans.setDishes(householdId, planId, dishes, now, push);
+  if ('refused' in written) return fail({ type: written.refused });
+  return ok(await viewOf(deps, household, written, events));
+}
+
+async function viewOf(deps: SuggestionDeps, household: HouseholdWithMembers, plan: PlanRow, events: readonly MealEvent[]): Promise<PlanView> {
+  const titles = await deps.recipes.titlesOf(household.id, [...new Set(plan.days.map((d) => d.recipeId).filter((r): r is string => r !== null))]);
+  return viewsOf(household, [plan], events, titles)[0]!;
+}
+
+async function libraryRecipes(deps: SuggestionDeps, household: HouseholdWithMembers): Promise<Result<Awaited<ReturnType<RecipeLibrary['all']>>, ErrorOf<'recipe-not-found'>>> {
+  // A household that turned the library off has no library dish to save.
+  if (!household.libraryRecipesOn) return fail({ type: 'recipe-not-found' });
+  return ok(await deps.recipeLibrary.all());
+}
+
+/** The household's recipe for a library dish: one of the same title, else a copy made now (with its credit). */
+async function recipeFromLibrary(deps: SuggestionDeps, householdId: HouseholdId, library: Awaited<ReturnType<RecipeLibrary['all']>>, libraryId: string): Promise<string | null> {
+  const l = library.find((r) => r.id === libraryId);
+  if (!l) return null;
+  const key = recipeTitleKey(l.title);
+  const same = await deps.recipes.page(householdId, { titleKeyContains: key, after: null, limit: 50 });
+  const found = same.items.find((r) => recipeTitleKey(r.title) === key);
+  if (found) return found.id;
+  const created = await deps.recipes.create(
+    householdId,
+    deps.ids.newId(),
+    {
+      title: l.title,
+      servings: l.servings,
+      activeMinutes: null,
+      totalMinutes: l.totalMinutes,
+      steps: [`${l.attribution} (${l.licence}). ${l.source}`],
+      ingredients: l.ingredients.map((i) => ({ displayName: i.displayName, foodKey: i.foodKey, quantity: i.quantity, unit: i.unit, optional: false, baseRecipeId: null, reference: null })),
+      sourceUrl: null,
+      imageUrl: null,
+    },
+    deps.clock.now(),
+  );
+  return 'refused' in created ? null : (created as Recipe).id;
+}

@@ -1,0 +1,280 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { createEvent } from '../../core/events/events.js';
+import type { MealEventInput } from '../../core/events/types.js';
+import { createHousehold, updateHousehold } from '../../core/households/households.js';
+import { avoidsOfDay, dishConflict } from '../../core/plans/avoid-gate.js';
+import { EMPTY_REASONS, planWeek, type PlannerCandidate, type PlannerInput } from '../../core/plans/planner.js';
+import { ensureWeekPlan, setPlanDay } from '../../core/plans/plans.js';
+import { deriveDay } from '../../core/plans/portions.js';
+import { acceptSuggestions, suggestWeek } from '../../core/plans/suggestions.js';
+import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
+import type { Recipe } from '../../core/recipes/types.js';
+import { addDays } from '../../core/shared/dates.js';
+import { syncDeviceCalendar } from '../../core/calendar/device-feeds.js';
+import type { Result } from '../../core/shared/result.js';
+import { domain, person } from './support.js';
+
+const value = <T, E>(r: Result<T, E>): T => {
+  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
+  return r.value;
+};
+
+const candidate = (id: string, over: Partial<PlannerCandidate> = {}): PlannerCandidate => ({
+  id,
+  title: id,
+  minutes: 30,
+  ingredients: [{ displayName: 'Potet', foodKey: 'potet' }],
+  pricePerPortion: null,
+  disliked: false,
+  eatenLately: false,
+  fromLibrary: false,
+  ...over,
+});
+const week = (avoids: string[][] = [], limits: (number | null)[] = []) =>
+  Array.from({ length: 7 }, (_, i) => ({ date: addDays('2026-11-23', i), avoids: avoids[i] ?? [], limitMinutes: limits[i] ?? null }));
+const input = (over: Partial<PlannerInput>): PlannerInput => ({ days: week(), candidates: [], taken: [], useSoon: new Map(), usualPricePerPortion: null, seed: 1, ...over });
+
+describe('the planner (domain)', () => {
+  it('keeps a dish that breaks an avoid off that day, through compounds and allergen groups', () => {
+    const nuts = candidate('nøttesalat', { ingredients: [{ displayName: 'Hasselnøtter', foodKey: 'hasselnøtter' }] });
+    const shrimp = candidate('rekepasta', { ingredients: [{ displayName: 'Reker', foodKey: 'reker' }] });
+    const safe = candidate('potetmos');
+    const days = planWeek(input({ days: week([['nøtter', 'skalldyr']]).slice(0, 1), candidates: [nuts, shrimp, safe] }));
+    expect(days[0]!.pick!.id).to.equal('potetmos');
+    expect(days[0]!.reasons).to.include('AvoidsRespected');
+    const none = planWeek(input({ days: week([['nøtter', 'skalldyr']]).slice(0, 1), candidates: [nuts, shrimp] }));
+    expect(none[0]).to.deep.equal({ date: '2026-11-23', pick: null, reasons: ['AvoidsRuleOutAll'], pantryFoods: [] });
+  });
+
+  it('keeps within the day\'s cooking time, and never puts a recipe of unknown time on a limited day', () => {
+    const quick = candidate('quick', { minutes: 15 });
+    const slow = candidate('slow', { minutes: 90 });
+    const unknown = candidate('unknown', { minutes: null });
+    const days = planWeek(input({ days: week([], [20, 10]).slice(0, 2), candidates: [slow, unknown, quick] }));
+    expect(days[0]!.pick!.id).to.equal('quick');
+    expect(days[0]!.reasons).to.include('FitsCookingTime');
+    expect(days[1]).to.deep.include({ pick: null, reasons: ['NothingFitsCookingTime'] });
+    const both = planWeek(input({ days: [{ date: '2026-11-23', avoids: ['potet'], limitMinutes: 20 }], candidates: [quick, candidate('ris', { minutes: 60, ingredients: [{ displayName: 'Ris', foodKey: 'ris' }] })] }));
+    expect(both[0]!.reasons).to.deep.equal(['NothingFitsBoth']);
+    expect(planWeek(input({ days: week().slice(0, 1) }))[0]!.reasons).to.deep.equal(['NoRecipes']);
+  });
+
+  it('repeats no dish in the week, and uses a disliked or lately eaten dish only when nothing else fits', () => {
+    const a = candidate('a');
+    const b = candidate('b', { disliked: true });
+    const c = candidate('c', { eatenLately: true });
+    const days = planWeek(input({ days: week().slice(0, 4), candidates: [a, b, c] }));
+    expect(days.map((d) => d.pick!.id)).to.deep.equal(['a', 'c', 'b', days[3]!.pick!.id]);
+    expect(days[1]!.reasons).to.include('EatenLately');
+    expect(days[2]!.reasons).to.include('Disliked');
+    expect(days[3]!.reasons).to.include('RepeatsThisWeek');
+    // A dish the week already holds (or one kept on screen) counts as taken.
+    expect(planWeek(input({ days: week().slice(0, 1), candidates: [a, c], taken: ['a'] }))[0]!.pick!.id).to.equal('c');
+  });
+
+  it('uses pantry food that should be eaten soon first, and says which', () => {
+    const fish = candidate('fisk', { ingredients: [{ displayName: 'Laks', foodKey: 'laks' }] });
+    const others = Array.from({ length: 20 }, (_, i) => candidate(`rett-${i}`));
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const [day] = planWeek(input({ days: week().slice(0, 1), candidates: [...others, fish], useSoon: new Map([['laks', 'Laks']]), seed }));
+      expect(day!.pick!.id).to.equal('fisk');
+      expect(day!.reasons).to.include('UsesPantry');
+      expect(day!.pantryFoods).to.deep.equal(['Laks']);
+    }
+  });
+
+  it('prefers a price near the usual, and says so', () => {
+    const near = candidate('near', { pricePerPortion: 41 });
+    const far = candidate('far', { pricePerPortion: 400 });
+    const picks = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => planWeek(input({ days: week().slice(0, 1), candidates: [far, near], usualPricePerPortion: 40, seed }))[0]!);
+    expect(picks.filter((p) => p.pick!.id === 'near').length).to.be.greaterThan(4);
+    expect(picks.find((p) => p.pick!.id === 'near')!.reasons).to.include('NearUsualPrice');
+  });
+
+  it('gives the same week for the same seed whatever the candidates\' order, and another seed changes one day only', () => {
+    const candidates = Array.from({ length: 40 }, (_, i) => candidate(`r${i}`));
+    const one = planWeek(input({ candidates, seed: 7 }));
+    expect(planWeek(input({ candidates: [...candidates].reverse(), seed: 7 }))).to.deep.equal(one);
+    const seeds = [8, 9, 10, 11, 12].map((seed) => planWeek(input({ days: week().slice(2, 3), candidates, taken: one.filter((d) => d.date !== '2026-11-25').map((d) => d.pick!.id), seed }))[0]!.pick!.id);
+    expect(new Set(seeds).size).to.be.greaterThan(1);
+    expect(seeds.every((id) => !one.some((d) => d.date !== '2026-11-25' && d.pick!.id === id))).to.equal(true);
+  });
+});
+
+// ---- Property tests over random households, recipes and events, through the use case on the memory stores ----
+
+const FOODS = ['Hasselnøtter', 'Peanøttsmør', 'Mandler', 'Reker', 'Krabbe', 'Kongereker', 'Melk', 'Fløte', 'Hvetemel', 'Pasta', 'Egg', 'Laks', 'Torsk', 'Fiskesaus', 'Poteter', 'Gulrot', 'Løk', 'Kylling', 'Ris', 'Tomater', 'Sesamfrø', 'Soyasaus', 'Sennep', 'Selleri', 'Smør', 'Ost', 'Brokkoli', 'Bacon', 'Valnøtter', 'Eggnudler'];
+const AVOIDS = ['nøtter', 'skalldyr', 'gluten', 'melk', 'egg', 'fisk', 'peanøtter', 'sesam', 'soya', 'laktose', 'reker', 'selleri', 'sennep', 'tree nuts', 'shellfish', 'kylling'];
+
+const recipeArb = fc.record({
+  title: fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim().length > 0),
+  foods: fc.uniqueArray(fc.constantFrom(...FOODS), { minLength: 1, maxLength: 6 }),
+  optional: fc.boolean(),
+  totalMinutes: fc.option(fc.integer({ min: 5, max: 120 }), { nil: null }),
+  activeMinutes: fc.option(fc.integer({ min: 5, max: 60 }), { nil: null }),
+  useBase: fc.boolean(),
+});
+const dayArb = fc.record({
+  kind: fc.constantFrom('none', 'none', 'Guests', 'Guests', 'EatingOut', 'Travel', 'Custom'),
+  avoids: fc.uniqueArray(fc.constantFrom(...AVOIDS), { maxLength: 3 }),
+  minutes: fc.option(fc.integer({ min: 0, max: 90 }), { nil: null }),
+});
+const worldArb = fc.record({
+  recipes: fc.array(recipeArb, { minLength: 0, maxLength: 14 }),
+  days: fc.array(dayArb, { minLength: 7, maxLength: 7 }),
+  dislikes: fc.uniqueArray(fc.constantFrom(...FOODS.map((f) => f.toLowerCase())), { maxLength: 2 }),
+  planned: fc.array(fc.nat({ max: 13 }), { maxLength: 3 }),
+  seed: fc.nat(),
+});
+
+describe('the planner\'s promises (property tests, memory stores)', function () {
+  this.timeout(60_000);
+
+  it('never proposes a dish that breaks an avoid, on a closed day, or past the cooking time; the same seed gives the same week', async () => {
+    // What the runs put to the test, so that the property cannot pass by proposing nothing.
+    const seen = { dishes: 0, underAvoids: 0, underLimits: 0, empty: 0 };
+    await fc.assert(
+      fc.asyncProperty(worldArb, async (world) => {
+        const { deps, clock } = domain();
+        clock.set(new Date('2026-11-20T12:00:00.000Z'));
+        const owner = person('eier');
+        await deps.accounts.create({ ...owner, passwordHash: null });
+        const h = value(await createHousehold(deps, owner, { name: 'Hjem', timeZoneId: 'Europe/Oslo' }));
+        if (world.dislikes.length > 0) value(await updateHousehold(deps, owner, h.id, { dislikes: world.dislikes }));
+        const made: Recipe[] = [];
+        for (const r of world.recipes) {
+          const base = r.useBase && made.length > 0 ? made[made.length - 1]! : null;
+          const ingredients: IngredientInput[] = r.foods.map((f, i) => ({ displayName: f, quantity: 100, unit: 'g', optional: r.optional && i === r.foods.length - 1, baseRecipeId: null, reference: null }));
+          if (base) ingredients.push({ displayName: base.title, quantity: 1, unit: null, optional: false, baseRecipeId: base.id, reference: null });
+          made.push(value(await createRecipe(deps, owner, h.id, { title: r.title, servings: 4, activeMinutes: r.activeMinutes, totalMinutes: r.totalMinutes, steps: [], ingredients, sourceUrl: null, imageUrl: null })));
+        }
+        const plan = value(await ensureWeekPlan(deps, owner, h.id, '2026-11-23'));
+        for (const [i, d] of world.days.entries()) {
+          if (d.kind === 'none') continue;
+          const date = addDays('2026-11-23', i);
+          const guests = d.kind === 'Guests' ? [{ guestType: 'Adult' as const, guestCount: 2, dietaryNotes: null, avoids: d.avoids }] : [];
+          const event: MealEventInput = { date, eventType: d.kind as MealEventInput['eventType'], servingTime: null, availableCookingMinutes: d.minutes, notes: null, guests, memberAttendance: [] };
+          value(await createEvent(deps, owner, h.id, event));
+        }
+        for (const i of world.planned) {
+          const r = made[i];
+          if (r) await setPlanDay(deps, owner, h.id, plan.id, addDays('2026-11-23', i % 7), { recipeId: r.id, portions: null, note: null });
+        }
+        const first = value(await suggestWeek(deps, owner, h.id, plan.id, { seed: world.seed }));
+        expect(value(await suggestWeek(deps, owner, h.id, plan.id, { seed: world.seed }))).to.deep.equal(first);
+
+        const all = new Map((await deps.recipes.all(h.id)).map((r) => [r.id, r]));
+        const events = await deps.events.eventsBetween(h.id, '2026-11-23', '2026-11-29');
+        const members = (await deps.households.byId(h.id))!.members;
+        for (const day of first.days) {
+          const dayEvents = events.filter((e) => e.date === day.date);
+          if (day.recipeId === null) {
+            expect(EMPTY_REASONS).to.include(day.reasons[0]);
+            seen.empty++;
+            continue;
+          }
+          seen.dishes++;
+          if (avoidsOfDay(dayEvents).length > 0) seen.underAvoids++;
+          expect(deriveDay(members, dayEvents).cookedAtHome, `${day.date} is closed`).to.equal(true);
+          const recipe = all.get(day.recipeId)!;
+          expect(dishConflict(recipe, all, avoidsOfDay(dayEvents), day.date), `${recipe.title} on ${day.date}`).to.equal(null);
+          const limits = dayEvents.map((e) => e.availableCookingMinutes).filter((m): m is number => m !== null);
+          if (limits.length > 0) {
+            seen.underLimits++;
+            const minutes = recipe.totalMinutes ?? recipe.activeMinutes;
+            expect(minutes, `${recipe.title} has a known time`).to.not.equal(null);
+            expect(minutes!).to.be.at.most(Math.min(...limits));
+          }
+        }
+        // Saving the proposal passes the gate again, and writes exactly the proposed days.
+        const kept = first.days.filter((d) => d.recipeId !== null).map((d) => ({ date: d.date, recipeId: d.recipeId! }));
+        if (kept.length > 0) {
+          const saved = value(await acceptSuggestions(deps, owner, h.id, plan.id, { days: kept }));
+          for (const k of kept) expect(saved.days.find((d) => d.date === k.date)!.recipeId).to.equal(k.recipeId);
+        }
+      }),
+      { numRuns: 120, seed: 30_2026 },
+    );
+    expect(seen.dishes).to.be.greaterThan(200);
+    expect(seen.underAvoids).to.be.greaterThan(20);
+    expect(seen.underLimits).to.be.greaterThan(20);
+    expect(seen.empty).to.be.greaterThan(20);
+  });
+});
+
+describe('suggestions (domain)', () => {
+  async function household() {
+    const { deps, clock } = domain();
+    clock.set(new Date('2026-11-20T12:00:00.000Z'));
+    const owner = person('eier');
+    await deps.accounts.create(owner);
+    const h = value(await createHousehold(deps, owner, { name: 'Hjem', timeZoneId: 'Europe/Oslo' }));
+    const plan = value(await ensureWeekPlan(deps, owner, h.id, '2026-11-23'));
+    const recipe = async (title: string, foods: string[], totalMinutes: number | null = 30) =>
+      value(
+        await createRecipe(deps, owner, h.id, {
+          title,
+          servings: 4,
+          activeMinutes: null,
+          totalMinutes,
+          steps: [],
+          ingredients: foods.map((f) => ({ displayName: f, quantity: 200, unit: 'g', optional: false, baseRecipeId: null, reference: null })),
+          sourceUrl: null,
+          imageUrl: null,
+        }),
+      );
+    return { deps, clock, owner, h, plan, recipe };
+  }
+
+  it('fills only the open days cooked at home, names a closed day asked for, and writes nothing', async () => {
+    const { deps, owner, h, plan, recipe } = await household();
+    const soup = await recipe('Suppe', ['Gulrot']);
+    await recipe('Pasta', ['Pasta']);
+    value(await setPlanDay(deps, owner, h.id, plan.id, '2026-11-23', { recipeId: soup.id, portions: null, note: null }));
+    value(await createEvent(deps, owner, h.id, { date: '2026-11-24', eventType: 'EatingOut', servingTime: null, availableCookingMinutes: null, notes: null, guests: [], memberAttendance: [] }));
+    const s = value(await suggestWeek(deps, owner, h.id, plan.id, {}));
+    expect(s.days.map((d) => d.date)).to.deep.equal(['2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29']);
+    // Pasta once, then the soup planned on Monday would repeat: it is the only other dish.
+    expect(s.days.every((d) => d.recipeId !== null)).to.equal(true);
+    const named = value(await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-11-24', '2026-11-23'] }));
+    expect(named.days.map((d) => [d.date, d.recipeId === null, d.reasons])).to.deep.equal([
+      ['2026-11-23', false, named.days[0]!.reasons],
+      ['2026-11-24', true, ['DayClosed']],
+    ]);
+    expect((await deps.plans.byId(h.id, plan.id))!.days.filter((d) => d.recipeId !== null)).to.have.length(1);
+    const outside = await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-12-01'] });
+    expect(outside.ok ? null : outside.error.type).to.equal('date-outside-week');
+  });
+
+  it('writes serving notes in the household\'s language, the busy evening from the calendar among them', async () => {
+    const { deps, owner, h, plan, recipe } = await household();
+    await recipe('Rask suppe', ['Gulrot'], 20);
+    await recipe('Lang gryte', ['Løk'], 90);
+    // Training until 18:15 with dinner at 18:00 leaves 45 minutes (the family eats by the end of the dinner hour).
+    value(await syncDeviceCalendar(deps, owner, h.id, { deviceKey: 'phone', name: 'Telefon', events: [{ title: 'Fotball', date: '2026-11-26', startTime: '16:30', endTime: '18:15', isAllDay: false, location: null }] }));
+    value(await createEvent(deps, owner, h.id, { date: '2026-11-25', eventType: 'Guests', servingTime: null, availableCookingMinutes: 30, notes: null, guests: [{ guestType: 'Adult', guestCount: 2, dietaryNotes: 'Vegetar', avoids: ['nøtter'] }], memberAttendance: [] }));
+    const s = value(await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-11-25'] }));
+    expect(s.days[0]).to.deep.include({ recipeTitle: 'Rask suppe', cookingMinutes: 30, recipeMinutes: 20 });
+    expect(s.days[0]!.reasons).to.include.members(['AvoidsRespected', 'FitsCookingTime']);
+    expect(s.days[0]!.servingNotes).to.deep.equal(['Hele bordet unngår i dag: nøtter.', 'Gjester (2): Vegetar']);
+    const busy = value(await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-11-26'] }));
+    expect(busy.days[0]).to.deep.include({ recipeTitle: 'Rask suppe', cookingMinutes: 45 });
+    expect(busy.days[0]!.servingNotes).to.deep.equal(['Travel kveld: «Fotball» til 18:15 gir 45 minutter til matlaging.']);
+    value(await updateHousehold(deps, owner, h.id, { language: 'en' }));
+    const english = value(await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-11-26'] }));
+    expect(english.days[0]!.servingNotes).to.deep.equal(['Busy evening: "Fotball" until 18:15 leaves 45 minutes to cook.']);
+  });
+
+  it('is refused to a Junior and for another household\'s plan', async () => {
+    const { deps, owner, h, plan } = await household();
+    const other = person('annen');
+    await deps.accounts.create(other);
+    const theirs = value(await createHousehold(deps, other, { name: 'Borte', timeZoneId: 'Europe/Oslo' }));
+    const r = await suggestWeek(deps, owner, theirs.id, plan.id, {});
+    expect(r.ok ? null : r.error.type).to.equal('household-not-found');
+    const foreignPlan = value(await ensureWeekPlan(deps, other, theirs.id, '2026-11-23'));
+    const r2 = await suggestWeek(deps, owner, h.id, foreignPlan.id, {});
+    expect(r2.ok ? null : r2.error.type).to.equal('plan-not-found');
+  });
+});
