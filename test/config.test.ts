@@ -49,6 +49,22 @@ describe('config', () => {
     expect(() => loadConfig({ RECIPE_LIBRARY: 'mine' })).to.throw(ConfigError, /RECIPE_LIBRARY/);
   });
 
+  it('the planner\'s AI is off by default; AI_BASE_URL and AI_MODEL together turn it on', () => {
+    expect(loadConfig({}).ai).to.equal(null);
+    expect(loadConfig({ AI_BASE_URL: 'http://127.0.0.1:11434/v1/', AI_MODEL: 'llama3' }).ai).to.deep.equal({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: null, monthlyCalls: 100, timeoutMs: 15000 });
+    expect(loadConfig({ AI_BASE_URL: 'https://api.openai.com/v1', AI_MODEL: 'gpt-4o-mini', AI_API_KEY: 'sk-x', AI_MONTHLY_CALLS: '0', AI_TIMEOUT_MS: '500' }).ai).to.deep.equal({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-x', monthlyCalls: 0, timeoutMs: 500 });
+    for (const [env, variable] of [
+      [{ AI_MODEL: 'x' }, 'AI_BASE_URL'],
+      [{ AI_API_KEY: 'x' }, 'AI_BASE_URL'],
+      [{ AI_BASE_URL: 'http://127.0.0.1:1/v1' }, 'AI_MODEL'],
+      [{ AI_BASE_URL: 'ftp://x/v1', AI_MODEL: 'x' }, 'AI_BASE_URL'],
+      [{ AI_MONTHLY_CALLS: '-1' }, 'AI_MONTHLY_CALLS'],
+      [{ AI_TIMEOUT_MS: '10' }, 'AI_TIMEOUT_MS'],
+    ] as const) {
+      expect(() => loadConfig(env), JSON.stringify(env)).to.throw(ConfigError, variable);
+    }
+  });
+
   it('stops on a malformed or unknown value, naming the variable', () => {
     const cases: Record<string, string> = {
       PORT: '-1',

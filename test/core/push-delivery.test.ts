@@ -133,6 +133,17 @@ describe('push delivery (domain)', () => {
     expect(w.sends()).to.have.length(2);
   });
 
+  it('week-planned: everyone with a login but the one who saved the week, on runDone, in each login\'s language', async () => {
+    const w = await world();
+    await updatePushDevice(w.deps, w.ola, 'ola-tablet', { listChanges: true, householdNews: true, runDone: false });
+    await w.record({ kind: 'week-planned', planId: w.planId, weekStart: '2026-11-23', dinners: 5, actorAccountId: w.kari.id });
+    await w.run();
+    expect(w.sentTo()).to.deep.equal(['lille-phone', 'ola-phone']);
+    expect(w.log.calls.find((c) => c.target.token === 'lille-phone')!.message).to.deep.include({ title: 'Hansen', body: 'Kari H. har planlagt uke 48: 5 middager', collapseKey: `planned-${w.planId}` });
+    expect(w.fcm.calls[0]!.message.body).to.equal('Kari H. planned week 48: 5 dinners');
+    expect(w.fcm.calls[0]!.message.data).to.deep.equal({ kind: 'week-planned', householdId: w.householdId, planId: w.planId });
+  });
+
   it('a switch off keeps that kind away: at hand-over, and when turned off before the send', async () => {
     const w = await world();
     await updatePushDevice(w.deps, w.ola, 'ola-tablet', { listChanges: false, householdNews: true, runDone: true });

@@ -47,7 +47,7 @@ const switchDoc = Object.entries(SWITCH_OF)
   .join('; ');
 const DEVICE_DOC =
   "A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate " +
-  `the pushes: ${switchDoc}; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.`;
+  `the pushes: ${switchDoc}; runDone gates the week-planned push (a planner run saved). The token goes in the path URL-encoded.`;
 
 const WebPushResponse = v.object({ vapidPublicKey: v.nullable(v.string()) });
 
