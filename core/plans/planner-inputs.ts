@@ -8,7 +8,6 @@ import { HOUSEHOLD_TYPES, portionsOf } from '../dinnerprices/types.js';
 import type { Recipe } from '../recipes/types.js';
 import { recipeTitleKey } from '../recipes/types.js';
 import { avoidMatcher, type IngredientName } from '../shared/avoids.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { tidy, unitOf } from '../shopping/derive.js';
 import { convert } from '../shopping/units.js';
@@ -112,7 +111,8 @@ export function pricePerPortion(source: Pick<CandidateSource, 'lines' | 'serving
     if (line.optional) continue;
     if (line.unknown) return null;
     if (line.quantity === null || !(line.quantity > 0)) continue;
-    const price = prices.get(normalizeFoodKey(line.foodKey));
+    // Recipe lines and library ingredients carry normalized keys already (normalizeFoodKey at write and at load).
+    const price = prices.get(line.foodKey);
     if (!price) return null;
     const amount = convert(line.quantity, unitOf(line.unit), unitOf(price.unit));
     if (amount === null) return null;

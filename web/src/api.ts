@@ -17,6 +17,9 @@ export type RecipeImportPreview = Json<'previewRecipeImport', 200>;
 export type PantryRow = Json<'listInventory', 200>['items'][number];
 export type ShoppingList = Json<'getShoppingList', 200>;
 export type ShoppingItem = ShoppingList['items'][number];
+export type WeekSuggestion = Json<'suggestWeek', 200>;
+export type DaySuggestion = WeekSuggestion['days'][number];
+export type SuggestionReason = DaySuggestion['reasons'][number];
 
 /** An answer that was not a success: its status and problem code (null when the answer had none, e.g. no network). */
 export class ApiProblem extends Error {

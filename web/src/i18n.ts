@@ -2,6 +2,13 @@ import { computed, signal } from '@preact/signals';
 
 export type Language = 'nb' | 'en';
 
+/** What a suggestion's reason may say: the dish's and the day's minutes, and the pantry foods it uses (as one phrase). */
+export interface ReasonFacts {
+  readonly recipeMinutes: number | null;
+  readonly cookingMinutes: number | null;
+  readonly foods: string;
+}
+
 const nb = {
   appName: 'Middag',
   signIn: 'Logg inn',
@@ -67,6 +74,7 @@ const nb = {
   pantry: 'Skapet',
   dinnerCalendar: 'Middagskalender',
   usePriceCatalogue: 'Vis foreslåtte priser og bedre valg på handlelista',
+  libraryRecipesOn: 'Foreslå også oppskrifter fra oppskriftsbiblioteket',
   receipts: 'Kvitteringer',
   receiptsAbout: 'Skriv inn kvitteringen etter handleturen: det gir bedre priser på handlelista, og viser hvor bearbeidet maten dere kjøper er.',
   newReceipt: 'Legg inn en kvittering',
@@ -297,7 +305,44 @@ const nb = {
   joined: (name: string) => `Du er med i ${name}.`,
   signInToJoin: 'Logg inn eller opprett en konto for å bli med.',
   units: { pcs: 'stk' } as Record<string, string>,
-  avoidConflict: (title: string, ingredient: string, avoid: string) => `«${title}» inneholder «${ingredient}», og en gjest unngår «${avoid}» den dagen. Velg en annen rett.`,
+  suggestWeek: 'Foreslå uka',
+  suggestionsTitle: 'Forslag til uka',
+  suggestionsAbout: 'Ingenting er lagret ennå. Be om en annen rett der du vil, fjern krysset ved dager du vil planlegge selv, og lagre uka.',
+  nothingToSuggest: 'Alle dagene dere spiser middag hjemme, har en rett allerede.',
+  noDishFits: 'Ingen rett passer',
+  whyThisDish: (day: string) => `Hvorfor forslaget for ${day}`,
+  anotherOne: 'En annen',
+  anotherOneFor: (day: string) => `En annen rett for ${day}`,
+  include: 'Ta med',
+  includeDay: (day: string) => `Ta med ${day}`,
+  sameDishAgain: 'Fant ingen annen rett som passer denne dagen.',
+  aboutPrice: (kr: string) => `ca. ${kr}`,
+  suggestedPrice: (kr: string, priced: number, all: number) => (priced < all ? `Anslått pris for ${priced} av ${all} dager: ${kr}` : `Anslått pris for forslaget: ${kr}`),
+  usualPrice: (kr: string) => `Det dere pleier å bruke på like mange middager: ${kr}`,
+  aiWrote: 'Noen av tipsene er skrevet av en AI.',
+  saveWeek: 'Lagre uka',
+  discard: 'Forkast',
+  nothingIncluded: 'Ingen dag er tatt med. Kryss av «Ta med» ved dagene du vil lagre.',
+  weekSaved: 'Uka er lagret.',
+  reason: {
+    AvoidsRespected: () => 'Ingenting i den er noe gjestene unngår.',
+    FitsCookingTime: (f: ReasonFacts) =>
+      f.recipeMinutes !== null && f.cookingMinutes !== null ? `Ferdig på ${f.recipeMinutes} min, og dagen gir ${f.cookingMinutes} min til matlaging.` : 'Blir ferdig innen tiden dagen gir til matlaging.',
+    UsesPantry: (f: ReasonFacts) => (f.foods ? `Bruker mat som bør spises snart: ${f.foods}.` : 'Bruker mat som bør spises snart.'),
+    NearUsualPrice: () => 'Koster omtrent det dere pleier å bruke på en middag.',
+    FromLibrary: () => 'Fra oppskriftsbiblioteket: lagrer du uka, kommer den med blant oppskriftene deres.',
+    Disliked: () => 'Har noe dere helst ikke spiser, men ingenting annet passet.',
+    EatenLately: () => 'Dere har spist den de siste to ukene, men ingenting annet passet.',
+    RepeatsThisWeek: () => 'Den er på uka fra før, men ingenting annet passet.',
+    NoRecipes: () => 'Dere har ingen oppskrifter å foreslå fra ennå.',
+    AvoidsRuleOutAll: () => 'Alle oppskriftene har noe gjestene unngår.',
+    NothingFitsCookingTime: (f: ReasonFacts) =>
+      f.cookingMinutes !== null ? `Ingen oppskrift blir ferdig på ${f.cookingMinutes} min.` : 'Ingen oppskrift blir ferdig innen tiden dagen gir.',
+    NothingFitsBoth: () => 'Ingen oppskrift er både fri for det gjestene unngår og ferdig i tide.',
+    DayClosed: () => 'Ingen spiser middag hjemme denne dagen.',
+  },
+  avoidConflict: (title: string, ingredient: string, avoid: string, day: string | null) =>
+    `«${title}» inneholder «${ingredient}», og en gjest unngår «${avoid}» ${day ?? 'den dagen'}. Velg en annen rett.`,
   aisle: {
     Produce: 'Frukt og grønt', Dairy: 'Meieri', Meat: 'Kjøtt og fisk', Bakery: 'Bakeri', Frozen: 'Frys', Dry: 'Tørrvarer', Other: 'Annet',
   } as Record<string, string>,
@@ -362,6 +407,8 @@ const nb = {
     base_recipe_unknown: 'En grunnoppskrift på lista finnes ikke lenger.',
     recipe_cycle: 'Oppskriften kan ikke bruke seg selv som grunnoppskrift.',
     calendar_window_invalid: 'Datoene henger ikke sammen.',
+    ai_quota_used: 'Månedens AI-tips er brukt opp; notatene er skrevet etter faste regler.',
+    ai_paused: 'AI-tipsene er satt på pause; notatene er skrevet etter faste regler.',
   } as Record<string, string>,
   problemByStatus: (status: number): string =>
     status >= 500 ? 'Noe gikk galt hos oss. Prøv igjen.' : status === 404 ? 'Fant det ikke.' : status === 403 ? 'Du har ikke lov til dette.' : 'Det gikk ikke. Sjekk det du fylte ut.',
@@ -434,6 +481,7 @@ const en: Messages = {
   pantry: 'Pantry',
   dinnerCalendar: 'Dinner calendar',
   usePriceCatalogue: 'Show suggested prices and better choices on the list',
+  libraryRecipesOn: 'Also suggest recipes from the recipe library',
   receipts: 'Receipts',
   receiptsAbout: 'Type in the receipt after a shopping trip: it makes the prices on the list better, and shows how processed the food you buy is.',
   newReceipt: 'Add a receipt',
@@ -664,7 +712,43 @@ const en: Messages = {
   joined: (name: string) => `You are in ${name}.`,
   signInToJoin: 'Sign in or create an account to join.',
   units: {},
-  avoidConflict: (title: string, ingredient: string, avoid: string) => `"${title}" has "${ingredient}", and a guest avoids "${avoid}" that day. Choose another dish.`,
+  suggestWeek: 'Suggest the week',
+  suggestionsTitle: 'Suggestions for the week',
+  suggestionsAbout: 'Nothing is saved yet. Ask for another dish where you like, untick the days you would rather plan yourself, and save the week.',
+  nothingToSuggest: 'Every day you eat dinner at home has a dish already.',
+  noDishFits: 'No dish fits',
+  whyThisDish: (day: string) => `Why this was suggested for ${day}`,
+  anotherOne: 'Another dish',
+  anotherOneFor: (day: string) => `Another dish for ${day}`,
+  include: 'Include',
+  includeDay: (day: string) => `Include ${day}`,
+  sameDishAgain: 'Found no other dish that fits this day.',
+  aboutPrice: (kr: string) => `about ${kr}`,
+  suggestedPrice: (kr: string, priced: number, all: number) => (priced < all ? `Estimated price for ${priced} of ${all} days: ${kr}` : `Estimated price of the suggestions: ${kr}`),
+  usualPrice: (kr: string) => `What you usually spend on as many dinners: ${kr}`,
+  aiWrote: 'Some of the tips are written by an AI.',
+  saveWeek: 'Save the week',
+  discard: 'Discard',
+  nothingIncluded: 'No day is included. Tick "Include" by the days you want to save.',
+  weekSaved: 'The week is saved.',
+  reason: {
+    AvoidsRespected: () => 'Nothing in it is something the guests avoid.',
+    FitsCookingTime: (f: ReasonFacts) =>
+      f.recipeMinutes !== null && f.cookingMinutes !== null ? `Done in ${f.recipeMinutes} min, and the day leaves ${f.cookingMinutes} min to cook.` : 'Done within the time the day leaves to cook.',
+    UsesPantry: (f: ReasonFacts) => (f.foods ? `Uses food that should be eaten soon: ${f.foods}.` : 'Uses food that should be eaten soon.'),
+    NearUsualPrice: () => 'Costs about what you usually spend on a dinner.',
+    FromLibrary: () => 'From the recipe library: saving the week adds it to your recipes.',
+    Disliked: () => 'Has something you would rather not eat, but nothing else fitted.',
+    EatenLately: () => 'You had it in the last two weeks, but nothing else fitted.',
+    RepeatsThisWeek: () => 'It is on the week already, but nothing else fitted.',
+    NoRecipes: () => 'You have no recipes to suggest from yet.',
+    AvoidsRuleOutAll: () => 'Every recipe has something the guests avoid.',
+    NothingFitsCookingTime: (f: ReasonFacts) => (f.cookingMinutes !== null ? `No recipe is done within ${f.cookingMinutes} min.` : 'No recipe is done within the time the day leaves.'),
+    NothingFitsBoth: () => 'No recipe is both free of what the guests avoid and done in time.',
+    DayClosed: () => 'Nobody eats dinner at home this day.',
+  },
+  avoidConflict: (title: string, ingredient: string, avoid: string, day: string | null) =>
+    `"${title}" has "${ingredient}", and a guest avoids "${avoid}" ${day ? `on ${day}` : 'that day'}. Choose another dish.`,
   aisle: {
     Produce: 'Fruit and vegetables', Dairy: 'Dairy', Meat: 'Meat and fish', Bakery: 'Bakery', Frozen: 'Frozen', Dry: 'Dry goods', Other: 'Other',
   },
@@ -729,6 +813,8 @@ const en: Messages = {
     base_recipe_unknown: 'A base recipe it uses no longer exists.',
     recipe_cycle: 'A recipe cannot use itself as a base recipe.',
     calendar_window_invalid: 'The dates do not fit together.',
+    ai_quota_used: "This month's AI tips are used up; the notes are written by fixed rules.",
+    ai_paused: 'The AI tips are paused; the notes are written by fixed rules.',
   },
   problemByStatus: (status: number) =>
     status >= 500 ? 'Something went wrong on our side. Try again.' : status === 404 ? 'Not found.' : status === 403 ? 'You may not do this.' : 'That did not work. Check what you filled in.',
@@ -748,13 +834,21 @@ export function setLanguage(l: Language): void {
   document.documentElement.lang = l;
 }
 
+/** The locale Intl formats in for the screen's language. */
+export const locale = () => (language.value === 'en' ? 'en-GB' : 'nb-NO');
+/** A date as words ("mandag 30. november"); a date has no time zone, so it is formatted as it is written. */
+export const dayName = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+
 /** A sentence for a failed call, chosen by its problem code (never the service's English detail). */
 export function sentenceFor(err: unknown): string {
   const m = t.value;
   const status = (err as { status?: number }).status ?? 0;
   const code = (err as { code?: string | null }).code ?? null;
   const extra = (err as { extra?: Record<string, unknown> }).extra ?? {};
-  if (code === 'avoid_conflict' && typeof extra['avoid'] === 'string') return m.avoidConflict(String(extra['recipeTitle']), String(extra['ingredient']), extra['avoid']);
+  if (code === 'avoid_conflict' && typeof extra['avoid'] === 'string') {
+    const date = typeof extra['date'] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(extra['date']) ? dayName(extra['date']) : null;
+    return m.avoidConflict(String(extra['recipeTitle']), String(extra['ingredient']), extra['avoid'], date);
+  }
   if (code && m.problem[code]) return m.problem[code]!;
   return m.problemByStatus(status);
 }

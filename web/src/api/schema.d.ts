@@ -1560,7 +1560,7 @@ export interface paths {
         get?: never;
         /**
          * Register this phone (or browser) for the caller's pushes
-         * @description Idempotent per token, always 200 (the apps register at every start): a new token is stored with every switch on; the caller's own known token is marked seen (lastSeenAt now), takes the platform and provider sent and keeps its switches; a token registered to another login is handed to the caller with every switch on, and the other login gets nothing more on it. Never two rows for one token. token: 1 to 2048 printable ASCII characters (an FCM or APNs token, or for platform web the Web Push subscription as JSON). platform: ios, android, or web (this service's addition for the web app's Web Push). provider null means the server's default (PUSH_PROVIDER); a provider this server does not have is 400 push_provider_unknown. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
+         * @description Idempotent per token, always 200 (the apps register at every start): a new token is stored with every switch on; the caller's own known token is marked seen (lastSeenAt now), takes the platform and provider sent and keeps its switches; a token registered to another login is handed to the caller with every switch on, and the other login gets nothing more on it. Never two rows for one token. token: 1 to 2048 printable ASCII characters (an FCM or APNs token, or for platform web the Web Push subscription as JSON). platform: ios, android, or web (this service's addition for the web app's Web Push). provider null means the server's default (PUSH_PROVIDER); a provider this server does not have is 400 push_provider_unknown. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone gates the week-planned push (a planner run saved). The token goes in the path URL-encoded.
          */
         put: operations["registerPushDevice"];
         post?: never;
@@ -1579,7 +1579,7 @@ export interface paths {
         };
         /**
          * One of the caller's devices
-         * @description 404 push_device_not_found when the token is not registered to the caller. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
+         * @description 404 push_device_not_found when the token is not registered to the caller. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone gates the week-planned push (a planner run saved). The token goes in the path URL-encoded.
          */
         get: operations["getPushDevice"];
         put?: never;
@@ -1593,7 +1593,7 @@ export interface paths {
         head?: never;
         /**
          * Set a device's switches
-         * @description listChanges, householdNews and runDone are set as sent; reminders left out or null keeps its current value. A switch turned off also stops pushes of its kind queued but not yet sent. 404 push_device_not_found when the token is not the caller's. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone is kept for finished runs, which send nothing yet. The token goes in the path URL-encoded.
+         * @description listChanges, householdNews and runDone are set as sent; reminders left out or null keeps its current value. A switch turned off also stops pushes of its kind queued but not yet sent. 404 push_device_not_found when the token is not the caller's. A device belongs to the caller's login, not to a household: it hears of every household the login is in. Switches gate the pushes: member-joined → householdNews; list-item-added → listChanges; list-items-ticked → listChanges; receipt-reminder → reminders; week-planned → runDone; runDone gates the week-planned push (a planner run saved). The token goes in the path URL-encoded.
          */
         patch: operations["updatePushDevice"];
         trace?: never;

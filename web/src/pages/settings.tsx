@@ -95,7 +95,7 @@ function EmailChange() {
   );
 }
 
-/** Name, language, time zone, dinner time and what the household would rather not eat (adults). */
+/** Name, language, time zone, dinner time, what the household would rather not eat, and where suggestions come from (adults). */
 function HouseholdSettings({ householdId }: { householdId: string }) {
   const m = t.value;
   const h = householdInfo.value!;
@@ -105,6 +105,7 @@ function HouseholdSettings({ householdId }: { householdId: string }) {
   const [zones, setZones] = useState<string[]>([h.timeZoneId]);
   const [dinner, setDinner] = useState(h.dinnerTime);
   const [dislikes, setDislikes] = useState(h.dislikes.join(', '));
+  const [library, setLibrary] = useState(h.libraryRecipesOn);
   const [sharingOff, setSharingOff] = useState<boolean | null>(null);
   const [prices, setPrices] = useState<boolean | null>(null);
   useEffect(() => {
@@ -119,7 +120,7 @@ function HouseholdSettings({ householdId }: { householdId: string }) {
   }, [householdId]);
   const save = async () => {
     const words = dislikes.split(',').map((w) => w.trim()).filter((w) => w !== '');
-    await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { name, language: lang, timeZoneId: zone, dinnerTime: dinner, dislikes: words } }));
+    await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { name, language: lang, timeZoneId: zone, dinnerTime: dinner, dislikes: words, libraryRecipesOn: library } }));
     if (sharingOff !== null && prices !== null) {
       await call(api.PATCH('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } }, body: { sharingOff, priceCatalogueOn: prices } }));
     }
@@ -131,6 +132,10 @@ function HouseholdSettings({ householdId }: { householdId: string }) {
       <LanguageAndZone id="f-h" language={lang} onLanguage={setLang} zone={zone} zones={zones} onZone={setZone} />
       <Field label={m.dinnerTime} name="dinnerTime" type="time" required value={dinner} onInput={(e) => setDinner(e.currentTarget.value)} />
       <Field label={m.dislikes} name="dislikes" maxLength={2000} value={dislikes} onInput={(e) => setDislikes(e.currentTarget.value)} />
+      <label class="check">
+        <input type="checkbox" checked={library} onChange={(e) => setLibrary(e.currentTarget.checked)} />
+        {m.libraryRecipesOn}
+      </label>
       {sharingOff !== null && (
         <label class="check">
           <input type="checkbox" checked={!sharingOff} onChange={(e) => setSharingOff(!e.currentTarget.checked)} />

@@ -1,17 +1,17 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type BusyEvening, type MealEvent, type Plan, type PlanDay, type Recipe } from '../api';
-import { language, t } from '../i18n';
+import { dayName, locale, t } from '../i18n';
 import { navigate } from '../router';
 import { household, householdInfo, today } from '../state';
-import { Page, Problem, useAction } from '../ui';
+import { Page, Problem, lazy, useAction } from '../ui';
+
+// The proposal is loaded when an adult first asks for one: the week itself opens without it.
+const WeekSuggestions = lazy(() => import('./week-suggestions').then((p) => p.WeekSuggestions));
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 export const addDays = (date: string, n: number) => iso(new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000));
 /** The Monday of the week holding a date (weeks start on Monday). */
 export const mondayOf = (date: string) => addDays(date, -((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7));
-const locale = () => (language.value === 'en' ? 'en-GB' : 'nb-NO');
-/** A date as words ("mandag 30. november"); a date has no time zone, so it is formatted as it is written. */
-export const dayName = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 const weekday = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
 /** How far ahead a Junior may say she is away (api.md: within 14 days). */
@@ -49,6 +49,19 @@ export function Week({ householdId, date }: { householdId: string; date: string 
       setBusy(c.busyEvenings);
     });
   useEffect(() => void refresh(), [householdId, monday]);
+  // "Suggest the week": open or not, and whether the last proposal was saved. Closing gives the focus back to the button.
+  const [suggesting, setSuggesting] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const suggestButton = useRef<HTMLButtonElement>(null);
+  const wasSuggesting = useRef(false);
+  useEffect(() => {
+    setSuggesting(false);
+    setSaved(false);
+  }, [householdId, monday]);
+  useLayoutEffect(() => {
+    if (wasSuggesting.current && !suggesting) suggestButton.current?.focus();
+    wasSuggesting.current = suggesting;
+  }, [suggesting]);
   const now = today();
   return (
     <Page title={m.weekOf(dayName(monday))}>
@@ -66,6 +79,36 @@ export function Week({ householdId, date }: { householdId: string; date: string 
         </button>
       </nav>
       <Problem error={load.error} />
+      {adult && plan?.weekStart === monday && (
+        <div class="suggest-open">
+          {suggesting ? (
+            <WeekSuggestions
+              householdId={householdId}
+              planId={plan.id}
+              onClose={() => setSuggesting(false)}
+              onSaved={() => {
+                setSuggesting(false);
+                setSaved(true);
+                void refresh();
+              }}
+            />
+          ) : (
+            <button
+              type="button"
+              ref={suggestButton}
+              onClick={() => {
+                setSaved(false);
+                setSuggesting(true);
+              }}
+            >
+              {m.suggestWeek}
+            </button>
+          )}
+          <p role="status" class="suggest-saved">
+            {saved ? m.weekSaved : ''}
+          </p>
+        </div>
+      )}
       {plan === undefined ? (
         !load.error && <p>{m.loading}</p>
       ) : plan === null ? (
