@@ -115,11 +115,22 @@ const recipeArb = fc.record({
   activeMinutes: fc.option(fc.integer({ min: 5, max: 60 }), { nil: null }),
   useBase: fc.boolean(),
 });
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 const dayArb = fc.record({
   kind: fc.constantFrom('none', 'none', 'Guests', 'Guests', 'EatingOut', 'Travel', 'Custom'),
   avoids: fc.uniqueArray(fc.constantFrom(...AVOIDS), { maxLength: 3 }),
   minutes: fc.option(fc.integer({ min: 0, max: 90 }), { nil: null }),
+  // Something in a phone's calendar that afternoon (minutes since midnight), or nothing.
+  busy: fc.option(fc.record({ start: fc.integer({ min: 13 * 60, max: 19 * 60 }), length: fc.integer({ min: 15, max: 240 }) }), { nil: null }),
 });
+/** What a calendar entry leaves to cook with dinner at 18:00, worked out here on its own: eaten by 19:00 at the latest. */
+const calendarLimit = (busy: { start: number; length: number } | null): number | null => {
+  if (busy === null) return null;
+  const end = Math.min(busy.start + busy.length, 24 * 60);
+  if (busy.start > 18 * 60 || end <= 19 * 60 - 180) return null;
+  return Math.max(0, 19 * 60 - end);
+};
+const dates7 = Array.from({ length: 7 }, (_, i) => addDays('2026-11-23', i));
 const worldArb = fc.record({
   recipes: fc.array(recipeArb, { minLength: 0, maxLength: 14 }),
   days: fc.array(dayArb, { minLength: 7, maxLength: 7 }),
@@ -133,7 +144,7 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
 
   it('never proposes a dish that breaks an avoid, on a closed day, or past the cooking time; the same seed gives the same week', async () => {
     // What the runs put to the test, so that the property cannot pass by proposing nothing.
-    const seen = { dishes: 0, underAvoids: 0, underLimits: 0, empty: 0 };
+    const seen = { dishes: 0, underAvoids: 0, underLimits: 0, underCalendar: 0, empty: 0 };
     await fc.assert(
       fc.asyncProperty(worldArb, async (world) => {
         const { deps, clock } = domain();
@@ -150,6 +161,10 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
           made.push(value(await createRecipe(deps, owner, h.id, { title: r.title, servings: 4, activeMinutes: r.activeMinutes, totalMinutes: r.totalMinutes, steps: [], ingredients, sourceUrl: null, imageUrl: null })));
         }
         const plan = value(await ensureWeekPlan(deps, owner, h.id, '2026-11-23'));
+        const entries = world.days.flatMap((d, i) =>
+          d.busy === null ? [] : [{ title: 'Trening', date: addDays('2026-11-23', i), startTime: hhmm(d.busy.start), endTime: hhmm(Math.min(d.busy.start + d.busy.length, 23 * 60 + 59)), isAllDay: false, location: null }],
+        );
+        if (entries.length > 0) value(await syncDeviceCalendar(deps, owner, h.id, { deviceKey: 'phone', name: 'Telefon', events: entries }));
         for (const [i, d] of world.days.entries()) {
           if (d.kind === 'none') continue;
           const date = addDays('2026-11-23', i);
@@ -179,7 +194,9 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
           expect(deriveDay(members, dayEvents).cookedAtHome, `${day.date} is closed`).to.equal(true);
           const recipe = all.get(day.recipeId)!;
           expect(dishConflict(recipe, all, avoidsOfDay(dayEvents), day.date), `${recipe.title} on ${day.date}`).to.equal(null);
-          const limits = dayEvents.map((e) => e.availableCookingMinutes).filter((m): m is number => m !== null);
+          const fromCalendar = calendarLimit(world.days[dates7.indexOf(day.date)]!.busy);
+          const limits = [...dayEvents.map((e) => e.availableCookingMinutes).filter((m): m is number => m !== null), ...(fromCalendar === null ? [] : [fromCalendar])];
+          if (fromCalendar !== null) seen.underCalendar++;
           if (limits.length > 0) {
             seen.underLimits++;
             const minutes = recipe.totalMinutes ?? recipe.activeMinutes;
@@ -199,6 +216,7 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
     expect(seen.dishes).to.be.greaterThan(200);
     expect(seen.underAvoids).to.be.greaterThan(20);
     expect(seen.underLimits).to.be.greaterThan(20);
+    expect(seen.underCalendar).to.be.greaterThan(10);
     expect(seen.empty).to.be.greaterThan(20);
   });
 });
