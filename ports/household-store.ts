@@ -40,6 +40,11 @@ export interface HouseholdStore {
   delete(householdId: HouseholdId): Promise<void>;
   /** Removes one member row of the household; false when there was none. */
   removeMember(householdId: HouseholdId, memberId: MemberId): Promise<boolean>;
+  /**
+   * Every household with its members, a page at a time in (createdAt, id) order: those after `after` (null: from
+   * the first), at most `limit` (the operator's listing; no request of a member reads it).
+   */
+  page(after: { createdAt: Date; id: HouseholdId } | null, limit: number): Promise<HouseholdWithMembers[]>;
   /** The households an account belongs to, oldest membership first. */
   membershipsOf(accountId: AccountId): Promise<Membership[]>;
 }

@@ -164,6 +164,19 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
         return n === 0 ? null : load(trx, householdId);
       });
     },
+    async page(after, limit) {
+      let q = knex<HouseholdRow>('households');
+      if (after) q = q.where('created_at', '>', iso(after.createdAt)).orWhere((w) => w.where('created_at', '=', iso(after.createdAt)).andWhere('id', '>', after.id));
+      const rows = (await q.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(limit)) as HouseholdRow[];
+      if (rows.length === 0) return [];
+      const members = (await knex<MemberRow>('household_members')
+        .whereIn(
+          'household_id',
+          rows.map((r) => r.id),
+        )
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])) as MemberRow[];
+      return rows.map((r) => ({ ...toHousehold(r), members: members.filter((m) => m.household_id === r.id).map(toMember) }));
+    },
     async delete(householdId) {
       await knex('households').where({ id: householdId }).delete();
     },

@@ -233,6 +233,13 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       bumpRevision(t, householdId);
       return withMembers(next);
     },
+    async page(after, limit) {
+      return [...t.households.values()]
+        .filter((h) => after === null || h.createdAt > after.createdAt || (h.createdAt.getTime() === after.createdAt.getTime() && h.id > after.id))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, limit)
+        .map(withMembers);
+    },
     async delete(householdId) {
       tell(t, { kind: 'household', householdId });
       tell(t, { kind: 'access' });

@@ -145,5 +145,22 @@ export function householdStoreContract(backend: Backend): void {
       ]);
       expect(await s.households.membershipsOf(randomUUID())).to.deep.equal([]);
     });
+
+    it('pages every household with its members in (createdAt, id) order', async () => {
+      const owner = newAccount();
+      await s.accounts.create(owner);
+      const when = [at('2026-03-01T00:00:00.000Z'), at('2026-02-01T00:00:00.000Z'), at('2026-03-01T00:00:00.000Z')];
+      const made = [];
+      for (const createdAt of when) {
+        const h = household({ createdAt });
+        made.push(await s.households.create(h, member(owner.id, { createdAt })));
+      }
+      const order = [...made].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+      const first = await s.households.page(null, 2);
+      expect(first).to.deep.equal(order.slice(0, 2));
+      const rest = await s.households.page({ createdAt: first[1]!.createdAt, id: first[1]!.id }, 2);
+      expect(rest).to.deep.equal(order.slice(2));
+      expect(await s.households.page({ createdAt: order[2]!.createdAt, id: order[2]!.id }, 2)).to.deep.equal([]);
+    });
   });
 }
