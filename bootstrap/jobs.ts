@@ -11,6 +11,7 @@ import { mailDinnerPrices } from '../core/publicdata/dinner-price-monthly-mail.j
 import { measureDinnerPrices } from '../core/dinnerprices/measure.js';
 import { publishDinnerPrices } from '../core/dinnerprices/publish.js';
 import { purgeWaitlist } from '../core/waitlist/waitlist.js';
+import { observeJob, observePushes } from '../adapters/observability/prometheus.js';
 
 export interface Job {
   readonly name: string;
@@ -170,6 +171,8 @@ export function slotOf(cronExpression: string, scheduled: Date): Date {
  */
 export async function runExclusive(db: Database, logger: Logger, job: Job, slot?: Date): Promise<boolean> {
   let ran: boolean;
+  const since = process.hrtime.bigint();
+  const took = () => Number(process.hrtime.bigint() - since) / 1e9;
   try {
     if (db.kind !== 'postgres' || job.claimsItsWork) {
       ran = !slot || (await claimTick(db.knex, job, slot));
@@ -186,8 +189,10 @@ export async function runExclusive(db: Database, logger: Logger, job: Job, slot?
     }
   } catch (err) {
     logger.error('job failed', { job: job.name, err });
+    observeJob(job.name, 'failed', took());
     return false;
   }
+  observeJob(job.name, ran ? 'ran' : 'skipped', took());
   // Which process ran which tick, for an operator following a cluster (and the cluster tests).
   if (slot) logger.debug(ran ? 'scheduled job ran' : 'scheduled job skipped', { job: job.name, slot: slot.toISOString() });
   return ran;
@@ -221,6 +226,7 @@ function pushDeliveryJob(runtime: Runtime): Job {
     cron: '*/10 * * * * *',
     run: async () => {
       const r = await deliverPending(runtime.deps, { batch: 100 });
+      observePushes(r);
       for (const f of r.failed) runtime.logger.warn('push given up', f);
       for (const f of r.handOverFailed) runtime.logger.error('push hand-over failed', f);
       if (r.handedOver + r.sent + r.retried + r.dropped + r.gone + r.failed.length > 0) {

@@ -3,6 +3,7 @@ import { jsonLogger } from '../adapters/log/json-logger.js';
 import { scheduleJobs } from './jobs.js';
 import { createRuntime } from './runtime.js';
 import { listen } from './server.js';
+import { startMetricsServer } from './metrics.js';
 
 async function main(): Promise<void> {
   const config = configOrExit();
@@ -10,11 +11,13 @@ async function main(): Promise<void> {
   const runtime = await createRuntime(config, { logger });
   const running = await listen(runtime, config.port, config.host);
   const jobs = scheduleJobs(runtime);
-  logger.info('listening', { url: running.url, database: config.database.kind, publicBaseUrl: config.publicBaseUrl });
+  const metrics = config.metrics ? await startMetricsServer(runtime, config.metrics.host, config.metrics.port) : null;
+  logger.info('listening', { url: running.url, database: config.database.kind, publicBaseUrl: config.publicBaseUrl, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) });
 
   const shutdown = (signal: string) => {
     logger.info('shutting down', { signal });
     jobs.stop();
+    void metrics?.stop();
     running.stop().then(
       () => {
         logger.info('stopped');

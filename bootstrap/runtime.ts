@@ -69,7 +69,7 @@ export interface Runtime {
    * `direct` sends without the background: it answers once the mail server accepted a mail and throws when it
    * refused it, for jobs that record what was sent (the monthly dinner-price mail).
    */
-  readonly mailer: { drain(): Promise<void>; readonly direct: Mailer };
+  readonly mailer: { drain(): Promise<void>; readonly direct: Mailer; /** Mails handed over and not yet delivered or given up. */ pending(): number };
   /** The open live streams (GET /api/v1/me/changes), ended before the server stops. */
   readonly live: LiveStreams;
   close(): Promise<void>;
@@ -192,6 +192,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // Some mails come from work done after an answer: draining waits for that work, then for the mails.
     mailer: {
       direct: options.mailer ?? direct,
+      pending: () => mailer.pending(),
       async drain() {
         await afterAnswer.drain();
         await mailer.drain();

@@ -49,6 +49,14 @@ describe('config', () => {
     expect(() => loadConfig({ RECIPE_LIBRARY: 'mine' })).to.throw(ConfigError, /RECIPE_LIBRARY/);
   });
 
+  it('metrics are off unless METRICS_PORT is set, and on loopback unless METRICS_HOST says otherwise', () => {
+    expect(loadConfig({}).metrics).to.equal(null);
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).to.deep.equal({ port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).to.deep.equal({ port: 9464, host: '0.0.0.0' });
+    expect(() => loadConfig({ METRICS_PORT: 'x' })).to.throw(ConfigError, /METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).to.throw(ConfigError, /METRICS_PORT/);
+  });
+
   it('the planner\'s AI is off by default; AI_BASE_URL and AI_MODEL together turn it on', () => {
     expect(loadConfig({}).ai).to.equal(null);
     expect(loadConfig({ AI_BASE_URL: 'http://127.0.0.1:11434/v1/', AI_MODEL: 'llama3' }).ai).to.deep.equal({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: null, monthlyCalls: 100, timeoutMs: 15000 });

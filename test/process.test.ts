@@ -114,11 +114,13 @@ describe('the process (bootstrap/main.ts)', function () {
   describe('start on a fresh SQLite path', () => {
     let service: Service;
     let port: number;
+    let metricsPort: number;
     let file: string;
     before(async () => {
       file = join(tempDir(), 'x.db');
       port = await freePort();
-      service = startService({ PORT: String(port), DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'info' });
+      metricsPort = await freePort();
+      service = startService({ PORT: String(port), DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) });
       await service.logLine(listening);
     });
     after(async () => {
@@ -143,6 +145,15 @@ describe('the process (bootstrap/main.ts)', function () {
       } finally {
         await reader.destroy();
       }
+    });
+
+    it('serves its metrics on METRICS_PORT, and says where', async () => {
+      expect((await service.logLine(listening))['metrics']).to.equal(`http://127.0.0.1:${metricsPort}/metrics`);
+      await request(port, 'GET', '/health');
+      const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(res.status).to.equal(200);
+      expect(await res.text()).to.match(/^http_request_duration_seconds_count\{method="GET",route="\/health",status_class="2xx"\} [1-9]/m);
+      expect((await request(port, 'GET', '/metrics')).status).to.equal(404);
     });
 
     it('writes its log as JSON lines on stdout', async () => {

@@ -129,6 +129,8 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
   };
   return async (ctx) => {
     const metrics = ctx.state['metrics'] as RequestMetrics;
+    // The route's template, for the request-duration metric (adapters/observability/prometheus.ts).
+    ctx.state['route'] = route.path;
     if (ipClass) await limit(metrics, ipClass, `ip:${ctx.ip}`);
     crossSite?.(ctx);
     let since = process.hrtime.bigint();

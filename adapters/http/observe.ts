@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type Koa from 'koa';
 import type { Logger } from '../../ports/logger.js';
+import { observeRequest } from '../observability/prometheus.js';
 import { elapsedMs, runWithMetrics, type RequestMetrics } from '../observability/request-context.js';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -63,6 +64,7 @@ export function observe(logger: Logger, handle: Koa.Middleware): Koa.Middleware 
       await runWithMetrics(metrics, () => handle(ctx, next));
     } finally {
       const totalMs = elapsedMs(metrics.startedAt);
+      observeRequest(ctx.method, (ctx.state['route'] as string | undefined) ?? null, ctx.status, totalMs / 1000);
       ctx.set('X-Trace-Id', metrics.traceId);
       ctx.set('traceparent', `00-${metrics.traceId}-${metrics.spanId}-01`);
       ctx.set('Server-Timing', serverTiming(metrics, totalMs));

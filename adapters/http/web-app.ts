@@ -72,7 +72,7 @@ const NOT_BUILT = Buffer.from(
 
 /**
  * Serves the built web app from memory (read once at start; a few hundred kilobytes): its files by path, and
- * index.html for every other GET or HEAD outside /api/ and /health that names no file (the app's own routes, so that a reload
+ * index.html for every other GET or HEAD outside /api/, /health and /metrics that names no file (the app's own routes, so that a reload
  * or a link from a mail opens the right screen). Paths with an extension that name no file are left alone (404).
  * Text files go gzipped to a browser that takes it. Every answer carries an ETag and the app's CSP.
  */
@@ -80,7 +80,8 @@ export function webApp(dir: string): (ctx: Koa.Context) => boolean {
   const files = existsSync(join(dir, 'index.html')) ? filesOf(dir) : null;
   const index = files?.get('/index.html') ?? null;
   return (ctx) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || /^\/(api|health)(\/|$)/i.test(ctx.path)) return false;
+    // /metrics is the metrics port's alone (bootstrap/metrics.ts): the public port answers 404 there, never the app.
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || /^\/(api|health|metrics)(\/|$)/i.test(ctx.path)) return false;
     let file = files?.get(ctx.path) ?? null;
     if (!file) {
       if (extname(ctx.path) !== '') return false;

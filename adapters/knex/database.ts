@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { elapsedMs, recordQuery } from '../observability/request-context.js';
+import { observeQuery } from '../observability/prometheus.js';
 import type { DatabaseTarget } from '../../config/config.js';
 import { migrationSource, migrations } from './migrations/index.js';
 import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
@@ -219,7 +220,9 @@ function countQueries(knex: Knex): void {
     const t0 = started.get(q.__knexQueryUid);
     if (t0 === undefined) return;
     started.delete(q.__knexQueryUid);
-    recordQuery(elapsedMs(t0));
+    const ms = elapsedMs(t0);
+    recordQuery(ms);
+    observeQuery(ms / 1000);
   };
   knex.on('query-response', (_r: unknown, q: { __knexQueryUid: string }) => done(_r, q));
   knex.on('query-error', (_e: unknown, q: { __knexQueryUid: string }) => done(_e, q));

@@ -1,0 +1,13 @@
+import type { Knex } from 'knex';
+
+/**
+ * How much push work waits, for the metrics: outbox entries not yet handed over, and deliveries still to be sent
+ * (new, or waiting for a retry). Two counts on indexed columns, read when Prometheus scrapes.
+ */
+export async function pushDepth(knex: Knex): Promise<{ outbox: number; deliveries: number }> {
+  const [outbox, deliveries] = await Promise.all([
+    knex('push_outbox').whereNull('sent_at').count<{ n: number | string }[]>({ n: '*' }),
+    knex('push_deliveries').where({ state: 'pending' }).count<{ n: number | string }[]>({ n: '*' }),
+  ]);
+  return { outbox: Number(outbox[0]?.n ?? 0), deliveries: Number(deliveries[0]?.n ?? 0) };
+}
