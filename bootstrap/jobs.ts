@@ -1,4 +1,7 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import cron from 'node-cron';
+import { takeBackup } from '../adapters/knex/backup/take.js';
 import type { Knex } from 'knex';
 import type { Database } from '../adapters/knex/database.js';
 import type { Logger } from '../ports/logger.js';
@@ -29,6 +32,7 @@ export interface Job {
 
 export function jobsOf(runtime: Runtime): Job[] {
   return [
+    ...backupJobs(runtime),
     {
       name: 'purge-expired-sessions',
       lockKey: 7_100_001,
@@ -143,6 +147,33 @@ export function jobsOf(runtime: Runtime): Job[] {
 }
 
 /** Scheduled jobs run in the same process as the HTTP server. */
+/**
+ * Scheduled backups (config BACKUP_DIR): one a day at BACKUP_HOUR, once however many processes run (the tick's
+ * claim), as `npm run backup` writes them (adapters/knex/backup/take.ts); the newest BACKUP_KEEP are kept.
+ */
+function backupJobs(runtime: Runtime): Job[] {
+  const settings = runtime.config.backup;
+  const database = runtime.config.database;
+  if (!settings || (database.kind === 'sqlite' && database.filename === ':memory:')) return [];
+  return [
+    {
+      name: 'backup',
+      lockKey: 7_100_040,
+      cron: `41 ${settings.hour} * * *`,
+      run: async () => {
+        mkdirSync(settings.dir, { recursive: true });
+        const now = runtime.deps.clock.now();
+        const to = join(settings.dir, `dinner-${now.toISOString().replace(/[:.]/g, '-')}.backup.gz`);
+        const source = database.kind === 'sqlite' ? { kind: 'sqlite' as const, file: database.filename } : { kind: 'postgres' as const, url: database.url };
+        const r = await takeBackup(source, to, now);
+        const kept = readdirSync(settings.dir).filter((f) => /^dinner-.*\.backup\.gz$/.test(f)).sort();
+        for (const old of kept.slice(0, Math.max(0, kept.length - settings.keep))) rmSync(join(settings.dir, old), { force: true });
+        runtime.logger.info('backup written', { file: to, tables: r.tables, rows: r.rows, removed: Math.max(0, kept.length - settings.keep) });
+      },
+    },
+  ];
+}
+
 export function scheduleJobs(runtime: Runtime): { stop(): void } {
   const tasks = jobsOf(runtime).map((job) =>
     // node-cron hands over the tick's scheduled time (not the moment its timer fired): the same slot in every process.

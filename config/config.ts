@@ -72,6 +72,8 @@ export interface Config {
    * (AI_TIMEOUT_MS, default 15000); null while AI_BASE_URL is unset.
    */
   readonly ai: { readonly baseUrl: string; readonly model: string; readonly apiKey: string | null; readonly monthlyCalls: number; readonly timeoutMs: number } | null;
+  /** Scheduled backups (BACKUP_DIR; null: none): kept BACKUP_KEEP of them (7), taken daily at BACKUP_HOUR (3, server time). */
+  readonly backup: { readonly dir: string; readonly keep: number; readonly hour: number } | null;
   /** Prometheus metrics on a port of their own (METRICS_PORT; null: off) and host (METRICS_HOST, loopback by default). */
   readonly metrics: { readonly port: number; readonly host: string } | null;
   /** BUILD_ID, or null to let the composition root find one (the git commit). */
@@ -197,6 +199,10 @@ export function loadConfig(env: Env): Config {
     appRedirectUris: parseRedirectUris(opt('APP_REDIRECT_URIS')),
     idpNative: parseIdpNative(opt('IDP_NATIVE_ISSUER'), opt('IDP_NATIVE_AUDIENCE'), opt('IDP_NATIVE_JWKS_URL')),
     ai: parseAi(opt('AI_BASE_URL'), opt('AI_MODEL'), opt('AI_API_KEY'), str('AI_MONTHLY_CALLS', '100'), str('AI_TIMEOUT_MS', '15000')),
+    backup:
+      opt('BACKUP_DIR') === null
+        ? null
+        : { dir: opt('BACKUP_DIR')!, keep: wholeNumber('BACKUP_KEEP', str('BACKUP_KEEP', '7'), 1, 1000), hour: wholeNumber('BACKUP_HOUR', str('BACKUP_HOUR', '3'), 0, 23) },
     metrics: opt('METRICS_PORT') === null ? null : { port: wholeNumber('METRICS_PORT', opt('METRICS_PORT')!, 0, 65535), host: str('METRICS_HOST', '127.0.0.1') },
     buildId: opt('BUILD_ID'),
     passwordHashConcurrency: wholeNumber('PASSWORD_HASH_CONCURRENCY', str('PASSWORD_HASH_CONCURRENCY', String(Math.max(1, availableParallelism() - 1))), 1, 256),

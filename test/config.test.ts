@@ -49,6 +49,14 @@ describe('config', () => {
     expect(() => loadConfig({ RECIPE_LIBRARY: 'mine' })).to.throw(ConfigError, /RECIPE_LIBRARY/);
   });
 
+  it('scheduled backups are off unless BACKUP_DIR is set, keeping 7 at 03:41 by default', () => {
+    expect(loadConfig({}).backup).to.equal(null);
+    expect(loadConfig({ BACKUP_DIR: '/var/backups/dinner' }).backup).to.deep.equal({ dir: '/var/backups/dinner', keep: 7, hour: 3 });
+    expect(loadConfig({ BACKUP_DIR: 'b', BACKUP_KEEP: '30', BACKUP_HOUR: '23' }).backup).to.deep.equal({ dir: 'b', keep: 30, hour: 23 });
+    expect(() => loadConfig({ BACKUP_DIR: 'b', BACKUP_KEEP: '0' })).to.throw(ConfigError, /BACKUP_KEEP/);
+    expect(() => loadConfig({ BACKUP_DIR: 'b', BACKUP_HOUR: '24' })).to.throw(ConfigError, /BACKUP_HOUR/);
+  });
+
   it('metrics are off unless METRICS_PORT is set, and on loopback unless METRICS_HOST says otherwise', () => {
     expect(loadConfig({}).metrics).to.equal(null);
     expect(loadConfig({ METRICS_PORT: '9464' }).metrics).to.deep.equal({ port: 9464, host: '127.0.0.1' });
