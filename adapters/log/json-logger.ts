@@ -1,26 +1,44 @@
+import { pino } from 'pino';
 import type { Logger, LogFields } from '../../ports/logger.js';
 import { currentMetrics } from '../observability/request-context.js';
 
 import type { Config } from '../../config/config.js';
 
 export type LogLevel = Config['logLevel'];
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-/** One JSON object per line, with the trace id of the request it was written under. */
+/** An Error as a log field: its name, message and stack (JSON alone would write `{}`); pino's own serializer takes `err`. */
+const plain = (fields: LogFields): LogFields => {
+  let out: LogFields | null = null;
+  for (const [k, v] of Object.entries(fields)) {
+    if (v instanceof Error && k !== 'err') (out ??= { ...fields })[k] = { name: v.name, message: v.message, stack: v.stack };
+  }
+  return out ?? fields;
+};
+
+/**
+ * One JSON object per line through pino: `level` (its name), `time` (ISO 8601), under a request its `traceId` and
+ * `requestId` (the span it answers in the `traceparent` header), the fields, and `msg`. `write` takes each line (stdout unless told); in development
+ * `npm run dev` pipes the lines through pino-pretty.
+ */
 export function jsonLogger(level: LogLevel, write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
-  const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields) => {
-    if (RANK[lvl] < RANK[level]) return;
-    const traceId = currentMetrics()?.traceId;
-    const line: Record<string, unknown> = { time: new Date().toISOString(), level: lvl, msg, ...(traceId ? { traceId } : {}) };
-    if (fields) {
-      for (const [k, v] of Object.entries(fields)) line[k] = v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v;
-    }
-    write(JSON.stringify(line) + '\n');
-  };
+  const log = pino(
+    {
+      level,
+      base: null,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // Under a request: its trace (continued from traceparent, or begun here) and its own span, as the request's id.
+      mixin: () => {
+        const m = currentMetrics();
+        return m ? { traceId: m.traceId, requestId: m.spanId } : {};
+      },
+    },
+    { write },
+  );
   return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
+    debug: (m, f) => (f ? log.debug(plain(f), m) : log.debug(m)),
+    info: (m, f) => (f ? log.info(plain(f), m) : log.info(m)),
+    warn: (m, f) => (f ? log.warn(plain(f), m) : log.warn(m)),
+    error: (m, f) => (f ? log.error(plain(f), m) : log.error(m)),
   };
 }

@@ -581,6 +581,8 @@ for (const kind of databaseKinds()) {
         expect(access, 'the access line').to.be.an('object');
         expect(access!['traceId']).to.equal(traceId);
         expect(access!['status']).to.equal(200);
+        // The request's own id: the span it answers in its traceparent header.
+        expect(access!['requestId']).to.equal(res.headers.get('traceparent')!.split('-')[2]);
       });
 
       it('a problem answer logs under the same trace id it reports', async () => {
