@@ -6,6 +6,7 @@ import type Koa from 'koa';
 import type { Config } from '../config/config.js';
 import { createHttpApp } from '../adapters/http/app.js';
 import { webApp } from '../adapters/http/web-app.js';
+import { docsAssets } from '../adapters/http/docs-assets.js';
 import type { RouteSettings, ServiceDeps } from '../adapters/http/deps.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import type { AnyRoute } from '../adapters/http/route.js';
@@ -180,7 +181,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...liveRoutes(live, { heartbeatMs: config.live.heartbeatMs }),
     ...publicDataRoutes(deps),
   ];
-  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, idempotency: { store: deps.idempotency, clock: deps.clock }, web: webApp(config.webDir) }, routes);
+  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, idempotency: { store: deps.idempotency, clock: deps.clock }, web: orElse(docsAssets(), webApp(config.webDir)) }, routes);
   return {
     config,
     app,
@@ -210,3 +211,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
   };
 }
+
+/** The first of two answerers (where no route matched) that answers. */
+const orElse =
+  (first: (ctx: Koa.Context) => boolean, second: (ctx: Koa.Context) => boolean) =>
+  (ctx: Koa.Context): boolean =>
+    first(ctx) || second(ctx);

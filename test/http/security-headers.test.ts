@@ -74,10 +74,22 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    it('lets the HTML reference run no script and load nothing from elsewhere', async () => {
+    it('lets the HTML reference run only its own scripts from this service, and load nothing from elsewhere', async () => {
       const res = await head(`${server.url}/api/docs`);
       expect(res.headers.get('content-type')).to.match(/^text\/html/);
-      expect(res.headers.get('content-security-policy')).to.equal("default-src 'none'; style-src 'unsafe-inline'");
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp).to.contain("default-src 'none'").and.contain("script-src 'self';").and.contain("connect-src 'self';");
+      expect(csp).to.not.match(/https?:|unsafe-eval/);
+      const page = await (await fetch(`${server.url}/api/docs`)).text();
+      const assets = [...page.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1]!).filter((u) => !u.startsWith('/api/v1/'));
+      expect(assets).to.deep.equal(['/api/docs/assets/swagger-ui.css', '/api/docs/assets/docs.css', '/api/docs/assets/swagger-ui-bundle.js', '/api/docs/assets/init.js']);
+      for (const a of assets) {
+        const r = await fetch(server.url + a);
+        expect(r.status, a).to.equal(200);
+        expect(r.headers.get('content-type'), a).to.match(a.endsWith('.js') ? /^text\/javascript/ : /^text\/css/);
+        expect((await r.text()).length, a).to.be.greaterThan(50);
+      }
+      expect((await fetch(`${server.url}/api/docs/assets/nothing.js`)).status).to.equal(404);
     });
 
     it('marks signed-in answers no-store, problems included; routes with a caching rule of their own keep it', async () => {

@@ -5,7 +5,7 @@ type Json = Record<string, unknown>;
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const pretty = (v: unknown) => `<pre>${esc(JSON.stringify(v, null, 2))}</pre>`;
 
-/** A self-contained, readable reference page of the OpenAPI document (no scripts, no external assets). */
+/** The reference page of the OpenAPI document: Swagger UI, and the document as plain HTML for a browser without scripts. */
 export function renderDocs(doc: Json): string {
   const info = doc['info'] as Json;
   const byTag = new Map<string, string[]>();
@@ -38,15 +38,23 @@ export function renderDocs(doc: Json): string {
     }
   }
   const toc = [...byTag.keys()].map((t) => `<li><a href="#tag-${esc(t)}">${esc(t)}</a></li>`).join('');
+  const title = `${esc(String(info['title']))} — API reference`;
+  // The reference is Swagger UI (swagger-ui-dist, served from this service: no CDN), under a CSP that lets scripts
+  // and styles come from here only. Without scripts, the same document as plain HTML.
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(String(info['title']))} — API reference</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}pre{background:#f5f5f5;padding:.5rem;overflow:auto;font-size:13px}
-section{border-top:1px solid #ddd;padding:.5rem 0}.m{font:bold 13px monospace;padding:2px 6px;border-radius:3px;color:#fff;background:#555}.get{background:#2a7}.post{background:#27c}.put{background:#c82}.patch{background:#a5c}.delete{background:#c33}</style></head>
-<body><h1>${esc(String(info['title']))}</h1><p>API version ${esc(String(info['version']))}. Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
+<title>${title}</title><link rel="stylesheet" href="${DOCS_ASSETS}/swagger-ui.css"><link rel="stylesheet" href="${DOCS_ASSETS}/docs.css"></head>
+<body><div id="reference"></div>
+<noscript><div class="static"><h1>${esc(String(info['title']))}</h1><p>API version ${esc(String(info['version']))}. Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
 <p>${esc(String(info['description']))}</p><ul>${toc}</ul>
 ${[...byTag].map(([tag, ops]) => `<h2 id="tag-${esc(tag)}">${esc(tag)}</h2>${ops.join('\n')}`).join('\n')}
-</body></html>`;
+</div></noscript>
+<script src="${DOCS_ASSETS}/swagger-ui-bundle.js"></script><script src="${DOCS_ASSETS}/init.js"></script></body></html>`;
 }
+
+/** Where the reference's scripts and styles are served from (adapters/http/docs-assets.ts). */
+export const DOCS_ASSETS = '/api/docs/assets';
+/** Scripts and styles from this origin only; Swagger UI sets style attributes, and shows SVG icons as data: URLs. */
+export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export function docsRoutes(document: () => Json): AnyRoute[] {
   let html: string | undefined;
@@ -69,7 +77,7 @@ export function docsRoutes(document: () => Json): AnyRoute[] {
       method: 'GET',
       path: '/api/docs',
       operationId: 'apiReference',
-      summary: 'A readable reference page of the OpenAPI document',
+      summary: 'The API reference (Swagger UI, served from this service) of the OpenAPI document',
       tag: 'Application and health',
       auth: 'public',
       rateLimit: 'anonymous-per-ip',
@@ -77,7 +85,7 @@ export function docsRoutes(document: () => Json): AnyRoute[] {
       handler: (ctx) => {
         html ??= renderDocs(document());
         ctx.set('Cache-Control', 'public, max-age=300');
-        ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+        ctx.set('Content-Security-Policy', DOCS_CSP);
         ctx.type = 'text/html; charset=utf-8';
         ctx.body = html;
       },

@@ -138,7 +138,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A readable reference page of the OpenAPI document */
+        /** The API reference (Swagger UI, served from this service) of the OpenAPI document */
         get: operations["apiReference"];
         put?: never;
         post?: never;

@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { databaseKinds } from '../support/databases.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { DESKTOP, launch, requireChromiumAndBuild, screens } from './browser.js';
+
+describe('the API reference in Chromium', function () {
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    requireChromiumAndBuild();
+    server = await startTestServer(databaseKinds()[0]!);
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('renders every operation with Swagger UI from this service alone, with no CSP violation', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    try {
+      const page = await context.newPage();
+      const problems: string[] = [];
+      const elsewhere: string[] = [];
+      const failed: string[] = [];
+      page.on('console', (m) => {
+        // A failed load is reported by its address below.
+        if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+      });
+      page.on('response', (r) => {
+        // The browser asks for /favicon.ico on its own; the reference has none.
+        if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) failed.push(`${r.status()} ${r.url()}`);
+      });
+      page.on('pageerror', (e) => problems.push(String(e)));
+      page.on('request', (r) => {
+        if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+      });
+      await page.goto(`${server.url}/api/docs`);
+      await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+      const operations = await page.locator('.opblock').count();
+      expect(operations).to.equal(server.runtime.routes.length);
+      await page.getByText('POST/api/v1/households/{householdId}/plans/{planId}/suggestions', { exact: false }).first().waitFor().catch(() => undefined);
+      await page.locator('.opblock-summary-path', { hasText: '/api/v1/households/{householdId}/plans/{planId}/suggestions' }).first().click();
+      await page.locator('.opblock-description-wrapper').first().waitFor();
+      await screens(page, 'api-reference');
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+      expect(failed).to.deep.equal([]);
+      expect(elsewhere).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
