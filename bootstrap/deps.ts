@@ -86,6 +86,8 @@ const common = (config: DepsConfig, o: DepsOverrides) => ({
   webhookVerifier: hmacWebhookVerifier(config.billingWebhookSecret ?? null),
   billingEvents: decodeProviderEvent,
   ...pushOf(o.push ?? recordingPushSenders()),
+  // Unlimited unless the runtime rations it (bootstrap/runtime.ts: rate class planner-per-household).
+  plannerGate: async () => ({ allowed: true }) as const,
   plannerAi: o.plannerAi !== undefined ? o.plannerAi : config.ai ? { ai: openAiPlanner(config.ai), monthlyCalls: config.ai.monthlyCalls } : null,
 });
 

@@ -161,7 +161,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...signInRoutes(deps, config.authProviders),
     ...householdRoutes(deps),
     ...planRoutes(deps),
-    ...plannerRoutes(deps),
+    ...plannerRoutes({ ...deps, plannerGate: (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`) }),
     ...recipeRoutes(deps),
     ...recipeImportRoutes(recipeImport),
     ...eventRoutes(deps),

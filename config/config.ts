@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
  * The one reader of process.env: every setting parsed and checked once at start. A malformed value stops
  * the process with a message naming the variable (extensions.md > Configuration).
  */
-export const RATE_CLASSES = ['auth', 'anonymous-per-ip', 'data-per-ip', 'dinner-price-signup-per-ip', 'backstop', 'recipe-import-per-household'] as const;
+export const RATE_CLASSES = ['auth', 'anonymous-per-ip', 'data-per-ip', 'dinner-price-signup-per-ip', 'backstop', 'recipe-import-per-household', 'planner-per-household'] as const;
 export type RateClass = (typeof RATE_CLASSES)[number];
 export interface RateRule {
   readonly points: number;
@@ -110,6 +110,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateRule>> = {
   backstop: { points: 600, durationSec: 60 },
   // Each import fetches a page from outside on the household's behalf.
   'recipe-import-per-household': { points: 30, durationSec: 3600 },
+  // Each proposal reads every candidate recipe and ranks them: a few tens of milliseconds of a server's CPU.
+  'planner-per-household': { points: 240, durationSec: 3600 },
 };
 
 const SEMVER = /^\d{1,6}\.\d{1,6}\.\d{1,6}$/;

@@ -107,6 +107,7 @@ export function problemFor(error: AppError): HttpProblem {
     case 'recipe-page-failed':
       return recipePageProblem(error.reason);
     case 'recipe-import-throttled':
+    case 'planner-throttled':
       return problems.rateLimited(error.retryAfterSec);
     case 'household-not-found':
       return new HttpProblem(404, 'household_not_found', 'Household not found', 'no household with this id has the caller as a member');

@@ -9,6 +9,7 @@ import type { MealEventReader } from '../../ports/meal-event-store.js';
 import type { PantryMergeReader } from '../../ports/pantry-merge-store.js';
 import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
 import type { AiQuotaStore, PlannerAi } from '../../ports/planner-ai.js';
+import type { RateGate } from '../../ports/rate-gate.js';
 import type { PlanRow, PlanStore } from '../../ports/plan-store.js';
 import type { PriceProvider } from '../../ports/price-provider.js';
 import type { ReceiptStore } from '../../ports/receipt-store.js';
@@ -53,6 +54,8 @@ export interface SuggestionDeps extends PlanDeps {
   /** The operator's AI and each household's monthly calls; null when no AI is configured. */
   plannerAi: { readonly ai: PlannerAi; readonly monthlyCalls: number } | null;
   aiQuota: AiQuotaStore;
+  /** Counts a household's proposals (rate class planner-per-household; unlimited where nothing rations them). */
+  plannerGate: RateGate;
   ids: IdGenerator;
   clock: Clock;
 }
@@ -117,7 +120,7 @@ export async function suggestWeek(
   householdId: HouseholdId,
   planId: string,
   request: SuggestionRequest,
-): Promise<Result<WeekSuggestion, Denied | AiRefusal>> {
+): Promise<Result<WeekSuggestion, Denied | AiRefusal | ErrorOf<'planner-throttled'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
   const [household, plan] = await Promise.all([deps.households.byId(householdId), deps.plans.byId(householdId, planId)]);
@@ -125,6 +128,8 @@ export async function suggestWeek(
   if (!plan) return fail({ type: 'plan-not-found' });
   const weekDays = plan.days.map((d) => d.date);
   if (request.days?.some((d) => !weekDays.includes(d)) || request.keeping?.some((k) => !weekDays.includes(k.date))) return fail({ type: 'date-outside-week' });
+  const gate = await deps.plannerGate(householdId);
+  if (!gate.allowed) return fail({ type: 'planner-throttled', retryAfterSec: gate.retryAfterSec });
   const seed = (request.seed ?? 0) >>> 0;
   const now = deps.clock.now();
   const weekStart = plan.weekStart;

@@ -50,6 +50,8 @@ export type AppError =
   | { type: 'ai-quota-used'; retryAfterSec: number }
   | { type: 'ai-paused'; until: Date }
   | { type: 'platform-admin-only' }
+  // the household's proposals past its rate class (planner-per-household)
+  | { type: 'planner-throttled'; retryAfterSec: number }
   // a dish one of whose ingredients breaks an avoid of that day's guests (core/plans/avoid-gate.ts)
   | ({ type: 'avoid-conflict' } & DishConflict)
   | { type: 'invite-not-found' }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, TEST_RATE_LIMITS, type TestServer } from '../support/server.js';
 import { Client, signedInClient } from '../support/client.js';
 
 const WEEK = '2026-11-23';
@@ -311,6 +311,38 @@ for (const kind of databaseKinds()) {
         expect((await ops.put(path, { pausedUntil: 'soon' })).status).to.equal(400);
         expect((await ops.get('/api/v1/admin/households/00000000-0000-4000-8000-000000000000/ai')).json.code).to.equal('household_not_found');
       });
+    });
+  });
+}
+
+for (const kind of databaseKinds()) {
+  describe(`the planner's rate class [${kind.name}]`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(kind, { RATE_LIMITS: `${TEST_RATE_LIMITS},planner-per-household=3/3600` });
+    });
+    after(async () => server.stop());
+
+    it('counts each household\'s proposals: past planner-per-household, 429 rate_limited with Retry-After; saving is not counted', async () => {
+      const household = async () => {
+        const { client } = await signedInClient(server.url, 'Kari');
+        const h = (await client.post('/api/v1/households', { name: 'Hansen' })).json;
+        const plan = (await client.put(`/api/v1/households/${h.id}/plans/week/${WEEK}`)).json;
+        await client.post(`/api/v1/households/${h.id}/recipes`, recipe('Suppe', ['Gulrot']));
+        return { client, suggest: `/api/v1/households/${h.id}/plans/${plan.id}/suggestions` };
+      };
+      const a = await household();
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push((await a.client.post(a.suggest, { seed: i, days: [dates[0]] })).status);
+      expect(answers).to.deep.equal([200, 200, 200]);
+      const over = await a.client.post(a.suggest, { seed: 9, days: [dates[0]] });
+      expect([over.status, over.json.code]).to.deep.equal([429, 'rate_limited']);
+      expect(Number(over.headers.get('retry-after'))).to.be.within(1, 3600);
+      const recipeId = (await a.client.get(a.suggest.replace(/plans\/.*$/, 'recipes'))).json.items[0].id;
+      expect((await a.client.post(`${a.suggest}/accept`, { days: [{ date: dates[0], recipeId }] })).status).to.equal(200);
+      // Another household has its own count.
+      const b = await household();
+      expect((await b.client.post(b.suggest, { days: [dates[0]] })).status).to.equal(200);
     });
   });
 }

@@ -67,8 +67,8 @@ async function stopQuietly(server: TestServer | undefined): Promise<void> {
 }
 
 describe('rate-limit configuration (RATE_LIMITS)', () => {
-  it('accepts every class of api.md, data-per-ip, dinner-price-signup-per-ip and recipe-import-per-household included', () => {
-    const config = loadConfig({ RATE_LIMITS: 'auth=3/60,anonymous-per-ip=2/60,data-per-ip=7/30,dinner-price-signup-per-ip=4/1800,backstop=9/10,recipe-import-per-household=5/600' });
+  it('accepts every class of api.md, data-per-ip, dinner-price-signup-per-ip, recipe-import- and planner-per-household included', () => {
+    const config = loadConfig({ RATE_LIMITS: 'auth=3/60,anonymous-per-ip=2/60,data-per-ip=7/30,dinner-price-signup-per-ip=4/1800,backstop=9/10,recipe-import-per-household=5/600,planner-per-household=6/60' });
     expect(config.rateLimits).to.deep.equal({
       auth: { points: 3, durationSec: 60 },
       'anonymous-per-ip': { points: 2, durationSec: 60 },
@@ -76,6 +76,7 @@ describe('rate-limit configuration (RATE_LIMITS)', () => {
       'dinner-price-signup-per-ip': { points: 4, durationSec: 1800 },
       backstop: { points: 9, durationSec: 10 },
       'recipe-import-per-household': { points: 5, durationSec: 600 },
+      'planner-per-household': { points: 6, durationSec: 60 },
     });
   });
 
@@ -84,6 +85,7 @@ describe('rate-limit configuration (RATE_LIMITS)', () => {
     expect(config.rateLimits['data-per-ip']).to.deep.equal({ points: 1, durationSec: 60 });
     expect(config.rateLimits['dinner-price-signup-per-ip']).to.deep.equal({ points: 5, durationSec: 3600 });
     expect(config.rateLimits['recipe-import-per-household']).to.deep.equal({ points: 30, durationSec: 3600 });
+    expect(config.rateLimits['planner-per-household']).to.deep.equal({ points: 240, durationSec: 3600 });
     expect(loadConfig({}).rateLimits['dinner-price-signup-per-ip']).to.deep.equal({ points: 5, durationSec: 3600 });
   });
 

@@ -97,7 +97,8 @@ const SUGGEST_DOC =
   `to ${AI_TIPS_PER_DAY} tips of the AI per day (never one naming an avoid). One AI call per request counts against the ` +
   "household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household " +
   'whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. ' +
-  'Without an AI configured, no 429 for AI is ever given.';
+  'Without an AI configured, no 429 for AI is ever given. Proposals count per household in the rate class ' +
+  'planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After.';
 
 const ACCEPT_DOC =
   "Writes the kept days' dishes in one transaction (each day keeps its portions override and note) and answers the plan. " +
@@ -122,7 +123,7 @@ export function plannerRoutes(deps: ServiceDeps): AnyRoute[] {
       params: v.object({ householdId: Uuid, planId: Uuid }),
       body: SuggestRequest,
       responses: { 200: { description: 'The proposal', schema: SuggestionResponse } },
-      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, ai_quota_used: 429, ai_paused: 429 },
+      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, ai_quota_used: 429, ai_paused: 429, rate_limited: 429 },
       handler: async (ctx, { caller, params, body }) => {
         const result = await suggestWeek(deps, caller.account, params.householdId, params.planId, body);
         if (!result.ok) throw problemFor(result.error);
