@@ -112,8 +112,9 @@ export function WeekSuggestions({ householdId, planId, onSaved, onClose }: { hou
       onSaved();
     });
 
-  // The shown days' estimates added up, as the service adds up a whole proposal; how many are priced is said too.
-  const dishes = (days ?? []).filter((x) => x.day.recipeId !== null);
+  // The estimates of the days "Lagre uka" would save (a day left out costs nothing), added up as the service adds
+  // up a whole proposal; how many of them are priced is said too.
+  const dishes = (days ?? []).filter((x) => x.day.recipeId !== null && x.include);
   const priced = dishes.map((x) => x.day.estimatedPrice).filter((p): p is number => p !== null);
   const estimated = priced.length === 0 ? null : priced.reduce((a, b) => a + b, 0);
   return (
