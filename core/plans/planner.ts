@@ -92,7 +92,7 @@ export const daySeed = (seed: number, date: IsoDate): number => fnv1a32(`${seed 
 export const fitsTime = (c: Pick<PlannerCandidate, 'minutes'>, limit: number | null): boolean => limit === null || (c.minutes !== null && c.minutes <= limit);
 
 /**
- * The week's proposal, one day after the other in date order. For each day, the candidates that pass the hard
+ * The week's proposal, one day after the other, the most constrained first. For each day, the candidates that pass the hard
  * rules (no ingredient breaks the day's avoids, through the one matcher in core/shared/avoids.ts; done within the
  * day's cooking time) are ranked: first by what is given up (a repeat in the week is worse than a disliked food,
  * which is worse than a dish eaten lately), then by score (pantry food to use soon, a price near the usual, and
@@ -123,8 +123,16 @@ export function planWeek(input: PlannerInput): PlannedDay[] {
   const usual = input.usualPricePerPortion;
   const priceFit = (c: PlannerCandidate) => (usual === null || usual <= 0 || c.pricePerPortion === null ? null : Math.abs(c.pricePerPortion - usual) / usual);
   const taken = new Set(input.taken);
+  // The most constrained days choose first (fewest candidates past the hard rules, then by date), so that an easy
+  // Monday never takes the one dish a short Tuesday could have; the answer is still given in date order.
+  const eligible = (day: PlannerDay) => {
+    const gate = gateOf(day.avoids);
+    return input.candidates.reduce((n, c) => n + (fitsTime(c, day.limitMinutes) && gate(c) ? 1 : 0), 0);
+  };
+  const counts = new Map(input.days.map((d) => [d.date, eligible(d)]));
+  const order = [...input.days].sort((a, b) => counts.get(a.date)! - counts.get(b.date)! || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const out: PlannedDay[] = [];
-  for (const day of input.days) {
+  for (const day of order) {
     const gate = gateOf(day.avoids);
     const seed = daySeed(input.seed, day.date);
     let best: { c: PlannerCandidate; tier: number; score: number } | null = null;
@@ -163,7 +171,7 @@ export function planWeek(input: PlannerInput): PlannedDay[] {
     taken.add(c.id);
     out.push({ date: day.date, pick: c, reasons, pantryFoods: foods });
   }
-  return out;
+  return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
 /**

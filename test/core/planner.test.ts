@@ -73,6 +73,19 @@ describe('the planner (domain)', () => {
     expect(planWeek(input({ days: week().slice(0, 1), candidates: [a, c], taken: ['a'] }))[0]!.pick!.id).to.equal('c');
   });
 
+  it('lets the most constrained day choose first, so an easy day never takes the only dish a short one could have', () => {
+    const quick = candidate('quick', { minutes: 10 });
+    const others = ['a', 'b', 'c'].map((id) => candidate(id, { minutes: 60 }));
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      // Monday has no limit and could take the quick dish; Tuesday has 20 minutes and only the quick dish fits.
+      const days = planWeek(input({ days: week([], [null, 20]).slice(0, 2), candidates: [quick, ...others], seed }));
+      expect(days.map((d) => d.date)).to.deep.equal(['2026-11-23', '2026-11-24']);
+      expect(days[1]!.pick!.id).to.equal('quick');
+      expect(days[0]!.pick!.id).to.not.equal('quick');
+      expect(days[1]!.reasons).to.not.include('RepeatsThisWeek');
+    }
+  });
+
   it('uses pantry food that should be eaten soon first, and says which', () => {
     const fish = candidate('fisk', { ingredients: [{ displayName: 'Laks', foodKey: 'laks' }] });
     const others = Array.from({ length: 20 }, (_, i) => candidate(`rett-${i}`));
