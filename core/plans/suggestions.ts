@@ -30,7 +30,7 @@ import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { avoidsOfDay, dishConflict } from './avoid-gate.js';
 import { aiTips, type AiRefusal } from './planner-ai.js';
-import { candidatesOf, candidateSources, libraryIdOf, plannerPrices, pricePerPortion, usualPricePerPortion } from './planner-inputs.js';
+import { candidatesOf, candidateSources, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
 import { planWeek, type PlannerDay, type SuggestionReason } from './planner.js';
 import { viewsOf, type PlanDeps, type PlanView } from './plans.js';
 import { deriveDay } from './portions.js';
@@ -174,8 +174,9 @@ export async function suggestWeek(
     ? await plannerPrices(deps, householdId, [...new Set(sources.flatMap((s) => s.lines.map((l) => l.foodKey)))], household.chains, now)
     : null;
   const candidates = candidatesOf(sources, prices, household.dislikes, eatenLately);
-  const sourceOf = new Map(sources.map((s) => [s.id, s]));
-  const usual = prices === null ? null : await usualPricePerPortion(deps, pastDishes.map((d) => (sourceOf.has(d.recipeId!) ? pricePerPortion(sourceOf.get(d.recipeId!)!, prices) : null)), household.members.length);
+  // The dinners of the last weeks are among the candidates, already priced.
+  const priceOf = new Map(candidates.map((c) => [c.id, c.pricePerPortion]));
+  const usual = prices === null ? null : await usualPricePerPortion(deps, pastDishes.map((d) => priceOf.get(d.recipeId!) ?? null), household.members.length);
 
   // The pantry foods losing confidence, under every key that counts toward them.
   const rows = pantryRowsOf(observations, merges, now);
