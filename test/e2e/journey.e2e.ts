@@ -473,7 +473,7 @@ for (const kind of databaseKinds()) {
         // The session ends (signed out elsewhere): the next call leads to sign-in, and signing in comes back.
         await adultContext.clearCookies();
         await a.getByRole('link', { name: 'Pantry' }).click();
-        await a.getByRole('heading', { name: 'Sign in' }).waitFor();
+        await a.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
         expect(new URL(a.url()).searchParams.get('next')).to.equal('/pantry');
         await a.getByLabel('E-mail').fill(`anna.${stamp}@example.com`);
         await a.getByLabel('Password').fill('correct horse battery');
@@ -595,7 +595,10 @@ for (const kind of databaseKinds()) {
         await p.getByRole('button', { name: 'Delete my account' }).click();
         await p.getByText('Delete your account for good?').waitFor();
         await p.getByRole('button', { name: 'Yes, delete my account' }).click();
-        await p.getByRole('heading', { name: 'Sign in' }).waitFor();
+        // Exactly "Sign in": the settings page's own "How you sign in" heading would match a substring at once, while the
+        // deletion is still on its way.
+        await p.waitForURL((u) => u.pathname === '/sign-in');
+        await p.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
         expect((await ctx.request.post(`${server.url}/api/v1/auth/login`, { data: { email, password: 'correct horse battery' } })).status()).to.equal(401);
       } finally {
         await ctx.close();
