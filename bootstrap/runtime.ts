@@ -17,6 +17,7 @@ import { householdRoutes } from '../adapters/http/routes/households.js';
 import { planRoutes } from '../adapters/http/routes/plans.js';
 import { plannerRoutes } from '../adapters/http/routes/planner.js';
 import { recipeRoutes } from '../adapters/http/routes/recipes.js';
+import { HOUSEHOLD_SCHEMA_PATH, householdJsonSchema, householdTransferRoutes } from '../adapters/http/routes/household-transfer.js';
 import { eventRoutes } from '../adapters/http/routes/events.js';
 import { pantryInventoryRoutes } from '../adapters/http/routes/pantry-inventory.js';
 import { pantryMergeRoutes } from '../adapters/http/routes/pantry-merges.js';
@@ -160,6 +161,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...socialRoutes({ ...deps, ...signInProviders(config, logger, deps.clock) }, settings),
     ...signInRoutes(deps, config.authProviders),
     ...householdRoutes(deps),
+    ...householdTransferRoutes(deps, { publicBaseUrl: config.publicBaseUrl, importMaxBytes: config.householdImportMaxBytes, imageMaxBytes: config.recipeImport.maxBytes }),
     ...planRoutes(deps),
     ...plannerRoutes({ ...deps, plannerGate: (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`) }),
     ...recipeRoutes(deps),
@@ -181,7 +183,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...liveRoutes(live, { heartbeatMs: config.live.heartbeatMs }),
     ...publicDataRoutes(deps),
   ];
-  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, idempotency: { store: deps.idempotency, clock: deps.clock }, web: orElse(docsAssets(), webApp(config.webDir)) }, routes);
+  const householdSchemaAsset = {
+    [HOUSEHOLD_SCHEMA_PATH]: { type: 'application/schema+json', text: JSON.stringify(householdJsonSchema({ publicBaseUrl: config.publicBaseUrl, imageMaxBytes: config.recipeImport.maxBytes })) },
+  };
+  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, idempotency: { store: deps.idempotency, clock: deps.clock }, web: orElse(docsAssets(householdSchemaAsset), webApp(config.webDir)) }, routes);
   return {
     config,
     app,

@@ -57,6 +57,8 @@ import { knexDinnerPriceStore } from '../adapters/knex/dinner-price-store.js';
 import { memoryDinnerPriceStore } from '../adapters/memory/dinner-prices.js';
 import { knexWaitlistStore } from '../adapters/knex/waitlist-store.js';
 import { memoryWaitlistStore } from '../adapters/memory/waitlist.js';
+import { knexHouseholdArchiveStore } from '../adapters/knex/household-archive-store.js';
+import { memoryHouseholdArchiveStore } from '../adapters/memory/household-archive-store.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -99,6 +101,7 @@ export function knexStores(knex: Knex) {
     dinnerPriceSubscribers: knexDinnerPriceSubscriberStore(knex),
     dinnerPrices: knexDinnerPriceStore(knex),
     waitlist: knexWaitlistStore(knex),
+    archive: knexHouseholdArchiveStore(knex),
   };
 }
 
@@ -145,6 +148,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     dinnerPriceSubscribers: memoryDinnerPriceSubscriberStore(),
     dinnerPrices: memoryDinnerPriceStore(),
     waitlist: memoryWaitlistStore(t),
+    archive: memoryHouseholdArchiveStore(() => stores),
   };
   return stores;
 }

@@ -48,6 +48,8 @@ export interface Config {
   readonly calendar: { readonly fetchTimeoutMs: number; readonly maxBytes: number; readonly cacheTtlMs: number };
   /** Fetching recipe pages to import: RECIPE_IMPORT_TIMEOUT_MS, RECIPE_IMPORT_MAX_BYTES. */
   readonly recipeImport: { readonly timeoutMs: number; readonly maxBytes: number };
+  /** The largest household document POST /api/v1/households/import takes (HOUSEHOLD_IMPORT_MAX_BYTES). */
+  readonly householdImportMaxBytes: number;
   /** The live stream (GET /api/v1/me/changes): LIVE_STREAMS_PER_LOGIN, LIVE_HEARTBEAT_MS. */
   readonly live: { readonly perLogin: number; readonly heartbeatMs: number };
   /** host:port pairs the outbound address guard lets through although loopback or private (OUTBOUND_ALLOW_HOSTS; tests only). */
@@ -195,6 +197,7 @@ export function loadConfig(env: Env): Config {
       timeoutMs: wholeNumber('RECIPE_IMPORT_TIMEOUT_MS', str('RECIPE_IMPORT_TIMEOUT_MS', '5000'), 100, 60_000),
       maxBytes: wholeNumber('RECIPE_IMPORT_MAX_BYTES', str('RECIPE_IMPORT_MAX_BYTES', String(5 * 1024 * 1024)), 1024, 50 * 1024 * 1024),
     },
+    householdImportMaxBytes: wholeNumber('HOUSEHOLD_IMPORT_MAX_BYTES', str('HOUSEHOLD_IMPORT_MAX_BYTES', String(64 * 1024 * 1024)), 1024 * 1024, 1024 * 1024 * 1024),
     outboundAllowHosts: parseAllowHosts(opt('OUTBOUND_ALLOW_HOSTS')),
     pwnedRangeApiUrl: opt('PWNED_RANGE_API_URL') === null ? null : httpUrl('PWNED_RANGE_API_URL', opt('PWNED_RANGE_API_URL')!) + '/',
     authProviders: parseAuthProviders(opt('AUTH_PROVIDERS')),

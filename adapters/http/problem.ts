@@ -135,6 +135,12 @@ export function problemFor(error: AppError): HttpProblem {
       );
     case 'owner-only':
       return new HttpProblem(403, 'owner_only', 'Owners only', 'only an Owner may grant, change or remove the Owner role');
+    case 'export-owner-only':
+      return new HttpProblem(403, 'owner_only', 'Owners only', 'only an Owner may export the household');
+    case 'household-document-invalid':
+      return new HttpProblem(400, 'household_document_invalid', 'The file cannot make a household', `${error.path}: ${error.detail}`, {
+        errors: [{ path: `body.${error.path}`, message: error.detail }],
+      });
     case 'member-not-found':
       return new HttpProblem(404, 'member_not_found', 'Member not found', 'no member with this id in the household');
     case 'invite-not-found':

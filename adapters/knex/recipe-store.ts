@@ -185,17 +185,23 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       return withLines(knex, rows);
     },
     async all(householdId) {
-      // Three reads by household whatever the number of recipes (the planner's candidates: a thousand is usual).
-      const [rows, lines, images] = await Promise.all([
-        knex<RecipeRow>('recipes').where({ household_id: householdId }).orderBy([{ column: 'title_key' }, { column: 'id' }]) as Promise<RecipeRow[]>,
-        knex<IngredientRow>('recipe_ingredients')
-          .where({ household_id: householdId })
-          .orderBy([{ column: 'recipe_id' }, { column: 'position' }]) as Promise<IngredientRow[]>,
-        knex('recipe_images as i')
-          .join('recipes as r', 'r.id', 'i.recipe_id')
-          .where('r.household_id', householdId)
-          .select('i.recipe_id', 'i.source_url', 'i.media_type', 'i.etag') as Promise<ImageInfoRow[]>,
-      ]);
+      // Three reads by household whatever the number of recipes (the planner's candidates: a thousand is usual), at
+      // once on the pool; one after another on a transaction, whose one connection takes one query at a time.
+      const reads = [
+        () => knex<RecipeRow>('recipes').where({ household_id: householdId }).orderBy([{ column: 'title_key' }, { column: 'id' }]) as Promise<RecipeRow[]>,
+        () =>
+          knex<IngredientRow>('recipe_ingredients')
+            .where({ household_id: householdId })
+            .orderBy([{ column: 'recipe_id' }, { column: 'position' }]) as Promise<IngredientRow[]>,
+        () =>
+          knex('recipe_images as i')
+            .join('recipes as r', 'r.id', 'i.recipe_id')
+            .where('r.household_id', householdId)
+            .select('i.recipe_id', 'i.source_url', 'i.media_type', 'i.etag') as Promise<ImageInfoRow[]>,
+      ] as const;
+      const [rows, lines, images] = knex.isTransaction
+        ? [await reads[0](), await reads[1](), await reads[2]()]
+        : await Promise.all([reads[0](), reads[1](), reads[2]()]);
       const byRecipe = new Map<string, IngredientRow[]>();
       for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
       const imageOf = new Map(images.map((i) => [i.recipe_id, i]));

@@ -50,17 +50,30 @@ export function createRecipeImageFetcher(o: RecipeImageFetcherOptions): RecipeIm
         if (e instanceof OutboundFetchFailed) return refuse(FETCH_FAILURES[e.reason]);
         throw e;
       }
-      // The declared Content-Type is not asked: what the bytes are decides, so HTML or SVG sent as image/png stays out.
-      const mediaType = (await fileTypeFromBuffer(body))?.mime;
-      if (!isKept(mediaType)) return refuse('not-an-image');
-      const size = declaredSize(mediaType, body);
-      if (!size) return refuse('not-an-image');
-      if (size.width * size.height > maxPixels) return refuse('too-many-pixels');
+      const inspected = await inspectImage(body, maxPixels);
+      if (!inspected.ok) return refuse(inspected.reason);
       // A copy: a small Buffer can be a view into Node's shared pool, whose other bytes must not travel with it.
       const bytes = new Uint8Array(body);
-      return { ok: true, image: { sourceUrl: url, mediaType, bytes, etag: etagOf(bytes) } };
+      return { ok: true, image: { sourceUrl: url, mediaType: inspected.mediaType, bytes, etag: etagOf(bytes) } };
     },
   };
+}
+
+/**
+ * What a recipe's picture is by its bytes, and its tag: a JPEG, PNG or WebP whose header is well formed and
+ * declares at most `maxPixels`. The declared Content-Type (or a file's own word) is not asked: what the bytes are
+ * decides, so HTML or SVG sent as image/png stays out. The recipe fetcher and the household import both judge so.
+ */
+export async function inspectImage(
+  bytes: Uint8Array,
+  maxPixels = DEFAULT_MAX_PIXELS,
+): Promise<{ readonly ok: true; readonly mediaType: RecipeImageType; readonly etag: string } | { readonly ok: false; readonly reason: 'not-an-image' | 'too-many-pixels' }> {
+  const mediaType = (await fileTypeFromBuffer(bytes))?.mime;
+  if (!isKept(mediaType)) return { ok: false, reason: 'not-an-image' };
+  const size = declaredSize(mediaType, bytes);
+  if (!size) return { ok: false, reason: 'not-an-image' };
+  if (size.width * size.height > maxPixels) return { ok: false, reason: 'too-many-pixels' };
+  return { ok: true, mediaType, etag: etagOf(bytes) };
 }
 
 export interface DeclaredSize {

@@ -42,6 +42,9 @@ export type AppError =
   | { type: 'adults-only' }
   | { type: 'member-not-found' }
   | { type: 'owner-only' }
+  // household export and import (core/households/transfer.ts)
+  | { type: 'export-owner-only' }
+  | { type: 'household-document-invalid'; path: string; detail: string }
   // plans
   | { type: 'plan-not-found' }
   | { type: 'plan-range-invalid' }

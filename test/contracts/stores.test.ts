@@ -29,6 +29,7 @@ import { dinnerPriceSubscriberStoreContract } from './dinner-price-subscriber-st
 import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
 import { publicDataFilesContract } from './public-data-files.contract.js';
 import { waitlistStoreContract } from './waitlist-store.contract.js';
+import { householdArchiveStoreContract } from './household-archive-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -57,6 +58,7 @@ for (const backend of backends()) {
   foodTableStoreContract(backend);
   receiptStoreContract(backend);
   shoppingListStoreContract(backend);
+  householdArchiveStoreContract(backend);
   calendarFeedStoreContract(backend);
   householdRevisionsContract(backend);
   householdChangesContract(backend);

@@ -12,7 +12,7 @@ import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
 const MemberResponse = v.object({ id: Uuid, displayName: v.string(), role: v.picklist(ROLES), userId: v.nullable(Uuid) });
-const HouseholdResponse = v.object({
+export const HouseholdResponse = v.object({
   id: Uuid,
   name: v.string(),
   timeZoneId: v.string(),

@@ -16,11 +16,11 @@ const FOOD_KEY_RULE =
   'tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as ' +
   'cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.';
 
-const trimmed = (max: number, what: string) =>
+export const trimmed = (max: number, what: string) =>
   v.pipe(v.string(), v.trim(), v.minLength(1, `${what} must not be blank`), v.maxLength(max, `${what}: at most ${max} characters`));
-const minutes = v.nullable(v.pipe(v.number(), v.integer('a whole number of minutes'), v.minValue(0, 'at least 0'), v.maxValue(L.minutesMax, `at most ${L.minutesMax}`)));
+export const minutes = v.nullable(v.pipe(v.number(), v.integer('a whole number of minutes'), v.minValue(0, 'at least 0'), v.maxValue(L.minutesMax, `at most ${L.minutesMax}`)));
 
-const IngredientRequest = v.pipe(
+export const IngredientRequest = v.pipe(
   v.object({
     displayName: v.pipe(
       trimmed(L.displayNameMax, 'displayName'),
@@ -39,7 +39,7 @@ const IngredientRequest = v.pipe(
 
 const ADDRESS_MAX = 2048;
 /** An http(s) address as a recipe keeps it: where it came from, where its picture is. */
-const Address = v.nullable(
+export const Address = v.nullable(
   v.pipe(
     v.string(),
     v.trim(),

@@ -646,6 +646,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/households/{householdId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the household
+         * @description Owners only (another member: 403 owner_only). The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its kept picture (bytes in base64), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. Answered as a download (Content-Disposition: attachment) and read in one consistent snapshot of the database.
+         */
+        get: operations["exportHousehold"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new household from an export
+         * @description The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its kept picture (bytes in base64), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 not_a_household_document; a later version than 1 is 400 household_document_too_new. Bodies up to 64 MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above). Nothing is written unless all of it is: one transaction.
+         */
+        post: operations["importHousehold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/households/{householdId}/plans/week/{date}": {
         parameters: {
             query?: never;
@@ -5528,6 +5568,670 @@ export interface operations {
             };
             /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportHousehold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The household document */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<name>-<YYYY-MM-DD>.json" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        $schema?: string;
+                        /** @constant */
+                        format: "dinner-household";
+                        /** @constant */
+                        version: 1;
+                        /** Format: date-time */
+                        exportedAt: string;
+                        exportedBy: string | null;
+                        household: {
+                            name: string;
+                            timeZoneId: string;
+                            /** @enum {string} */
+                            language: "nb" | "en";
+                            country: string;
+                            dinnerTime: string;
+                            chains: string[];
+                            sharingOff: boolean;
+                            priceCatalogueOn: boolean;
+                            dislikes: string[];
+                            libraryRecipesOn: boolean;
+                        };
+                        members: {
+                            /** Format: uuid */
+                            id: string;
+                            displayName: string;
+                            /** @enum {string} */
+                            role: "Owner" | "Adult" | "Junior";
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        recipes: {
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            servings: number;
+                            activeMinutes: number | null;
+                            totalMinutes: number | null;
+                            steps: string[];
+                            ingredients: {
+                                displayName: string;
+                                quantity: number | null;
+                                unit: string | null;
+                                optional: boolean;
+                                baseRecipeId: string | null;
+                                reference: string | null;
+                            }[];
+                            sourceUrl: string | null;
+                            imageUrl: string | null;
+                            image: {
+                                sourceUrl: string;
+                                /** @enum {string} */
+                                mediaType: "image/jpeg" | "image/png" | "image/webp";
+                                /** @description The picture's bytes in base64. An import keeps them only when they are a JPEG, PNG or WebP of at most 40 megapixels, judged by the bytes. */
+                                data: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        plans: {
+                            /** Format: uuid */
+                            id: string;
+                            weekStart: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            days: {
+                                /** Format: uuid */
+                                id: string;
+                                date: string;
+                                recipeId: string | null;
+                                portionsOverride: number | null;
+                                note: string | null;
+                            }[];
+                        }[];
+                        mealEvents: {
+                            /** Format: uuid */
+                            id: string;
+                            date: string;
+                            /** @enum {string} */
+                            eventType: "Guests" | "EatingOut" | "PersonAbsent" | "PersonPresent" | "Activity" | "Celebration" | "Travel" | "Custom";
+                            servingTime: string | null;
+                            availableCookingMinutes: number | null;
+                            notes: string | null;
+                            participants: {
+                                /** Format: uuid */
+                                id: string;
+                                householdMemberId: string | null;
+                                isPresent: boolean;
+                                guestType: ("Adult" | "Child" | "Baby") | null;
+                                guestCount: number;
+                                dietaryNotes: string | null;
+                                avoids: string[];
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pantry: {
+                            observations: {
+                                /** Format: uuid */
+                                id: string;
+                                foodKey: string;
+                                displayName: string | null;
+                                /** @enum {string} */
+                                observationType: "Purchased" | "Seen" | "Estimated" | "Used" | "Gone";
+                                quantity: number | null;
+                                unit: string | null;
+                                storageLocation: ("Fridge" | "Freezer" | "Pantry" | "Unknown") | null;
+                                confidence: number | null;
+                                bestBefore: string | null;
+                                /** Format: date-time */
+                                observedAt: string;
+                            }[];
+                            merges: {
+                                fromKey: string;
+                                toKey: string;
+                                fromDisplayName: string;
+                                toDisplayName: string;
+                                /** Format: date-time */
+                                mergedAt: string;
+                            }[];
+                            rejections: {
+                                keyA: string;
+                                keyB: string;
+                                keyADisplayName: string;
+                                keyBDisplayName: string;
+                                /** Format: date-time */
+                                decidedAt: string;
+                            }[];
+                            unitWeights: {
+                                foodKey: string;
+                                unit: string;
+                                displayName: string;
+                                grams: number;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                        shoppingLists: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            planId: string;
+                            /** Format: date-time */
+                            generatedAt: string;
+                            completedAt: string | null;
+                            skippedReferences: string[];
+                            addedReferences: string[];
+                            trip: {
+                                summary: {
+                                    linesBought: number;
+                                    linesLeft: number;
+                                    observationsWritten: number;
+                                };
+                                observationIds: string[];
+                                closingTicks: {
+                                    /** Format: uuid */
+                                    lineId: string;
+                                    /** @enum {string} */
+                                    status: "Buy" | "Purchased";
+                                    purchasedQuantity: number;
+                                    purchasedUnit: string | null;
+                                }[];
+                            } | null;
+                            lines: {
+                                /** Format: uuid */
+                                id: string;
+                                foodKey: string;
+                                displayName: string;
+                                requiredQuantity: number;
+                                unit: string;
+                                extraQuantity: number;
+                                /** @enum {string} */
+                                status: "Buy" | "Purchased";
+                                purchasedQuantity: number;
+                                purchasedUnit: string | null;
+                                /** @enum {string} */
+                                reasonCode: "Planned" | "PartlyInPantry" | "OptionalOnly" | "Manual" | "AddedRecipe";
+                                haveQuantity: number;
+                                relatedPlanEntryIds: string[];
+                                isManual: boolean;
+                                addedAfterShopping: boolean;
+                                aisle: string;
+                                suggestedPrice: number | null;
+                                suggestedProductName: string | null;
+                                /** @enum {string} */
+                                suggestedPriceSource: "None" | "FoodTable";
+                                suggestedPriceIsAggregate: boolean;
+                                tickNotified: boolean;
+                                /** @enum {string} */
+                                preferenceFit: "Fits" | "Disliked" | "NotAssessed";
+                            }[];
+                            madeFor: {
+                                [key: string]: {
+                                    /** Format: uuid */
+                                    recipeId: string;
+                                    portions: number;
+                                };
+                            };
+                            wouldAdd: {
+                                foodKey: string;
+                                displayName: string;
+                                quantity: number;
+                                unit: string;
+                            }[];
+                            staleSince: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description owner_only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importHousehold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The household document, as GET .../export answered it (application/json) At most 67108864 bytes (413 payload_too_large above). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    $schema?: string;
+                    /** @constant */
+                    format: "dinner-household";
+                    /** @constant */
+                    version: 1;
+                    /** Format: date-time */
+                    exportedAt: string;
+                    exportedBy: string | null;
+                    household: {
+                        name: string;
+                        timeZoneId: string;
+                        /** @enum {string} */
+                        language: "nb" | "en";
+                        country: string;
+                        dinnerTime: string;
+                        chains: string[];
+                        sharingOff: boolean;
+                        priceCatalogueOn: boolean;
+                        dislikes: string[];
+                        libraryRecipesOn: boolean;
+                    };
+                    members: {
+                        /** Format: uuid */
+                        id: string;
+                        displayName: string;
+                        /** @enum {string} */
+                        role: "Owner" | "Adult" | "Junior";
+                        /** Format: date-time */
+                        createdAt: string;
+                    }[];
+                    recipes: {
+                        /** Format: uuid */
+                        id: string;
+                        title: string;
+                        servings: number;
+                        activeMinutes: number | null;
+                        totalMinutes: number | null;
+                        steps: string[];
+                        ingredients: {
+                            displayName: string;
+                            quantity: number | null;
+                            unit: string | null;
+                            optional: boolean;
+                            baseRecipeId: string | null;
+                            reference: string | null;
+                        }[];
+                        sourceUrl: string | null;
+                        imageUrl: string | null;
+                        image: {
+                            sourceUrl: string;
+                            /** @enum {string} */
+                            mediaType: "image/jpeg" | "image/png" | "image/webp";
+                            /** @description The picture's bytes in base64. An import keeps them only when they are a JPEG, PNG or WebP of at most 40 megapixels, judged by the bytes. */
+                            data: string;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                    plans: {
+                        /** Format: uuid */
+                        id: string;
+                        weekStart: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        days: {
+                            /** Format: uuid */
+                            id: string;
+                            date: string;
+                            recipeId: string | null;
+                            portionsOverride: number | null;
+                            note: string | null;
+                        }[];
+                    }[];
+                    mealEvents: {
+                        /** Format: uuid */
+                        id: string;
+                        date: string;
+                        /** @enum {string} */
+                        eventType: "Guests" | "EatingOut" | "PersonAbsent" | "PersonPresent" | "Activity" | "Celebration" | "Travel" | "Custom";
+                        servingTime: string | null;
+                        availableCookingMinutes: number | null;
+                        notes: string | null;
+                        participants: {
+                            /** Format: uuid */
+                            id: string;
+                            householdMemberId: string | null;
+                            isPresent: boolean;
+                            guestType: ("Adult" | "Child" | "Baby") | null;
+                            guestCount: number;
+                            dietaryNotes: string | null;
+                            avoids: string[];
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                    pantry: {
+                        observations: {
+                            /** Format: uuid */
+                            id: string;
+                            foodKey: string;
+                            displayName: string | null;
+                            /** @enum {string} */
+                            observationType: "Purchased" | "Seen" | "Estimated" | "Used" | "Gone";
+                            quantity: number | null;
+                            unit: string | null;
+                            storageLocation: ("Fridge" | "Freezer" | "Pantry" | "Unknown") | null;
+                            confidence: number | null;
+                            bestBefore: string | null;
+                            /** Format: date-time */
+                            observedAt: string;
+                        }[];
+                        merges: {
+                            fromKey: string;
+                            toKey: string;
+                            fromDisplayName: string;
+                            toDisplayName: string;
+                            /** Format: date-time */
+                            mergedAt: string;
+                        }[];
+                        rejections: {
+                            keyA: string;
+                            keyB: string;
+                            keyADisplayName: string;
+                            keyBDisplayName: string;
+                            /** Format: date-time */
+                            decidedAt: string;
+                        }[];
+                        unitWeights: {
+                            foodKey: string;
+                            unit: string;
+                            displayName: string;
+                            grams: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                    shoppingLists: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        planId: string;
+                        /** Format: date-time */
+                        generatedAt: string;
+                        completedAt: string | null;
+                        skippedReferences: string[];
+                        addedReferences: string[];
+                        trip: {
+                            summary: {
+                                linesBought: number;
+                                linesLeft: number;
+                                observationsWritten: number;
+                            };
+                            observationIds: string[];
+                            closingTicks: {
+                                /** Format: uuid */
+                                lineId: string;
+                                /** @enum {string} */
+                                status: "Buy" | "Purchased";
+                                purchasedQuantity: number;
+                                purchasedUnit: string | null;
+                            }[];
+                        } | null;
+                        lines: {
+                            /** Format: uuid */
+                            id: string;
+                            foodKey: string;
+                            displayName: string;
+                            requiredQuantity: number;
+                            unit: string;
+                            extraQuantity: number;
+                            /** @enum {string} */
+                            status: "Buy" | "Purchased";
+                            purchasedQuantity: number;
+                            purchasedUnit: string | null;
+                            /** @enum {string} */
+                            reasonCode: "Planned" | "PartlyInPantry" | "OptionalOnly" | "Manual" | "AddedRecipe";
+                            haveQuantity: number;
+                            relatedPlanEntryIds: string[];
+                            isManual: boolean;
+                            addedAfterShopping: boolean;
+                            aisle: string;
+                            suggestedPrice: number | null;
+                            suggestedProductName: string | null;
+                            /** @enum {string} */
+                            suggestedPriceSource: "None" | "FoodTable";
+                            suggestedPriceIsAggregate: boolean;
+                            tickNotified: boolean;
+                            /** @enum {string} */
+                            preferenceFit: "Fits" | "Disliked" | "NotAssessed";
+                        }[];
+                        madeFor: {
+                            [key: string]: {
+                                /** Format: uuid */
+                                recipeId: string;
+                                portions: number;
+                            };
+                        };
+                        wouldAdd: {
+                            foodKey: string;
+                            displayName: string;
+                            quantity: number;
+                            unit: string;
+                        }[];
+                        staleSince: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new household */
+            201: {
+                headers: {
+                    /** @description /api/v1/households/{id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        timeZoneId: string;
+                        /** @enum {string} */
+                        language: "nb" | "en";
+                        country: string;
+                        dinnerTime: string;
+                        chains: string[];
+                        dislikes: string[];
+                        libraryRecipesOn: boolean;
+                        /** @enum {string} */
+                        plan: "Free" | "Plus";
+                        members: {
+                            /** Format: uuid */
+                            id: string;
+                            displayName: string;
+                            /** @enum {string} */
+                            role: "Owner" | "Adult" | "Junior";
+                            userId: string | null;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description household_document_invalid, not_a_household_document, household_document_too_new, time_zone_unknown; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: the body is over 67108864 bytes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
