@@ -50,9 +50,14 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
         runtimeCaching: [
           {
-            // What a member reads of their households; never the live stream, and never anything but a 200.
+            // What a member reads of their households; never the live stream, and never anything but a 200. Not the
+            // household's download (.../export): a whole household, pictures and all, is no copy to keep for offline.
             urlPattern: ({ url, request }) =>
-              request.method === 'GET' && url.origin === self.location.origin && (url.pathname === '/api/v1/me' || url.pathname.startsWith('/api/v1/households/')) && !url.pathname.endsWith('/image'),
+              request.method === 'GET' &&
+              url.origin === self.location.origin &&
+              (url.pathname === '/api/v1/me' || url.pathname.startsWith('/api/v1/households/')) &&
+              !url.pathname.endsWith('/image') &&
+              !url.pathname.endsWith('/export'),
             handler: 'NetworkFirst',
             options: {
               cacheName: HOUSEHOLD_DATA_CACHE,

@@ -4,6 +4,7 @@ import { t, type Language } from '../i18n';
 import { navigate } from '../router';
 import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '../state';
 import { CalendarFeeds } from './calendar-feeds';
+import { ImportHousehold } from './household';
 import { Chains, PlanAndReferrals } from './extras';
 import { Notifications } from './notifications';
 import { SignInMethods } from './sign-ins';
@@ -25,6 +26,7 @@ export function Settings({ householdId }: { householdId: string }) {
       <Chains householdId={householdId} adult={adult} />
       <PlanAndReferrals householdId={householdId} />
       <Notifications />
+      <HouseholdData householdId={householdId} />
       <p>
         <a href="/receipts">{m.receipts}</a> · <a href="/feedback">{m.giveFeedback}</a> · <a href="/dinner-prices">{m.dinnerPrices}</a>
       </p>
@@ -149,6 +151,31 @@ function HouseholdSettings({ householdId }: { householdId: string }) {
         </label>
       )}
     </SettingsForm>
+  );
+}
+
+/** The household as one file to keep or to move (Owners download it), and a new household made from such a file (anyone). */
+function HouseholdData({ householdId }: { householdId: string }) {
+  const m = t.value;
+  const owner = household.value?.role === 'Owner';
+  return (
+    <section aria-labelledby="data-h">
+      <h2 id="data-h">{m.householdData}</h2>
+      {owner ? (
+        <>
+          <p>{m.downloadAbout}</p>
+          <p>
+            {/* A plain link: the session cookie goes along, the service names the file, and a large one streams to disk. */}
+            <a class="button secondary" href={`/api/v1/households/${encodeURIComponent(householdId)}/export`} download>
+              {m.downloadHousehold}
+            </a>
+          </p>
+        </>
+      ) : (
+        <p class="muted">{m.downloadOwnerOnly}</p>
+      )}
+      <ImportHousehold level="h3" />
+    </section>
   );
 }
 
