@@ -109,7 +109,7 @@ for (const kind of databaseKinds()) {
       await page.getByLabel('Tidssone').selectOption('Europe/Oslo');
       await page.getByLabel('Middag klokka').fill('17:30');
       await shot('new-household');
-      await page.getByRole('button', { name: 'Lag' }).click();
+      await page.getByRole('button', { name: 'Lag', exact: true }).click();
 
       // Invite a second person, who accepts in a browser of their own (registering on the way).
       await page.getByRole('link', { name: 'Medlemmer' }).click();
