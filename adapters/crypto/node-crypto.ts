@@ -1,4 +1,4 @@
-import { createHash, randomUUID, getRandomValues } from 'node:crypto';
+import { hash, randomUUID, getRandomValues } from 'node:crypto';
 import { encodeBase64urlNoPadding } from '@oslojs/encoding';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
@@ -12,8 +12,9 @@ export const randomTokens: SecretTokens = {
     getRandomValues(bytes);
     return encodeBase64urlNoPadding(bytes);
   },
-  // Node's own SHA-256: it runs on every signed-in request, where the JavaScript one cost about 1.5% of GET /me.
+  // Node's own one-shot SHA-256: it runs on every signed-in request, where the JavaScript one cost about 1.5% of
+  // GET /me, and a Hash object (createHash, update, digest) a third more than this.
   hash(token) {
-    return createHash('sha256').update(token, 'utf8').digest('hex');
+    return hash('sha256', token, 'hex');
   },
 };

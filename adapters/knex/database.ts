@@ -6,6 +6,7 @@ import { observeQuery } from '../observability/prometheus.js';
 import type { DatabaseTarget } from '../../config/config.js';
 import { migrationSource, migrations } from './migrations/index.js';
 import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
+import { currentMetrics } from '../observability/request-context.js';
 import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.js';
 import { currentStoreCall } from './store-calls.js';
 import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, type ChangeSource, type ReadCache } from './read-cache.js';
@@ -73,7 +74,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     target.kind === 'postgres'
       ? readCache(tellingCommits(knex, postgresTableChanges(target.url, options.schema)))
       : sqliteReader
-        ? readCache(sqliteTableChanges(sqliteReader))
+        ? readCache(sqliteTableChanges(sqliteReader, wal ? { requestArrived: () => currentMetrics()?.startedAt, ownWrites: () => wal.written } : undefined))
         : null;
   if (cache) registerReadCache(knex, cache);
   if (cache && target.kind === 'postgres') {

@@ -265,21 +265,51 @@ export interface SqliteReader {
   valueNow(sql: string): unknown;
 }
 
-/** SQLite: `PRAGMA data_version` of the read connection, then the `cached_tables_revision` row when that moved. */
-export function sqliteTableChanges(reader: SqliteReader): ChangeSource {
+/** What lets SQLite's check answer for a request it has already answered for (see sqliteTableChanges). */
+export interface SqliteCheckReuse {
+  /** When the request being served arrived (process.hrtime.bigint()); undefined outside a request. */
+  requestArrived(): bigint | undefined;
+  /** A count this process moves with every statement it writes, its commits included (adapters/knex/wal-sync.ts). */
+  ownWrites(): number;
+}
+
+/**
+ * SQLite: `PRAGMA data_version` of the read connection, then the `cached_tables_revision` row when that moved.
+ *
+ * A check taken at instant T sees every commit made before T, whoever made it. It answers for a request that had
+ * arrived by T as a check of its own would (the request reads as of T, after it arrived: a session revoked before
+ * the request was sent is seen), unless this process has written since T (its own commit, which the request may be
+ * about to read back). So a request's second and later kept reads, and those of requests under way when another
+ * one checked, ask SQLite nothing; a request that arrives after the last check asks again. The pragma takes and
+ * drops a read lock (four fcntl calls); under load each costs a signed-in request about a sixth of its time
+ * (docs/performance.md, W1).
+ */
+export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReuse): ChangeSource {
   let changed = () => {};
   let householdChanged: (household: string | null) => void = () => {};
   let dataVersion: unknown;
   let revision: unknown;
+  // The last check that succeeded: when it began, and this process's write count then.
+  let checkedAt: bigint | null = null;
+  let writesAtCheck = 0;
   return {
     start(onChange, onHouseholdChange) {
       changed = onChange;
       householdChanged = onHouseholdChange;
     },
     usable() {
+      const arrived = reuse?.requestArrived();
+      const writes = reuse ? reuse.ownWrites() : 0;
+      if (arrived !== undefined && checkedAt !== null && arrived <= checkedAt && writes === writesAtCheck) return true;
+      const at = process.hrtime.bigint();
+      checkedAt = null;
       try {
         const version = reader.valueNow('pragma data_version');
-        if (version !== undefined && version === dataVersion) return true;
+        if (version !== undefined && version === dataVersion) {
+          checkedAt = at;
+          writesAtCheck = writes;
+          return true;
+        }
         // Something was committed: households' values are not told apart here, so they all go.
         householdChanged(null);
         const now = reader.valueNow('select revision from cached_tables_revision where id = 1');
@@ -287,6 +317,8 @@ export function sqliteTableChanges(reader: SqliteReader): ChangeSource {
         if (now !== revision) changed();
         revision = now;
         dataVersion = version;
+        checkedAt = at;
+        writesAtCheck = writes;
         return true;
       } catch {
         // Not migrated yet, or the file is out of reach: read the database itself, which says what is wrong.

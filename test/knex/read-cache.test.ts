@@ -358,6 +358,31 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    if (kind.name === 'sqlite') {
+      it("checks once for a request under way: later reads of it answer as of that check, unless this process wrote since; the next request checks again", async () => {
+        await withTwoConnections(kind, async (a, b) => {
+          const { s, account, session: own } = await signedIn(a);
+          const other = knexStores(b.knex);
+          await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+          const arriving = (): RequestMetrics => ({ traceId: 't', spanId: 's', startedAt: process.hrtime.bigint(), dbMs: 0, dbQueries: 0, steps: [] });
+          await runWithMetrics(arriving(), async () => {
+            expect(await s.sessions.lookup(own.tokenHash), 'checked for this request').to.not.equal(null);
+            // Another process renames the account while the request is under way: the request reads as of its check.
+            await other.accounts.setDisplayName(account.id, 'Kari N.', at('2026-04-02T00:00:00Z'));
+            expect((await s.sessions.lookup(own.tokenHash))?.account.displayName).to.equal(account.displayName);
+            // This process writes: its own commit is read back at once.
+            await s.accounts.setSecurityStamp(account.id, 'rotated', at('2026-04-02T00:00:00Z'));
+            const after = await s.sessions.lookup(own.tokenHash);
+            expect([after?.account.securityStamp, after?.account.displayName]).to.deep.equal(['rotated', 'Kari N.']);
+          });
+          await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+          // Another process revokes the session: the very next request does not get in.
+          await other.sessions.delete(own.tokenHash);
+          await runWithMetrics(arriving(), async () => expect(await s.sessions.lookup(own.tokenHash)).to.equal(null));
+        });
+      });
+    }
+
     it("keeps what it holds when another process signs in (a new session changes no cached value)", async () => {
       await withTwoConnections(kind, async (a, b) => {
         const { s, account, session: own } = await signedIn(a);
