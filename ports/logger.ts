@@ -6,4 +6,6 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
+  /** Whether lines of this level are written at all (a caller may then skip making one). */
+  enabled(level: 'debug' | 'info' | 'warn' | 'error'): boolean;
 }

@@ -35,10 +35,13 @@ export function jsonLogger(level: LogLevel, write: (line: string) => void = (l) 
     },
     { write },
   );
+  // The level is fixed for the process: a level below it costs a call and a comparison, no fields looked at.
+  const on = { debug: log.isLevelEnabled('debug'), info: log.isLevelEnabled('info'), warn: log.isLevelEnabled('warn'), error: log.isLevelEnabled('error') };
   return {
-    debug: (m, f) => (f ? log.debug(plain(f), m) : log.debug(m)),
-    info: (m, f) => (f ? log.info(plain(f), m) : log.info(m)),
-    warn: (m, f) => (f ? log.warn(plain(f), m) : log.warn(m)),
-    error: (m, f) => (f ? log.error(plain(f), m) : log.error(m)),
+    debug: (m, f) => on.debug && (f ? log.debug(plain(f), m) : log.debug(m)),
+    info: (m, f) => on.info && (f ? log.info(plain(f), m) : log.info(m)),
+    warn: (m, f) => on.warn && (f ? log.warn(plain(f), m) : log.warn(m)),
+    error: (m, f) => on.error && (f ? log.error(plain(f), m) : log.error(m)),
+    enabled: (l) => on[l],
   };
 }

@@ -38,7 +38,7 @@ describe('FCM HTTP v1 push sender (real HTTP server on loopback)', () => {
   let tokensIssued: number;
   const clock = fixedClock(new Date('2026-03-02T17:00:00Z'));
   const warnings: unknown[] = [];
-  const logger: Logger = { debug: () => undefined, info: () => undefined, warn: (m, f) => warnings.push([m, f]), error: () => undefined };
+  const logger: Logger = { debug: () => undefined, info: () => undefined, warn: (m, f) => warnings.push([m, f]), error: () => undefined, enabled: () => true };
 
   before(async () => {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });

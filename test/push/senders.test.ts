@@ -16,7 +16,7 @@ const message: PushMessage = { title: 'Dinner at 18:30', body: 'Lasagne tonight'
 function recordingLogger() {
   const lines: Array<[string, LogFields | undefined]> = [];
   const log = (msg: string, fields?: LogFields) => void lines.push([msg, fields]);
-  const logger: Logger = { debug: log, info: log, warn: log, error: log };
+  const logger: Logger = { debug: log, info: log, warn: log, error: log, enabled: () => true };
   return { logger, lines };
 }
 

@@ -15,7 +15,7 @@ export function captureLog(): CapturedLog {
   const push = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
     lines.push({ level, msg, ...fields });
   };
-  return { lines, logger: { debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') } };
+  return { lines, logger: { debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error'), enabled: () => true } };
 }
 
 export interface TestServer {
