@@ -157,5 +157,5 @@ export function knexSessionStore(knex: Knex): SessionStore {
     async deleteExpired(now) {
       return knex('sessions').where('expires_at', '<', iso(now)).delete();
     },
-  });
+  }, ['lookup']);
 }

@@ -57,12 +57,27 @@ export function isUnavailable(err: unknown, depth = 0): boolean {
  * database out of reach as StoreUnavailableError: no layer above the adapter ever sees a raw SQLITE_BUSY or
  * ECONNREFUSED. On SQLite, a call that wrote answers only once its own commits are on disk (adapters/knex/wal-sync.ts);
  * on Postgres, the read cache learns when a call that wrote a cached table has ended (adapters/knex/read-cache.ts).
+ *
+ * `reads` names methods that only ever read (SELECT, or the read cache): they need no store call of their own,
+ * whose context only tells what a call wrote, and get only the translation of errors. These are the reads every
+ * signed-in request makes, where the store call's context was a twentieth of GET /me's time (W1).
  */
-export function translated<T extends object>(knex: Knex, store: T): T {
+export function translated<T extends object>(knex: Knex, store: T, reads: readonly (keyof T & string)[] = []): T {
   const sync = walSyncOf(knex);
   const cache = readCacheOf(knex);
   const out = {} as Record<string, unknown>;
+  const readOnly = new Set<string>(reads);
   for (const [name, fn] of Object.entries(store)) {
+    if (readOnly.has(name) && typeof fn === 'function') {
+      out[name] = async (...args: unknown[]) => {
+        try {
+          return await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+        } catch (err) {
+          throw isBusy(err) ? new StoreBusyError(err) : isUnavailable(err) ? new StoreUnavailableError(err) : err;
+        }
+      };
+      continue;
+    }
     out[name] =
       typeof fn === 'function'
         ? // One async function per call (each promise more costs every request the request context's hooks).

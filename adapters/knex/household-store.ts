@@ -190,5 +190,5 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
         return rows.map((r) => ({ householdId: r.household_id, householdName: r.household_name, role: r.role as HouseholdRole, memberId: r.id }));
       });
     },
-  });
+  }, ['memberByAccount', 'membershipsOf']);
 }

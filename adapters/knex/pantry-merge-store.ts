@@ -175,5 +175,5 @@ export function knexPantryMergeStore(knex: Knex): PantryMergeStore {
       const row = (await knex('pantry_merge_rejections').where({ household_id: householdId }).count({ n: '*' }).first()) as { n: number | string };
       return Number(row.n);
     },
-  });
+  }, ['activeMerges']);
 }
