@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import { elapsedMs, recordQuery } from '../observability/request-context.js';
@@ -64,7 +65,18 @@ const sqliteValue = (v: Knex.Value): unknown => (v instanceof Date ? v.valueOf()
 export interface SqliteFixedSql extends FixedSql {
   /** The first column of the first row (undefined when there is none), read now. */
   valueNow(sql: string): unknown;
+  /**
+   * Copies the WAL-index header as it is now into `into` (WAL_INDEX_HEADER bytes): the first 48 bytes of the
+   * `-shm` file, which every commit of any connection of any process rewrites (its transaction counter, last frame,
+   * salts and checksums), read with one pread and no lock. False when it cannot be read whole: no such file yet
+   * (before the first read of the database, or not in WAL mode), or a commit caught half way (its two copies,
+   * written second copy first, differ). Equal to an earlier header: nothing was committed in between.
+   */
+  walIndexHeader(into: Buffer): boolean;
 }
+
+/** The WAL-index header's length; the `-shm` file holds it twice (https://www.sqlite.org/walformat.html). */
+export const WAL_INDEX_HEADER = 48;
 
 export function sqliteFixedSql(filename: string, busyTimeoutMs: number): SqliteFixedSql {
   let conn: SqliteConnection | null = null;
@@ -87,7 +99,22 @@ export function sqliteFixedSql(filename: string, busyTimeoutMs: number): SqliteF
     }
     return statement;
   };
+  // The -shm file beside the database: opened once the read connection exists (its first read in WAL mode makes it).
+  let shm: number | null = null;
+  const copies = Buffer.alloc(2 * WAL_INDEX_HEADER);
   return {
+    walIndexHeader(into) {
+      if (conn === null) return false;
+      try {
+        shm ??= openSync(`${filename}-shm`, 'r');
+        if (readSync(shm, copies, 0, copies.length, 0) !== copies.length) return false;
+      } catch {
+        return false;
+      }
+      if (copies.compare(copies, WAL_INDEX_HEADER, 2 * WAL_INDEX_HEADER, 0, WAL_INDEX_HEADER) !== 0) return false;
+      copies.copy(into, 0, 0, WAL_INDEX_HEADER);
+      return true;
+    },
     rows<T>(sql: string, bindings: readonly Knex.Value[]) {
       return timed(() => prepared(sql).all(...bindings.map(sqliteValue)) as T[]);
     },
@@ -100,6 +127,8 @@ export function sqliteFixedSql(filename: string, busyTimeoutMs: number): SqliteF
       return statement.get();
     },
     close() {
+      if (shm !== null) closeSync(shm);
+      shm = null;
       conn?.close();
       conn = null;
       statements.clear();

@@ -263,6 +263,8 @@ export const scopeWritten = (sql: string): WriteScope | null =>
 export interface SqliteReader {
   /** The first column of the first row (undefined when there is none), read now. */
   valueNow(sql: string): unknown;
+  /** The WAL-index header now, copied into `into` (48 bytes); false when it cannot be read whole (fixed-sql.ts). */
+  walIndexHeader?(into: Buffer): boolean;
 }
 
 /** What lets SQLite's check answer for a request it has already answered for (see sqliteTableChanges). */
@@ -280,9 +282,13 @@ export interface SqliteCheckReuse {
  * arrived by T as a check of its own would (the request reads as of T, after it arrived: a session revoked before
  * the request was sent is seen), unless this process has written since T (its own commit, which the request may be
  * about to read back). So a request's second and later kept reads, and those of requests under way when another
- * one checked, ask SQLite nothing; a request that arrives after the last check asks again. The pragma takes and
- * drops a read lock (four fcntl calls); under load each costs a signed-in request about a sixth of its time
- * (docs/performance.md, W1).
+ * one checked, ask SQLite nothing; a request that arrives after the last check asks again.
+ *
+ * A check reads the WAL-index header first (one pread, no lock): unchanged since the last check that asked SQLite,
+ * nothing was committed by anyone, and SQLite is not asked. Else `PRAGMA data_version`, which takes and drops a
+ * read lock (four fcntl calls; under load each check cost a signed-in request about a sixth of its time, W1 in
+ * docs/performance.md). The header is read before the pragma, so a commit between the two shows as a changed
+ * header at the next check: the header errs only towards asking again.
  */
 export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReuse): ChangeSource {
   let changed = () => {};
@@ -292,6 +298,10 @@ export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReus
   // The last check that succeeded: when it began, and this process's write count then.
   let checkedAt: bigint | null = null;
   let writesAtCheck = 0;
+  // The WAL-index header at the last check that asked SQLite (when it could be read), and the one read now.
+  let header = Buffer.alloc(48);
+  let headerNow = Buffer.alloc(48);
+  let headerKnown = false;
   return {
     start(onChange, onHouseholdChange) {
       changed = onChange;
@@ -304,6 +314,14 @@ export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReus
       const at = process.hrtime.bigint();
       checkedAt = null;
       try {
+        const readable = reader.walIndexHeader?.(headerNow) ?? false;
+        if (readable && headerKnown && dataVersion !== undefined && headerNow.equals(header)) {
+          checkedAt = at;
+          writesAtCheck = writes;
+          return true;
+        }
+        [header, headerNow] = [headerNow, header];
+        headerKnown = readable;
         const version = reader.valueNow('pragma data_version');
         if (version !== undefined && version === dataVersion) {
           checkedAt = at;
@@ -324,6 +342,7 @@ export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReus
         // Not migrated yet, or the file is out of reach: read the database itself, which says what is wrong.
         dataVersion = undefined;
         revision = undefined;
+        headerKnown = false;
         changed();
         return false;
       }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { fixedSqlOf } from '../../adapters/knex/fixed-sql.js';
+import { fixedSqlOf, WAL_INDEX_HEADER, type SqliteFixedSql } from '../../adapters/knex/fixed-sql.js';
 import { rawRows } from '../../adapters/knex/rows.js';
 import { currentMetrics, runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
 import { knexStores } from '../../bootstrap/stores.js';
-import { databaseKinds, withDatabase } from '../support/databases.js';
+import { databaseKinds, withDatabase, withTwoConnections } from '../support/databases.js';
 import { ownedHousehold } from '../contracts/fixtures.js';
 
 const NAME_SQL = 'select name from households where id = ?';
@@ -38,6 +38,43 @@ for (const kind of databaseKinds()) {
         expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Renamed' }]);
       });
     });
+
+    if (kind.name === 'sqlite') {
+      it('read the WAL-index header without a lock: the same while nothing is committed, another after any commit of any connection', async () => {
+        await withTwoConnections(kind, async (a, b) => {
+          const { id } = await ownedHousehold(knexStores(a.knex));
+          const reader = fixedSqlOf(a.knex) as SqliteFixedSql;
+          expect(await rawRows<{ name: string }>(a.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Hansen' }]);
+          const header = () => {
+            const into = Buffer.alloc(WAL_INDEX_HEADER);
+            expect(reader.walIndexHeader(into), 'readable').to.equal(true);
+            return into.toString('hex');
+          };
+          const first = header();
+          await rawRows(a.knex, NAME_SQL, [id]);
+          expect(header(), 'reads commit nothing').to.equal(first);
+          // Another connection (another process, to SQLite) commits.
+          await b.knex('households').where({ id }).update({ name: 'Renamed' });
+          const second = header();
+          expect(second).to.not.equal(first);
+          // An open transaction changes nothing until it commits.
+          let release!: () => void;
+          const held = new Promise<void>((resolve) => (release = resolve));
+          let wrote!: () => void;
+          const written = new Promise<void>((resolve) => (wrote = resolve));
+          const trx = a.knex.transaction(async (t) => {
+            await t('households').where({ id }).update({ name: 'Again' });
+            wrote();
+            await held;
+          });
+          await written;
+          expect(header(), 'not yet committed').to.equal(second);
+          release();
+          await trx;
+          expect(header()).to.not.equal(second);
+        });
+      });
+    }
 
     it('answer alike past the number of texts kept prepared (IN lists of every length)', async () => {
       await withDatabase(kind, async (db) => {
