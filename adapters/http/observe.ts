@@ -31,7 +31,8 @@ const randomHex = (bytes: number): string => {
 
 export const newTraceId = (): string => randomHex(16);
 
-const wantsDiagnostics = (ctx: Koa.Context) => ctx.get('X-Diagnostics') === '1' || ctx.query['diagnostics'] === '1';
+// The query is parsed only when there is one (Koa parses it anew on each ctx.query).
+const wantsDiagnostics = (ctx: Koa.Context) => ctx.get('X-Diagnostics') === '1' || (ctx.querystring !== '' && ctx.query['diagnostics'] === '1');
 
 const fmt = (ms: number) => ms.toFixed(1);
 
