@@ -32,7 +32,7 @@ const randomHex = (bytes: number): string => {
 export const newTraceId = (): string => randomHex(16);
 
 // The query is parsed only when there is one (Koa parses it anew on each ctx.query).
-const wantsDiagnostics = (ctx: Koa.Context) => ctx.get('X-Diagnostics') === '1' || (ctx.querystring !== '' && ctx.query['diagnostics'] === '1');
+const wantsDiagnostics = (ctx: Koa.Context) => ctx.req.headers['x-diagnostics'] === '1' || (ctx.querystring !== '' && ctx.query['diagnostics'] === '1');
 
 const fmt = (ms: number) => ms.toFixed(1);
 
@@ -52,7 +52,8 @@ export function serverTiming(m: RequestMetrics, totalMs: number): string {
 export function observe(logger: Logger, handle: Koa.Middleware): Koa.Middleware {
   return async (ctx, next) => {
     const metrics: RequestMetrics = {
-      traceId: traceIdFrom(ctx.get('traceparent')) ?? newTraceId(),
+      // Node's own lower-case header (ctx.get lower-cases its argument on every call).
+      traceId: traceIdFrom(ctx.req.headers.traceparent as string | undefined) ?? newTraceId(),
       spanId: randomHex(8),
       startedAt: process.hrtime.bigint(),
       dbMs: 0,

@@ -24,9 +24,18 @@ export function clearSessionCookie(ctx: Koa.Context, publicBaseUrl: string): voi
   ctx.append('Set-Cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
 }
 
+/** The session cookie as the `cookies` package reads it (its first occurrence, quotes taken off), without a Cookies object a request. */
+const SESSION_IN_HEADER = new RegExp(`(?:^|;) *${SESSION_COOKIE}=([^;]*)`);
+const sessionCookie = (ctx: Koa.Context): string | undefined => {
+  const header = ctx.req.headers.cookie;
+  const value = header ? SESSION_IN_HEADER.exec(header)?.[1] : undefined;
+  return value !== undefined && value[0] === '"' ? value.slice(1, -1) : value;
+};
+
+const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const sessionToken = (ctx: Koa.Context): string | undefined => {
-  const t = ctx.cookies.get(SESSION_COOKIE);
-  return t && /^[A-Za-z0-9_-]{16,128}$/.test(t) ? t : undefined;
+  const t = sessionCookie(ctx);
+  return t && TOKEN.test(t) ? t : undefined;
 };
 
 /** The signed-in caller when a valid session cookie came along, else null (for public routes that care). */
@@ -43,7 +52,7 @@ export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): (
     const token = sessionToken(ctx);
     const result = token ? await authenticate(deps, token) : null;
     if (!result?.ok) {
-      if (ctx.cookies.get(SESSION_COOKIE) !== undefined) clearSessionCookie(ctx, publicBaseUrl);
+      if (sessionCookie(ctx) !== undefined) clearSessionCookie(ctx, publicBaseUrl);
       throw problems.unauthenticated();
     }
     if (result.value.renewed) setSessionCookie(ctx, token!, publicBaseUrl);
@@ -61,7 +70,7 @@ export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): (
 export function crossSiteGuard(publicBaseUrl: string): (ctx: Koa.Context) => void {
   const ownOrigin = new URL(publicBaseUrl).origin;
   return (ctx) => {
-    if (ctx.cookies.get(SESSION_COOKIE) !== undefined) {
+    if (sessionCookie(ctx) !== undefined) {
       const origin = ctx.get('Origin');
       const crossOrigin = origin !== '' && origin !== ownOrigin && origin !== `${ctx.protocol}://${ctx.host}`;
       if (ctx.get('Sec-Fetch-Site') === 'cross-site' || crossOrigin) throw problems.crossSite();

@@ -25,7 +25,7 @@ export async function describeMe(deps: MeDeps, account: Account): Promise<Me> {
   return {
     account,
     memberships: await deps.households.membershipsOf(account.id),
-    isPlatformAdmin: account.email !== null && deps.platformAdmins.has(normalizeEmail(account.email)),
+    isPlatformAdmin: account.email !== null && deps.platformAdmins.size > 0 && deps.platformAdmins.has(normalizeEmail(account.email)),
     serverNow: deps.clock.now(),
   };
 }
