@@ -5,6 +5,7 @@ import { INSERT_CHANGES_NOTHING } from './migrations/0027_cached_tables_inserts.
 import { INPUTS } from './migrations/0016_household_revisions.js';
 import { HOUSEHOLD_CHANGES_CHANNEL, LIST_STATE_TABLES } from './migrations/0028_household_changes.js';
 import type { StoreCall } from './store-calls.js';
+import { WAL_INDEX_HEADER } from './fixed-sql.js';
 
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
@@ -263,7 +264,7 @@ export const scopeWritten = (sql: string): WriteScope | null =>
 export interface SqliteReader {
   /** The first column of the first row (undefined when there is none), read now. */
   valueNow(sql: string): unknown;
-  /** The WAL-index header now, copied into `into` (48 bytes); false when it cannot be read whole (fixed-sql.ts). */
+  /** The WAL-index header now, copied into `into` (WAL_INDEX_HEADER bytes); false when it cannot be read whole (fixed-sql.ts). */
   walIndexHeader?(into: Buffer): boolean;
 }
 
@@ -299,8 +300,8 @@ export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReus
   let checkedAt: bigint | null = null;
   let writesAtCheck = 0;
   // The WAL-index header at the last check that asked SQLite (when it could be read), and the one read now.
-  let header = Buffer.alloc(48);
-  let headerNow = Buffer.alloc(48);
+  let header = Buffer.alloc(WAL_INDEX_HEADER);
+  let headerNow = Buffer.alloc(WAL_INDEX_HEADER);
   let headerKnown = false;
   return {
     start(onChange, onHouseholdChange) {

@@ -17,7 +17,7 @@ import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import type { ShoppingLine, ShoppingList } from '../shopping/types.js';
 import { requireMember } from './access.js';
-import type { HouseholdRole, HouseholdWithMembers, Language, Member } from './types.js';
+import type { Household, HouseholdRole, HouseholdWithMembers, Member } from './types.js';
 
 /** What the document says it is; a reader refuses any other. */
 export const HOUSEHOLD_FORMAT = 'dinner-household';
@@ -48,18 +48,7 @@ export interface HouseholdDocument {
   readonly exportedAt: Date;
   /** The member who exported it: whoever imports the document takes that member's place (as Owner). */
   readonly exportedBy: string | null;
-  readonly household: {
-    readonly name: string;
-    readonly timeZoneId: string;
-    readonly language: Language;
-    readonly country: string;
-    readonly dinnerTime: string;
-    readonly chains: readonly string[];
-    readonly sharingOff: boolean;
-    readonly priceCatalogueOn: boolean;
-    readonly dislikes: readonly string[];
-    readonly libraryRecipesOn: boolean;
-  };
+  readonly household: HouseholdSettings;
   readonly members: readonly { readonly id: string; readonly displayName: string; readonly role: HouseholdRole; readonly createdAt: Date }[];
   readonly recipes: readonly DocumentRecipe[];
   readonly plans: readonly Omit<PlanRow, 'householdId'>[];
@@ -73,6 +62,12 @@ export interface HouseholdDocument {
   readonly shoppingLists: readonly Omit<ShoppingList, 'householdId' | 'version' | 'derivation'>[];
 }
 
+/** What the document keeps of the household itself: its settings (its id, plan and times are the instance's). */
+export type HouseholdSettings = Pick<
+  Household,
+  'name' | 'timeZoneId' | 'language' | 'country' | 'dinnerTime' | 'chains' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'
+>;
+
 export interface TransferDeps {
   readonly households: HouseholdStore;
   readonly archive: HouseholdArchiveStore;
@@ -81,8 +76,8 @@ export interface TransferDeps {
   readonly clock: Clock;
 }
 
-/** What the document keeps of the household itself: its settings (its id, plan and times are the instance's). */
-const settingsOf = (h: HouseholdDocument['household']): HouseholdDocument['household'] => ({
+/** The settings alone, whatever else `h` carries. */
+const settingsOf = (h: HouseholdSettings): HouseholdSettings => ({
   name: h.name,
   timeZoneId: h.timeZoneId,
   language: h.language,
@@ -120,21 +115,12 @@ export async function exportHousehold(
     exportedBy: member.value.id,
     household: settingsOf(h),
     members: h.members.map((m) => ({ id: m.id, displayName: m.displayName, role: m.role, createdAt: m.createdAt })),
-    recipes: a.recipes.map((r) => {
-      const image = images.get(r.id);
+    recipes: a.recipes.map(({ householdId: _h, image: _info, ingredients, ...recipe }) => {
+      const image = images.get(recipe.id);
       return {
-        id: r.id,
-        title: r.title,
-        servings: r.servings,
-        activeMinutes: r.activeMinutes,
-        totalMinutes: r.totalMinutes,
-        steps: r.steps,
-        ingredients: r.ingredients.map(({ foodKey: _k, ...line }) => line),
-        sourceUrl: r.sourceUrl,
-        imageUrl: r.imageUrl,
+        ...recipe,
+        ingredients: ingredients.map(({ foodKey: _k, ...line }) => line),
         image: image ? { sourceUrl: image.sourceUrl, mediaType: image.mediaType, bytes: image.bytes } : null,
-        createdAt: r.createdAt,
-        updatedAt: r.updatedAt,
       };
     }),
     plans: a.plans.map(without),
@@ -248,23 +234,16 @@ export async function importHousehold(
   const cycle = findCycle(doc.recipes);
   if (cycle !== null) return fail(invalid(`recipes.${doc.recipes.findIndex((r) => r.id === cycle)}`, 'its base recipes lead back to itself'));
   const recipes: Recipe[] = doc.recipes.map((r) => ({
+    ...r,
     id: recipeIds.get(r.id),
     householdId,
-    title: r.title,
-    servings: r.servings,
-    activeMinutes: r.activeMinutes,
-    totalMinutes: r.totalMinutes,
-    steps: r.steps,
     ingredients: r.ingredients.map((line) => ({
       ...line,
       foodKey: normalizeFoodKey(line.displayName),
       baseRecipeId: line.baseRecipeId === null ? null : recipeIds.get(line.baseRecipeId),
     })),
-    sourceUrl: r.sourceUrl,
-    imageUrl: r.imageUrl,
+    // The picture goes apart (archiveImages); the store reads its info back from the kept bytes.
     image: null,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
   }));
   const archiveImages = doc.recipes.flatMap((r) => {
     const image = r.image === null ? undefined : images.get(r.id);

@@ -181,6 +181,7 @@ for (const kind of databaseKinds()) {
       const send = (body: unknown) => client.request('POST', '/api/v1/households/import', { rawBody: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
       const cases: [unknown, number, string, RegExp?][] = [
         ['{ not json', 400, 'validation_failed'],
+        [JSON.stringify({ ...doc, household: { ...doc.household, name: 'Lie\u0000' } }), 400, 'validation_failed', /NUL/],
         [{ hello: 'world' }, 400, 'not_a_household_document'],
         [{ ...doc, version: 2 }, 400, 'household_document_too_new', /version 2/],
         [{ ...doc, members: [] }, 400, 'household_document_invalid', /exportedBy/],
@@ -204,6 +205,21 @@ for (const kind of databaseKinds()) {
       // The same file, whole, makes the household.
       expect((await send(doc)).status).to.equal(201);
       expect(await households()).to.equal(1);
+    });
+
+    it('replays an import sent twice under one Idempotency-Key: one household, the same answer', async () => {
+      const h = await ownedHousehold(server.url, 'Dahl');
+      const text = (await h.owner.get(`${h.base}/export`)).text;
+      const { client } = await signedInClient(server.url);
+      const send = (key: string) => client.request('POST', '/api/v1/households/import', { rawBody: text, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key } });
+      const first = await send('import-1');
+      const again = await send('import-1');
+      expect([first.status, again.status, again.headers.get('idempotent-replayed')]).to.deep.equal([201, 201, 'true']);
+      expect(again.json.id).to.equal(first.json.id);
+      expect((await client.get('/api/v1/me')).json.memberships.length).to.equal(1);
+      // Another file under the same key is another request.
+      const other = await client.request('POST', '/api/v1/households/import', { rawBody: text.replace('"Dahl"', '"Dahl 2"'), headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'import-1' } });
+      expect([other.status, other.json.code]).to.deep.equal([422, 'idempotency_key_reused']);
     });
   });
 }

@@ -14,7 +14,7 @@ import type { ServiceDeps } from '../deps.js';
 import { HttpProblem, problemFor, problems } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
-import { containsNul, parseWith } from '../validation.js';
+import { parseWith } from '../validation.js';
 import { Address, IngredientRequest, minutes, trimmed } from './recipes.js';
 import { HouseholdResponse, toHouseholdResponse } from './households.js';
 
@@ -322,13 +322,13 @@ export function householdTransferRoutes(deps: ServiceDeps, settings: TransferSet
       problems: { household_document_invalid: 400, not_a_household_document: 400, household_document_too_new: 400, time_zone_unknown: 400 },
       handler: async (ctx, { caller, rawBody }) => {
         if (!ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
+        // The NUL rule was kept by readRawBody, on the bytes (a NUL byte or a \u0000 escape): no walk of the parsed file.
         let body: unknown;
         try {
           body = JSON.parse(rawBody.toString('utf8'));
         } catch {
           throw problems.validation('the body is not valid JSON');
         }
-        if (containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
         const head = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as { format?: unknown; version?: unknown };
         if (head.format !== HOUSEHOLD_FORMAT) {
           throw new HttpProblem(400, 'not_a_household_document', 'Not a household export', `the file is not a household export (format "${HOUSEHOLD_FORMAT}")`);
@@ -353,10 +353,7 @@ export function householdTransferRoutes(deps: ServiceDeps, settings: TransferSet
           }
           images.set(r.id, { sourceUrl: r.image.sourceUrl, mediaType: inspected.mediaType, bytes, etag: inspected.etag });
         }
-        const document: HouseholdDocument = {
-          ...doc,
-          recipes: doc.recipes.map((r) => ({ ...r, image: r.image && { sourceUrl: r.image.sourceUrl, mediaType: r.image.mediaType, bytes: new Uint8Array(0) } })),
-        };
+        const document: HouseholdDocument = { ...doc, recipes: doc.recipes.map((r) => ({ ...r, image: images.get(r.id) ?? null })) };
         const result = await importHousehold(deps, caller.account, document, images);
         if (!result.ok) throw problemFor(result.error);
         ctx.status = 201;
