@@ -150,7 +150,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       maxBytes: config.recipeImport.maxBytes,
       userAgent: recipeFetchUserAgent(config.publicBaseUrl, version),
     }),
-    importGate: (householdId: string) => rateLimiter.consume('recipe-import-per-household', `household:${householdId}`),
+    importGate: async (householdId: string) => rateLimiter.consume('recipe-import-per-household', `household:${householdId}`),
   };
   const live = liveStreams(deps, { perLogin: config.live.perLogin, onError: (err) => logger.warn('live stream check failed', { err }) });
   let document: Record<string, unknown> | undefined;
@@ -163,7 +163,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...householdRoutes(deps),
     ...householdTransferRoutes(deps, { publicBaseUrl: config.publicBaseUrl, importMaxBytes: config.householdImportMaxBytes, imageMaxBytes: config.recipeImport.maxBytes }),
     ...planRoutes(deps),
-    ...plannerRoutes({ ...deps, plannerGate: (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`) }),
+    ...plannerRoutes({ ...deps, plannerGate: async (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`) }),
     ...recipeRoutes(deps),
     ...recipeImportRoutes(recipeImport),
     ...eventRoutes(deps),

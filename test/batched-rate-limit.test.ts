@@ -6,6 +6,9 @@
 import { expect } from 'chai';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { batchedShared, defaultSlack, type SharedCounter } from '../adapters/ratelimit/batched-shared.js';
+import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
+import { DEFAULT_RATE_LIMITS } from '../config/config.js';
+import { jsonLogger } from '../adapters/log/json-logger.js';
 
 function sharedRow(points: number): SharedCounter & { calls: number; consumed: () => Promise<number> } {
   const limiter = new RateLimiterMemory({ points, duration: 60 });
@@ -44,6 +47,15 @@ describe('batched shared rate-limit counter', () => {
     expect(row.calls).to.be.at.least(1 + 20);
   });
 
+  it('counts what it has sent to the row until the row answers, so concurrent requests near the limit are not all admitted', async () => {
+    const row = sharedRow(100);
+    const limiter = batchedShared(row, { points: 100, durationSec: 60 }, { slack: 10, flushMs: 60_000 });
+    const decisions = await Promise.all(Array.from({ length: 130 }, () => limiter.consume('k')));
+    expect(decisions.filter((d) => d.allowed)).to.have.length(100);
+    expect(await row.consumed()).to.be.at.least(100);
+    await limiter.close();
+  });
+
   it('adds what is pending at once on close, so shutting down loses no counts and leaves no timer', async () => {
     const row = sharedRow(100);
     const limiter = batchedShared(row, { points: 100, durationSec: 60 }, { slack: 10, flushMs: 60_000 });
@@ -75,5 +87,27 @@ describe('batched shared rate-limit counter', () => {
     }
     expect(admitted).to.be.at.least(200);
     expect(admitted).to.be.at.most(200 + 2 * 10);
+  });
+
+  it('in one process (SQLite) admits exactly the rule, answering at once far from the limit and asking the counter near it', async () => {
+    const rules = { ...DEFAULT_RATE_LIMITS, backstop: { points: 200, durationSec: 60 }, auth: { points: 5, durationSec: 60 } };
+    const limiter = flexibleRateLimiter(rules, { kind: 'memory' }, jsonLogger('silent'));
+    try {
+      const first = limiter.consume('backstop', 'account:a');
+      expect(first).not.to.be.instanceOf(Promise);
+      // 230 at once, as concurrent requests would ask: 200 admitted, 30 refused, whatever answered at once.
+      const decisions = await Promise.all(Array.from({ length: 229 }, () => limiter.consume('backstop', 'account:a')));
+      const all = [first, ...decisions] as { allowed: boolean }[];
+      expect(all.filter((d) => d.allowed)).to.have.length(200);
+      expect(all.slice(200).every((d) => !d.allowed)).to.equal(true);
+      // Another key has a window of its own; a rule under 20 points asks on every request.
+      expect(await limiter.consume('backstop', 'account:b')).to.deep.equal({ allowed: true });
+      expect(limiter.consume('auth', 'ip:1')).to.be.instanceOf(Promise);
+      const auth = [];
+      for (let i = 0; i < 6; i++) auth.push((await limiter.consume('auth', 'ip:1')).allowed);
+      expect(auth).to.deep.equal([true, true, true, true, false, false]);
+    } finally {
+      await limiter.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { Logger } from '../../ports/logger.js';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import type { Config, RateClass } from '../../config/config.js';
 import { stepDone, type RequestMetrics } from '../observability/request-context.js';
-import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { RateDecision, RateLimiter } from '../ratelimit/rate-limiter.js';
 import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
 import { koaPath, type AnyRoute } from './route.js';
@@ -117,21 +117,31 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
   const multipartDef = route.multipart;
   // A state-changing signed-in route takes an Idempotency-Key.
   const idempotent = route.method !== 'GET' && route.auth === 'session';
-  const limit = async (metrics: RequestMetrics, cls: RateClass, key: string) => {
+  // Counts the request; a promise only when the limiter had to ask its counter (far from the limit it answers at once).
+  const limit = (metrics: RequestMetrics, cls: RateClass, key: string): Promise<void> | undefined => {
     const since = process.hrtime.bigint();
-    let decision: Awaited<ReturnType<RateLimiter['consume']>>;
-    try {
-      decision = await rateLimiter.consume(cls, key);
-    } finally {
+    const decided = (decision: RateDecision) => {
       stepDone(metrics, 'ratelimit', since);
+      if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSec);
+    };
+    const decision = rateLimiter.consume(cls, key);
+    if (!(decision instanceof Promise)) {
+      decided(decision);
+      return undefined;
     }
-    if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSec);
+    return decision.then(decided, (err: unknown) => {
+      stepDone(metrics, 'ratelimit', since);
+      throw err;
+    });
   };
   return async (ctx) => {
     const metrics = ctx.state['metrics'] as RequestMetrics;
     // The route's template, for the request-duration metric (adapters/observability/prometheus.ts).
     ctx.state['route'] = route.path;
-    if (ipClass) await limit(metrics, ipClass, `ip:${ctx.ip}`);
+    if (ipClass) {
+      const counting = limit(metrics, ipClass, `ip:${ctx.ip}`);
+      if (counting) await counting;
+    }
     crossSite?.(ctx);
     let since = process.hrtime.bigint();
     if (authenticate) {
@@ -142,7 +152,8 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       }
     }
     if (route.rateLimit === 'backstop') {
-      await limit(metrics, 'backstop', ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`);
+      const counting = limit(metrics, 'backstop', ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`);
+      if (counting) await counting;
     }
     since = process.hrtime.bigint();
     let raw: Buffer | undefined;

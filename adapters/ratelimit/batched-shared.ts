@@ -19,6 +19,8 @@ export interface BatchedOptions {
 /** `min(20, points / 20)`: a 600-a-minute backstop lets a process admit 20 on its own; a rule of 19 or fewer none. */
 export const defaultSlack = (rule: RateRule): number => Math.min(20, Math.floor(rule.points / 20));
 
+const ALLOWED: RateDecision = Object.freeze({ allowed: true });
+
 /** Keys whose window ended are forgotten once this many are held. */
 const MAX_IDLE_KEYS = 10_000;
 
@@ -27,6 +29,8 @@ interface KeyState {
   pending: number;
   /** The shared counter's points as of the last answer it gave. */
   known: number;
+  /** Sent to the shared counter, its answer not back yet: counted in this process's view meanwhile. */
+  inFlight: number;
   /** When that window ends (ms since the epoch). */
   windowEnds: number;
   timer: NodeJS.Timeout | null;
@@ -35,24 +39,34 @@ interface KeyState {
 /**
  * A shared fixed-window counter that is not asked on every request. Far from the limit, a request is admitted here
  * and counted in the shared row in a batch at most `flushMs` later; once this process's view of the window (the
- * shared count it last saw plus its own pending requests) comes within `slack` of the limit, every request goes to
+ * shared count it last saw plus its own requests pending or on their way to it) comes within `slack` of the limit, every request goes to
  * the shared counter at once, with the pending ones added in the same call. Each process may therefore admit at
  * most `slack` requests more than the rule in a window, and sees other processes' requests up to `flushMs` late.
  * Meant for the signed-in backstop: on Postgres, asking on every request made one account's concurrent requests
- * queue on its one counter row (docs/performance.md); the classes that guard sign-in stay exact.
+ * queue on its one counter row (docs/performance.md); the classes that guard sign-in stay exact. Over an in-process
+ * counter (SQLite: one process) nobody else counts, so it admits exactly what the rule allows, and a request far from
+ * the limit is answered without a promise.
  */
 export function batchedShared(
   shared: SharedCounter,
   rule: RateRule,
   options: BatchedOptions,
-): { consume(key: string): Promise<RateDecision>; close(): Promise<void> } {
+): { consume(key: string): RateDecision | Promise<RateDecision>; close(): Promise<void> } {
   const now = options.now ?? Date.now;
   const states = new Map<string, KeyState>();
 
+  // Answers may come back out of order: within one window the count only grows.
   const learn = (s: KeyState, res: RateLimiterRes) => {
-    s.known = res.consumedPoints;
-    s.windowEnds = now() + res.msBeforeNext;
+    const t = now();
+    s.known = Math.max(s.windowEnds <= t ? 0 : s.known, res.consumedPoints);
+    s.windowEnds = t + res.msBeforeNext;
   };
+  // Sends `points` to the shared counter; they count in this process's view until it answers.
+  const send = (key: string, s: KeyState, points: number): Promise<RateLimiterRes> => {
+    s.inFlight += points;
+    return shared.consume(key, points).finally(() => (s.inFlight -= points));
+  };
+  const idle = (s: KeyState, t: number) => s.pending === 0 && s.inFlight === 0 && s.timer === null && s.windowEnds <= t;
 
   const flush = async (key: string, s: KeyState) => {
     s.timer = null;
@@ -60,17 +74,17 @@ export function batchedShared(
     if (points === 0) return;
     s.pending = 0;
     try {
-      learn(s, await shared.consume(key, points));
+      learn(s, await send(key, s, points));
     } catch (res) {
       // Over the limit already: the requests were admitted; the next ones are asked for one by one and refused.
       if (res instanceof RateLimiterRes) learn(s, res);
     }
-    if (s.pending === 0 && s.timer === null && s.windowEnds <= now()) states.delete(key);
+    if (idle(s, now())) states.delete(key);
   };
 
   const sweep = () => {
     const t = now();
-    for (const [key, s] of states) if (s.pending === 0 && s.timer === null && s.windowEnds <= t) states.delete(key);
+    for (const [key, s] of states) if (idle(s, t)) states.delete(key);
   };
 
   return {
@@ -83,27 +97,32 @@ export function batchedShared(
       }
       await Promise.all(flushes);
     },
-    async consume(key) {
+    // Not an async function: a request admitted here is answered at once, with no promise (W1, docs/performance.md).
+    consume(key) {
       if (states.size > MAX_IDLE_KEYS) sweep();
       let s = states.get(key);
-      if (!s) states.set(key, (s = { pending: 0, known: 0, windowEnds: 0, timer: null }));
+      if (!s) states.set(key, (s = { pending: 0, known: 0, inFlight: 0, windowEnds: 0, timer: null }));
       if (s.windowEnds <= now()) s.known = 0;
-      if (options.slack > 0 && s.known + s.pending + 1 <= rule.points - options.slack) {
+      if (options.slack > 0 && s.known + s.inFlight + s.pending + 1 <= rule.points - options.slack) {
         s.pending++;
         const state = s;
         s.timer ??= setTimeout(() => void flush(key, state), options.flushMs).unref();
-        return { allowed: true };
+        return ALLOWED;
       }
       const points = s.pending + 1;
       s.pending = 0;
-      try {
-        learn(s, await shared.consume(key, points));
-        return { allowed: true };
-      } catch (res) {
-        if (!(res instanceof RateLimiterRes)) throw res;
-        learn(s, res);
-        return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
-      }
+      const state = s;
+      return send(key, state, points).then(
+        (res) => {
+          learn(state, res);
+          return ALLOWED;
+        },
+        (res: unknown) => {
+          if (!(res instanceof RateLimiterRes)) throw res;
+          learn(state, res);
+          return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+        },
+      );
     },
   };
 }

@@ -8,24 +8,33 @@ import type { RateDecision } from './decision.js';
 export type { RateDecision };
 
 export interface RateLimiter {
-  /** Counts one request of `key` against `cls`. */
-  consume(cls: RateClass, key: string): Promise<RateDecision>;
+  /**
+   * Counts one request of `key` against `cls`. Answers at once (no promise) when the request is admitted in the
+   * process, far from the limit; a promise when the counter itself had to be asked.
+   */
+  consume(cls: RateClass, key: string): RateDecision | Promise<RateDecision>;
   /** Hands counts still held in the process to the shared store; call before the database closes. */
   close(): Promise<void>;
 }
 
+const ALLOWED: RateDecision = Object.freeze({ allowed: true });
+
 /**
- * Fixed-window counters per class. On Postgres the counters live in the `rate_limits` table, so every process
- * on one database shares them; should that table be unreachable, an in-process counter stands in (fail safe,
- * not fail open). The signed-in `backstop` is added to its shared row in batches, so each process may admit up to
- * `defaultSlack` requests more than the rule in a window. On SQLite (one process) the counters are in memory.
+ * Fixed-window counters per class, counted by rate-limiter-flexible. On Postgres the counters live in the
+ * `rate_limits` table, so every process on one database shares them; should that table be unreachable, an
+ * in-process counter stands in (fail safe, not fail open). The signed-in `backstop` is added to its shared row in
+ * batches, so each process may admit up to `defaultSlack` requests more than the rule in a window; the classes that
+ * guard sign-in and anonymous callers ask the shared row on every request. On SQLite (one process) the counters are
+ * in memory, and every class is counted the batched way too: far from its limit a request is admitted without a
+ * promise and added to the counter within 100 ms, near it the counter is asked on every request. With no other
+ * process counting, that is exact: nothing more is admitted than the rule allows.
  */
 export function flexibleRateLimiter(
   rules: Readonly<Record<RateClass, RateRule>>,
   store: { kind: 'memory' } | { kind: 'postgres'; knex: Knex },
   logger: Logger,
 ): RateLimiter {
-  const limiters = new Map<RateClass, { consume(key: string): Promise<RateDecision>; close?(): Promise<void> }>();
+  const limiters = new Map<RateClass, { consume(key: string): RateDecision | Promise<RateDecision>; close?(): Promise<void> }>();
   for (const [cls, rule] of Object.entries(rules) as [RateClass, RateRule][]) {
     const base = { points: rule.points, duration: rule.durationSec, keyPrefix: cls };
     const limiter: RateLimiterAbstract =
@@ -40,36 +49,38 @@ export function flexibleRateLimiter(
             clearExpiredByTimeout: false,
             insuranceLimiter: new RateLimiterMemory(base),
           });
-    // The signed-in backstop on Postgres is counted in batches (adapters/ratelimit/batched-shared.ts); the classes
-    // that guard sign-in and anonymous callers ask the shared row on every request.
     limiters.set(
       cls,
-      store.kind === 'postgres' && cls === 'backstop'
+      store.kind === 'memory' || cls === 'backstop'
         ? batchedShared(limiter, rule, { slack: defaultSlack(rule), flushMs: 100 })
         : {
-            async consume(key) {
-              try {
-                await limiter.consume(key, 1);
-                return { allowed: true };
-              } catch (res) {
-                if (res instanceof RateLimiterRes) return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
-                throw res;
-              }
-            },
+            consume: (key) =>
+              limiter.consume(key, 1).then(
+                () => ALLOWED,
+                (res: unknown) => {
+                  if (res instanceof RateLimiterRes) return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+                  throw res;
+                },
+              ),
           },
     );
   }
+  const failOpen = (err: unknown): RateDecision => {
+    logger.error('rate limiter failed; letting the request through', { err });
+    return ALLOWED;
+  };
   return {
     async close() {
       await Promise.all([...limiters.values()].map((l) => l.close?.()));
     },
-    async consume(cls, key) {
+    consume(cls, key) {
+      let decision: RateDecision | Promise<RateDecision>;
       try {
-        return await limiters.get(cls)!.consume(key);
+        decision = limiters.get(cls)!.consume(key);
       } catch (err) {
-        logger.error('rate limiter failed; letting the request through', { err });
-        return { allowed: true };
+        return failOpen(err);
       }
+      return decision instanceof Promise ? decision.catch(failOpen) : decision;
     },
   };
 }
