@@ -6,6 +6,7 @@ import { INPUTS } from './migrations/0016_household_revisions.js';
 import { HOUSEHOLD_CHANGES_CHANNEL, LIST_STATE_TABLES } from './migrations/0028_household_changes.js';
 import type { StoreCall } from './store-calls.js';
 import { WAL_INDEX_HEADER } from './fixed-sql.js';
+import { storeError } from './store-error.js';
 
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
@@ -162,38 +163,43 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
       await syncing;
     }
   };
+  /** A value read from the database, kept when nothing changed while it was read. */
+  const loadAndKeep = async <T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household: string | undefined, usable: boolean): Promise<T> => {
+    const before = generation;
+    if (household === undefined) {
+      const value = await load();
+      if (usable && before === generation && !pending(false) && keep(value)) {
+        entries.delete(key);
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+        entries.set(key, { value: frozen(value), at: now() });
+      }
+      return value;
+    }
+    const beforeHouseholds = householdsGeneration;
+    const l = loading.get(household) ?? { loads: 0, generation: 0 };
+    loading.set(household, l);
+    l.loads++;
+    const beforeHousehold = l.generation;
+    let value: T;
+    try {
+      value = await load();
+    } finally {
+      if (--l.loads === 0) loading.delete(household);
+    }
+    const unchanged = before === generation && beforeHouseholds === householdsGeneration && beforeHousehold === l.generation;
+    if (usable && unchanged && !pending(true) && keep(value)) keepFor(household, key, { value: frozen(value), at: now() });
+    return value;
+  };
   source.start(changed, householdChanged);
   return {
-    async read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household?: string): Promise<T> {
+    // Not an async function: a value from memory costs one promise (W1, docs/performance.md).
+    read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household?: string): Promise<T> {
       const usable = !pending(household !== undefined) && source.usable();
       if (usable) {
         const hit = household === undefined ? entries.get(key) : households.get(household)?.get(key);
-        if (hit && now() - hit.at < ttlMs) return hit.value as T;
+        if (hit && now() - hit.at < ttlMs) return Promise.resolve(hit.value as T);
       }
-      const before = generation;
-      if (household === undefined) {
-        const value = await load();
-        if (usable && before === generation && !pending(false) && keep(value)) {
-          entries.delete(key);
-          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-          entries.set(key, { value: frozen(value), at: now() });
-        }
-        return value;
-      }
-      const beforeHouseholds = householdsGeneration;
-      const l = loading.get(household) ?? { loads: 0, generation: 0 };
-      loading.set(household, l);
-      l.loads++;
-      const beforeHousehold = l.generation;
-      let value: T;
-      try {
-        value = await load();
-      } finally {
-        if (--l.loads === 0) loading.delete(household);
-      }
-      const unchanged = before === generation && beforeHouseholds === householdsGeneration && beforeHousehold === l.generation;
-      if (usable && unchanged && !pending(true) && keep(value)) keepFor(household, key, { value: frozen(value), at: now() });
-      return value;
+      return loadAndKeep(key, load, keep, household, usable);
     },
     writing(call, scope = 'all') {
       if (scope === 'households') {
@@ -457,11 +463,21 @@ export function registerReadCache(knex: Knex, cache: ReadCache): void {
 
 export const readCacheOf = (knex: Knex): ReadCache | undefined => caches.get(knex);
 
+/** `load` with the database's errors as the port's (adapters/knex/store-error.ts). */
+async function translatedLoad<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    throw storeError(err);
+  }
+}
+
 /**
  * `load` through the read cache of `knex`, or straight when it has none (a transaction, a SQLite in memory); with
- * `household`, a value that writes to that household's shopping-list inputs may change.
+ * `household`, a value that writes to that household's shopping-list inputs may change. The errors of `load` reach
+ * the caller as the port's, so a store method answering only through here needs no wrapper (errors.ts, `reads`).
  */
 export function cachedRead<T>(knex: Knex, key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true, household?: string): Promise<T> {
   const cache = caches.get(knex);
-  return cache ? cache.read(key, load, keep, household) : load();
+  return cache ? cache.read(key, () => translatedLoad(load), keep, household) : translatedLoad(load);
 }
