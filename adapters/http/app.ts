@@ -134,6 +134,32 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       throw err;
     });
   };
+  // Validates the input and runs the handler, each a step of Server-Timing (one function for the route, not one a request).
+  const handle = async (ctx: Koa.Context, metrics: RequestMetrics, raw: Buffer | undefined, multipart: ParsedMultipart | undefined) => {
+    let since = process.hrtime.bigint();
+    let input: Parameters<AnyRoute['handler']>[1];
+    try {
+      const body = route.body ? bodyOf(ctx) : undefined;
+      if (body !== undefined && containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
+      input = {
+        params: route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {},
+        query: route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {},
+        // Its text fields were read and checked for NUL by readMultipart; they validate like a JSON body.
+        body: route.body ? parseWith(route.body, body, 'body') : multipartDef && multipart ? parseWith(multipartDef.fields, multipart.fields, 'body') : undefined,
+        files: multipart?.files ?? {},
+        caller: ctx.state['caller'] ?? null,
+        rawBody: raw ?? NO_BYTES,
+      };
+    } finally {
+      stepDone(metrics, 'validate', since);
+    }
+    since = process.hrtime.bigint();
+    try {
+      await route.handler(ctx, input);
+    } finally {
+      stepDone(metrics, 'handler', since);
+    }
+  };
   return async (ctx) => {
     const metrics = ctx.state['metrics'] as RequestMetrics;
     // The route's template, for the request-duration metric (adapters/observability/prometheus.ts).
@@ -176,33 +202,11 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
       await parseJson(ctx, noMore);
     }
-    const handle = async () => {
-      let since = process.hrtime.bigint();
-      let input: Parameters<AnyRoute['handler']>[1];
-      try {
-        const body = route.body ? bodyOf(ctx) : undefined;
-        if (body !== undefined && containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
-        input = {
-          params: route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {},
-          query: route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {},
-          // Its text fields were read and checked for NUL by readMultipart; they validate like a JSON body.
-          body: route.body ? parseWith(route.body, body, 'body') : multipartDef && multipart ? parseWith(multipartDef.fields, multipart.fields, 'body') : undefined,
-          files: multipart?.files ?? {},
-          caller: ctx.state['caller'] ?? null,
-          rawBody: raw ?? Buffer.alloc(0),
-        };
-      } finally {
-        stepDone(metrics, 'validate', since);
-      }
-      since = process.hrtime.bigint();
-      try {
-        await route.handler(ctx, input);
-      } finally {
-        stepDone(metrics, 'handler', since);
-      }
-    };
     const login = idempotent ? (ctx.state['caller'] as { session: { tokenHash: string } } | undefined)?.session.tokenHash : undefined;
-    if (!login) return handle();
+    if (!login) {
+      await handle(ctx, metrics, raw, multipart);
+      return;
+    }
     // What the request sent, for telling a repeat from another request under the same key.
     const fingerprint = () =>
       requestFingerprint(
@@ -212,11 +216,14 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
             ? [JSON.stringify(multipart.fields), ...Object.entries(multipart.files).sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([name, f]) => [name, f.bytes])]
             : [(ctx.request as unknown as { rawBody?: string }).rawBody ?? ''],
       );
-    await underIdempotencyKey(settings.idempotency, ctx, login, fingerprint, handle);
+    await underIdempotencyKey(settings.idempotency, ctx, login, fingerprint, () => handle(ctx, metrics, raw, multipart));
   };
 }
 
 const noMore = async () => {};
+
+/** The raw body of a route that takes none: one empty buffer for every request. */
+const NO_BYTES = Buffer.alloc(0);
 
 /** koa-body for JSON up to 1 MiB; a body it cannot read answers 400, one too large 413. */
 const jsonBodyParser = () =>
@@ -241,7 +248,8 @@ function bodyOf(ctx: Koa.Context): unknown {
   return ctx.request.body;
 }
 
-const hasBody = (ctx: Koa.Context): boolean => Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+// Node's own lower-case headers (ctx.get lower-cases its argument on every call).
+const hasBody = (ctx: Koa.Context): boolean => Number(ctx.req.headers['content-length'] || 0) > 0 || (ctx.req.headers['transfer-encoding'] ?? '') !== '';
 
 /**
  * A route that takes no body ignores one that is sent, but the NUL rule covers every part of a request: such a
@@ -259,19 +267,27 @@ async function refuseNulInIgnoredBody(ctx: Koa.Context): Promise<void> {
   if (body.includes(0) || /\\u0000/i.test(body.toString('utf8'))) throw problems.validation('a NUL character is not allowed anywhere in a request');
 }
 
-/** A NUL character anywhere in the path or query (percent-encoded or not) is refused before routing. */
+/**
+ * A NUL character anywhere in the path or query (percent-encoded or not) is refused before routing. Node's parser
+ * already refuses a raw NUL (or any other control character) in the request line and the headers; they are checked
+ * here again, without making anything, in case the server ever parses leniently.
+ */
 function rejectNulInRequestLine(ctx: Koa.Context): void {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(ctx.originalUrl);
-  } catch {
-    throw problems.validation('the request URL is not validly percent-encoded');
-  }
-  if (decoded.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
-  for (const value of Object.values(ctx.headers)) {
-    if ((Array.isArray(value) ? value : [value ?? '']).some((h) => h.includes('\0'))) {
-      throw problems.validation('a NUL character is not allowed anywhere in a request');
+  const url = ctx.originalUrl;
+  if (url.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
+  // Only a percent sign can hide a NUL, or be a broken escape; most request lines have none.
+  if (url.includes('%')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(url);
+    } catch {
+      throw problems.validation('the request URL is not validly percent-encoded');
     }
+    if (decoded.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
+  }
+  const raw = ctx.req.rawHeaders;
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i]!.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
   }
 }
 

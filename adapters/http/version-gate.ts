@@ -17,7 +17,10 @@ function below(version: [number, number, number], floor: [number, number, number
  */
 export function versionGate(floor: VersionMap, exemptPaths: ReadonlySet<string>): (ctx: Koa.Context) => void {
   return (ctx) => {
-    const m = HEADER.exec(ctx.get('X-App-Version').trim());
+    // Node's own lower-case header; most requests (the web app's) send none.
+    const header = ctx.req.headers['x-app-version'];
+    if (header === undefined) return;
+    const m = HEADER.exec((Array.isArray(header) ? header.join(', ') : header).trim());
     if (m && !exemptPaths.has(ctx.path)) {
       const platform = m[1] as keyof VersionMap;
       const min = floor[platform];
