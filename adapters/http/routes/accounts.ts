@@ -1,3 +1,4 @@
+import { isoTime } from '../iso-time.js';
 import * as v from 'valibot';
 import { describeMe, updateMe, type Me } from '../../../core/accounts/me.js';
 import { login } from '../../../core/accounts/login.js';
@@ -75,11 +76,12 @@ export function languageOf(acceptLanguage: string): AccountLanguage {
 export function toMeResponse(me: Me): v.InferOutput<typeof MeResponse> {
   return {
     user: { id: me.account.id, email: me.account.email, displayName: me.account.displayName },
-    memberships: me.memberships.map((m) => ({ ...m })),
+    // The answer's fields by name (a kept membership is frozen, and a spread of a frozen object is a slow copy).
+    memberships: me.memberships.map(({ householdId, householdName, role, memberId }) => ({ householdId, householdName, role, memberId })),
     isPlatformAdmin: me.isPlatformAdmin,
     emailConfirmed: me.account.emailConfirmed,
     hasPassword: me.account.passwordHash !== null,
-    serverNow: me.serverNow.toISOString(),
+    serverNow: isoTime(me.serverNow),
   };
 }
 
