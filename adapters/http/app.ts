@@ -45,15 +45,14 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
   const gate = versionGate(settings.config.appVersionFloor, new Set(routes.filter((r) => r.versionGated === false).map((r) => koaPath(r.path))));
   const answerProblem = problemResponder(settings);
   app.use(
-    observe(settings.logger, async (ctx, next) => {
-      try {
+    observe(
+      settings.logger,
+      (ctx) => {
         rejectNulInRequestLine(ctx);
         gate(ctx);
-        await next();
-      } catch (err) {
-        answerProblem(ctx, err);
-      }
-    }),
+      },
+      answerProblem,
+    ),
   );
   app.use(routing(settings, routes));
   app.use(async (ctx, next) => {
@@ -70,7 +69,11 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
 /** Positions of a path's segments ('', 'api', 'v1', 'households', id, 'plans', ...) that may tell routes apart. */
 const KEY_POSITIONS = [3, 5];
 
-const routeKey = (segments: readonly string[], positions: readonly number[]): string => [segments.length, ...positions.map((p) => segments[p] ?? '')].join('/');
+const routeKey = (segments: readonly string[], positions: readonly number[]): string => {
+  let key = String(segments.length);
+  for (const p of positions) key += `/${segments[p] ?? ''}`;
+  return key;
+};
 
 /**
  * Dispatches to the routes as several routers, each holding the routes a path could match by its number of segments
@@ -120,19 +123,15 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
   // Counts the request; a promise only when the limiter had to ask its counter (far from the limit it answers at once).
   const limit = (metrics: RequestMetrics, cls: RateClass, key: string): Promise<void> | undefined => {
     const since = process.hrtime.bigint();
-    const decided = (decision: RateDecision) => {
-      stepDone(metrics, 'ratelimit', since);
-      if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSec);
-    };
     const decision = rateLimiter.consume(cls, key);
-    if (!(decision instanceof Promise)) {
-      decided(decision);
-      return undefined;
-    }
-    return decision.then(decided, (err: unknown) => {
-      stepDone(metrics, 'ratelimit', since);
-      throw err;
-    });
+    if (!(decision instanceof Promise)) return rateDecided(metrics, since, decision);
+    return decision.then(
+      (d) => rateDecided(metrics, since, d),
+      (err: unknown) => {
+        stepDone(metrics, 'ratelimit', since);
+        throw err;
+      },
+    );
   };
   // Validates the input and runs the handler, each a step of Server-Timing (one function for the route, not one a request).
   const handle = async (ctx: Koa.Context, metrics: RequestMetrics, raw: Buffer | undefined, multipart: ParsedMultipart | undefined) => {
@@ -218,6 +217,13 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       );
     await underIdempotencyKey(settings.idempotency, ctx, login, fingerprint, () => handle(ctx, metrics, raw, multipart));
   };
+}
+
+/** A rate limiter's answer for the request: its step timed, and 429 when it was refused. */
+function rateDecided(metrics: RequestMetrics, since: bigint, decision: RateDecision): undefined {
+  stepDone(metrics, 'ratelimit', since);
+  if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSec);
+  return undefined;
 }
 
 const noMore = async () => {};

@@ -112,3 +112,14 @@ export function defineRoute<A extends Auth, P = Record<string, never>, Q = Recor
 
 /** /a/{b} → /a/:b for @koa/router. */
 export const koaPath = (path: string): string => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Answers `body` as JSON, as `ctx.body = body` does, with the media type set first: Koa then skips looking up
+ * 'json' in its MIME table on every answer (for the answers of every app start, GET /me among them; W1).
+ */
+export function answerJson(ctx: Koa.Context, body: unknown): void {
+  ctx.res.setHeader('Content-Type', JSON_TYPE);
+  ctx.body = body;
+}

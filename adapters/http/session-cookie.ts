@@ -59,7 +59,7 @@ export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): (
     ctx.state['caller'] = result.value;
     // A signed-in answer is the caller's own: no shared cache may keep it. Routes with a caching rule of their own
     // (time-zones, the shopping list) set Cache-Control again in their handler.
-    ctx.set('Cache-Control', 'no-store');
+    ctx.res.setHeader('Cache-Control', 'no-store');
   };
 }
 

@@ -15,7 +15,7 @@ import type { AccountLanguage } from '../../../core/accounts/types.js';
 import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from '../../../core/accounts/types.js';
 import { ROLES } from '../../../core/households/types.js';
 import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { answerJson, defineRoute, type AnyRoute } from '../route.js';
 import { Uuid, IsoDateTime } from '../schemas.js';
 import { clearSessionCookie, optionalCaller, setSessionCookie } from '../session-cookie.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
@@ -138,7 +138,7 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
         const result = await login(deps, body);
         if (!result.ok) throw problemFor(result.error);
         setSessionCookie(ctx, result.value.issued.token, settings.publicBaseUrl);
-        ctx.body = toMeResponse(await describeMe(deps, result.value.account));
+        answerJson(ctx, toMeResponse(await describeMe(deps, result.value.account)));
       },
     }),
     defineRoute({
@@ -170,7 +170,7 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
       rateLimit: 'backstop',
       responses: { 200: { description: 'The caller', schema: MeResponse } },
       handler: async (ctx, { caller }) => {
-        ctx.body = toMeResponse(await describeMe(deps, caller.account));
+        answerJson(ctx, toMeResponse(await describeMe(deps, caller.account)));
       },
     }),
     defineRoute({
@@ -188,7 +188,7 @@ export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRo
       handler: async (ctx, { caller, body }) => {
         const result = await updateMe(deps, caller.account, body);
         if (!result.ok) throw problemFor(result.error);
-        ctx.body = toMeResponse(result.value);
+        answerJson(ctx, toMeResponse(result.value));
       },
     }),
     defineRoute({
