@@ -23,7 +23,7 @@ interface Workload {
 }
 
 const WORKLOADS: readonly Workload[] = [
-  { id: 'W1', script: 'scripts/bench/w1-me.ts', measurements: 3, what: 'GET /api/v1/me vs bare node:http and bare Koa + @koa/router answering the same bytes and headers' },
+  { id: 'W1', script: 'scripts/bench/w1-me.ts', measurements: 3, what: "GET /api/v1/me vs F3, the least a Koa + @koa/router server does for a signed-in answer (scripts/bench/floors.ts), answering the same bytes and headers; bare node:http beside it as the long-term mark" },
   { id: 'W2', script: 'scripts/bench/w2-pantry.ts', measurements: 2, what: 'first inventory page of 5,000 observations vs bare node:http running the page\'s SQL through a prepared statement' },
   { id: 'W3', script: 'scripts/bench/w3-generate.ts', measurements: 2, what: 'shopping-list generate vs raw SQL doing the same reads and writes, and its SQL statement count' },
   { id: 'W5', script: 'scripts/bench/w5-shopping-304.ts', measurements: 2, what: 'GET shopping-list answered 304 vs GET /api/v1/me in the same run' },
@@ -156,7 +156,7 @@ loopback with the service in a child process of its own and autocannon in the dr
 baseline are measured in the same run, one after the other, on the same database, each after a 2 s warm-up, for
 ${seconds} s with ${connections} connections, unless a workload's note says it measures otherwise (W3, W7). Latencies are
 autocannon's, in milliseconds. A row passes when its ratio meets the target and no answer had another status than
-expected.${rounds > 1 ? ` Every workload ran ${rounds} times, each with a fresh service and database; a row shows the median run by ratio (counted from the worst), and its note gives every run's ratio.` : ''} The whole run took ${minutes.toFixed(1)} minutes.${busy}
+expected; a mark (W1 against bare node:http) is shown, not passed or failed.${rounds > 1 ? ` Every workload ran ${rounds} times, each with a fresh service and database; a row shows the median run by ratio (counted from the worst), and its note gives every run's ratio.` : ''} The whole run took ${minutes.toFixed(1)} minutes.${busy}
 
 ## Workloads
 
