@@ -608,6 +608,15 @@ for (const kind of databaseKinds()) {
         expectProblem(await anon.get('/health?%00=1'), 400, 'validation_failed');
       });
 
+      it('refuses a broken percent escape in the path or query, and passes a lone escape that decodes', async () => {
+        const { client } = await signedInClient(server.url);
+        const broken = await client.get('/api/v1/me%E0%A4%A');
+        expectProblem(broken, 400, 'validation_failed');
+        expect((broken.json as { detail: string }).detail).to.contain('percent-encoded');
+        expectProblem(await anon.get('/health?x=%zz'), 400, 'validation_failed');
+        expect((await client.get('/api/v1/me?x=%41')).status).to.equal(200);
+      });
+
       it('refuses a NUL inside a JSON string value', async () => {
         const res = await anon.post('/api/v1/auth/login', { email: 'someone\u0000@example.com', password: PASSWORD });
         expectProblem(res, 400, 'validation_failed');
