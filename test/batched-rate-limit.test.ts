@@ -4,7 +4,7 @@
  * asking, near it every request asks, and two processes sharing one row admit at most the rule plus each one's slack.
  */
 import { expect } from 'chai';
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { batchedShared, defaultSlack, type SharedCounter } from '../adapters/ratelimit/batched-shared.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import { DEFAULT_RATE_LIMITS } from '../config/config.js';
@@ -53,6 +53,22 @@ describe('batched shared rate-limit counter', () => {
     const decisions = await Promise.all(Array.from({ length: 130 }, () => limiter.consume('k')));
     expect(decisions.filter((d) => d.allowed)).to.have.length(100);
     expect(await row.consumed()).to.be.at.least(100);
+    await limiter.close();
+  });
+
+  it('forgets keys whose window ended a few at a time, as requests come, once 10,000 are held', async () => {
+    let clock = 1_000_000;
+    const limiter = batchedShared({ consume: async (_key, points) => new RateLimiterRes(0, 60_000, points, false) }, { points: 100, durationSec: 60 }, { slack: 10, flushMs: 1, now: () => clock });
+    for (let i = 0; i < 12_000; i++) limiter.consume(`old:${i}`);
+    await settle();
+    expect(limiter.held()).to.equal(12_000);
+    clock += 61_000;
+    for (let i = 0; i < 1000; i++) limiter.consume(`new:${i}`);
+    // Two forgotten a request, one added: 12,000 - 2,000 + 1,000.
+    expect(limiter.held()).to.equal(11_000);
+    for (let i = 1000; i < 6000; i++) limiter.consume(`new:${i}`);
+    // Down to the bound, and held there while the new keys' windows last.
+    expect(limiter.held()).to.be.within(10_000, 10_001);
     await limiter.close();
   });
 

@@ -21,8 +21,8 @@ export const defaultSlack = (rule: RateRule): number => Math.min(20, Math.floor(
 
 const ALLOWED: RateDecision = Object.freeze({ allowed: true });
 
-/** Keys whose window ended are forgotten once this many are held. */
-const MAX_IDLE_KEYS = 10_000;
+/** Once this many keys are held, each request looks at the two held longest and forgets them if their window ended. */
+const KEYS_BEFORE_FORGETTING = 10_000;
 
 interface KeyState {
   /** Admitted here and not yet added to the shared counter. */
@@ -51,7 +51,7 @@ export function batchedShared(
   shared: SharedCounter,
   rule: RateRule,
   options: BatchedOptions,
-): { consume(key: string): RateDecision | Promise<RateDecision>; close(): Promise<void> } {
+): { consume(key: string): RateDecision | Promise<RateDecision>; close(): Promise<void>; held(): number } {
   const now = options.now ?? Date.now;
   const states = new Map<string, KeyState>();
 
@@ -82,12 +82,22 @@ export function batchedShared(
     if (idle(s, now())) states.delete(key);
   };
 
-  const sweep = () => {
+  // A little on every request rather than a walk of them all: with more keys in use than the bound (the counts of
+  // many client addresses in one window), a walk on every request would cost each of them the whole map.
+  const forgetOldest = () => {
     const t = now();
-    for (const [key, s] of states) if (idle(s, t)) states.delete(key);
+    let looked = 0;
+    for (const [key, s] of states) {
+      if (looked++ === 2) break;
+      states.delete(key);
+      // Still in use: to the back of the line.
+      if (!idle(s, t)) states.set(key, s);
+    }
   };
 
   return {
+    /** How many keys are held (tests). */
+    held: () => states.size,
     /** Adds what is pending to the shared counter now (before the database closes), and stops the timers. */
     async close() {
       const flushes: Promise<void>[] = [];
@@ -99,7 +109,7 @@ export function batchedShared(
     },
     // Not an async function: a request admitted here is answered at once, with no promise (W1, docs/performance.md).
     consume(key) {
-      if (states.size > MAX_IDLE_KEYS) sweep();
+      if (states.size > KEYS_BEFORE_FORGETTING) forgetOldest();
       let s = states.get(key);
       if (!s) states.set(key, (s = { pending: 0, known: 0, inFlight: 0, windowEnds: 0, timer: null }));
       if (s.windowEnds <= now()) s.known = 0;
