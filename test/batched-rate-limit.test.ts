@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { batchedShared, defaultSlack, type SharedCounter } from '../adapters/ratelimit/batched-shared.js';
+import type { RateDecision } from '../adapters/ratelimit/decision.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import { DEFAULT_RATE_LIMITS } from '../config/config.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
@@ -53,6 +54,23 @@ describe('batched shared rate-limit counter', () => {
     const decisions = await Promise.all(Array.from({ length: 130 }, () => limiter.consume('k')));
     expect(decisions.filter((d) => d.allowed)).to.have.length(100);
     expect(await row.consumed()).to.be.at.least(100);
+    await limiter.close();
+  });
+
+  it('learns the answer of the row as it stops counting what it sent, so no request is admitted in between', async () => {
+    const row = sharedRow(100);
+    const asked: Promise<RateLimiterRes>[] = [];
+    const limiter = batchedShared({ consume: (key, n) => { const p = row.consume(key, n); asked.push(p); return p; } }, { points: 100, durationSec: 60 }, { slack: 10, flushMs: 60_000 });
+    const decisions: (RateDecision | Promise<RateDecision>)[] = [];
+    // 90 admitted here, the 91st sends all 91 to the row.
+    for (let i = 0; i < 91; i++) decisions.push(limiter.consume('k'));
+    expect(asked).to.have.length(1);
+    // Requests that come right as the row answers (the next callback on its answer) see its count of 91.
+    await asked[0]!.then(() => {
+      for (let i = 0; i < 20; i++) decisions.push(limiter.consume('k'));
+    });
+    const settled = await Promise.all(decisions);
+    expect(settled.filter((d) => d.allowed)).to.have.length(100);
     await limiter.close();
   });
 

@@ -1,6 +1,6 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateRule } from '../../config/config.js';
-import type { RateDecision } from './decision.js';
+import { ALLOWED, refused, type RateDecision } from './decision.js';
 
 /** The part of a shared (database) limiter this module uses: add `points` to `key`'s window, or refuse. */
 export interface SharedCounter {
@@ -18,8 +18,6 @@ export interface BatchedOptions {
 
 /** `min(20, points / 20)`: a 600-a-minute backstop lets a process admit 20 on its own; a rule of 19 or fewer none. */
 export const defaultSlack = (rule: RateRule): number => Math.min(20, Math.floor(rule.points / 20));
-
-const ALLOWED: RateDecision = Object.freeze({ allowed: true });
 
 /** Once this many keys are held, each request looks at the two held longest and forgets them if their window ended. */
 const KEYS_BEFORE_FORGETTING = 10_000;
@@ -61,10 +59,22 @@ export function batchedShared(
     s.known = Math.max(s.windowEnds <= t ? 0 : s.known, res.consumedPoints);
     s.windowEnds = t + res.msBeforeNext;
   };
-  // Sends `points` to the shared counter; they count in this process's view until it answers.
+  // Sends `points` to the shared counter; they count in this process's view until its answer is learned, in the same
+  // callback (between two callbacks another request could be admitted here on a view holding neither).
   const send = (key: string, s: KeyState, points: number): Promise<RateLimiterRes> => {
     s.inFlight += points;
-    return shared.consume(key, points).finally(() => (s.inFlight -= points));
+    return shared.consume(key, points).then(
+      (res) => {
+        s.inFlight -= points;
+        learn(s, res);
+        return res;
+      },
+      (err: unknown) => {
+        s.inFlight -= points;
+        if (err instanceof RateLimiterRes) learn(s, err);
+        throw err;
+      },
+    );
   };
   const idle = (s: KeyState, t: number) => s.pending === 0 && s.inFlight === 0 && s.timer === null && s.windowEnds <= t;
 
@@ -74,10 +84,10 @@ export function batchedShared(
     if (points === 0) return;
     s.pending = 0;
     try {
-      learn(s, await send(key, s, points));
-    } catch (res) {
-      // Over the limit already: the requests were admitted; the next ones are asked for one by one and refused.
-      if (res instanceof RateLimiterRes) learn(s, res);
+      await send(key, s, points);
+    } catch {
+      // Over the limit already (learned): the requests were admitted; the next ones are asked for one by one and
+      // refused. A counter out of reach: the next request near the limit asks again.
     }
     if (idle(s, now())) states.delete(key);
   };
@@ -121,16 +131,11 @@ export function batchedShared(
       }
       const points = s.pending + 1;
       s.pending = 0;
-      const state = s;
-      return send(key, state, points).then(
-        (res) => {
-          learn(state, res);
-          return ALLOWED;
-        },
+      return send(key, s, points).then(
+        () => ALLOWED,
         (res: unknown) => {
           if (!(res instanceof RateLimiterRes)) throw res;
-          learn(state, res);
-          return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+          return refused(res);
         },
       );
     },

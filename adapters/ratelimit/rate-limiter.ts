@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimite
 import type { RateClass, RateRule } from '../../config/config.js';
 import type { Logger } from '../../ports/logger.js';
 import { batchedShared, defaultSlack } from './batched-shared.js';
-import type { RateDecision } from './decision.js';
+import { ALLOWED, refused, type RateDecision } from './decision.js';
 
 export type { RateDecision };
 
@@ -16,8 +16,6 @@ export interface RateLimiter {
   /** Hands counts still held in the process to the shared store; call before the database closes. */
   close(): Promise<void>;
 }
-
-const ALLOWED: RateDecision = Object.freeze({ allowed: true });
 
 /**
  * Fixed-window counters per class, counted by rate-limiter-flexible. On Postgres the counters live in the
@@ -58,7 +56,7 @@ export function flexibleRateLimiter(
               limiter.consume(key, 1).then(
                 () => ALLOWED,
                 (res: unknown) => {
-                  if (res instanceof RateLimiterRes) return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+                  if (res instanceof RateLimiterRes) return refused(res);
                   throw res;
                 },
               ),

@@ -426,6 +426,24 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    describe('rate limit backstop=40/60: counted in batches far from the limit, exactly at it', () => {
+      let server: TestServer;
+      before(async () => {
+        server = await startTestServer(kind, { RATE_LIMITS: GENEROUS.replace('backstop=10000/60', 'backstop=40/60') });
+      });
+      after(async () => stopQuietly(server));
+
+      it('admits exactly 40 of 60 concurrent GET /api/v1/me of one account and refuses the rest with Retry-After', async () => {
+        // 40 points leave a slack of 2: the first requests are admitted in the process, the last ones ask the counter.
+        const { client } = await signedInClient(server.url, 'Busy');
+        const answers = await Promise.all(Array.from({ length: 60 }, () => client.get('/api/v1/me')));
+        expect(answers.filter((r) => r.status === 200)).to.have.length(40);
+        const limited = answers.filter((r) => r.status !== 200);
+        expect(limited).to.have.length(20);
+        for (const res of limited) expectRateLimited(res, 60);
+      });
+    });
+
     if (kind.name === 'postgres') {
       describe('rate limits shared by two processes over one Postgres database', () => {
         let server: TestServer;
