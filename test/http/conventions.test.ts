@@ -402,6 +402,24 @@ for (const kind of databaseKinds()) {
         expectProblem(get, 405, 'method_not_allowed');
         expect((get.headers.get('allow') ?? '').split(',').map((s) => s.trim())).to.include('POST');
       });
+
+      it('answers a path without parameters exactly as spelled, and HEAD of a GET route with its headers and no body', async () => {
+        const { client } = await signedInClient(server.url);
+        const get = await client.get('/api/v1/me');
+        expect(get.status).to.equal(200);
+        const head = await client.request('HEAD', '/api/v1/me');
+        expect(head.status).to.equal(200);
+        expect(head.text).to.equal('');
+        expect(head.headers.get('content-type')).to.equal(get.headers.get('content-type'));
+        expect(head.headers.get('server-timing')).to.match(/^total;dur=/);
+        expectProblem(await client.get('/api/v1/me/'), 404, 'not_found');
+        expectProblem(await client.get('/api/v1/ME'), 404, 'not_found');
+        expectProblem(await client.get('/api/v1//me'), 404, 'not_found');
+        // A path that a route with a parameter also matches, by another method, reaches its own route: the import.
+        const imported = await client.request('POST', '/api/v1/households/import', { body: { format: 'something else' }, headers: { 'Idempotency-Key': randomUUID() } });
+        expectProblem(imported, 400, 'not_a_household_document');
+        expectProblem(await client.request('PATCH', '/api/v1/households/import', { body: { name: 'x' } }), 400, 'validation_failed');
+      });
     });
 
     describe('request validation', () => {
