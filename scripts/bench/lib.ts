@@ -354,6 +354,39 @@ export async function measure(url: string, options: Load): Promise<Figures> {
   return { rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, unexpected: total - hits + r.errors };
 }
 
+/**
+ * Several servers measured side by side: a 2 s warm-up of each, then `seconds` of load for each, cut into 1 s
+ * slices taken in turn, forwards and backwards (A B C, C B A, A B C ...). This machine's speed moves by a third
+ * within minutes; measured one after the other, a server that happens to run in a slow stretch loses up to half its
+ * ratio. Interleaved, a drift weighs on every server alike, and a turn and its mirror cancel a steady one. Each
+ * server's req/s is its answers over its slices' time; p50 is the median slice's, p99 the worst slice's.
+ */
+export async function measureSideBySide(urls: readonly string[], options: Load): Promise<Figures[]> {
+  const base = { headers: options.headers ?? {}, connections: options.connections };
+  for (const url of urls) await autocannon({ ...base, url, duration: 2 });
+  const slices: autocannon.Result[][] = urls.map(() => []);
+  for (let turn = 0; turn < options.seconds; turn++) {
+    const order = urls.map((_, i) => i);
+    if (turn % 2 === 1) order.reverse();
+    for (const i of order) slices[i]!.push(await autocannon({ ...base, url: urls[i]!, duration: 1 }));
+  }
+  return slices.map((runs) => {
+    const statuses = runs.map((r) => (r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats);
+    const total = statuses.reduce((n, codes) => n + Object.values(codes).reduce((m, c) => m + c.count, 0), 0);
+    const hits = statuses.reduce((n, codes) => n + (codes[String(options.expected ?? 200)]?.count ?? 0), 0);
+    const answers = runs.reduce((n, r) => n + r.requests.total, 0);
+    const time = runs.reduce((n, r) => n + r.duration, 0);
+    const p50s = runs.map((r) => r.latency.p50).sort((a, b) => a - b);
+    return {
+      rps: answers / time,
+      mean: runs.reduce((n, r) => n + r.latency.average * r.requests.total, 0) / Math.max(1, answers),
+      p50: p50s[Math.floor((p50s.length - 1) / 2)]!,
+      p99: Math.max(...runs.map((r) => r.latency.p99)),
+      unexpected: total - hits + runs.reduce((n, r) => n + r.errors, 0),
+    };
+  });
+}
+
 /** Prints one line per route; a run with unexpected answers is reported and fails the command. */
 export function report(rows: readonly (readonly [string, Figures])[]): void {
   for (const [name, f] of rows) {

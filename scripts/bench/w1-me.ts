@@ -4,11 +4,12 @@
  * AsyncLocalStorage run, the very bytes and headers of one real /me answer): at least 0.75 of it (issue 32). Bare
  * node:http answering the same bytes stays beside it as the long-term mark (0.50, not a pass condition: no server on
  * Koa reaches it here, docs/performance.md). One process (this file with --serve) holds the service, F3 and the
- * bare server, measured one after the other by autocannon in this process.
+ * bare server, measured side by side by autocannon in this process (measureSideBySide: 1 s turns of each, forwards
+ * and backwards, so that the machine's drifting speed weighs on all three alike).
  *   tsx scripts/bench/w1-me.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
 import { startFloors } from './floors.js';
-import { announce, orStop, benchService, emit, markRow, measure, meBaselines, progress, spawnService, stopService, throughputRow, workloadArgs, type ServedWithBaseline } from './lib.js';
+import { announce, orStop, benchService, emit, markRow, measureSideBySide, meBaselines, progress, spawnService, stopService, throughputRow, workloadArgs, type Figures, type ServedWithBaseline } from './lib.js';
 
 interface Served extends ServedWithBaseline {
   f3Url: string;
@@ -34,12 +35,8 @@ async function drive(): Promise<void> {
   const { info, child } = await spawnService<Served>('scripts/bench/w1-me.ts');
   try {
     const load = { headers: { Cookie: info.cookie }, connections, seconds };
-    progress(`W1 ${db}: bare node:http`);
-    const bare = await measure(`${info.bareUrl}/api/v1/me`, load);
-    progress(`W1 ${db}: F3`);
-    const f3 = await measure(`${info.f3Url}/api/v1/me`, load);
-    progress(`W1 ${db}: GET /api/v1/me`);
-    const me = await measure(`${info.appUrl}/api/v1/me`, load);
+    progress(`W1 ${db}: bare node:http, F3 and GET /api/v1/me side by side, ${seconds} s each in 1 s turns`);
+    const [bare, f3, me] = (await measureSideBySide([info.bareUrl, info.f3Url, info.appUrl].map((u) => `${u}/api/v1/me`), load)) as [Figures, Figures, Figures];
     const subject = 'GET /api/v1/me';
     emit(
       [
