@@ -1,20 +1,18 @@
 /**
- * `date.toISOString()`, cheaply for the current second: on Node 26 toISOString costs about half a microsecond, a
- * fortieth of a signed-in GET /me (W1). The text up to the second is kept for the last second asked, so a time
- * in the same second as the one before it (every answer's `serverNow`) only has its milliseconds appended.
+ * `date.toISOString()`, made once for each millisecond: on Node 26 toISOString costs about half a microsecond, and
+ * a busy server answers many GET /me (`serverNow`) in the same millisecond (W1). The text is toISOString's own, a
+ * flat string: a text pieced together (the second's text with the milliseconds appended, as this did before) made
+ * V8 leave JSON.stringify's fast path and serialize the whole answer again on its slow one, which cost more than
+ * toISOString itself (docs/performance.md, "Issue 32, third part").
  */
-let keptSecond = Number.NaN;
-let keptPrefix = '';
+let keptMs = Number.NaN;
+let keptText = '';
 
 export function isoTime(date: Date): string {
   const ms = date.getTime();
-  const second = Math.floor(ms / 1000);
-  if (second !== keptSecond) {
-    const full = date.toISOString();
-    keptSecond = second;
-    // '2026-11-27T09:45:12.' (or '+275760-09-13T00:00:00.'): everything before the milliseconds and the Z.
-    keptPrefix = full.slice(0, full.length - 4);
+  if (ms !== keptMs) {
+    keptText = date.toISOString();
+    keptMs = ms;
   }
-  const millis = ms - second * 1000;
-  return `${keptPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+  return keptText;
 }

@@ -1,4 +1,4 @@
-/** isoTime (adapters/http/iso-time.ts) answers what toISOString does, in the same second and across seconds. */
+/** isoTime (adapters/http/iso-time.ts) answers what toISOString does, in the same millisecond, across seconds and in a row. */
 import { expect } from 'chai';
 import { isoTime } from '../../adapters/http/iso-time.js';
 
@@ -8,6 +8,8 @@ describe('isoTime', () => {
     for (let i = 0; i < 20_000; i++) times.push(1_764_000_000_000 + i * 7);
     times.push(0, -1, -999, -1000, -1001, 8.64e15, -8.64e15, 253_402_300_799_999, 253_402_300_800_000);
     for (let i = 0; i < 2000; i++) times.push(Math.round((i * 1_234_567_891) % 8e14) - 4e14);
+    // The same millisecond twice, then an earlier one.
+    times.push(1_764_000_000_123, 1_764_000_000_123, 1_764_000_000_122, 1_764_000_000_123);
     const differing = times.filter((t) => isoTime(new Date(t)) !== new Date(t).toISOString());
     expect(differing).to.deep.equal([]);
   });
