@@ -154,7 +154,8 @@ function markdown(rows: readonly BenchRow[], facts: [string, string][], command:
 Written by \`${command}\` (scripts/bench/run.ts); run it again to refresh this page. Each workload runs on
 loopback with the service in a child process of its own and autocannon in the driving one; the subject and its
 baseline are measured in the same run, one after the other, on the same database, each after a 2 s warm-up, for
-${seconds} s with ${connections} connections, unless a workload's note says it measures otherwise (W3, W7). Latencies are
+${seconds} s with ${connections} connections, unless a workload's note says it measures otherwise (W1 measures its three
+side by side, in 1 s turns forwards and backwards; W3, W7). Latencies are
 autocannon's, in milliseconds. A row passes when its ratio meets the target and no answer had another status than
 expected; a mark (W1 against bare node:http) is shown, not passed or failed.${rounds > 1 ? ` Every workload ran ${rounds} times, each with a fresh service and database; a row shows the median run by ratio (counted from the worst), and its note gives every run's ratio.` : ''} The whole run took ${minutes.toFixed(1)} minutes.${busy}
 

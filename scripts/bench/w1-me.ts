@@ -38,10 +38,11 @@ async function drive(): Promise<void> {
     progress(`W1 ${db}: bare node:http, F3 and GET /api/v1/me side by side, ${seconds} s each in 1 s turns`);
     const [bare, f3, me] = (await measureSideBySide([info.bareUrl, info.f3Url, info.appUrl].map((u) => `${u}/api/v1/me`), load)) as [Figures, Figures, Figures];
     const subject = 'GET /api/v1/me';
+    const SIDE_BY_SIDE = `side by side, ${seconds} × 1 s turns each`;
     emit(
       [
-        throughputRow({ workload: 'W1', db, subject, baseline: F3, subjectFigures: me, baselineFigures: f3 }, 0.75),
-        markRow({ workload: 'W1', db, subject, baseline: 'bare node:http, same bytes', subjectFigures: me, baselineFigures: bare }, 0.5),
+        throughputRow({ workload: 'W1', db, subject, baseline: F3, subjectFigures: me, baselineFigures: f3, note: SIDE_BY_SIDE }, 0.75),
+        markRow({ workload: 'W1', db, subject, baseline: 'bare node:http, same bytes', subjectFigures: me, baselineFigures: bare, note: SIDE_BY_SIDE }, 0.5),
       ],
       json,
     );
