@@ -129,8 +129,8 @@ const PARAMETER = /^:[A-Za-z0-9_]+$/;
  */
 export function segmentRoutes<T>(routes: readonly { method: string; template: readonly string[]; answer: T }[]): (method: string, segments: readonly string[]) => { answer: T; params: Record<string, string> } | null {
   // A route with another kind of parameter (':token.ics', part of a segment) is left to the router: a path that
-  // reaches it among the candidates, unmatched so far, is the router's to answer.
-  type Compiled = { answer: T; fixed: [number, string][]; parameters: [number, string][] } | { routerOnly: true };
+  // reaches it among the candidates, unmatched so far and with its fixed segments, is the router's to answer.
+  type Compiled = { answer: T; fixed: [number, string][]; parameters: [number, string][]; routerOnly: boolean };
   const byMethod = new Map<string, Map<number, Compiled[]>>();
   for (const route of routes) {
     const fixed: [number, string][] = [];
@@ -139,7 +139,7 @@ export function segmentRoutes<T>(routes: readonly { method: string; template: re
       if (!segment.includes(':')) fixed.push([k, segment]);
       else parameters.push([k, segment.slice(1)]);
     });
-    const compiled: Compiled = parameters.every(([k]) => PARAMETER.test(route.template[k]!)) ? { answer: route.answer, fixed, parameters } : { routerOnly: true };
+    const compiled: Compiled = { answer: route.answer, fixed, parameters, routerOnly: !parameters.every(([k]) => PARAMETER.test(route.template[k]!)) };
     for (const method of route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) {
       const bySize = byMethod.get(method) ?? new Map<number, Compiled[]>();
       byMethod.set(method, bySize);
@@ -150,8 +150,9 @@ export function segmentRoutes<T>(routes: readonly { method: string; template: re
     const candidates = byMethod.get(method)?.get(segments.length);
     if (!candidates) return null;
     for (const c of candidates) {
-      if ('routerOnly' in c) return null;
-      if (!c.fixed.every(([k, segment]) => segments[k] === segment) || !c.parameters.every(([k]) => segments[k] !== '')) continue;
+      if (!c.fixed.every(([k, segment]) => segments[k] === segment)) continue;
+      if (c.routerOnly) return null;
+      if (!c.parameters.every(([k]) => segments[k] !== '')) continue;
       const params: Record<string, string> = {};
       for (const [k, name] of c.parameters) params[name] = decodedOrAsSent(segments[k]!);
       return { answer: c.answer, params };
@@ -170,22 +171,17 @@ const decodedOrAsSent = (text: string): string => {
 };
 
 /**
- * The routes without a parameter, by method and exact path, for the paths that no other route of the method could
- * also match: such a request goes straight to its route. @koa/router would answer it the same way (its routers are
- * strict and case-sensitive, and a GET route answers HEAD too), after testing the group's patterns, reading the Host
- * and building a chain of closures for the request: about 5 µs of CPU for each GET /me (W1, docs/performance.md).
- * `template` is a route's Koa path split at '/', parameters as ':name'.
+ * segmentRoutes' answers for the paths of the routes without a parameter, by method and exact path: such a request
+ * goes straight to its route without splitting its path. A path whose route segmentRoutes would not answer (another
+ * route comes first, or the router's own) is left out. `template` is a route's Koa path split at '/'.
  */
 export function exactRoutes<T>(routes: readonly { method: string; template: readonly string[]; answer: T }[]): Map<string, Map<string, T>> {
+  const find = segmentRoutes(routes.map((route, i) => ({ ...route, answer: i })));
   const byMethod = new Map<string, Map<string, T>>();
-  const couldMatch = (template: readonly string[], path: readonly string[]) =>
-    template.length === path.length && template.every((segment, k) => segment === path[k] || segment.startsWith(':'));
-  const answers = (route: { method: string }, method: string) => route.method === method || (method === 'HEAD' && route.method === 'GET');
   routes.forEach((route, i) => {
-    if (route.template.some((segment) => segment.startsWith(':'))) return;
+    if (route.template.some((segment) => segment.includes(':'))) return;
     for (const method of route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) {
-      const alone = routes.every((other, j) => j === i || !answers(other, method) || !couldMatch(other.template, route.template));
-      if (!alone) continue;
+      if (find(method, route.template)?.answer !== i) continue;
       const paths = byMethod.get(method) ?? new Map<string, T>();
       byMethod.set(method, paths);
       paths.set(route.template.join('/'), route.answer);

@@ -348,10 +348,14 @@ export async function measure(url: string, options: Load): Promise<Figures> {
   };
   await autocannon({ ...base, duration: 2 });
   const r = await autocannon({ ...base, duration: options.seconds });
+  return { rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, unexpected: unexpectedAnswers(r, options.expected ?? 200) };
+}
+
+/** Answers of a run with another status than `expected`, and its errors. */
+function unexpectedAnswers(r: autocannon.Result, expected: number): number {
   const codes = (r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats;
   const total = Object.values(codes).reduce((n, c) => n + c.count, 0);
-  const hits = codes[String(options.expected ?? 200)]?.count ?? 0;
-  return { rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, unexpected: total - hits + r.errors };
+  return total - (codes[String(expected)]?.count ?? 0) + r.errors;
 }
 
 /**
@@ -371,9 +375,6 @@ export async function measureSideBySide(urls: readonly string[], options: Load):
     for (const i of order) slices[i]!.push(await autocannon({ ...base, url: urls[i]!, duration: 1 }));
   }
   return slices.map((runs) => {
-    const statuses = runs.map((r) => (r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats);
-    const total = statuses.reduce((n, codes) => n + Object.values(codes).reduce((m, c) => m + c.count, 0), 0);
-    const hits = statuses.reduce((n, codes) => n + (codes[String(options.expected ?? 200)]?.count ?? 0), 0);
     const answers = runs.reduce((n, r) => n + r.requests.total, 0);
     const time = runs.reduce((n, r) => n + r.duration, 0);
     const p50s = runs.map((r) => r.latency.p50).sort((a, b) => a - b);
@@ -382,7 +383,7 @@ export async function measureSideBySide(urls: readonly string[], options: Load):
       mean: runs.reduce((n, r) => n + r.latency.average * r.requests.total, 0) / Math.max(1, answers),
       p50: p50s[Math.floor((p50s.length - 1) / 2)]!,
       p99: Math.max(...runs.map((r) => r.latency.p99)),
-      unexpected: total - hits + runs.reduce((n, r) => n + r.errors, 0),
+      unexpected: runs.reduce((n, r) => n + unexpectedAnswers(r, options.expected ?? 200), 0),
     };
   });
 }
