@@ -11,6 +11,7 @@ import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.
 import { currentStoreCall } from './store-calls.js';
 import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, type ChangeSource, type ReadCache } from './read-cache.js';
 import { committed } from './commit-watch.js';
+import { isUnavailable } from './store-error.js';
 
 
 export interface Database {
@@ -106,7 +107,9 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         const [, pending] = (await knex.migrate.list({ migrationSource })) as [unknown[], unknown[]];
         migrated = pending.length === 0;
         return migrated ? { ready: true } : { ready: false, reason: `${pending.length} of ${migrations.length} migrations pending` };
-      } catch {
+      } catch (err) {
+        // Whatever is kept in memory is not answered either until the cache is sure it still hears of changes.
+        if (isUnavailable(err)) cache?.unreachable();
         return { ready: false, reason: 'database unreachable' };
       }
     },

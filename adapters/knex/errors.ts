@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import { walSyncOf } from './wal-sync.js';
-import { readCacheOf } from './read-cache.js';
+import { readCacheOf, storeErrorOf } from './read-cache.js';
 import { runStoreCall } from './store-calls.js';
 import { committedAnything } from './commit-watch.js';
 
 export { isBusy, isForeignKeyViolation, isUnavailable, isUniqueViolation, storeError } from './store-error.js';
-import { storeError } from './store-error.js';
 
 /**
  * Wraps every method of a store over `knex` so that driver contention surfaces as the port's StoreBusyError and a
@@ -49,7 +48,7 @@ export function translated<T extends object>(knex: Knex, store: T, reads: readon
                   if (settled) await settled;
                 }
               } catch (err) {
-                throw storeError(err);
+                throw storeErrorOf(knex, err);
               }
             })
         : fn;

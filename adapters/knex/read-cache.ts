@@ -7,6 +7,7 @@ import { HOUSEHOLD_CHANGES_CHANNEL, LIST_STATE_TABLES } from './migrations/0028_
 import type { StoreCall } from './store-calls.js';
 import { WAL_INDEX_HEADER } from './fixed-sql.js';
 import { storeError } from './store-error.js';
+import { StoreUnavailableError } from '../../ports/store-errors.js';
 
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
@@ -24,7 +25,8 @@ import { storeError } from './store-error.js';
  *   change made by this process is known at once: a store call that writes a cached table (seen in knex's query
  *   events, which run under the call) empties the cache, and nothing is answered from memory or kept until that
  *   call has ended, committed. Another process's change reaches this one as fast as Postgres delivers the
- *   notification (docs/security.md). While the listening connection is down, nothing is answered from memory.
+ *   notification (docs/security.md). While the listening connection is down, nothing is answered from memory; nor
+ *   after a statement found the database out of reach, until the listening connection has answered (postgresTableChanges).
  *
  * A value read with a household (`read`'s last argument) is one that any write to the household's shopping-list
  * inputs may change (migrations 0016 and 0028): it is dropped when that household changes (or every household, as
@@ -48,6 +50,13 @@ export interface ReadCache {
    * value kept stays kept until the next change. For tests that count a request's statements.
    */
   caughtUp(): Promise<void>;
+  /**
+   * A statement of this process found the database out of reach (StoreUnavailableError): nothing is answered from
+   * memory until the source is sure again that it hears every change. The listening connection may not have learned
+   * yet that it lost the database too (its socket's close is a few turns of the event loop behind, or never comes
+   * when packets are dropped).
+   */
+  unreachable(): void;
   close(): Promise<void>;
 }
 
@@ -65,6 +74,8 @@ export interface ChangeSource {
   usable(): boolean;
   /** Resolves once every change committed before it was called has been reported; absent where changes are seen at once. */
   sync?(): Promise<void>;
+  /** The database was found out of reach on another connection: not usable until the source has made sure it still listens. */
+  unreachable?(): void;
   close(): Promise<void>;
 }
 
@@ -244,6 +255,9 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
       });
     },
     caughtUp: () => syncFromNow(),
+    unreachable() {
+      source.unreachable?.();
+    },
     async close() {
       entries.clear();
       households.clear();
@@ -361,14 +375,31 @@ export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReus
 /** How long the listening connection waits before it tries again after losing Postgres. */
 const RELISTEN_MS = 1000;
 
-/** Postgres: LISTEN on a connection of its own; usable only while it listens. */
-export function postgresTableChanges(url: string, schema: string | undefined): ChangeSource {
+export interface ListenOptions {
+  /** How often the listening connection is asked for an answer while all is quiet. */
+  readonly heartbeatMs?: number;
+  /** How long it has to answer (a heartbeat, a sync, or a check after another connection failed) before it counts as lost. */
+  readonly answerWithinMs?: number;
+}
+
+/**
+ * Postgres: LISTEN on a connection of its own; usable only while it listens. A connection whose database went away
+ * does not always know it: the socket's close comes a few turns of the event loop later, or, when the network drops
+ * packets, not at all. So it is asked for an answer at once when another connection of the process finds the
+ * database out of reach (nothing from memory meanwhile), and every `heartbeatMs` anyway; no answer within
+ * `answerWithinMs`, and it counts as lost. A process cut off from Postgres without a word thus stops answering from
+ * memory within heartbeat + answer time (8 s), however few of its requests reach the database.
+ */
+export function postgresTableChanges(url: string, schema: string | undefined, options: ListenOptions = {}): ChangeSource {
+  const heartbeatMs = options.heartbeatMs ?? 5000;
+  const answerWithinMs = options.answerWithinMs ?? 3000;
   let changed = () => {};
   let householdChanged: (household: string | null) => void = () => {};
   let client: pg.Client | null = null;
   let listening = false;
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
+  let heartbeat: NodeJS.Timeout | null = null;
 
   const again = () => {
     if (closed || retry) return;
@@ -381,10 +412,32 @@ export function postgresTableChanges(url: string, schema: string | undefined): C
     if (client !== c) return;
     client = null;
     listening = false;
+    if (heartbeat) clearInterval(heartbeat);
+    heartbeat = null;
     changed();
     c.end().catch(() => undefined);
     again();
   };
+  /**
+   * Whether `c` answers a query in time. Postgres sends what was notified before it answers a query: once it has,
+   * every commit made before the call has been reported. No answer, or an error, and `c` is lost.
+   */
+  const answers = async (c: pg.Client): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the listening connection did not answer')), answerWithinMs);
+    });
+    try {
+      await Promise.race([c.query('select 1'), silent]);
+      return true;
+    } catch {
+      lost(c);
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  let asking = false;
   const listen = async () => {
     // Named, so that an operator (or a test) can tell it in pg_stat_activity.
     const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000, application_name: `dinner-read-cache:${schema ?? 'default'}` });
@@ -419,6 +472,11 @@ export function postgresTableChanges(url: string, schema: string | undefined): C
     // Whatever changed while nobody listened is unknown: start empty.
     changed();
     listening = true;
+    heartbeat = setInterval(() => {
+      if (asking || client !== c) return;
+      asking = true;
+      void answers(c).finally(() => (asking = false));
+    }, heartbeatMs).unref();
   };
 
   return {
@@ -428,27 +486,34 @@ export function postgresTableChanges(url: string, schema: string | undefined): C
       void listen();
     },
     usable: () => listening,
-    async sync() {
+    unreachable() {
       const c = client;
       if (!c || !listening) return;
-      try {
-        // Postgres sends what was notified before it answers a query: every commit made before this call is
-        // reported by the time it resolves.
-        await c.query('select 1');
-      } catch {
-        lost(c);
-      }
+      // Until it answers, nothing from memory; notifications are still taken in meanwhile.
+      listening = false;
+      void answers(c).then((yes) => {
+        if (yes && client === c && !closed) listening = true;
+      });
+    },
+    async sync() {
+      const c = client;
+      if (c && listening) await answers(c);
     },
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);
       retry = null;
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
       const c = client;
       client = null;
       listening = false;
       if (c) {
         c.removeAllListeners('end');
-        await c.end().catch(() => undefined);
+        // A connection gone silent never confirms its end: the process does not wait on it past the answer time.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([c.end().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, answerWithinMs)))]);
+        clearTimeout(timer);
       }
     },
   };
@@ -463,13 +528,14 @@ export function registerReadCache(knex: Knex, cache: ReadCache): void {
 
 export const readCacheOf = (knex: Knex): ReadCache | undefined => caches.get(knex);
 
-/** `load` with the database's errors as the port's (adapters/knex/store-error.ts). */
-async function translatedLoad<T>(load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (err) {
-    throw storeError(err);
-  }
+/**
+ * A driver's error as the port's (adapters/knex/store-error.ts); one that finds the database out of reach also tells
+ * the read cache of `knex`, which then answers nothing from memory until it is sure it still hears every change.
+ */
+export function storeErrorOf(knex: Knex, err: unknown): unknown {
+  const translated = storeError(err);
+  if (translated instanceof StoreUnavailableError) caches.get(knex)?.unreachable();
+  return translated;
 }
 
 /**
@@ -478,6 +544,13 @@ async function translatedLoad<T>(load: () => Promise<T>): Promise<T> {
  * the caller as the port's, so a store method answering only through here needs no wrapper (errors.ts, `reads`).
  */
 export function cachedRead<T>(knex: Knex, key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true, household?: string): Promise<T> {
+  const translatedLoad = async (): Promise<T> => {
+    try {
+      return await load();
+    } catch (err) {
+      throw storeErrorOf(knex, err);
+    }
+  };
   const cache = caches.get(knex);
-  return cache ? cache.read(key, () => translatedLoad(load), keep, household) : translatedLoad(load);
+  return cache ? cache.read(key, translatedLoad, keep, household) : translatedLoad();
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { readCache, scopeWritten, type ChangeSource } from '../../adapters/knex/read-cache.js';
+import { postgresTableChanges, readCache, scopeWritten, storeErrorOf, type ChangeSource } from '../../adapters/knex/read-cache.js';
+import { startTcpProxy } from '../faults/tcp-proxy.js';
+import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import { currentStoreCall, type StoreCall } from '../../adapters/knex/store-calls.js';
 import type { Database } from '../../adapters/knex/database.js';
 import { runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
@@ -483,6 +485,54 @@ for (const kind of databaseKinds()) {
           expect(seen.length).to.be.at.least(3);
           for (const call of seen) expect(call, 'the store call of the write').to.not.equal(undefined);
         });
+      });
+
+      it('answers nothing from memory once another connection found the database out of reach, until its listening connection has answered', async () => {
+        await withTwoConnections(kind, async (a) => {
+          const { s, session: own } = await signedIn(a);
+          await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+          // A statement of this process met a refused connection: its listening connection may be just as dead and
+          // not know it yet (its socket's close comes turns later, or never when packets are dropped).
+          const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          expect(storeErrorOf(a.knex, refused)).to.be.instanceOf(StoreUnavailableError);
+          const next = await queriesOf(() => s.sessions.lookup(own.tokenHash));
+          expect(next.queries, 'the very next read asks the database').to.equal(1);
+          // A busy database is not an unreachable one: it does not stop the cache.
+          await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
+          expect(storeErrorOf(a.knex, Object.assign(new Error('deadlock detected'), { code: '40P01' }))).to.be.instanceOf(StoreBusyError);
+          expect((await queriesOf(() => s.sessions.lookup(own.tokenHash))).queries).to.equal(0);
+        });
+      });
+
+      it('stops answering from memory when its listening connection goes silent (packets dropped), and listens again once the network is back', async () => {
+        const target = new URL(process.env['DATABASE_URL_PG']!);
+        const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+        const via = new URL(target);
+        via.hostname = '127.0.0.1';
+        via.port = String(proxy.port);
+        const cache = readCache(postgresTableChanges(via.toString(), undefined, { heartbeatMs: 100, answerWithinMs: 300 }));
+        let loads = 0;
+        const read = () => cache.read('k', async () => ++loads, () => true);
+        const fromMemory = async () => {
+          const before = loads;
+          await read();
+          await read();
+          return loads === before;
+        };
+        try {
+          await eventually(fromMemory, 'listening');
+          proxy.freeze();
+          // Nothing tells the connection it is cut off: its heartbeat goes unanswered.
+          const frozenAt = Date.now();
+          await eventually(async () => !(await fromMemory()), 'reading the database');
+          expect(Date.now() - frozenAt, 'within heartbeat + answer time, with room').to.be.below(2000);
+          expect(await fromMemory(), 'still reading the database').to.equal(false);
+          await proxy.restore();
+          await eventually(fromMemory, 'listening again');
+        } finally {
+          await cache.close();
+          await proxy.close();
+        }
       });
 
       it('reads the database while its listening connection is down, and caches again once it is back', async () => {
