@@ -1,11 +1,12 @@
 /** What the benchmarks share: the service under test in a process of its own, and autocannon figures. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import Koa from 'koa';
@@ -290,14 +291,32 @@ export function announce(info: unknown, stop: () => Promise<void>): void {
   process.stdin.on('end', end).on('error', end).resume();
 }
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
 /**
- * Starts `script --serve` in a child process and answers the JSON line it announces. This process's `--db`
- * goes along, so that the service and the driver agree on the database.
+ * Compiles the service and the bench's scripts with tsc (tsconfig.bench.json: the production build, `npm start`'s,
+ * plus scripts/bench, into dist/), once per run: run.ts builds before its workloads, which learn it from
+ * BENCH_BUILT. The service is measured as it runs for its users. Under tsx it ran slower than that: esbuild's
+ * keepNames wraps every named function expression in a defineProperty call (`__name`) each time it is made, so a
+ * closure made per request cost about a microsecond more than in tsc's output.
+ */
+export function buildForBench(): void {
+  if (process.env['BENCH_BUILT'] === '1') return;
+  execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.bench.json')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  process.env['BENCH_BUILT'] = '1';
+}
+
+/**
+ * Starts `script --serve` in a child process, from tsc's output (buildForBench), and answers the JSON line it
+ * announces. This process's `--db` goes along, so that the service and the driver agree on the database.
  */
 export async function spawnService<T>(script: string): Promise<{ info: T; child: ChildProcess }> {
+  buildForBench();
   const db = process.argv.indexOf('--db');
   const pass = db >= 0 ? ['--db', process.argv[db + 1] ?? 'sqlite'] : [];
-  const child = spawn(process.execPath, [...(process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : []), '--import', 'tsx', script, '--serve', ...pass], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const compiled = join(ROOT, 'dist', relative(ROOT, resolve(script)).replace(/\.ts$/, '.js'));
+  const profile = process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : [];
+  const child = spawn(process.execPath, [...profile, compiled, '--serve', ...pass], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
@@ -358,23 +377,38 @@ function unexpectedAnswers(r: autocannon.Result, expected: number): number {
   return total - (codes[String(expected)]?.count ?? 0) + r.errors;
 }
 
+/** One subject of measureSideBySide with its own headers (added to the Load's) and expected status. */
+export interface SideTarget {
+  url: string;
+  headers?: Record<string, string>;
+  expected?: number;
+}
+
 /**
- * Several servers measured side by side: a 2 s warm-up of each, then `seconds` of load for each, cut into 1 s
+ * Several servers (or routes) measured side by side: a 2 s warm-up of each, then `seconds` of load for each, cut into 1 s
  * slices taken in turn, forwards and backwards (A B C, C B A, A B C ...). This machine's speed moves by a third
  * within minutes; measured one after the other, a server that happens to run in a slow stretch loses up to half its
  * ratio. Interleaved, a drift weighs on every server alike, and a turn and its mirror cancel a steady one. Each
  * server's req/s is its answers over its slices' time; p50 is the median slice's, p99 the worst slice's.
  */
-export async function measureSideBySide(urls: readonly string[], options: Load): Promise<Figures[]> {
-  const base = { headers: options.headers ?? {}, connections: options.connections };
-  for (const url of urls) await autocannon({ ...base, url, duration: 2 });
-  const slices: autocannon.Result[][] = urls.map(() => []);
+export async function measureSideBySide(targets: readonly (string | SideTarget)[], options: Load): Promise<Figures[]> {
+  const loads = targets.map((t) => (typeof t === 'string' ? { url: t } : t)).map((t) => ({
+    url: t.url,
+    headers: { ...options.headers, ...t.headers },
+    connections: options.connections,
+    expected: t.expected ?? options.expected ?? 200,
+  }));
+  for (const { expected: _, ...load } of loads) await autocannon({ ...load, duration: 2 });
+  const slices: autocannon.Result[][] = loads.map(() => []);
   for (let turn = 0; turn < options.seconds; turn++) {
-    const order = urls.map((_, i) => i);
+    const order = loads.map((_, i) => i);
     if (turn % 2 === 1) order.reverse();
-    for (const i of order) slices[i]!.push(await autocannon({ ...base, url: urls[i]!, duration: 1 }));
+    for (const i of order) {
+      const { expected: _, ...load } = loads[i]!;
+      slices[i]!.push(await autocannon({ ...load, duration: 1 }));
+    }
   }
-  return slices.map((runs) => {
+  return slices.map((runs, i) => {
     const answers = runs.reduce((n, r) => n + r.requests.total, 0);
     const time = runs.reduce((n, r) => n + r.duration, 0);
     const p50s = runs.map((r) => r.latency.p50).sort((a, b) => a - b);
@@ -383,7 +417,7 @@ export async function measureSideBySide(urls: readonly string[], options: Load):
       mean: runs.reduce((n, r) => n + r.latency.average * r.requests.total, 0) / Math.max(1, answers),
       p50: p50s[Math.floor((p50s.length - 1) / 2)]!,
       p99: Math.max(...runs.map((r) => r.latency.p99)),
-      unexpected: runs.reduce((n, r) => n + unexpectedAnswers(r, options.expected ?? 200), 0),
+      unexpected: runs.reduce((n, r) => n + unexpectedAnswers(r, loads[i]!.expected), 0),
     };
   });
 }

@@ -4,7 +4,8 @@
  * local default), one at a time so that no two share the CPU, collects their rows (JSON lines on stdout), prints
  * one table and fails if any row fails or any workload is missing or broken. With --rounds N each workload runs N
  * times, each time with a fresh service, and a row shows its median run (medianRow in lib.ts): one stalled second
- * of the machine then moves no row across its target. With --write the table goes to docs/performance.md
+ * of the machine then moves no row across its target. The services run from tsc's output (buildForBench in lib.ts),
+ * as `npm start` runs them. With --write the table goes to docs/performance.md
  * together with the machine it ran on.
  */
 import { spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
-import { arg, medianRows, progress, tableCells, textTable, type BenchRow } from './lib.js';
+import { arg, buildForBench, medianRows, progress, tableCells, textTable, type BenchRow } from './lib.js';
 
 interface Workload {
   id: string;
@@ -26,7 +27,7 @@ const WORKLOADS: readonly Workload[] = [
   { id: 'W1', script: 'scripts/bench/w1-me.ts', measurements: 3, what: "GET /api/v1/me vs F3, the least a Koa + @koa/router server does for a signed-in answer (scripts/bench/floors.ts), answering the same bytes and headers; bare node:http beside it as the long-term mark" },
   { id: 'W2', script: 'scripts/bench/w2-pantry.ts', measurements: 2, what: 'first inventory page of 5,000 observations vs bare node:http running the page\'s SQL through a prepared statement' },
   { id: 'W3', script: 'scripts/bench/w3-generate.ts', measurements: 2, what: 'shopping-list generate vs raw SQL doing the same reads and writes, and its SQL statement count' },
-  { id: 'W5', script: 'scripts/bench/w5-shopping-304.ts', measurements: 2, what: 'GET shopping-list answered 304 vs GET /api/v1/me in the same run' },
+  { id: 'W5', script: 'scripts/bench/w5-shopping-304.ts', measurements: 2, what: 'GET shopping-list answered 304 vs GET /api/v1/me side by side' },
   { id: 'W6', script: 'scripts/bench/w6-observation.ts', measurements: 2, what: 'POST inventory observation vs bare node:http and one prepared INSERT' },
   { id: 'W7', script: 'scripts/bench/w7-login.ts', measurements: 2, what: 'p99 of GET /api/v1/me while 16 logins run vs idle' },
   { id: 'W8', script: 'scripts/bench/w8-planner.ts', measurements: 2, what: "the planner's proposal for a week from 1,000 candidate recipes: p99 against 200 ms" },
@@ -154,8 +155,8 @@ function markdown(rows: readonly BenchRow[], facts: [string, string][], command:
 Written by \`${command}\` (scripts/bench/run.ts); run it again to refresh this page. Each workload runs on
 loopback with the service in a child process of its own and autocannon in the driving one; the subject and its
 baseline are measured in the same run, one after the other, on the same database, each after a 2 s warm-up, for
-${seconds} s with ${connections} connections, unless a workload's note says it measures otherwise (W1 measures its three
-side by side, in 1 s turns forwards and backwards; W3, W7). Latencies are
+${seconds} s with ${connections} connections, unless a workload's note says it measures otherwise (W1 measures its three,
+and W5 its two, side by side, in 1 s turns forwards and backwards; W3, W7). Latencies are
 autocannon's, in milliseconds. A row passes when its ratio meets the target and no answer had another status than
 expected; a mark (W1 against bare node:http) is shown, not passed or failed.${rounds > 1 ? ` Every workload ran ${rounds} times, each with a fresh service and database; a row shows the median run by ratio (counted from the worst), and its note gives every run's ratio.` : ''} The whole run took ${minutes.toFixed(1)} minutes.${busy}
 
@@ -180,6 +181,9 @@ progress(
   `${workloads.map((w) => w.id).join(', ')} on ${databases.join(' and ')}, ${seconds} s per measurement after a 2 s warm-up` +
     `${rounds > 1 ? `, ${rounds} rounds` : ''}: about ${Math.ceil((perDb * databases.length) / 60)} minutes`,
 );
+// The services run from tsc's output, as `npm start` runs them: built once here for every workload (lib.ts).
+progress('building the service and the bench scripts with tsc (tsconfig.bench.json)');
+buildForBench();
 const loadBefore = os.loadavg();
 const started = Date.now();
 const runs: BenchRow[] = [];

@@ -1,11 +1,11 @@
 /**
  * W5: GET shopping-list with the ETag of its last answer in If-None-Match (the 304 path) against GET /api/v1/me
- * (W1's subject) in the same run, on the same service: a week of 7 dinners whose recipes have 30 ingredients
+ * (W1's subject) side by side in 1 s turns (measureSideBySide), on the same service: a week of 7 dinners whose recipes have 30 ingredients
  * each (210 foods, the sample catalogue's first so that lines carry prices), the list generated once. One
  * process (this file with --serve) holds the service; recipes and plan are seeded over HTTP.
  *   tsx scripts/bench/w5-shopping-304.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
-import { announce, orStop, benchService, emit, measure, progress, spawnService, stopService, throughputRow, workloadArgs, type ServedService } from './lib.js';
+import { announce, orStop, benchService, emit, measureSideBySide, progress, spawnService, stopService, throughputRow, workloadArgs, type Figures, type ServedService } from './lib.js';
 
 const DINNERS = 7;
 const INGREDIENTS = 30;
@@ -49,8 +49,6 @@ async function drive(): Promise<void> {
   const { info, child } = await spawnService<Served>('scripts/bench/w5-shopping-304.ts');
   try {
     const headers = { Cookie: info.cookie };
-    progress(`W5 ${db}: GET /api/v1/me`);
-    const me = await measure(`${info.appUrl}/api/v1/me`, { headers, connections, seconds });
     // The ETag is taken right before the measurement: the list's answer may change as time passes.
     const first = await fetch(info.appUrl + info.list, { headers });
     const etag = first.headers.get('ETag');
@@ -59,8 +57,11 @@ async function drive(): Promise<void> {
     const check = await fetch(info.appUrl + info.list, { headers: { ...headers, 'If-None-Match': etag } });
     const queries = /desc="(\d+) queries"/.exec(check.headers.get('Server-Timing') ?? '')?.[1] ?? '?';
     await check.arrayBuffer();
-    progress(`W5 ${db}: GET shopping-list, If-None-Match (304)`);
-    const notModified = await measure(info.appUrl + info.list, { headers: { ...headers, 'If-None-Match': etag }, connections, seconds, expected: 304 });
+    progress(`W5 ${db}: GET /api/v1/me and GET shopping-list with If-None-Match (304), side by side`);
+    const [me, notModified] = (await measureSideBySide(
+      [`${info.appUrl}/api/v1/me`, { url: info.appUrl + info.list, headers: { 'If-None-Match': etag }, expected: 304 }],
+      { headers, connections, seconds },
+    )) as [Figures, Figures];
     emit(
       [
         throughputRow(
@@ -68,10 +69,10 @@ async function drive(): Promise<void> {
             workload: 'W5',
             db,
             subject: 'GET shopping-list, 304',
-            baseline: 'GET /api/v1/me (W1), same run',
+            baseline: 'GET /api/v1/me (W1), side by side',
             subjectFigures: notModified,
             baselineFigures: me,
-            note: `${info.lines} list lines; the 304 runs ${queries} SQL statements`,
+            note: `${info.lines} list lines; the 304 runs ${queries} SQL statements; side by side, ${seconds} × 1 s turns each`,
           },
           0.8,
         ),
