@@ -13,6 +13,17 @@ interface Wrapped {
 
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest']);
 
+// An object schema's entry names by their lower case, made once per schema (schemas live as long as the routes).
+const lowerKeys = new WeakMap<Record<string, AnySchema>, Map<string, string>>();
+function lowerKeysOf(entries: Record<string, AnySchema>): Map<string, string> {
+  let byLower = lowerKeys.get(entries);
+  if (!byLower) {
+    byLower = new Map(Object.keys(entries).map((k) => [k.toLowerCase(), k]));
+    lowerKeys.set(entries, byLower);
+  }
+  return byLower;
+}
+
 /**
  * Request property names match case-insensitively (older clients send PascalCase, extensions.md > Wire
  * casing): rewrite the keys of `value` to the schema's spelling before validating.
@@ -21,7 +32,7 @@ export function normalizeKeys(schema: AnySchema, value: unknown): unknown {
   const s = schema as unknown as Wrapped;
   if (s.wrapped) return normalizeKeys(s.wrapped, value);
   if (OBJECT_TYPES.has(s.type) && s.entries && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const byLower = new Map(Object.keys(s.entries).map((k) => [k.toLowerCase(), k]));
+    const byLower = lowerKeysOf(s.entries);
     const out: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(value)) {
       const key = k in s.entries ? k : (byLower.get(k.toLowerCase()) ?? k);
@@ -84,10 +95,11 @@ const LENGTH_ISSUES = new Set(['max_length', 'max_graphemes', 'max_bytes', 'max_
 
 /** Parses `value` with `schema`; a failure becomes 400 value_too_long (any over-long value) or validation_failed. */
 export function parseWith<T>(schema: v.GenericSchema<unknown, T>, value: unknown, where: 'body' | 'query' | 'path'): T {
-  const normalized = normalizeKeys(schema as AnySchema, value);
+  // Path parameters are named by the route itself, in the schema's spelling, and are strings, never arrays.
+  const normalized = where === 'path' ? value : normalizeKeys(schema as AnySchema, value);
   const result = v.safeParse(schema, normalized);
   if (result.success) {
-    const at = arrayForObject(schema as AnySchema, normalized, [where]);
+    const at = where === 'path' ? null : arrayForObject(schema as AnySchema, normalized, [where]);
     if (at) throw problems.validation(`${at}: Invalid type: Expected Object but received Array`, [{ path: at, message: 'Invalid type: Expected Object but received Array' }]);
     return result.output;
   }

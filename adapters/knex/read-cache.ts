@@ -538,19 +538,21 @@ export function storeErrorOf(knex: Knex, err: unknown): unknown {
   return translated;
 }
 
+/** `load` with the database's errors as the port's (storeErrorOf). */
+async function translatedLoad<T>(knex: Knex, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    throw storeErrorOf(knex, err);
+  }
+}
+
 /**
  * `load` through the read cache of `knex`, or straight when it has none (a transaction, a SQLite in memory); with
  * `household`, a value that writes to that household's shopping-list inputs may change. The errors of `load` reach
  * the caller as the port's, so a store method answering only through here needs no wrapper (errors.ts, `reads`).
  */
 export function cachedRead<T>(knex: Knex, key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true, household?: string): Promise<T> {
-  const translatedLoad = async (): Promise<T> => {
-    try {
-      return await load();
-    } catch (err) {
-      throw storeErrorOf(knex, err);
-    }
-  };
   const cache = caches.get(knex);
-  return cache ? cache.read(key, translatedLoad, keep, household) : translatedLoad();
+  return cache ? cache.read(key, () => translatedLoad(knex, load), keep, household) : translatedLoad(knex, load);
 }

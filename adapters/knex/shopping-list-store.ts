@@ -399,5 +399,5 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
         return attempt(householdId, planId, fresh.listId, decide);
       }
     },
-  });
+  }, ['state']);
 }

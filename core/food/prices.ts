@@ -11,7 +11,13 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * compared as listed (per their own unit): the table holds one unit per food in practice.
  */
 export function foodTablePrices(deps: { foodTable: FoodTableStore }): PriceProvider {
-  const revisionAt = (at: Date | null) => (at === null ? 'unsynced' : at.toISOString());
+  // Asked on every shopping-list read (its 304 path included) with the same sync time until the next sync.
+  let last: { time: number; text: string } | null = null;
+  const revisionAt = (at: Date | null) => {
+    if (at === null) return 'unsynced';
+    if (last?.time !== at.getTime()) last = { time: at.getTime(), text: at.toISOString() };
+    return last.text;
+  };
   return {
     // Every sync replaces the table whole and records its time: the time names the prices.
     async revision() {

@@ -204,13 +204,14 @@ export function shoppingRoutes(deps: ServiceDeps, logger: Logger): AnyRoute[] {
       },
       problems: { household_not_found: 404, plan_not_found: 404 },
       handler: async (ctx, { caller, params }) => {
-        const inm = ctx.get('If-None-Match');
+        const inm = ctx.req.headers['if-none-match'] ?? '';
         const result = await readShoppingList(deps, caller.account, params.householdId, params.planId, (stamp, settings) => ifNoneMatchHolds(inm, etagOf(stamp, settings)));
         if (!result.ok) throw problemFor(result.error);
         const read = result.value;
         if (read.kind === 'unchanged' || ifNoneMatchHolds(inm, etagOf(read.answer.list, read.answer.settings))) {
-          ctx.set('ETag', read.kind === 'unchanged' ? etagOf(read.stamp, read.settings) : etagOf(read.answer.list, read.answer.settings));
-          ctx.set('Cache-Control', 'private, no-cache');
+          // Node's own setHeader: Koa's ctx.set makes arrays and a closure a header (GET /me, W1), on the path W5 measures.
+          ctx.res.setHeader('ETag', read.kind === 'unchanged' ? etagOf(read.stamp, read.settings) : etagOf(read.answer.list, read.answer.settings));
+          ctx.res.setHeader('Cache-Control', 'private, no-cache');
           ctx.status = 304;
           return;
         }
