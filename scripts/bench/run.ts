@@ -153,7 +153,8 @@ function markdown(rows: readonly BenchRow[], facts: [string, string][], command:
   return `# Performance
 
 Written by \`${command}\` (scripts/bench/run.ts); run it again to refresh this page. Each workload runs on
-loopback with the service in a child process of its own and autocannon in the driving one; the subject and its
+loopback with the service in a child process of its own, run from tsc's output as \`npm start\` runs it, and
+autocannon in the driving one; the subject and its
 baseline are measured in the same run, one after the other, on the same database, each after a 2 s warm-up, for
 ${seconds} s with ${connections} connections, unless a workload's note says it measures otherwise (W1 measures its three,
 and W5 its two, side by side, in 1 s turns forwards and backwards; W3, W7). Latencies are
