@@ -9,9 +9,8 @@ import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.
 import { currentMetrics } from '../observability/request-context.js';
 import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.js';
 import { currentStoreCall } from './store-calls.js';
-import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, type ChangeSource, type ReadCache } from './read-cache.js';
+import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, storeErrorOf, type ChangeSource, type ReadCache } from './read-cache.js';
 import { committed } from './commit-watch.js';
-import { isUnavailable } from './store-error.js';
 
 
 export interface Database {
@@ -108,8 +107,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         migrated = pending.length === 0;
         return migrated ? { ready: true } : { ready: false, reason: `${pending.length} of ${migrations.length} migrations pending` };
       } catch (err) {
-        // Whatever is kept in memory is not answered either until the cache is sure it still hears of changes.
-        if (isUnavailable(err)) cache?.unreachable();
+        // An unreachable database stops the read cache too, as a store's failure does.
+        storeErrorOf(knex, err);
         return { ready: false, reason: 'database unreachable' };
       }
     },

@@ -372,6 +372,17 @@ export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReus
   };
 }
 
+/** Whether `work` succeeds within `ms` (false when it fails or takes longer); no timer outlives the answer. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([work.then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** How long the listening connection waits before it tries again after losing Postgres. */
 const RELISTEN_MS = 1000;
 
@@ -423,19 +434,9 @@ export function postgresTableChanges(url: string, schema: string | undefined, op
    * every commit made before the call has been reported. No answer, or an error, and `c` is lost.
    */
   const answers = async (c: pg.Client): Promise<boolean> => {
-    let timer: NodeJS.Timeout | undefined;
-    const silent = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the listening connection did not answer')), answerWithinMs);
-    });
-    try {
-      await Promise.race([c.query('select 1'), silent]);
-      return true;
-    } catch {
-      lost(c);
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
+    if (await within(c.query('select 1'), answerWithinMs)) return true;
+    lost(c);
+    return false;
   };
   let asking = false;
   const listen = async () => {
@@ -511,9 +512,7 @@ export function postgresTableChanges(url: string, schema: string | undefined, op
       if (c) {
         c.removeAllListeners('end');
         // A connection gone silent never confirms its end: the process does not wait on it past the answer time.
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([c.end().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, answerWithinMs)))]);
-        clearTimeout(timer);
+        await within(c.end(), answerWithinMs);
       }
     },
   };

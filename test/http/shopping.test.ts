@@ -103,6 +103,11 @@ for (const kind of databaseKinds()) {
       const again = await h.owner.get(h.list, { headers: { 'If-None-Match': etag } });
       expect([again.status, again.text]).to.deep.equal([304, '']);
       expect(again.headers.get('etag')).to.equal(etag);
+      expect(again.headers.get('cache-control')).to.equal('private, no-cache');
+      // Weak comparison over a list, and `*`, as well as the one tag sent back.
+      for (const inm of [`"other-1", ${etag.slice(2)}`, ` W/"other-1" ,${etag}`, '*']) {
+        expect((await h.owner.get(h.list, { headers: { 'If-None-Match': inm } })).status, inm).to.equal(304);
+      }
       expect((await h.owner.get(h.list, { headers: { 'If-None-Match': 'W/"other-1"' } })).status).to.equal(200);
       // Eating out on Tuesday shrinks the list at once.
       expect((await h.owner.post(`${h.base}/events`, eventBody(dateOf(1), 'EatingOut'))).status).to.equal(201);
