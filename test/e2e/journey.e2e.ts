@@ -263,7 +263,10 @@ for (const kind of databaseKinds()) {
       await ola.goto(page.url());
       await ola.locator('ul.items > li').filter({ hasText: 'lomper' }).getByRole('checkbox').check();
       await ola.locator('ul.items > li.done').filter({ hasText: 'lomper' }).waitFor();
+      // Ola's screen shows the tick at once, before it is sent: Kari's list may read the line before it lands, and
+      // hears of it on the live stream then.
       await page.reload();
+      await page.locator('ul.items > li.done').filter({ hasText: 'lomper' }).waitFor();
       expect(await page.locator('ul.items > li').filter({ hasText: 'lomper' }).getByRole('checkbox').isChecked()).to.equal(true);
 
       // A recipe put on the list as it is, for two portions: its lines say where they came from.

@@ -38,7 +38,7 @@ const households = (e: MessageEvent<string>): string[] => {
   }
 };
 
-function open(again = false): void {
+function open(): void {
   if (reopen) clearTimeout(reopen);
   reopen = null;
   source?.close();
@@ -49,9 +49,10 @@ function open(again = false): void {
     liveDown.value = false;
     // The stream is back, so is the network: what waits goes now.
     void flush();
-    // The browser opening a dropped stream again sends the last event's id, and the service tells what changed
-    // meanwhile. A stream made anew has no such id: its households are read again, as anything may have changed.
-    if (again) heard(households(e as MessageEvent<string>));
+    // Its households are read again: a change made after a screen first read them and before the stream was
+    // watching would otherwise be missed until the next one (a 304 when nothing changed). The browser opening a
+    // dropped stream again also sends the last event's id, and the service names what changed meanwhile too.
+    heard(households(e as MessageEvent<string>));
   });
   s.addEventListener('changed', (e) => heard(households(e as MessageEvent<string>)));
   s.addEventListener('end', (e) => {
@@ -68,14 +69,14 @@ function open(again = false): void {
     live.value = false;
     liveDown.value = true;
     // Signed out elsewhere: the next call answers 401 and the app asks to sign in. Replaced: try again later.
-    if (reason === 'replaced') reopen = setTimeout(() => open(true), REOPEN_MS);
+    if (reason === 'replaced') reopen = setTimeout(() => open(), REOPEN_MS);
     else source = null;
   });
   s.onerror = () => {
     live.value = false;
     liveDown.value = true;
     // A stream refused (401, a proxy's error page) is closed for good by the browser: poll, and try again later.
-    if (s.readyState === EventSource.CLOSED && source === s) reopen = setTimeout(() => open(true), REOPEN_MS);
+    if (s.readyState === EventSource.CLOSED && source === s) reopen = setTimeout(() => open(), REOPEN_MS);
   };
 }
 

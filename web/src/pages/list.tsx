@@ -43,10 +43,12 @@ export function List({ householdId, planId }: { householdId: string; planId: str
       }),
     [householdId, planId],
   );
-  // Another member's change, heard on the live stream: the list is read again (a 304 when it is unchanged).
+  // Another member's change, heard on the live stream: the list is read again (a 304 when it is unchanged). What
+  // was heard before the screen opened is in the first read already.
   const heard = changesOf.value[householdId] ?? 0;
+  const heardAtOpen = useRef(heard);
   useEffect(() => {
-    if (heard > 0) void reload().catch(() => undefined);
+    if (heard !== heardAtOpen.current) void reload().catch(() => undefined);
   }, [heard]);
   // While the stream is down, the list is read every few seconds instead (the browser sends its ETag).
   const streaming = live.value;
