@@ -508,9 +508,9 @@ for (const kind of databaseKinds()) {
         await p.getByLabel('Adressen til oppskriften').fill(`${siteUrl}/fiskesuppe`);
         await p.getByRole('button', { name: 'Hent oppskriften' }).click();
         await p.getByRole('heading', { name: 'Ny oppskrift' }).waitFor();
-        // The screen takes the draft in after its first render (its effect sets the fields and the source line together).
-        await p.getByText(/Hentet fra 127\.0\.0\.1/).waitFor();
+        // The screen starts from the draft in its first render: the fields are filled as soon as it shows.
         expect(await p.getByLabel('Tittel').inputValue()).to.equal('Enkel fiskesuppe');
+        await p.getByText(/Hentet fra 127\.0\.0\.1/).waitFor();
         expect(await p.getByLabel('Porsjoner').inputValue()).to.equal('4');
         const cod = p.locator('li.line').nth(0);
         expect([await cod.getByLabel('Mengde').inputValue(), await cod.getByLabel('Enhet').inputValue(), await cod.getByLabel('Vare').inputValue()]).to.deep.equal(['400', 'g', 'torskefilet']);

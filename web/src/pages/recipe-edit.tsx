@@ -48,30 +48,27 @@ const amountOf = (s: string) => (s.trim() === '' ? null : Number(s.trim().replac
 export function RecipeEdit({ householdId, recipeId, role }: { householdId: string; recipeId: string | null; role: string }) {
   const m = t.value;
   const adult = role !== 'Junior';
+  // A recipe read from a page: the form starts from it (in its first render, so the empty form never shows), lines
+  // the parser was unsure of marked to be looked at.
+  const [draft] = useState(() => (recipeId === null ? importDraft.peek() : null));
   const [loaded, setLoaded] = useState<Recipe | null>(null);
-  const [title, setTitle] = useState('');
-  const [servings, setServings] = useState('4');
-  const [minutes, setMinutes] = useState('');
-  const [rows, setRows] = useState<Row[]>([]);
-  const [steps, setSteps] = useState('');
+  const [title, setTitle] = useState(draft?.recipe.title ?? '');
+  const [servings, setServings] = useState(draft ? String(draft.recipe.servings) : '4');
+  const [minutes, setMinutes] = useState(draft?.recipe.totalMinutes == null ? '' : String(draft.recipe.totalMinutes));
+  const [rows, setRows] = useState<Row[]>(() =>
+    draft ? draft.recipe.ingredients.map((i, n) => ({ ...rowOf(i), ...(draft.lines[n] && draft.lines[n].confidence !== 'high' ? { check: draft.lines[n].original } : {}) })) : [],
+  );
+  const [steps, setSteps] = useState(draft ? draft.recipe.steps.join('\n') : '');
   const [quick, setQuick] = useState('');
   const [confirming, setConfirming] = useState(false);
   const load = useAction();
   const save = useAction();
-  const [imported, setImported] = useState<{ host: string | null; warnings: readonly string[]; sourceUrl: string | null; imageUrl: string | null } | null>(null);
+  const [imported] = useState<{ host: string | null; warnings: readonly string[]; sourceUrl: string | null; imageUrl: string | null } | null>(() =>
+    draft ? { host: draft.sourceUrl ? new URL(draft.sourceUrl).host : null, warnings: draft.warnings, sourceUrl: draft.recipe.sourceUrl, imageUrl: draft.recipe.imageUrl } : null,
+  );
   useEffect(() => {
-    // A recipe read from a page: the form starts from it, lines the parser was unsure of marked to be looked at.
-    const draft = importDraft.value;
-    if (recipeId === null && draft) {
-      importDraft.value = null;
-      const r = draft.recipe;
-      setTitle(r.title);
-      setServings(String(r.servings));
-      setMinutes(r.totalMinutes === null ? '' : String(r.totalMinutes));
-      setSteps(r.steps.join('\n'));
-      setRows(r.ingredients.map((i, n) => ({ ...rowOf(i), ...(draft.lines[n] && draft.lines[n].confidence !== 'high' ? { check: draft.lines[n].original } : {}) })));
-      setImported({ host: draft.sourceUrl ? new URL(draft.sourceUrl).host : null, warnings: draft.warnings, sourceUrl: r.sourceUrl, imageUrl: r.imageUrl });
-    }
+    // The draft is taken: opening the new-recipe screen again starts empty.
+    if (draft) importDraft.value = null;
     if (recipeId === null) return;
     void load.run(async () => {
       // An address that names no recipe (a typo, an old bookmark) is "not found", not a form error.
