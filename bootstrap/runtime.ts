@@ -94,7 +94,11 @@ function gitCommit(): string | null {
 /** The composition root: config in, a migrated database and a ready Koa app out. */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? jsonLogger(config.logLevel);
-  const db = openDatabase(config.database, { busyTimeoutMs: config.sqliteBusyTimeoutMs, ...(options.schema ? { schema: options.schema } : {}) });
+  const db = openDatabase(config.database, {
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    queryTimeoutMs: config.postgresQueryTimeoutMs,
+    ...(options.schema ? { schema: options.schema } : {}),
+  });
   try {
     await db.migrate();
   } catch (err) {

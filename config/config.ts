@@ -29,6 +29,8 @@ export interface Config {
   readonly database: DatabaseTarget;
   /** SQLite: how long a writer waits for another process's lock before the request answers 503. */
   readonly sqliteBusyTimeoutMs: number;
+  /** Postgres: how long a statement may go unanswered before the request answers 503 (0: no limit). */
+  readonly postgresQueryTimeoutMs: number;
   readonly publicBaseUrl: string;
   readonly problemBaseUrl: string;
   readonly smtpUrl: string | null;
@@ -142,6 +144,10 @@ export function loadConfig(env: Env): Config {
   if (!Number.isInteger(sqliteBusyTimeoutMs) || sqliteBusyTimeoutMs < 0 || sqliteBusyTimeoutMs > 600_000) {
     throw new ConfigError('SQLITE_BUSY_TIMEOUT_MS', 'must be a whole number of milliseconds (0-600000)');
   }
+  const postgresQueryTimeoutMs = Number(str('DATABASE_QUERY_TIMEOUT_MS', '30000'));
+  if (!Number.isInteger(postgresQueryTimeoutMs) || postgresQueryTimeoutMs < 0 || postgresQueryTimeoutMs > 3_600_000) {
+    throw new ConfigError('DATABASE_QUERY_TIMEOUT_MS', 'must be a whole number of milliseconds (0-3600000, 0 for no limit)');
+  }
 
   const publicBaseUrl = httpUrl('PUBLIC_BASE_URL', str('PUBLIC_BASE_URL', 'http://localhost:8080'));
   const problemBaseUrl = httpUrl('PROBLEM_BASE_URL', str('PROBLEM_BASE_URL', `${publicBaseUrl}/problems`));
@@ -167,6 +173,7 @@ export function loadConfig(env: Env): Config {
     host,
     database,
     sqliteBusyTimeoutMs,
+    postgresQueryTimeoutMs,
     publicBaseUrl,
     problemBaseUrl,
     smtpUrl,

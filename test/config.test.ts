@@ -92,6 +92,7 @@ describe('config', () => {
       FCM_SERVICE_ACCOUNT: '{not json',
       LOCKOUT: '10/900',
       SQLITE_BUSY_TIMEOUT_MS: 'soon',
+      DATABASE_QUERY_TIMEOUT_MS: '-1',
       PROBLEM_BASE_URL: 'problems',
       PASSWORD_HASH_CONCURRENCY: '0',
       PASSWORD_HASH_CPU_PERCENT: '0',
@@ -105,6 +106,13 @@ describe('config', () => {
     expect(loadConfig({}).passwordHashConcurrency).to.equal(Math.max(1, availableParallelism() - 1));
     expect(loadConfig({ PASSWORD_HASH_CONCURRENCY: '3' }).passwordHashConcurrency).to.equal(3);
     expect(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: 'two' })).to.throw(ConfigError, /PASSWORD_HASH_CONCURRENCY/);
+  });
+
+  it('DATABASE_QUERY_TIMEOUT_MS gives a Postgres statement 30 s by default, and takes 0 for no limit', () => {
+    expect(loadConfig({}).postgresQueryTimeoutMs).to.equal(30_000);
+    expect(loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '0' }).postgresQueryTimeoutMs).to.equal(0);
+    expect(loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '2500' }).postgresQueryTimeoutMs).to.equal(2500);
+    for (const bad of ['1.5', 'soon', '3600001']) expect(() => loadConfig({ DATABASE_QUERY_TIMEOUT_MS: bad }), bad).to.throw(ConfigError, /DATABASE_QUERY_TIMEOUT_MS/);
   });
 
   it('PASSWORD_HASH_CPU_PERCENT caps each hashing thread at a tenth of a core by default, and takes 1 to 100', () => {

@@ -28,6 +28,8 @@ export interface OpenOptions {
   schema?: string;
   /** SQLite: how long a writer waits for another's lock before giving up (ms). */
   busyTimeoutMs?: number;
+  /** Postgres: how long a statement may go unanswered before it fails as unreachable (ms; 0 or absent: no limit). */
+  queryTimeoutMs?: number;
   /** SQLite: what makes the WAL file durable (default: fdatasync of it); tests hold it to see writes wait. */
   walFile?: (walPath: string) => { flush(): Promise<void>; close(): Promise<void> };
 }
@@ -62,7 +64,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   const sqliteFile = target.kind === 'sqlite' && target.filename !== ':memory:' ? target.filename : null;
   // On a SQLite file, writes are made durable by group commit.
   const wal = sqliteFile !== null ? walSync((options.walFile ?? walFileSync)(`${resolve(sqliteFile)}-wal`)) : null;
-  const knex = target.kind === 'sqlite' ? openSqlite(target.filename, busyTimeoutMs, wal) : openPostgres(target.url, options.schema);
+  const knex = target.kind === 'sqlite' ? openSqlite(target.filename, busyTimeoutMs, wal) : openPostgres(target.url, options.schema, options.queryTimeoutMs ?? 0);
   if (wal) registerWalSync(knex, wal);
   countQueries(knex);
   // The per-request reads on the driver itself.
@@ -91,11 +93,18 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     async migrate() {
       // Processes starting together on a fresh Postgres schema race to create knex's own tables (one fails to
       // start): one migrates at a time, under a lock of the schema held by a transaction beside the migration.
+      // With a statement time limit, on connections of their own without it: a migration of a large table, or a
+      // process waiting for another's migration, may take longer than any request's statement.
       if (target.kind === 'postgres') {
-        return knex.transaction(async (trx) => {
-          await trx.raw("select pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '')), 7100000)");
-          await knex.migrate.latest({ migrationSource });
-        });
+        const unlimited = (options.queryTimeoutMs ?? 0) > 0 ? openPostgres(target.url, options.schema, 0) : knex;
+        try {
+          return await unlimited.transaction(async (trx) => {
+            await trx.raw("select pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '')), 7100000)");
+            await unlimited.migrate.latest({ migrationSource });
+          });
+        } finally {
+          if (unlimited !== knex) await unlimited.destroy();
+        }
       }
       await knex.migrate.latest({ migrationSource });
     },
@@ -203,14 +212,33 @@ function cachePreparedStatements(conn: SqliteConnection, wal: WalSync | null): v
   };
 }
 
-function openPostgres(url: string, schema: string | undefined): Knex {
+/** What knex's pool needs to know of a pg client: whether it waits for an answer (or its socket is gone). */
+interface PgPooled {
+  readonly readyForQuery: boolean;
+  readonly connection?: { readonly stream?: { destroy(): void } };
+}
+
+function openPostgres(url: string, schema: string | undefined, queryTimeoutMs: number): Knex {
   return knexFactory({
     client: 'pg',
     // A connect that gets no answer (packets dropped) fails after 3 s, so the request answers 503 store_unavailable
-    // then instead of waiting out the whole acquire timeout; a refused connect fails at once anyway.
-    connection: { connectionString: url, connectionTimeoutMillis: 3000 },
+    // then instead of waiting out the whole acquire timeout; a refused connect fails at once anyway. A statement
+    // that gets no answer within the query timeout fails the same way (isUnavailable): a network that drops every
+    // packet of an open connection tells nobody, and the request would otherwise wait for the kernel to give up on
+    // the socket (a quarter of an hour).
+    connection: { connectionString: url, connectionTimeoutMillis: 3000, ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}) },
     ...(schema ? { searchPath: [schema] } : {}),
-    pool: { min: 0, max: 10 },
+    pool: {
+      min: 0,
+      max: 10,
+      // A client whose statement timed out still waits for its answer, and every later statement would queue
+      // behind it: it is not handed out again, and its socket is closed (ending it politely would wait as well).
+      validate(conn: PgPooled) {
+        if (conn.readyForQuery) return true;
+        conn.connection?.stream?.destroy();
+        return false;
+      },
+    },
     acquireConnectionTimeout: 10_000,
   });
 }

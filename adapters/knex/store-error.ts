@@ -41,8 +41,9 @@ export function isUnavailable(err: unknown, depth = 0): boolean {
   }
   const { name, message } = err as { name?: unknown; message?: unknown };
   if (name === 'KnexTimeoutError') return true;
-  // pg's own words: a dropped connection, a client unusable after one, and its connect timeout ("timeout expired").
-  if (typeof message === 'string' && /^Connection terminated|^Client has encountered a connection error|^timeout expired$/.test(message)) return true;
+  // pg's own words: a dropped connection, a client unusable after one, its connect timeout ("timeout expired"), and
+  // a statement unanswered within the query timeout (knex puts the statement's text before it).
+  if (typeof message === 'string' && /^Connection terminated|^Client has encountered a connection error|^timeout expired$|(?:^| - )Query read timeout$/.test(message)) return true;
   if (err instanceof AggregateError && err.errors.some((e) => isUnavailable(e, depth + 1))) return true;
   return 'cause' in err && isUnavailable((err as { cause: unknown }).cause, depth + 1);
 }

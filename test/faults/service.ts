@@ -21,8 +21,8 @@ export interface Service {
 
 const running = new Set<Service>();
 
-/** Starts the service with only these settings (and what a shell needs) and resolves once it listens. */
-export async function startService(databaseUrl: string, scratchDir: string): Promise<Service> {
+/** Starts the service with only these settings (and what a shell needs, and `settings`) and resolves once it listens. */
+export async function startService(databaseUrl: string, scratchDir: string, settings: Record<string, string> = {}): Promise<Service> {
   const port = await freePort();
   const env: Record<string, string> = {
     PORT: String(port),
@@ -33,6 +33,7 @@ export async function startService(databaseUrl: string, scratchDir: string): Pro
     BUILD_ID: 'fault-suite',
     OUTBOX_DIR: join(scratchDir, 'outbox'),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ...settings,
   };
   const p = spawnService(env);
   const { child, exited } = p;

@@ -4,7 +4,9 @@
  * `not_ready` and ordinary requests a clean 503 `store_unavailable` with Retry-After, quickly (no 500, no hang);
  * once restored, the same process answers 200 again without a restart. The same holds when the proxy takes
  * connections in and never answers (a network dropping packets): the pg connect timeout (3 s) turns that into the
- * same 503 instead of a wait for knex's 10 s acquire timeout.
+ * same 503 instead of a wait for knex's 10 s acquire timeout. And when the network goes silent under connections
+ * already open (frozen: nothing passes, nothing closes), a statement unanswered within DATABASE_QUERY_TIMEOUT_MS
+ * fails the same way, its connection is not used again, and the read cache stops answering from memory.
  *
  * SQLite: the one connection holds the file open for the life of the process, so deleting, renaming or chmod-ing
  * the file does not cut it off (the open descriptor keeps working, and the suite may run as root). What reaches a
@@ -22,6 +24,8 @@ import { killAllStarted, postgresFaultDatabase, startService, type FaultDatabase
 
 /** No answer within this is a hang: the point is a fast, clean refusal. */
 const ANSWER_WITHIN_MS = 5000;
+/** The service's statement time limit here (DATABASE_QUERY_TIMEOUT_MS; 30 s by default). */
+const QUERY_TIMEOUT_MS = 1500;
 
 interface Reply {
   status: number;
@@ -61,6 +65,15 @@ if (!pgUrl && process.env['CI'] === 'true') throw new Error('CI runs the fault s
     }
     return { status: res.status, headers: res.headers, json, text };
   }
+  /** After a restore: /health/ready answers 200 within 5 s (the pool and the listening connection reconnect). */
+  async function readyAgain(): Promise<void> {
+    let ready = await call('GET', '/health/ready');
+    for (let i = 0; i < 20 && ready.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      ready = await call('GET', '/health/ready');
+    }
+    expect(ready.status, ready.text).to.equal(200);
+  }
   const observation = () => call('POST', `/api/v1/households/${householdId}/inventory/observations`, { foodKey: 'salt', observationType: 'Purchased', quantity: 1, unit: 'stk', storageLocation: 'Pantry' });
 
   function expectProblem(res: Reply, status: number, code: string) {
@@ -76,7 +89,7 @@ if (!pgUrl && process.env['CI'] === 'true') throw new Error('CI runs the fault s
     const target = new URL(pgUrl!);
     db = await postgresFaultDatabase(pgUrl!);
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    service = await startService(db.serviceUrl(proxy.port), db.dir);
+    service = await startService(db.serviceUrl(proxy.port), db.dir, { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) });
     const reg = await call('POST', '/api/v1/auth/register', { email: freshEmail('unreachable'), password: 'correct horse battery', displayName: 'Owner' });
     expect(reg.status, reg.text).to.equal(200);
     const h = await call('POST', '/api/v1/households', { name: 'Cut off' });
@@ -111,12 +124,7 @@ if (!pgUrl && process.env['CI'] === 'true') throw new Error('CI runs the fault s
     await proxy.restore();
     const restoredAt = performance.now();
 
-    let ready = await call('GET', '/health/ready');
-    for (let i = 0; i < 20 && ready.status !== 200; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      ready = await call('GET', '/health/ready');
-    }
-    expect(ready.status, ready.text).to.equal(200);
+    await readyAgain();
     console.log(`      [postgres] while cut the slowest answer took ${Math.round(slowestWhileCut)} ms; ready again ${Math.round(performance.now() - restoredAt)} ms after the restore`);
     const me = await call('GET', '/api/v1/me');
     expect(me.status, me.text).to.equal(200);
@@ -138,16 +146,37 @@ if (!pgUrl && process.env['CI'] === 'true') throw new Error('CI runs the fault s
     }
     const slowestWhileStalled = slowestMs;
     await proxy.restore();
-    let ready = await call('GET', '/health/ready');
-    for (let i = 0; i < 20 && ready.status !== 200; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      ready = await call('GET', '/health/ready');
-    }
-    expect(ready.status, ready.text).to.equal(200);
+    await readyAgain();
     console.log(`      [postgres] while stalled the slowest answer took ${Math.round(slowestWhileStalled)} ms`);
     expect((await call('GET', '/api/v1/me')).status).to.equal(200);
     expect((await observation()).status).to.equal(200);
     expect(service.child.exitCode, 'no restart').to.equal(null);
+  });
+
+  it('a network that goes silent under open connections (frozen) gives 503 after the query timeout, not a hang, and recovers', async () => {
+    // Warm: the pool holds open connections, the read cache holds the session.
+    expect((await call('GET', '/api/v1/me')).status).to.equal(200);
+    expect((await observation()).status).to.equal(200);
+    proxy.freeze();
+    slowestMs = 0;
+    // A write meets a connection that never answers: 503 once its statement has waited out the limit.
+    const written = await observation();
+    expectProblem(written, 503, 'store_unavailable');
+    expect(Number(written.headers.get('retry-after'))).to.be.greaterThan(0);
+    expect(slowestMs, 'waited out the query timeout, not the kernel').to.be.within(QUERY_TIMEOUT_MS - 100, ANSWER_WITHIN_MS);
+    // That told the read cache the database is out of reach: the session is not answered from memory, and the
+    // timed-out connection is not handed out again (a new one meets the connect timeout).
+    expectProblem(await call('GET', '/api/v1/me'), 503, 'store_unavailable');
+    expectProblem(await call('GET', '/health/ready'), 503, 'not_ready');
+    const slowestWhileFrozen = slowestMs;
+    await proxy.restore();
+    await readyAgain();
+    console.log(`      [postgres] while frozen the slowest answer took ${Math.round(slowestWhileFrozen)} ms`);
+    // Every connection works again: as many requests at once as the pool has connections.
+    const again = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? observation() : call('GET', `/api/v1/households/${householdId}/inventory`))));
+    for (const res of again) expect(res.status, res.text).to.equal(200);
+    expect(service.child.exitCode, 'no restart').to.equal(null);
+    expect(service.output(), 'the outage was never answered as an internal error').to.not.contain('"internal_error"');
   });
 });
 

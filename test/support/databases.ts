@@ -175,8 +175,8 @@ async function postgresDatabase(url: string, empty: boolean): Promise<TestDataba
   return {
     target,
     schema: SUITE_SCHEMA,
-    async open() {
-      const db = openDatabase(target, { schema: SUITE_SCHEMA });
+    async open(options = {}) {
+      const db = openDatabase(target, { ...options, schema: SUITE_SCHEMA });
       // A copy of the template has every migration already (its name says which set).
       if (empty) await db.migrate();
       return db;
