@@ -69,7 +69,12 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   countQueries(knex);
   // The per-request reads on the driver itself.
   const sqliteReader = sqliteFile !== null ? sqliteFixedSql(sqliteFile, busyTimeoutMs) : null;
-  const fixed = target.kind === 'postgres' ? postgresFixedSql(knex) : sqliteReader;
+  // Postgres: a statement that may write a cached table tells the read cache before it is sent (knex's or a fixed one).
+  const sent = (sql: string) => {
+    const scope = cache ? scopeWritten(sql) : null;
+    if (scope) cache!.writing(currentStoreCall(), scope);
+  };
+  const fixed = target.kind === 'postgres' ? postgresFixedSql(knex, sent) : sqliteReader;
   if (fixed) registerFixedSql(knex, fixed);
   // Sessions, memberships and merges kept in the process (adapters/knex/read-cache.ts); not for a SQLite in memory.
   const cache: ReadCache | null =
@@ -79,12 +84,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         ? readCache(sqliteTableChanges(sqliteReader, wal ? { requestArrived: () => currentMetrics()?.startedAt, ownWrites: () => wal.written } : undefined))
         : null;
   if (cache) registerReadCache(knex, cache);
-  if (cache && target.kind === 'postgres') {
-    knex.on('query', (q: { sql: string }) => {
-      const scope = scopeWritten(q.sql);
-      if (scope) cache.writing(currentStoreCall(), scope);
-    });
-  }
+  if (cache && target.kind === 'postgres') knex.on('query', (q: { sql: string }) => sent(q.sql));
   // Migrations never un-apply while this process runs: once all were seen applied, the probe only pings.
   let migrated = false;
   return {

@@ -141,7 +141,12 @@ interface PgConnection {
   query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-export function postgresFixedSql(knex: Knex): FixedSql {
+/**
+ * Postgres: `sent` hears each statement's text before it is sent, as knex's 'query' event does for knex's own (the
+ * read cache learns there of a write to come: adapters/knex/database.ts). A fixed statement may write (the one of
+ * POST observations, which Postgres would otherwise parse and plan on every request).
+ */
+export function postgresFixedSql(knex: Knex, sent: (sql: string) => void = () => {}): FixedSql {
   const statements = new Map<string, { name?: string; text: string }>();
   const statementOf = (sql: string) => {
     let statement = statements.get(sql);
@@ -158,6 +163,7 @@ export function postgresFixedSql(knex: Knex): FixedSql {
   return {
     async rows<T>(sql: string, bindings: readonly Knex.Value[]) {
       const statement = statementOf(sql);
+      sent(sql);
       const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
       const conn = await client.acquireConnection();
       try {
