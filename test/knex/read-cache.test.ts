@@ -429,6 +429,14 @@ for (const kind of databaseKinds()) {
         expect(own.value.householdRevision).to.not.equal(before);
         expect(own.value.householdRevision).to.equal(await s.revisions.of(h.id));
         expect(own.queries, 'read from the database after the write').to.equal(1);
+        // The same for the write POST observations makes (on Postgres one prepared statement, not sent through knex).
+        await cacheAnswers(state);
+        const beforeFood = (await state()).householdRevision;
+        expect(await s.pantry.addThenOfFoods({ ...observed(h.id), id: randomUUID() }, ['melk'])).to.have.length(2);
+        const afterFood = await queriesOf(state);
+        expect(afterFood.value.householdRevision).to.not.equal(beforeFood);
+        expect(afterFood.value.householdRevision).to.equal(await s.revisions.of(h.id));
+        expect(afterFood.queries, 'read from the database after the write').to.equal(1);
         // Another process's write, and its price sync.
         await cacheAnswers(state);
         await other.pantry.add(observed(h.id));
