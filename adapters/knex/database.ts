@@ -9,7 +9,7 @@ import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.
 import { currentMetrics } from '../observability/request-context.js';
 import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.js';
 import { currentStoreCall } from './store-calls.js';
-import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, storeErrorOf, type ChangeSource, type ReadCache } from './read-cache.js';
+import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, storeErrorOf, type ChangeSource, type ReadCache, type WriteScope } from './read-cache.js';
 import { committed } from './commit-watch.js';
 
 
@@ -70,9 +70,17 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   // The per-request reads on the driver itself.
   const sqliteReader = sqliteFile !== null ? sqliteFixedSql(sqliteFile, busyTimeoutMs) : null;
   // Postgres: a statement that may write a cached table tells the read cache before it is sent (knex's or a fixed one).
+  // What a text may write is worked out once per text: fixed reads (the session, a membership) come on most requests.
+  const scopes = new Map<string, WriteScope | null>();
   const sent = (sql: string) => {
-    const scope = cache ? scopeWritten(sql) : null;
-    if (scope) cache!.writing(currentStoreCall(), scope);
+    if (!cache) return;
+    let scope = scopes.get(sql);
+    if (scope === undefined) {
+      scope = scopeWritten(sql);
+      if (scopes.size >= STATEMENT_CACHE_SIZE) scopes.delete(scopes.keys().next().value!);
+      scopes.set(sql, scope);
+    }
+    if (scope) cache.writing(currentStoreCall(), scope);
   };
   const fixed = target.kind === 'postgres' ? postgresFixedSql(knex, sent) : sqliteReader;
   if (fixed) registerFixedSql(knex, fixed);

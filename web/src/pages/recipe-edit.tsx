@@ -63,9 +63,6 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
   const [confirming, setConfirming] = useState(false);
   const load = useAction();
   const save = useAction();
-  const [imported] = useState<{ host: string | null; warnings: readonly string[]; sourceUrl: string | null; imageUrl: string | null } | null>(() =>
-    draft ? { host: draft.sourceUrl ? new URL(draft.sourceUrl).host : null, warnings: draft.warnings, sourceUrl: draft.recipe.sourceUrl, imageUrl: draft.recipe.imageUrl } : null,
-  );
   useEffect(() => {
     // The draft is taken: opening the new-recipe screen again starts empty.
     if (draft) importDraft.value = null;
@@ -97,7 +94,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
       const total = minutes.trim() === '' ? null : Number(minutes);
       const body = {
         // An import keeps where it came from and its picture; an edit sends neither, so the recipe keeps its own.
-        ...(imported ? { sourceUrl: imported.sourceUrl, imageUrl: imported.imageUrl } : {}),
+        ...(draft ? { sourceUrl: draft.recipe.sourceUrl, imageUrl: draft.recipe.imageUrl } : {}),
         title,
         servings: Number(servings),
         activeMinutes: recipeId !== null && loaded && total !== null && loaded.activeMinutes !== null && loaded.activeMinutes <= total ? loaded.activeMinutes : null,
@@ -133,10 +130,10 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
   const bad = fieldsOf(save.error);
   return (
     <Page title={recipeId === null ? m.newRecipe : loaded!.title}>
-      {imported && (
+      {draft && (
         <div class="ask" role="status">
-          <p>{imported.host ? m.importedFrom(imported.host) : m.importedFromPage}</p>
-          {imported.warnings.includes('servings_guessed') && <p>{m.servingsGuessed}</p>}
+          <p>{draft.sourceUrl ? m.importedFrom(new URL(draft.sourceUrl).host) : m.importedFromPage}</p>
+          {draft.warnings.includes('servings_guessed') && <p>{m.servingsGuessed}</p>}
           {rows.some((r) => r.check !== undefined) && <p>{m.checkMarkedLines}</p>}
         </div>
       )}
