@@ -1,6 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import Koa from 'koa';
 import { Router } from '@koa/router';
-import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from '../../ports/logger.js';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import type { Config, RateClass } from '../../config/config.js';
@@ -10,8 +10,9 @@ import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
 import { koaPath, type AnyRoute } from './route.js';
 import { readMultipart, type ParsedMultipart } from './multipart.js';
-import { readRawBody } from './raw-body.js';
-import { containsNul, parseWith } from './validation.js';
+import { hasBody, readJsonBody, readRawBody, refuseIgnoredBody } from './raw-body.js';
+import { readJsonStream, type StreamedJson } from './json-stream.js';
+import { parseWith, validateInSteps } from './validation.js';
 import { versionGate } from './version-gate.js';
 import { authenticateRequest, crossSiteGuard, type SessionDeps } from './session-cookie.js';
 import { requestFingerprint, underIdempotencyKey, type IdempotencySettings } from './idempotency.js';
@@ -48,7 +49,7 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
     observe(
       settings.logger,
       (ctx) => {
-        rejectNulInRequestLine(ctx);
+        screenRequestLine(ctx);
         gate(ctx);
       },
       answerProblem,
@@ -199,13 +200,15 @@ export function exactRoutes<T>(routes: readonly { method: string; template: read
 function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middleware {
   if (route.body && route.multipart) throw new Error(`${route.operationId}: a route takes a JSON body or a multipart body, not both`);
   if (route.rawBody && (route.body || route.multipart)) throw new Error(`${route.operationId}: a raw body route takes no parsed body`);
+  if (route.largeJson && (route.body || route.multipart || route.rawBody)) throw new Error(`${route.operationId}: a large JSON body route takes no other body`);
   const { rateLimiter } = settings;
   // Public classes count per client IP before anything else; the backstop counts per signed-in account.
   const ipClass = route.rateLimit !== 'none' && route.rateLimit !== 'backstop' ? route.rateLimit : null;
   const crossSite = route.method !== 'GET' ? crossSiteGuard(settings.config.publicBaseUrl) : null;
   const authenticate = route.auth === 'session' ? authenticateRequest(settings.sessions, settings.config.publicBaseUrl) : null;
-  const parseJson = route.body ? jsonBodyParser() : null;
+  const takesJson = route.body !== undefined;
   const rawBody = route.rawBody;
+  const largeJson = route.largeJson;
   const multipartDef = route.multipart;
   // A state-changing signed-in route takes an Idempotency-Key.
   const idempotent = route.method !== 'GET' && route.auth === 'session';
@@ -223,17 +226,24 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
     );
   };
   // Validates the input and runs the handler, each a step of Server-Timing (one function for the route, not one a request).
-  const handle = async (ctx: Koa.Context, metrics: RequestMetrics, raw: Buffer | undefined, multipart: ParsedMultipart | undefined) => {
+  const handle = async (ctx: Koa.Context, metrics: RequestMetrics, raw: Buffer | undefined, multipart: ParsedMultipart | undefined, json: unknown, validated?: WeakMap<object, unknown>) => {
     let since = process.hrtime.bigint();
     let input: Parameters<AnyRoute['handler']>[1];
     try {
-      const body = route.body ? bodyOf(ctx) : undefined;
-      if (body !== undefined && containsNul(body)) throw problems.validation('a NUL character is not allowed anywhere in a request');
+      const params = route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {};
+      const query = route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {};
+      largeJson?.recognise?.(json);
       input = {
-        params: route.params ? parseWith(route.params, { ...ctx.params }, 'path') : {},
-        query: route.query ? parseWith(route.query, { ...ctx.query }, 'query') : {},
-        // Its text fields were read and checked for NUL by readMultipart; they validate like a JSON body.
-        body: route.body ? parseWith(route.body, body, 'body') : multipartDef && multipart ? parseWith(multipartDef.fields, multipart.fields, 'body') : undefined,
+        params,
+        query,
+        // A multipart body's text fields validate like a JSON body; a large one is validated in steps.
+        body: route.body
+          ? parseWith(route.body, json, 'body')
+          : multipartDef && multipart
+            ? parseWith(multipartDef.fields, multipart.fields, 'body')
+            : largeJson
+              ? await validateInSteps(largeJson.schema, json, 'body', validated)
+              : undefined,
         files: multipart?.files ?? {},
         caller: ctx.state['caller'] ?? null,
         rawBody: raw ?? NO_BYTES,
@@ -272,6 +282,8 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
     since = process.hrtime.bigint();
     let raw: Buffer | undefined;
     let multipart: ParsedMultipart | undefined;
+    let json: { text: string; value: unknown } | undefined;
+    let streamed: StreamedJson | undefined;
     if (rawBody) {
       try {
         raw = await readRawBody(ctx, rawBody.maxBytes);
@@ -284,15 +296,26 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       } finally {
         stepDone(metrics, 'multipart', since);
       }
-    } else if (!parseJson) {
-      if (hasBody(ctx)) await refuseNulInIgnoredBody(ctx);
-    } else {
+    } else if (largeJson) {
       if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
-      await parseJson(ctx, noMore);
+      try {
+        streamed = await readJsonStream(ctx, largeJson.schema, largeJson.maxBytes);
+      } finally {
+        stepDone(metrics, 'body', since);
+      }
+    } else if (!takesJson) {
+      if (hasBody(ctx)) await refuseIgnoredBody(ctx, JSON_BODY_LIMIT_BYTES);
+    } else if (hasBody(ctx)) {
+      if (!ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
+      try {
+        json = await readJsonBody(ctx, JSON_BODY_LIMIT_BYTES);
+      } finally {
+        stepDone(metrics, 'body', since);
+      }
     }
     const login = idempotent ? (ctx.state['caller'] as { session: { tokenHash: string } } | undefined)?.session.tokenHash : undefined;
     if (!login) {
-      await handle(ctx, metrics, raw, multipart);
+      await handle(ctx, metrics, raw, multipart, streamed ? streamed.value : json?.value, streamed?.validated);
       return;
     }
     // What the request sent, for telling a repeat from another request under the same key.
@@ -302,9 +325,11 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
           ? [raw]
           : multipart
             ? [JSON.stringify(multipart.fields), ...Object.entries(multipart.files).sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([name, f]) => [name, f.bytes])]
-            : [(ctx.request as unknown as { rawBody?: string }).rawBody ?? ''],
+            : streamed
+              ? [streamed.digest]
+              : [json?.text ?? ''],
       );
-    await underIdempotencyKey(settings.idempotency, ctx, login, fingerprint, () => handle(ctx, metrics, raw, multipart));
+    await underIdempotencyKey(settings.idempotency, ctx, login, fingerprint, () => handle(ctx, metrics, raw, multipart, streamed ? streamed.value : json?.value, streamed?.validated));
   };
 }
 
@@ -315,76 +340,40 @@ function rateDecided(metrics: RequestMetrics, since: bigint, decision: RateDecis
   return undefined;
 }
 
-const noMore = async () => {};
-
 /** The raw body of a route that takes none: one empty buffer for every request. */
 const NO_BYTES = Buffer.alloc(0);
 
-/** koa-body for JSON up to 1 MiB; a body it cannot read answers 400, one too large 413. */
-const jsonBodyParser = () =>
-  koaBody({
-    json: true,
-    urlencoded: false,
-    text: false,
-    multipart: false,
-    jsonLimit: JSON_BODY_LIMIT_BYTES,
-    jsonStrict: false,
-    includeUnparsed: true,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    onError: (err) => {
-      throw (err as { status?: number }).status === 413 ? problems.tooLarge('1 MiB') : problems.validation('the body is not valid JSON');
-    },
-  });
-
-function bodyOf(ctx: Koa.Context): unknown {
-  // koa-body leaves an empty object when nothing was sent; a missing body is then reported as missing fields.
-  const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  return ctx.request.body;
-}
-
-// Node's own lower-case headers (ctx.get lower-cases its argument on every call).
-const hasBody = (ctx: Koa.Context): boolean => Number(ctx.req.headers['content-length'] || 0) > 0 || (ctx.req.headers['transfer-encoding'] ?? '') !== '';
-
 /**
- * A route that takes no body ignores one that is sent, but the NUL rule covers every part of a request: such a
- * body is read (within the size limit) and refused when it holds a NUL byte or a JSON \u0000 escape.
+ * The request line and headers, before routing: a NUL character anywhere in the path or query (percent-encoded or
+ * not) is refused, as is a percent escape that is broken (400 validation_failed) or that spells bytes that are not
+ * UTF-8 (400 url_not_utf8), and a header whose bytes are not UTF-8 (400 header_not_utf8). Node's parser already
+ * refuses a raw NUL (or any other control character) in the request line and the headers, and any byte above 0x7F
+ * in the request line; it hands header bytes above 0x7F on as Latin-1 characters, read here as the bytes they were.
+ * Nothing is made for a request without a percent sign or such a byte, as most are.
  */
-async function refuseNulInIgnoredBody(ctx: Koa.Context): Promise<void> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > JSON_BODY_LIMIT_BYTES) throw problems.tooLarge('1 MiB');
-    chunks.push(chunk);
-  }
-  const body = Buffer.concat(chunks);
-  if (body.includes(0) || /\\u0000/i.test(body.toString('utf8'))) throw problems.validation('a NUL character is not allowed anywhere in a request');
-}
-
-/**
- * A NUL character anywhere in the path or query (percent-encoded or not) is refused before routing. Node's parser
- * already refuses a raw NUL (or any other control character) in the request line and the headers; they are checked
- * here again, without making anything, in case the server ever parses leniently.
- */
-function rejectNulInRequestLine(ctx: Koa.Context): void {
+function screenRequestLine(ctx: Koa.Context): void {
   const url = ctx.originalUrl;
-  if (url.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
-  // Only a percent sign can hide a NUL, or be a broken escape; most request lines have none.
+  if (url.includes('\0')) throw problems.validation(NUL_REFUSED);
   if (url.includes('%')) {
     let decoded: string;
     try {
       decoded = decodeURIComponent(url);
     } catch {
-      throw problems.validation('the request URL is not validly percent-encoded');
+      throw BROKEN_ESCAPE.test(url) ? problems.validation('the request URL is not validly percent-encoded') : problems.notUtf8('url');
     }
-    if (decoded.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
+    if (decoded.includes('\0')) throw problems.validation(NUL_REFUSED);
   }
   const raw = ctx.req.rawHeaders;
   for (let i = 0; i < raw.length; i++) {
-    if (raw[i]!.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
+    const text = raw[i]!;
+    if (text.includes('\0')) throw problems.validation(NUL_REFUSED);
+    if (BEYOND_ASCII.test(text) && !isUtf8(Buffer.from(text, 'latin1'))) throw problems.notUtf8('header', i % 2 === 1 ? raw[i - 1] : text);
   }
 }
+
+const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';
+const BROKEN_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+const BEYOND_ASCII = /[^\x00-\x7f]/;
 
 /** Every error leaves as application/problem+json with the trace id; unexpected ones are logged, never echoed. */
 function problemResponder(settings: HttpSettings): (ctx: Koa.Context, err: unknown) => void {

@@ -4,7 +4,7 @@ import { formidable, errors as formidableErrors, multipart as multipartPlugin } 
 import { fileTypeFromBuffer } from 'file-type';
 import { HttpProblem, problems } from './problem.js';
 import type { MultipartDef, UploadedFile } from './route.js';
-import { containsNul } from './validation.js';
+import { utf8Text } from './raw-body.js';
 
 export interface ParsedMultipart {
   /** Text fields by name (JSON fields parsed), ready for the fields schema. */
@@ -70,6 +70,17 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
       });
     },
   });
+  // Text parts (no Content-Type) are taken here as bytes: formidable would decode them itself, turning bytes that
+  // are not UTF-8 into U+FFFD, and they must be refused instead (400 body_not_utf8). The 'field' event still goes
+  // out, so that formidable's count of fields (maxFields) holds.
+  const textParts: { name: string; chunks: Buffer[] }[] = [];
+  form.onPart = (part) => {
+    if (part.mimetype) return form._handlePart(part);
+    const entry = { name: part.name ?? '', chunks: [] as Buffer[] };
+    textParts.push(entry);
+    part.on('data', (chunk: Buffer) => entry.chunks.push(chunk));
+    part.on('end', () => (form as unknown as NodeJS.EventEmitter).emit('field', entry.name, ''));
+  };
   // 'fileBegin' comes just before formidable opens the file's write stream: it tells the stream whose part it is.
   form.on('fileBegin', (name, file) => {
     const entry: Collected = { name, filename: file.originalFilename ?? null, declaredType: file.mimetype ?? null, chunks: [], size: 0 };
@@ -81,28 +92,28 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
     if (received > def.maxTotalBytes) throw new BodyTooLarge();
   });
 
-  let rawFields: Record<string, string[] | undefined>;
   try {
-    [rawFields] = await form.parse(ctx.req);
+    await form.parse(ctx.req);
   } catch (err) {
     // Formidable stops reading at its first error; the rest of the body is drained so the answer can go out.
     ctx.req.resume();
     throw multipartProblem(err, def);
   }
 
-  const fields: Record<string, unknown> = {};
+  const fields = Object.create(null) as Record<string, unknown>;
   const addText = (name: string, value: string) => {
     const key = textNames.get(name.toLowerCase()) ?? name;
     if (key in fields) throw problems.validation(`body.${key}: send this field once`, [{ path: `body.${key}`, message: 'send this field once' }]);
     fields[key] = value;
   };
-  for (const [name, values] of Object.entries(rawFields)) {
+  for (const part of textParts) {
+    const value = utf8Text(Buffer.concat(part.chunks));
     // A field the route does not take is ignored, as an unknown JSON property is, but the NUL rule still holds.
-    if (!textNames.has(name.toLowerCase())) {
-      if (containsNul(name) || containsNul(values)) throw problems.validation(NUL_REFUSED);
+    if (!textNames.has(part.name.toLowerCase())) {
+      if (part.name.includes('\0') || value.includes('\0')) throw problems.validation(NUL_REFUSED);
       continue;
     }
-    for (const value of values ?? []) addText(name, value);
+    addText(part.name, value);
   }
 
   const files: Record<string, UploadedFile> = {};
@@ -115,7 +126,7 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
     }
     const bytes = Buffer.concat(entry.chunks);
     if (!fileDef) {
-      addText(entry.name, bytes.toString('utf8'));
+      addText(entry.name, utf8Text(bytes));
       continue;
     }
     if (bytes.length === 0) continue;
@@ -123,8 +134,8 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
     files[fileDef.name] = { mediaType: await mediaTypeOf(fileDef.name, bytes, fileDef.mediaTypes, entry.declaredType), filename: entry.filename, bytes };
   }
 
-  // The NUL rule covers the text of the body, not the bytes of its files.
-  if (containsNul(fields)) throw problems.validation(NUL_REFUSED);
+  // The NUL rule and the prototype keys are checked on the fields (JSON fields parsed) when they are validated
+  // (adapters/http/validation.ts): the text of the body, not the bytes of its files.
   for (const name of def.jsonFields ?? []) {
     const text = fields[name];
     if (typeof text !== 'string') continue;
@@ -133,7 +144,6 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
     } catch {
       throw problems.validation(`body.${name}: not valid JSON`, [{ path: `body.${name}`, message: 'not valid JSON' }]);
     }
-    if (containsNul(fields[name])) throw problems.validation(NUL_REFUSED);
   }
   return { fields, files };
 }

@@ -13,7 +13,10 @@ const jsonSchema = (schema: v.GenericSchema): Json => {
 
 /** Problems any route may answer, besides the ones it names itself. */
 const COMMON: Record<number, string> = {
-  400: 'validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent',
+  400:
+    'validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), ' +
+    'a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, ' +
+    'header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8',
   426: 'app_version_unsupported: X-App-Version is below the platform floor',
   429: 'rate_limited: over the route\'s rate-limit class; Retry-After gives seconds',
   500: 'internal_error: no stack trace or SQL in the body; the trace id finds it in the logs',
@@ -91,7 +94,8 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${r.multipart.maxTotalBytes} bytes in all`].filter(Boolean).join('; '));
       statuses.set(415, [statuses.get(415), 'unsupported_media_type: the body is not multipart/form-data'].filter(Boolean).join('; '));
     }
-    if (r.rawBody) statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${r.rawBody.maxBytes} bytes`].filter(Boolean).join('; '));
+    const rawMax = r.rawBody?.maxBytes ?? r.largeJson?.maxBytes;
+    if (rawMax !== undefined) statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${rawMax} bytes`].filter(Boolean).join('; '));
     if (idempotent) {
       statuses.set(409, [statuses.get(409), 'idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1)'].filter(Boolean).join('; '));
       statuses.set(422, [statuses.get(422), 'idempotency_key_reused: this Idempotency-Key was first used for another request'].filter(Boolean).join('; '));
@@ -126,6 +130,17 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
             },
           }
         : {}),
+      ...(r.largeJson
+        ? {
+            requestBody: {
+              required: true,
+              description:
+                `${r.largeJson.description} At most ${r.largeJson.maxBytes} bytes (413 payload_too_large above), read and checked in ` +
+                'steps as it arrives: the first array or string past its limit ends it (400 value_too_long), as does nesting deeper than 64 levels.',
+              content: { 'application/json': { schema: jsonSchema(r.largeJson.schema) } },
+            },
+          }
+        : {}),
       responses,
     };
   }
@@ -141,6 +156,11 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
         'or query diagnostics=1. Errors are application/problem+json with type, title, status, detail, instance, code',
         `and traceId; type is ${info.problemBaseUrl}/{code}. Request property names match case-insensitively; answers`,
         'are camelCase. JSON bodies up to 1 MiB (413 above). A NUL character anywhere in a request gives 400.',
+        'Before a body is validated, every array is held to its maxItems and every string to its maxLength (400',
+        'value_too_long, the items never looked at); a property named __proto__, constructor or prototype (any case, any',
+        'depth) gives 400 validation_failed naming its path; a refusal lists at most 20 problems. Text the service reads',
+        '(a body, a percent escape in the path or query, a header) must be well-formed UTF-8: 400 body_not_utf8,',
+        'url_not_utf8 or header_not_utf8, never a silent U+FFFD.',
         'A state-changing request carrying the session cookie from another site gets 403 cross_site_request.',
         'X-App-Version: <ios|android>/<x.y.z> below the floor gets 426 (type app-version-unsupported) except on',
         '/api/v1/app/version and the health probes; no or a malformed header is never gated.',

@@ -24,6 +24,18 @@ export const problems = {
     new HttpProblem(400, 'validation_failed', 'The request is not of the documented shape', detail, errors ? { errors } : {}),
   tooLong: (detail: string, errors?: { path: string; message: string }[]) =>
     new HttpProblem(400, 'value_too_long', 'A value is longer than allowed', detail, errors ? { errors } : {}),
+  /** Text the service reads (a body, the request line, a header) that is not well-formed UTF-8. */
+  notUtf8: (where: 'body' | 'url' | 'header', name?: string) =>
+    new HttpProblem(
+      400,
+      `${where}_not_utf8`,
+      where === 'body' ? 'The body is not UTF-8 text' : where === 'url' ? 'The address is not UTF-8 text' : 'A header is not UTF-8 text',
+      where === 'body'
+        ? 'the body holds bytes that are not well-formed UTF-8; send text encoded as UTF-8'
+        : where === 'url'
+          ? 'the path or query holds bytes (raw or percent-encoded) that are not well-formed UTF-8; encode text as UTF-8 before percent-encoding it'
+          : `the ${name ?? ''} header holds bytes that are not well-formed UTF-8`.replace('the  header', 'a header'),
+    ),
   unauthenticated: () => new HttpProblem(401, 'unauthenticated', 'Sign in first', 'no session, or the session is no longer valid'),
   notFound: (detail = 'no such resource') => new HttpProblem(404, 'not_found', 'Not found', detail),
   methodNotAllowed: (allow: string) =>

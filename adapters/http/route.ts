@@ -65,6 +65,22 @@ export interface RawBodyDef {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/**
+ * A JSON body too large to parse in one piece (tens of megabytes): read and checked in bounded steps as it arrives
+ * (adapters/http/json-stream.ts) and validated in steps (validateInSteps), so that other requests are answered
+ * meanwhile. The handler gets it validated as `body`. A route has at most one of `body`, `multipart`, `rawBody`
+ * and `largeJson`.
+ */
+export interface LargeJsonDef<B> {
+  readonly description: string;
+  /** Validates the body, guides the limits kept while it is read, and documents it. */
+  readonly schema: Schema<B>;
+  /** Larger answers 413 payload_too_large. */
+  readonly maxBytes: number;
+  /** Looks at the parsed body before it is validated and throws an HttpProblem of its own (e.g. a file of another format). */
+  readonly recognise?: (value: unknown) => void;
+}
+
 export interface UploadedFile {
   /** Sniffed from the bytes when the part declares mediaTypes; else the part's Content-Type. */
   readonly mediaType: string;
@@ -94,6 +110,7 @@ export interface RouteDef<A extends Auth, P, Q, B> {
   readonly body?: Schema<B>;
   readonly multipart?: MultipartDef<B>;
   readonly rawBody?: RawBodyDef;
+  readonly largeJson?: LargeJsonDef<B>;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
   /** Problem codes this handler itself may answer, with their status (documented in OpenAPI). */
   readonly problems?: Readonly<Record<string, number>>;

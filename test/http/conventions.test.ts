@@ -228,11 +228,11 @@ for (const kind of databaseKinds()) {
         const steps = (res: Answer | Response) => parseServerTiming(res.headers.get('server-timing')).map((e) => e.name).filter((n) => n !== 'total' && n !== 'db');
         const { client } = await signedInClient(server.url);
         expect(steps(await client.get('/api/v1/me'))).to.deep.equal(['auth', 'ratelimit', 'validate', 'handler']);
-        // A JSON body is read between the limits and validation, and a validation failure is the last step.
-        expect(steps(await client.patch('/api/v1/me', { displayName: 'Kari' }))).to.deep.equal(['auth', 'ratelimit', 'validate', 'handler']);
-        expect(steps(await client.patch('/api/v1/me', { displayName: 7 }))).to.deep.equal(['auth', 'ratelimit', 'validate']);
+        // A JSON body is read (its own step) between the limits and validation, and a validation failure is the last step.
+        expect(steps(await client.patch('/api/v1/me', { displayName: 'Kari' }))).to.deep.equal(['auth', 'ratelimit', 'body', 'validate', 'handler']);
+        expect(steps(await client.patch('/api/v1/me', { displayName: 7 }))).to.deep.equal(['auth', 'ratelimit', 'body', 'validate']);
         // A public route counts per IP before anything else; no session, so no auth step.
-        expect(steps(await anon.post('/api/v1/auth/login', {}))).to.deep.equal(['ratelimit', 'validate']);
+        expect(steps(await anon.post('/api/v1/auth/login', {}))).to.deep.equal(['ratelimit', 'body', 'validate']);
         // Without a cookie a session route stops at auth.
         expect(steps(await anon.get('/api/v1/me'))).to.deep.equal(['auth']);
         // A multipart body and a raw body are steps of their own.

@@ -59,12 +59,13 @@ for (const kind of databaseKinds()) {
         expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
         expect(res.json.code).to.equal('idempotency_key_reused');
       }
-      for (const bad of ['has space', 'x'.repeat(256), 'æøå']) {
+      // fetch sends 'æøå' as its Latin-1 bytes, which are not UTF-8: refused before the key is read.
+      for (const [bad, code] of [['has space', 'validation_failed'], ['x'.repeat(256), 'validation_failed'], ['æøå', 'header_not_utf8']] as const) {
         const res = await h.owner.post(`${h.list}/items`, { displayName: 'Egg' }, { headers: { 'Idempotency-Key': bad } }).catch(() => null);
         // fetch itself refuses header values outside Latin-1; the others reach the service.
         if (res === null) continue;
         expect(res.status, bad).to.equal(400);
-        expect(res.json.code).to.equal('validation_failed');
+        expect(res.json.code).to.equal(code);
       }
       expect((await items(h)).map((i) => i.displayName)).to.deep.equal(['Melk']);
     });

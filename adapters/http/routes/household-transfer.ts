@@ -11,10 +11,9 @@ import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES, SHOPPING_QUANTITY_MAX } f
 import type { RecipeImage } from '../../../ports/recipe-image.js';
 import { inspectImage } from '../../recipe-import/image.js';
 import type { ServiceDeps } from '../deps.js';
-import { HttpProblem, problemFor, problems } from '../problem.js';
+import { HttpProblem, problemFor } from '../problem.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
-import { parseWith } from '../validation.js';
 import { Address, IngredientRequest, minutes, trimmed } from './recipes.js';
 import { HouseholdResponse, toHouseholdResponse } from './households.js';
 
@@ -176,7 +175,10 @@ function documentSchema(imageMaxBytes: number) {
       }),
     ),
     lines: many(Line, DOCUMENT_LIMITS.linesPerList, 'lines'),
-    madeFor: v.record(IsoDate, v.object({ recipeId: Uuid, portions: v.pipe(v.number(), v.integer('a whole number'), v.minValue(1, 'at least 1'), v.maxValue(10_000, 'at most 10000')) })),
+    madeFor: v.pipe(
+      v.record(IsoDate, v.object({ recipeId: Uuid, portions: v.pipe(v.number(), v.integer('a whole number'), v.minValue(1, 'at least 1'), v.maxValue(10_000, 'at most 10000')) })),
+      v.maxEntries(7, 'at most 7 days'),
+    ),
     wouldAdd: many(v.object({ foodKey: FoodKey, displayName: Name, quantity: Amount(SHOPPING_QUANTITY_MAX * 100), unit: Unit }), DOCUMENT_LIMITS.linesPerList, 'lines'),
     staleSince: v.nullable(At),
   });
@@ -257,6 +259,26 @@ function fileName(name: string, at: Date): { ascii: string; utf8: string } {
   return { ascii: `${ascii}-${day}.json`, utf8: `${words}-${day}.json` };
 }
 
+/**
+ * Tells a household file from any other JSON before it is validated, so that a file of another kind, or of a later
+ * version of the format, is named as such rather than as a list of fields that do not fit.
+ */
+function recogniseDocument(body: unknown): void {
+  const head = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as { format?: unknown; version?: unknown };
+  if (head.format !== HOUSEHOLD_FORMAT) {
+    throw new HttpProblem(400, 'not_a_household_document', 'Not a household export', `the file is not a household export (format "${HOUSEHOLD_FORMAT}")`);
+  }
+  if (typeof head.version === 'number' && head.version > HOUSEHOLD_FORMAT_VERSION) {
+    throw new HttpProblem(
+      400,
+      'household_document_too_new',
+      'Made by a newer version',
+      `the file is version ${head.version} of the format; this service reads up to version ${HOUSEHOLD_FORMAT_VERSION}: update it first`,
+      { version: head.version, supported: HOUSEHOLD_FORMAT_VERSION },
+    );
+  }
+}
+
 const tag = 'Households';
 const HouseholdPath = v.object({ householdId: Uuid });
 
@@ -317,32 +339,15 @@ export function householdTransferRoutes(deps: ServiceDeps, settings: TransferSet
       tag,
       auth: 'session',
       rateLimit: 'backstop',
-      rawBody: { description: 'The household document, as GET .../export answered it (application/json)', maxBytes: settings.importMaxBytes, schema },
+      largeJson: {
+        description: 'The household document, as GET .../export answered it (application/json).',
+        schema,
+        maxBytes: settings.importMaxBytes,
+        recognise: recogniseDocument,
+      },
       responses: { 201: { description: 'The new household', schema: HouseholdResponse, headers: { Location: '/api/v1/households/{id}' } } },
       problems: { household_document_invalid: 400, not_a_household_document: 400, household_document_too_new: 400, time_zone_unknown: 400 },
-      handler: async (ctx, { caller, rawBody }) => {
-        if (!ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
-        // The NUL rule was kept by readRawBody, on the bytes (a NUL byte or a \u0000 escape): no walk of the parsed file.
-        let body: unknown;
-        try {
-          body = JSON.parse(rawBody.toString('utf8'));
-        } catch {
-          throw problems.validation('the body is not valid JSON');
-        }
-        const head = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as { format?: unknown; version?: unknown };
-        if (head.format !== HOUSEHOLD_FORMAT) {
-          throw new HttpProblem(400, 'not_a_household_document', 'Not a household export', `the file is not a household export (format "${HOUSEHOLD_FORMAT}")`);
-        }
-        if (typeof head.version === 'number' && head.version > HOUSEHOLD_FORMAT_VERSION) {
-          throw new HttpProblem(
-            400,
-            'household_document_too_new',
-            'Made by a newer version',
-            `the file is version ${head.version} of the format; this service reads up to version ${HOUSEHOLD_FORMAT_VERSION}: update it first`,
-            { version: head.version, supported: HOUSEHOLD_FORMAT_VERSION },
-          );
-        }
-        const doc = parseWith(schema, body, 'body');
+      handler: async (ctx, { caller, body: doc }) => {
         const images = new Map<string, RecipeImage>();
         for (const [i, r] of doc.recipes.entries()) {
           if (!r.image) continue;

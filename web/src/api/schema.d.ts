@@ -2074,7 +2074,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2126,7 +2126,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2171,7 +2171,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2216,7 +2216,7 @@ export interface operations {
                     "text/plain": unknown;
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2292,7 +2292,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2352,7 +2352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2426,7 +2426,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2491,7 +2491,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2563,7 +2563,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description signup_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description signup_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2654,7 +2654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2738,7 +2738,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2858,7 +2858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2933,7 +2933,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description owner_required; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description owner_required; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3062,7 +3062,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description account_name_length; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description account_name_length; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3171,7 +3171,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description wrong_current_password, password_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description wrong_current_password, password_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3279,7 +3279,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description email_not_an_address; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description email_not_an_address; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3386,7 +3386,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_token; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description invalid_token; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3458,7 +3458,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_token; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description invalid_token; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3524,7 +3524,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3629,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3700,7 +3700,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_token, password_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description invalid_token, password_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3768,7 +3768,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3839,7 +3839,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description app_signin_incomplete; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description app_signin_incomplete; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3919,7 +3919,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4010,7 +4010,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4113,7 +4113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4210,7 +4210,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4288,7 +4288,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4435,7 +4435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description time_zone_unknown; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description time_zone_unknown; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4562,7 +4562,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4687,7 +4687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description time_zone_unknown; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description time_zone_unknown; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4817,7 +4817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4931,7 +4931,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description owner_required; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description owner_required; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5062,7 +5062,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description owner_required; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description owner_required; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5183,7 +5183,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5299,7 +5299,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5413,7 +5413,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5539,7 +5539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invite_not_usable; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description invite_not_usable; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5856,7 +5856,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5940,7 +5940,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The household document, as GET .../export answered it (application/json) At most 67108864 bytes (413 payload_too_large above). */
+        /** @description The household document, as GET .../export answered it (application/json). At most 67108864 bytes (413 payload_too_large above), read and checked in steps as it arrives: the first array or string past its limit ends it (400 value_too_long), as does nesting deeper than 64 levels. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6194,7 +6194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description household_document_invalid, not_a_household_document, household_document_too_new, time_zone_unknown; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description household_document_invalid, not_a_household_document, household_document_too_new, time_zone_unknown; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6332,7 +6332,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6469,7 +6469,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6577,7 +6577,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6688,7 +6688,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6803,7 +6803,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6951,7 +6951,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7098,7 +7098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7217,7 +7217,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7327,7 +7327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7477,7 +7477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7615,7 +7615,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description base_recipe_unknown, recipe_cycle; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description base_recipe_unknown, recipe_cycle; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7758,7 +7758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7897,7 +7897,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description base_recipe_unknown, recipe_cycle; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description base_recipe_unknown, recipe_cycle; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8011,7 +8011,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8135,7 +8135,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8259,7 +8259,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description recipe_url_forbidden; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description recipe_url_forbidden; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8405,7 +8405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8543,7 +8543,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8709,7 +8709,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8827,7 +8827,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8995,7 +8995,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9109,7 +9109,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9275,7 +9275,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9417,7 +9417,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9526,7 +9526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9652,7 +9652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9771,7 +9771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9885,7 +9885,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10042,7 +10042,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10141,7 +10141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10261,7 +10261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description same_food; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description same_food; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10375,7 +10375,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10501,7 +10501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10594,7 +10594,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description same_food; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description same_food; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10709,7 +10709,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10830,7 +10830,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10933,7 +10933,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11048,7 +11048,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11165,7 +11165,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11255,7 +11255,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11406,7 +11406,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description billing_webhook_rejected; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description billing_webhook_rejected; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11518,7 +11518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11654,7 +11654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11762,7 +11762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11889,7 +11889,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11977,7 +11977,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12075,7 +12075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12209,7 +12209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12354,7 +12354,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12524,7 +12524,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12702,7 +12702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12880,7 +12880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13058,7 +13058,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13201,7 +13201,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13351,7 +13351,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13465,7 +13465,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13616,7 +13616,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13730,7 +13730,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13827,7 +13827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description push_provider_unknown; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description push_provider_unknown; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13941,7 +13941,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14027,7 +14027,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14162,7 +14162,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14300,7 +14300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description calendar_window_invalid; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description calendar_window_invalid; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14400,7 +14400,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14508,7 +14508,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description calendar_url_forbidden; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description calendar_url_forbidden; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14651,7 +14651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14765,7 +14765,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14879,7 +14879,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14994,7 +14994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15080,7 +15080,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15198,7 +15198,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15312,7 +15312,7 @@ export interface operations {
                     "text/calendar": unknown;
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15392,7 +15392,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description email_invalid; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description email_invalid; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15466,7 +15466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15558,7 +15558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15665,7 +15665,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15743,7 +15743,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15814,7 +15814,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description email_invalid; validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description email_invalid; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15888,7 +15888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15971,7 +15971,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16058,7 +16058,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16145,7 +16145,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed or value_too_long: the request is not of the documented shape, or a NUL character was sent */
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
