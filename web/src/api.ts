@@ -37,8 +37,13 @@ export class ApiProblem extends Error {
   }
 }
 
-/** Called on a 401 from any call: the app signs the person in again and brings them back. */
+/**
+ * Called on a 401 from any call, the sign-in having ended (signed out, revoked, expired, the account deleted): the
+ * app forgets the person and asks them to sign in again. Not on the 401s that refuse credentials just offered (a
+ * wrong password, a spent sign-in code): those end no sign-in, and the person may well still be signed in.
+ */
 let onUnauthorized: () => void = () => {};
+const REFUSED_CREDENTIALS: ReadonlySet<string> = new Set(['invalid_credentials', 'signin_code_spent', 'idp_signin_rejected']);
 export const whenSignedOut = (fn: () => void) => {
   onUnauthorized = fn;
 };
@@ -54,7 +59,7 @@ export async function call<T>(request: Promise<{ data?: T; error?: unknown; resp
   const { data, error, response } = result;
   if (response.ok) return data as T;
   const problem = (error ?? {}) as Partial<Problem>;
-  if (response.status === 401) onUnauthorized();
+  if (response.status === 401 && !REFUSED_CREDENTIALS.has(String(problem.code))) onUnauthorized();
   const paths = (problem.errors ?? []).map((e) => e.path);
   const fields = paths.map((p) => p.split('.').pop() ?? p);
   throw new ApiProblem(response.status, typeof problem.code === 'string' ? problem.code : null, fields, problem as Record<string, unknown>, paths);

@@ -6,7 +6,7 @@ import { Register, SignIn } from './pages/auth';
 import { List } from './pages/list';
 import { Week } from './pages/week';
 import { location, navigate } from './router';
-import { household, householdInfo, householdProblem, loadHousehold, loadMe, me, pickHousehold, signOut, today } from './state';
+import { forgetPerson, household, householdInfo, householdProblem, loadHousehold, loadMe, me, pickHousehold, signOut, today } from './state';
 import { Page, Problem, lazy } from './ui';
 // Opens the live stream of changes while someone is signed in.
 import './live';
@@ -32,8 +32,9 @@ const Receipts = lazy(() => import('./pages/receipts').then((p) => p.ReceiptsPag
 /** Pages anyone may open; every other page wants a signed-in person. */
 const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite', '/dinner-prices', '/waitlist']);
 
+// A sign-in that ended elsewhere is forgotten here as Sign out forgets it (the live stream's end does the same).
 whenSignedOut(() => {
-  me.value = null;
+  void forgetPerson();
   const here = window.location.pathname + window.location.search;
   if (!PUBLIC.has(window.location.pathname)) navigate(`/sign-in?next=${encodeURIComponent(here)}`, true);
 });

@@ -1,7 +1,8 @@
 import { effect, signal } from '@preact/signals';
 import type { paths } from './api/schema';
+import { api, call } from './api';
 import { flush } from './offline';
-import { me } from './state';
+import { forgetPerson, me } from './state';
 
 // The service's live stream of changes to the person's households (GET /api/v1/me/changes, server-sent events).
 // It says only which households changed; the screens read them again as they always do (the list's ETag makes an
@@ -68,15 +69,21 @@ function open(): void {
     s.close();
     live.value = false;
     liveDown.value = true;
-    // Signed out elsewhere: the next call answers 401 and the app asks to sign in. Replaced: try again later.
+    // The sign-in ended (signed out, revoked, expired): the page forgets the person now, not at its next call.
+    // Replaced: try again later.
     if (reason === 'replaced') reopen = setTimeout(() => open(), REOPEN_MS);
     else source = null;
+    if (reason === 'signed-out') void forgetPerson();
   });
   s.onerror = () => {
     live.value = false;
     liveDown.value = true;
-    // A stream refused (401, a proxy's error page) is closed for good by the browser: poll, and try again later.
-    if (s.readyState === EventSource.CLOSED && source === s) reopen = setTimeout(() => open(), REOPEN_MS);
+    if (s.readyState !== EventSource.CLOSED || source !== s) return;
+    // A stream refused (a 401, a proxy's error page) is closed for good by the browser, which does not say why.
+    // Most often the sign-in ended while the stream was away: one read of the person tells, and its 401 forgets
+    // them at once (through the app's 401 hook) rather than when a screen next reads. Else poll, and try later.
+    void call(api.GET('/api/v1/me')).catch(() => undefined);
+    reopen = setTimeout(() => open(), REOPEN_MS);
   };
 }
 

@@ -5,10 +5,24 @@ import { me, whenSigningOut } from './state';
 // Ticks made in a store with bad reception: each tick waits in IndexedDB (so a reload or a closed tab keeps it)
 // and is sent in the order it was made, each with an Idempotency-Key of its own, so a tick whose answer was lost is
 // never applied twice (the service gives the first answer again). The service worker keeps the household data the
-// app last read (web/vite.config.ts) so the week and the list open with no network; signing out forgets both.
+// app last read (web/vite.config.ts) so the week and the list open with no network; the end of the sign-in, however
+// it ends, forgets both (forgetPerson in web/src/state.ts).
 
-/** The service worker's copy of the household data (named in web/vite.config.ts). */
-const HOUSEHOLD_DATA_CACHE = 'household-data';
+/**
+ * The service worker's copy of the app's own files (Workbox's precache, named `workbox-precache-v2-<scope>`): no
+ * one's data, and what lets the app open with no network. Every other cache holds answers of the API: the household
+ * data cache ('household-data', named in web/vite.config.ts), and whatever an older build of the worker kept under
+ * another name.
+ */
+const APP_SHELL_CACHE_PREFIX = 'workbox-precache';
+/** Where Workbox notes when it kept each answer (for expiry): their addresses name the households and weeks read. */
+const EXPIRY_NOTES_DB = 'workbox-expiration';
+const EXPIRY_NOTES_STORE = 'cache-entries';
+/**
+ * An answer already on its way when the sign-in ended may be stored by the worker just after its copy was deleted
+ * (it stores each answer while the page reads it): the copy is swept once more after this long.
+ */
+const LATE_ANSWER_MS = 3000;
 const DB_NAME = 'middag';
 const STORE = 'ticks';
 /** How often waiting ticks are tried again while the network seems to be there. */
@@ -129,7 +143,8 @@ async function send(): Promise<void> {
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
-      // No network, a server that is down or busy, or a sign-in to renew: the ticks wait, in order.
+      // No network, or a server that is down or busy: the ticks wait, in order. (A 401 has already forgotten them
+      // with everything else of the person's: a tick is never sent under another sign-in.)
       if (problem.status === 0 || problem.status >= 500 || problem.status === 401 || problem.status === 429) {
         for (const w of waiting.value) settle(w.seq, 'waiting');
         return;
@@ -141,12 +156,39 @@ async function send(): Promise<void> {
   }
 }
 
+/** Deletes every answer of the API the service worker kept, and Workbox's notes of them; the app's own files stay. */
+async function forgetKeptAnswers(): Promise<void> {
+  if (!('caches' in window)) return;
+  const names = await caches.keys();
+  await Promise.all(names.filter((name) => !name.startsWith(APP_SHELL_CACHE_PREFIX)).map((name) => caches.delete(name)));
+  await new Promise<void>((resolve) => {
+    const req = indexedDB.open(EXPIRY_NOTES_DB);
+    // None kept yet: opening it would make an empty database that the worker could not use, so that is undone.
+    req.onupgradeneeded = () => req.transaction?.abort();
+    req.onerror = () => resolve();
+    req.onsuccess = () => {
+      const db = req.result;
+      const done = () => {
+        db.close();
+        resolve();
+      };
+      if (!db.objectStoreNames.contains(EXPIRY_NOTES_STORE)) return done();
+      const t = db.transaction(EXPIRY_NOTES_STORE, 'readwrite');
+      t.objectStore(EXPIRY_NOTES_STORE).clear();
+      t.oncomplete = done;
+      t.onerror = done;
+      t.onabort = done;
+    };
+  });
+}
+
 /** Forgets the waiting ticks and the kept household data: a family tablet is shared. */
 export async function forgetOffline(): Promise<void> {
   for (const w of waiting.value) settle(w.seq, { error: new ApiProblem(401, 'unauthenticated') });
   waiting.value = [];
   await inStore('readwrite', (s) => s.clear()).catch(() => undefined);
-  if ('caches' in window) await caches.delete(HOUSEHOLD_DATA_CACHE).catch(() => false);
+  await forgetKeptAnswers().catch(() => undefined);
+  setTimeout(() => void forgetKeptAnswers().catch(() => undefined), LATE_ANSWER_MS);
 }
 
 if (typeof window !== 'undefined') {

@@ -1,4 +1,4 @@
-import { computed, effect, signal } from '@preact/signals';
+import { batch, computed, effect, signal } from '@preact/signals';
 import { api, call, type Household, type Me, type RecipeImportPreview } from './api';
 import { setLanguage } from './i18n';
 
@@ -72,17 +72,38 @@ export function today(): string {
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
-/** What else this browser keeps for the person (web/src/offline.ts), forgotten when they sign out. */
+/** What else this browser keeps for the person (web/src/offline.ts), forgotten when their sign-in ends. */
 const onSignOut: (() => Promise<void>)[] = [];
 export const whenSigningOut = (forget: () => Promise<void>) => void onSignOut.push(forget);
 
-/** Signs out and forgets everything kept in this browser: a family tablet is shared. */
-export async function signOut(): Promise<void> {
-  await call(api.POST('/api/v1/auth/logout')).catch(() => undefined);
-  await Promise.all(onSignOut.map((forget) => forget()));
+let forgetting: Promise<void> | null = null;
+
+/**
+ * Forgets the person on this device, however their sign-in ended: signed out here, or revoked, expired or deleted
+ * elsewhere (a 401, the live stream's end). A family tablet is shared, and a phone may be lost: nothing of them
+ * stays, neither on the screen nor in the browser's storage. Only the app's own files stay kept, so that it still
+ * opens with no network (to the sign-in screen).
+ */
+export function forgetPerson(): Promise<void> {
+  // The screens drop the household at once, before anything slower is done.
+  batch(() => {
+    me.value = null;
+    householdId.value = null;
+    householdInfo.value = null;
+    householdProblem.value = null;
+    importDraft.value = null;
+  });
   localStorage.clear();
   sessionStorage.clear();
-  me.value = null;
-  householdId.value = null;
-  householdInfo.value = null;
+  // Several calls meeting the 401 at once forget once.
+  forgetting ??= Promise.allSettled(onSignOut.map((forget) => forget())).then(() => {
+    forgetting = null;
+  });
+  return forgetting;
+}
+
+/** Signs out: the service ends the sign-in (everywhere), and this browser forgets the person. */
+export async function signOut(): Promise<void> {
+  await call(api.POST('/api/v1/auth/logout')).catch(() => undefined);
+  await forgetPerson();
 }
