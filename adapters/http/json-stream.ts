@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { Tokenizer, TokenType } from '@streamparser/json';
 import type * as v from 'valibot';
 import { HttpProblem, problems } from './problem.js';
-import { hasBody } from './raw-body.js';
+import { hasBody, MAX_NESTING } from './raw-body.js';
 import { childSchema, dropsOtherKeys, isObjectSchema, limitOfSchema, refusal, sameSpellingAs, screenKey, stepKind, unwrapSchema, validateItem, type SchemaNode } from './validation.js';
 
 /**
@@ -73,8 +73,8 @@ export interface StreamedJson {
 
 /** How long one step may hold the event loop before the next waits for a turn of it. */
 const SLICE_MS = 10;
-/** Deeper than any document this service reads (the household document nests 7 levels). */
-export const MAX_DEPTH = 64;
+/** Deeper than any document this service reads (the household document nests 7 levels), as for every JSON body. */
+const MAX_DEPTH = MAX_NESTING;
 /** How many tokens under keys the schema does not have are read (and dropped) before the body is refused. */
 export const MAX_DISCARDED_TOKENS = 100_000;
 

@@ -75,12 +75,42 @@ export async function readJsonBody(ctx: Koa.Context, maxBytes: number): Promise<
   if (bytes.length === 0) return undefined;
   const text = utf8Text(bytes);
   if (text.trim() === '') return undefined;
+  refuseDeepNesting(bytes);
   try {
     return { text, value: JSON.parse(text) };
   } catch {
     throw problems.validation('the body is not valid JSON');
   }
 }
+
+/** Deeper than any body this service reads; the household import keeps the same limit (json-stream.ts). */
+export const MAX_NESTING = 64;
+
+/**
+ * Refuses JSON text nested deeper than MAX_NESTING before it is parsed: a megabyte of '[' parses into a million
+ * arrays, and every walk over them after that costs as much again. One pass over the bytes, outside strings.
+ */
+function refuseDeepNesting(bytes: Uint8Array): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === BACKSLASH) i++;
+      else if (b === QUOTE) inString = false;
+    } else if (b === QUOTE) inString = true;
+    else if (b === OPEN_BRACKET || b === OPEN_BRACE) {
+      if (++depth > MAX_NESTING) throw problems.validation(`the body nests deeper than ${MAX_NESTING} levels`);
+    } else if (b === CLOSE_BRACKET || b === CLOSE_BRACE) depth--;
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 
 /**
  * A route that takes no body ignores one that is sent, but the NUL rule covers every part of a request: such a

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isIsoDate } from '../../core/shared/dates.js';
+import { ISSUE_TEXT_MAX, MAX_PROBLEMS } from './validation.js';
 
 /** Schemas shared by many routes. */
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
@@ -12,7 +13,13 @@ export const ProblemBody = v.object({
   instance: v.nullable(v.string()),
   code: v.nullable(v.string()),
   traceId: v.string(),
-  errors: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))),
+  errors: v.optional(
+    v.pipe(
+      v.array(v.object({ path: v.pipe(v.string(), v.maxLength(ISSUE_TEXT_MAX)), message: v.pipe(v.string(), v.maxLength(ISSUE_TEXT_MAX)) })),
+      v.maxLength(MAX_PROBLEMS),
+      v.description(`The problems found, at most ${MAX_PROBLEMS} (the first found), each path and message at most ${ISSUE_TEXT_MAX} characters.`),
+    ),
+  ),
 });
 
 export const IsoDateTime = v.pipe(v.string(), v.isoTimestamp());

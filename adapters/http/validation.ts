@@ -29,7 +29,7 @@ export interface RequestIssue {
  * So a refusal stays a few kilobytes whatever the body held (docs/security.md, Bounded work).
  */
 export const MAX_PROBLEMS = 20;
-const ISSUE_TEXT_MAX = 200;
+export const ISSUE_TEXT_MAX = 200;
 const DETAIL_ISSUES = 3;
 
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest']);

@@ -35,7 +35,7 @@ async function postBytes(client: Client, path: string, bytes: Uint8Array, conten
   return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
 }
 
-/** Writes a request byte for byte and reads the status line and body of the answer. */
+/** Writes a request byte for byte and reads the status line and body of the answer (the service closes). */
 function rawRequest(baseUrl: string, head: Buffer): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -47,7 +47,9 @@ function rawRequest(baseUrl: string, head: Buffer): Promise<{ status: number; bo
       const text = Buffer.concat(chunks).toString('utf8');
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), body: text.slice(text.indexOf('\r\n\r\n') + 4) });
     });
-    socket.end(head);
+    // Written, not ended: a client that closed its side before the answer would be refused for that by Node's
+    // parser. Each request says Connection: close, so the service ends the exchange.
+    socket.write(head);
   });
 }
 
@@ -125,6 +127,15 @@ for (const kind of databaseKinds()) {
         expect(res.json.errors).to.have.length(20);
         expect(res.json.detail).to.match(/\(and more\)$/);
         for (const e of res.json.errors as { path: string; message: string }[]) expect(e.message.length).to.be.at.most(200);
+      });
+
+      it('refuses a body nested deeper than 64 levels before it is parsed, brackets inside strings not counted', async () => {
+        const h = await ownedHousehold(server.url, 'Dyp');
+        const deep = await h.owner.post(`${h.base}/recipes`, undefined, { rawBody: `{"title":"x","steps":${'['.repeat(1024 * 1024 - 40)}`, headers: { 'Content-Type': 'application/json' } });
+        expectSmallRefusal(deep, 'validation_failed');
+        expect(deep.json.detail).to.equal('the body nests deeper than 64 levels');
+        const brackets = await h.owner.post(`${h.base}/recipes`, { title: `Suppe ${'['.repeat(100)}`, servings: 4, activeMinutes: null, totalMinutes: null, steps: ['{'.repeat(100), '"\\['], ingredients: [] });
+        expect(brackets.status, brackets.text).to.equal(201);
       });
 
       it('refuses an over-long string by its limit whatever else is wrong with it', async () => {

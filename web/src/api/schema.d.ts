@@ -2037,6 +2037,7 @@ export interface components {
             instance: string | null;
             code: string | null;
             traceId: string;
+            /** @description The problems found, at most 20 (the first found), each path and message at most 200 characters. */
             errors?: {
                 path: string;
                 message: string;
