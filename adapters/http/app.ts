@@ -10,15 +10,14 @@ import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
 import { koaPath, type AnyRoute } from './route.js';
 import { readMultipart, type ParsedMultipart } from './multipart.js';
-import { hasBody, readJsonBody, readRawBody, refuseIgnoredBody } from './raw-body.js';
+import { hasBody, JSON_BODY_LIMIT_BYTES, readJsonBody, readRawBody, refuseIgnoredBody } from './raw-body.js';
 import { readJsonStream, type StreamedJson } from './json-stream.js';
 import { parseWith, validateInSteps } from './validation.js';
 import { versionGate } from './version-gate.js';
 import { authenticateRequest, crossSiteGuard, type SessionDeps } from './session-cookie.js';
 import { requestFingerprint, underIdempotencyKey, type IdempotencySettings } from './idempotency.js';
 
-/** JSON bodies up to 1 MiB (extensions.md > Request size). */
-export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+export { JSON_BODY_LIMIT_BYTES } from './raw-body.js';
 
 export interface HttpSettings {
   readonly config: Pick<Config, 'publicBaseUrl' | 'problemBaseUrl' | 'trustProxy' | 'appVersionFloor'>;

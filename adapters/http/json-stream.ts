@@ -39,20 +39,25 @@ export async function readJsonStream(ctx: Koa.Context, schema: v.GenericSchema, 
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   let size = 0;
   let sliceStart = performance.now();
+  // Text that is no JSON is only known to be no UTF-8 either once all of it is read (bytes cut at a chunk's end
+  // may be completed by the next): after a syntax error the rest is still read and decoded, not tokenized, so
+  // that a body that is neither answers body_not_utf8, as a JSON body of the other routes does.
+  let notJson = false;
   try {
     for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > maxBytes) throw problems.tooLarge(limit);
       digest.update(chunk);
       decodeOrRefuse(utf8, chunk);
-      write(tokenizer, chunk);
+      if (!notJson) notJson = !tokenized(() => tokenizer.write(chunk));
       if (performance.now() - sliceStart > SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
     }
     decodeOrRefuse(utf8, undefined);
-    if (size > 0) end(tokenizer);
+    if (!notJson && size > 0) notJson = !tokenized(() => tokenizer.end());
+    if (notJson) throw problems.validation(NOT_JSON);
   } catch (err) {
     // The rest of the body is not wanted: it drains (the loop above leaves the request open for that), so the
     // client reads the answer on this connection and may send its next one.
@@ -89,24 +94,20 @@ function decodeOrRefuse(utf8: TextDecoder, chunk: Buffer | undefined): void {
   }
 }
 
-// The tokenizer throws its own error for text that is no JSON; the builder's refusals pass through as they are.
-function write(tokenizer: Tokenizer, chunk: Buffer): void {
+/** Text that is not JSON, found by the tokenizer or the builder; the refusals of the request rules are problems. */
+class NotJson extends Error {}
+
+/** Runs a step of the tokenizer: false when the text is no JSON; a refusal of the rules is thrown as it is. */
+function tokenized(step: () => void): boolean {
   try {
-    tokenizer.write(chunk);
+    step();
+    return true;
   } catch (err) {
-    throw isOwn(err) ? err : problems.validation(NOT_JSON);
+    if (err instanceof HttpProblem) throw err;
+    return false;
   }
 }
 
-function end(tokenizer: Tokenizer): void {
-  try {
-    tokenizer.end();
-  } catch (err) {
-    throw isOwn(err) ? err : problems.validation(NOT_JSON);
-  }
-}
-
-const isOwn = (err: unknown) => err instanceof HttpProblem;
 
 /** The schema of an array's items, as declared (optional or nullable kept). */
 const declaredItem = (s: SchemaNode | null): SchemaNode | null => (s?.type === 'array' && s.item ? (s.item as unknown as SchemaNode) : null);
@@ -181,7 +182,7 @@ class ValueBuilder {
       case TokenType.RIGHT_BRACKET: {
         const closesArray = token === TokenType.RIGHT_BRACKET;
         const empty = closesArray ? f?.expect === 'value' && f.container.length === 0 : f?.expect === 'first';
-        if (!f || f.isArray !== closesArray || !(f.expect === 'next' || empty)) throw problems.validation(NOT_JSON);
+        if (!f || f.isArray !== closesArray || !(f.expect === 'next' || empty)) throw new NotJson();
         this.depth--;
         this.frame = f.parent;
         if (this.frame) this.frame.expect = 'next';
@@ -190,11 +191,11 @@ class ValueBuilder {
         return;
       }
       case TokenType.COLON:
-        if (!f || f.expect !== 'colon') throw problems.validation(NOT_JSON);
+        if (!f || f.expect !== 'colon') throw new NotJson();
         f.expect = 'value';
         return;
       case TokenType.COMMA:
-        if (!f || f.expect !== 'next') throw problems.validation(NOT_JSON);
+        if (!f || f.expect !== 'next') throw new NotJson();
         f.expect = f.isArray ? 'value' : 'key';
         return;
       case TokenType.STRING:
@@ -218,7 +219,7 @@ class ValueBuilder {
         return;
       }
       default:
-        throw problems.validation(NOT_JSON);
+        throw new NotJson();
     }
   }
 
@@ -246,16 +247,16 @@ class ValueBuilder {
   private place(value: unknown): { schema: SchemaNode | null; declared: SchemaNode | null; at: string | number; discard: boolean } {
     const f = this.frame;
     if (!f) {
-      if (this.done || this.root !== undefined) throw problems.validation(NOT_JSON);
+      if (this.done || this.root !== undefined) throw new NotJson();
       this.root = value;
       if (value === null || typeof value !== 'object') this.done = true;
       return { schema: this.schema, declared: this.schema, at: 'body', discard: false };
     }
-    if (f.expect !== 'value') throw problems.validation(NOT_JSON);
+    if (f.expect !== 'value') throw new NotJson();
     f.expect = 'next';
     if (f.isArray) {
       const items = f.container as unknown[];
-      const limit = f.schema ? limitOfSchema(f.schema) : null;
+      const limit = f.schema ? limitOfSchema(f.schema, 'array') : null;
       if (limit && items.length >= limit.max) {
         throw refusal([{ path: this.pathOf(f, null), message: limit.message ?? `at most ${limit.max} items`, tooLong: true }]);
       }

@@ -4,7 +4,7 @@ import { formidable, errors as formidableErrors, multipart as multipartPlugin } 
 import { fileTypeFromBuffer } from 'file-type';
 import { HttpProblem, problems } from './problem.js';
 import type { MultipartDef, UploadedFile } from './route.js';
-import { utf8Text } from './raw-body.js';
+import { JSON_BODY_LIMIT_BYTES, refuseDeepNesting, utf8Text } from './raw-body.js';
 
 export interface ParsedMultipart {
   /** Text fields by name (JSON fields parsed), ready for the fields schema. */
@@ -106,15 +106,27 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
     if (key in fields) throw problems.validation(`body.${key}: send this field once`, [{ path: `body.${key}`, message: 'send this field once' }]);
     fields[key] = value;
   };
-  for (const part of textParts) {
-    const value = utf8Text(Buffer.concat(part.chunks));
-    // A field the route does not take is ignored, as an unknown JSON property is, but the NUL rule still holds.
-    if (!textNames.has(part.name.toLowerCase())) {
-      if (part.name.includes('\0') || value.includes('\0')) throw problems.validation(NUL_REFUSED);
-      continue;
+  const jsonFields = new Set((def.jsonFields ?? []).map((n) => n.toLowerCase()));
+  // A text part, with or without a Content-Type of its own: UTF-8, and a JSON field no larger or deeper than a JSON
+  // body may be (it could otherwise fill the whole form). A field the route does not take is ignored, as an
+  // unknown JSON property is, but the NUL rule still holds.
+  const takeText = (partName: string, bytes: Buffer) => {
+    const value = utf8Text(bytes);
+    const name = textNames.get(partName.toLowerCase());
+    if (name === undefined) {
+      if (partName.includes('\0') || value.includes('\0')) throw problems.validation(NUL_REFUSED);
+      return;
     }
-    addText(part.name, value);
-  }
+    if (jsonFields.has(name.toLowerCase())) {
+      if (bytes.length > JSON_BODY_LIMIT_BYTES) {
+        const message = `at most ${JSON_BODY_LIMIT_BYTES} bytes of JSON`;
+        throw problems.tooLong(`body.${name}: ${message}`, [{ path: `body.${name}`, message }]);
+      }
+      refuseDeepNesting(bytes);
+    }
+    addText(name, value);
+  };
+  for (const part of textParts) takeText(part.name, Buffer.concat(part.chunks));
 
   const files: Record<string, UploadedFile> = {};
   for (const entry of collected) {
@@ -126,7 +138,7 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
     }
     const bytes = Buffer.concat(entry.chunks);
     if (!fileDef) {
-      addText(entry.name, utf8Text(bytes));
+      takeText(entry.name, bytes);
       continue;
     }
     if (bytes.length === 0) continue;

@@ -1,6 +1,9 @@
 import type Koa from 'koa';
 import { problems } from './problem.js';
 
+/** JSON bodies up to 1 MiB (extensions.md > Request size); a JSON field of a form is held to the same. */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
 const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
 const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';
@@ -90,7 +93,7 @@ export const MAX_NESTING = 64;
  * Refuses JSON text nested deeper than MAX_NESTING before it is parsed: a megabyte of '[' parses into a million
  * arrays, and every walk over them after that costs as much again. One pass over the bytes, outside strings.
  */
-function refuseDeepNesting(bytes: Uint8Array): void {
+export function refuseDeepNesting(bytes: Uint8Array): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {

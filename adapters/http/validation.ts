@@ -75,11 +75,16 @@ function limitOf(schema: SchemaNode): Limit | null {
   return limit;
 }
 
-/** The limit of a union whose every option is limited (the largest of theirs); null when any option is not. */
-function unionLimit(schema: SchemaNode): Limit | null {
+/**
+ * The limit a union holds a value of this kind to: the largest of its options of that kind (strings, or arrays),
+ * when every one of them is limited; null when one is not, or none is of that kind (valibot refuses the kind).
+ */
+function unionLimit(schema: SchemaNode, kind: 'string' | 'array'): Limit | null {
   let widest: Limit | null = null;
   for (const option of schema.options ?? []) {
-    const limit = limitOf(unwrapSchema(option));
+    const o = unwrapSchema(option);
+    if (o.type !== kind) continue;
+    const limit = limitOf(o);
     if (limit === null) return null;
     if (widest === null || limit.max > widest.max) widest = limit;
   }
@@ -93,9 +98,12 @@ export function unwrapSchema(schema: AnySchema | SchemaNode): SchemaNode {
   return s;
 }
 
-/** The limit of a string, an array, a record (its entries) or a union of limited strings; null when it has none. */
-export function limitOfSchema(s: SchemaNode): Limit | null {
-  return s.type === 'union' ? unionLimit(s) : s.type === 'string' || s.type === 'array' || s.type === 'record' ? limitOf(s) : null;
+/**
+ * The limit of a string, an array or a record (its entries), or of a union for a value of `kind` (a string when not
+ * said); null when it has none.
+ */
+export function limitOfSchema(s: SchemaNode, kind: 'string' | 'array' = 'string'): Limit | null {
+  return s.type === 'union' ? unionLimit(s, kind) : s.type === 'string' || s.type === 'array' || s.type === 'record' ? limitOf(s) : null;
 }
 
 /** Whether `s` is one of valibot's object schemas (of named entries). */
@@ -190,10 +198,13 @@ function prepare(schema: AnySchema, value: unknown, path: (string | number)[], i
     }
     const byLower = lowerKeysOf(s.entries);
     const out = Object.create(null) as Record<string, unknown>;
+    // valibot's plain object keeps only its entries: the other keys are not copied for it to drop.
+    const dropsOthers = dropsOtherKeys(s);
     for (const k of Object.keys(value)) {
       const key = Object.hasOwn(s.entries, k) ? k : (byLower.get(k.toLowerCase()) ?? k);
       const val = (value as Record<string, unknown>)[k];
       const entry = Object.hasOwn(s.entries, key) ? s.entries[key] : undefined;
+      if (!entry && dropsOthers) continue;
       out[key] = entry ? prepare(entry, val, [...path, key], issues) : val;
     }
     return out;
@@ -203,13 +214,13 @@ function prepare(schema: AnySchema, value: unknown, path: (string | number)[], i
     if (limit !== null && Object.keys(value).length > limit.max) issues.push({ path: pathText(path), message: limit.message ?? `at most ${limit.max} entries`, tooLong: true });
     return value;
   }
-  if (s.type === 'array' && Array.isArray(value)) {
-    const limit = limitOf(s);
+  if ((s.type === 'array' || s.type === 'union') && Array.isArray(value)) {
+    const limit = limitOfSchema(s, 'array');
     if (limit !== null && value.length > limit.max) {
       issues.push({ path: pathText(path), message: limit.message ?? `at most ${limit.max} items`, tooLong: true });
       return value;
     }
-    if (!s.item) return value;
+    if (s.type !== 'array' || !s.item) return value;
     const out = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) out[i] = prepare(s.item, value[i], [...path, i], issues);
     return out;

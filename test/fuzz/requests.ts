@@ -30,8 +30,21 @@ export interface FuzzContext {
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const enc = encodeURIComponent;
 
-/** Header values fetch will send: printable ASCII and Latin-1, never CR, LF or NUL. */
-const headerText = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((c) => String.fromCharCode(c)), maxLength: 60 });
+const printableAscii = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
+/** fetch sends a header value's characters as single bytes (Latin-1): this spells the UTF-8 bytes of the text. */
+const asUtf8Bytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+/**
+ * Header values fetch will send, never CR, LF or NUL: mostly printable ASCII; at times text beyond ASCII sent as its
+ * UTF-8 bytes; now and then bare Latin-1 bytes 0xA0–0xFF. Those are not UTF-8, and the service refuses such a
+ * header (400 header_not_utf8) before it looks at anything else, so they are kept rare: in every header they would
+ * hide the fault a request was made to carry.
+ */
+const headerText = fc.oneof(
+  { weight: 80, arbitrary: fc.string({ unit: printableAscii, maxLength: 60 }) },
+  { weight: 15, arbitrary: fc.string({ unit: fc.oneof(printableAscii, fc.integer({ min: 0xa0, max: 0x2fff }).map((c) => String.fromCodePoint(c))), maxLength: 30 }).map(asUtf8Bytes) },
+  { weight: 1, arbitrary: fc.string({ unit: fc.oneof(printableAscii, fc.integer({ min: 0xa0, max: 0xff }).map((c) => String.fromCharCode(c))), maxLength: 60 }) },
+);
 
 /** Headers that change nothing about validity: junk in every header the service reads or might. */
 const noiseHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
@@ -58,8 +71,15 @@ const deadCookies = fc.oneof(
   fc.constantFrom('app_session=', 'app_session', '=app_session', 'app_session="', 'app_session=%zz', 'app_session=a; app_session=b', ';;;;', 'a=b=c'),
 );
 
-/** The valid session, at times among junk cookies (after it: a cookie jar reads the first app_session). */
-const liveCookie = (token: string) => fc.oneof(fc.constant(`app_session=${token}`), fc.constantFrom('x=%zz', 'y="', '=', 'z=\u00e6').map((junk) => `app_session=${token}; ${junk}`));
+/**
+ * The valid session, at times among junk cookies (after it: a cookie jar reads the first app_session). A junk
+ * cookie beyond ASCII is mostly UTF-8 ('æ' as C3 A6), rarely a bare Latin-1 byte (E6), which is refused for itself.
+ */
+const liveCookie = (token: string) =>
+  fc.oneof(
+    fc.constant(`app_session=${token}`),
+    fc.oneof({ weight: 24, arbitrary: fc.constantFrom('x=%zz', 'y="', '=', `z=${asUtf8Bytes('\u00e6')}`) }, { weight: 1, arbitrary: fc.constant('z=\u00e6') }).map((junk) => `app_session=${token}; ${junk}`),
+  );
 
 const FOREIGN_ORIGINS = fc.oneof(fc.constantFrom('https://evil.example', 'null', 'http://localhost:8081', 'http://127.0.0.1', 'file://'), headerText.filter((o) => o.trim() !== ''));
 

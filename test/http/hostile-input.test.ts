@@ -117,6 +117,25 @@ for (const kind of databaseKinds()) {
         expect((await h.owner.get(`${h.base}/recipes`)).json.items ?? []).to.have.length(0);
       });
 
+      it('documents a maxItems for every array a request may hold (no list is checked item by item without end)', async () => {
+        const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: { name: string; schema: unknown }[]; requestBody?: { content: Record<string, { schema?: unknown }> } }>> };
+        const unbounded: string[] = [];
+        const walk = (schema: unknown, at: string): void => {
+          if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${at}[${i}]`));
+          if (schema === null || typeof schema !== 'object') return;
+          const s = schema as Record<string, unknown>;
+          if (s['type'] === 'array' && typeof s['maxItems'] !== 'number') unbounded.push(at);
+          for (const [k, v] of Object.entries(s)) walk(v, `${at}.${k}`);
+        };
+        for (const [path, ops] of Object.entries(doc.paths)) {
+          for (const [method, op] of Object.entries(ops)) {
+            for (const p of op.parameters ?? []) walk(p.schema, `${method} ${path} ${p.name}`);
+            for (const [type, c] of Object.entries(op.requestBody?.content ?? {})) walk(c.schema, `${method} ${path} ${type}`);
+          }
+        }
+        expect(unbounded).to.deep.equal([]);
+      });
+
       it('lists at most 20 problems when many items are wrong within the limits, and quotes no long value', async () => {
         const h = await ownedHousehold(server.url, 'Mange');
         // 100 steps, each a string of the wrong type (an object) and 100 ingredients of nothing: hundreds of problems.
@@ -136,6 +155,25 @@ for (const kind of databaseKinds()) {
         expect(deep.json.detail).to.equal('the body nests deeper than 64 levels');
         const brackets = await h.owner.post(`${h.base}/recipes`, { title: `Suppe ${'['.repeat(100)}`, servings: 4, activeMinutes: null, totalMinutes: null, steps: ['{'.repeat(100), '"\\['], ingredients: [] });
         expect(brackets.status, brackets.text).to.equal(201);
+      });
+
+      it('holds a query list and a form\'s JSON field to their limits: 101 ids, 201 failed calls, 1 MiB of report', async () => {
+        const h = await ownedHousehold(server.url, 'Liste');
+        const ids = Array.from({ length: 1000 }, () => 'ids=0').join('&');
+        const run = await h.owner.delete(`${h.base}/events/run?${ids}`);
+        expectSmallRefusal(run, 'value_too_long');
+        expect(run.json.errors).to.deep.equal([{ path: 'query.ids', message: 'at most 100 ids' }]);
+        const form = (report: string) => {
+          const f = new FormData();
+          f.set('report', report);
+          return fetch(`${server.url}/api/v1/feedback`, { method: 'POST', headers: { Cookie: `app_session=${h.owner.cookie}` }, body: f });
+        };
+        const calls = await form(JSON.stringify({ message: 'Feil', failedCalls: Array.from({ length: 201 }, () => ({})) }));
+        const callsBody = (await calls.json()) as { code: string; errors: { path: string }[] };
+        expect([calls.status, callsBody.code, callsBody.errors[0]!.path]).to.deep.equal([400, 'value_too_long', 'body.report.failedCalls']);
+        const big = await form(JSON.stringify({ message: 'Feil', junk: 'x'.repeat(1024 * 1024) }));
+        const bigBody = (await big.json()) as { code: string; errors: { path: string }[] };
+        expect([big.status, bigBody.code, bigBody.errors[0]!.path]).to.deep.equal([400, 'value_too_long', 'body.report']);
       });
 
       it('refuses an over-long string by its limit whatever else is wrong with it', async () => {
@@ -323,6 +361,20 @@ for (const kind of databaseKinds()) {
         const res = await postBytes(client, '/api/v1/households', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"Hus \uFFFD ø"}')]));
         expect(res.status, res.text).to.equal(201);
         expect(res.json.name).to.equal('Hus \uFFFD ø');
+      });
+
+      it('refuses a household file cut in a character with body_not_utf8, and one cut in its JSON as not JSON', async () => {
+        const h = await ownedHousehold(server.url, 'Kuttet');
+        const text = JSON.stringify(await exported(h.owner, h.base));
+        const cut = await postBytes(h.owner, '/api/v1/households/import', Buffer.concat([Buffer.from(text), Buffer.from([0xe2, 0x82])]));
+        expectSmallRefusal(cut, 'body_not_utf8');
+        // Not JSON after the document, but UTF-8 ("€" whole): the JSON is what is wrong.
+        const euro = await postBytes(h.owner, '/api/v1/households/import', Buffer.from(`${text}€`));
+        expectSmallRefusal(euro, 'validation_failed');
+        expect(euro.json.detail).to.equal('the body is not valid JSON');
+        const open = await postBytes(h.owner, '/api/v1/households/import', Buffer.from(text.slice(0, -1)));
+        expectSmallRefusal(open, 'validation_failed');
+        expect(open.json.detail).to.equal('the body is not valid JSON');
       });
 
       it('refuses bytes that are not UTF-8 in the household import and in a multipart text part', async () => {

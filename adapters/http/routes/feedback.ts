@@ -8,6 +8,9 @@ import type { RouteSettings, ServiceDeps } from '../deps.js';
 /** The whole multipart body (extensions.md > Request size). */
 export const FEEDBACK_BODY_MAX_BYTES = 6 * 1024 * 1024;
 
+/** How many failed calls a report may list (the newest FAILED_CALLS_KEPT are kept): a client need not trim its log. */
+const FAILED_CALLS_SENT_MAX = 200;
+
 const maxLength = (n: number) => v.maxLength<string, number, string>(n, `at most ${n} characters`);
 const FailedCall = v.object({
   method: v.pipe(v.string(), maxLength(16)),
@@ -26,7 +29,7 @@ const FeedbackReport = v.object({
   screen: v.optional(v.nullable(v.pipe(v.string(), maxLength(200))), null),
   build: v.optional(v.nullable(v.pipe(v.string(), maxLength(100))), null),
   householdId: v.optional(v.nullable(Uuid), null),
-  failedCalls: v.optional(v.array(FailedCall), []),
+  failedCalls: v.optional(v.pipe(v.array(FailedCall), v.maxLength(FAILED_CALLS_SENT_MAX, `at most ${FAILED_CALLS_SENT_MAX} failed calls`)), []),
 });
 const SubmitFeedbackRequest = v.object({ report: FeedbackReport });
 const FeedbackSubmittedResponse = v.object({ id: Uuid, receivedAt: IsoDateTime });
@@ -42,7 +45,7 @@ export function feedbackRoutes(deps: ServiceDeps, settings: Pick<RouteSettings, 
         'Any signed-in person; no household needed. The body is multipart/form-data: a `report` field holding JSON',
         `text { message (1 to ${FEEDBACK_MESSAGE_MAX} characters, not blank), screen, build (string or null), householdId`,
         '(uuid or null), failedCalls: [{ method, path, status (0 when no answer came), traceId (string or null), at',
-        `(date-time) }] } and an optional \`screenshot\` file part. Only the newest ${FAILED_CALLS_KEPT} failed calls (by at)`,
+        `(date-time) }], at most ${FAILED_CALLS_SENT_MAX} } and an optional \`screenshot\` file part. Only the newest ${FAILED_CALLS_KEPT} failed calls (by at)`,
         `are kept. The screenshot's bytes must be PNG, JPEG or WebP, whatever its declared type, and at most`,
         `${SCREENSHOT_MAX_BYTES} bytes (5 MiB), else 400 (validation_failed for the kind, value_too_long for the size).`,
         `The whole body may be ${FEEDBACK_BODY_MAX_BYTES} bytes (6 MiB), else 413 payload_too_large. A missing report,`,
