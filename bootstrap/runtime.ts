@@ -165,7 +165,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...socialRoutes({ ...deps, ...signInProviders(config, logger, deps.clock) }, settings),
     ...signInRoutes(deps, config.authProviders),
     ...householdRoutes(deps),
-    ...householdTransferRoutes(deps, { publicBaseUrl: config.publicBaseUrl, importMaxBytes: config.householdImportMaxBytes, imageMaxBytes: config.recipeImport.maxBytes }),
+    ...householdTransferRoutes(deps, { publicBaseUrl: config.publicBaseUrl, importMaxBytes: config.householdImportMaxBytes, importTimeoutMs: config.householdImportTimeoutMs, imageMaxBytes: config.recipeImport.maxBytes }),
     ...planRoutes(deps),
     ...plannerRoutes({ ...deps, plannerGate: async (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`) }),
     ...recipeRoutes(deps),

@@ -10,7 +10,7 @@ import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
 import { koaPath, type AnyRoute } from './route.js';
 import { readMultipart, type ParsedMultipart } from './multipart.js';
-import { hasBody, JSON_BODY_LIMIT_BYTES, readJsonBody, readRawBody, refuseIgnoredBody } from './raw-body.js';
+import { BODY_TIMEOUT_MS, hasBody, JSON_BODY_LIMIT_BYTES, readJsonBody, readRawBody, refuseIgnoredBody, withinDeadline } from './raw-body.js';
 import { readJsonStream, type StreamedJson } from './json-stream.js';
 import { parseWith, validateInSteps } from './validation.js';
 import { versionGate } from './version-gate.js';
@@ -285,29 +285,29 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
     let streamed: StreamedJson | undefined;
     if (rawBody) {
       try {
-        raw = await readRawBody(ctx, rawBody.maxBytes);
+        raw = await withinDeadline(BODY_TIMEOUT_MS, readRawBody(ctx, rawBody.maxBytes));
       } finally {
         stepDone(metrics, 'body', since);
       }
     } else if (multipartDef) {
       try {
-        multipart = await readMultipart(ctx, multipartDef);
+        multipart = await withinDeadline(BODY_TIMEOUT_MS, readMultipart(ctx, multipartDef));
       } finally {
         stepDone(metrics, 'multipart', since);
       }
     } else if (largeJson) {
       if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
       try {
-        streamed = await readJsonStream(ctx, largeJson.schema, largeJson.maxBytes);
+        streamed = await withinDeadline(largeJson.timeoutMs, readJsonStream(ctx, largeJson.schema, largeJson.maxBytes));
       } finally {
         stepDone(metrics, 'body', since);
       }
     } else if (!takesJson) {
-      if (hasBody(ctx)) await refuseIgnoredBody(ctx, JSON_BODY_LIMIT_BYTES);
+      if (hasBody(ctx)) await withinDeadline(BODY_TIMEOUT_MS, refuseIgnoredBody(ctx, JSON_BODY_LIMIT_BYTES));
     } else if (hasBody(ctx)) {
       if (!ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
       try {
-        json = await readJsonBody(ctx, JSON_BODY_LIMIT_BYTES);
+        json = await withinDeadline(BODY_TIMEOUT_MS, readJsonBody(ctx, JSON_BODY_LIMIT_BYTES));
       } finally {
         stepDone(metrics, 'body', since);
       }

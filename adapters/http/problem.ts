@@ -42,6 +42,9 @@ export const problems = {
     new HttpProblem(405, 'method_not_allowed', 'Method not allowed', `this path answers ${allow}`, {}, { Allow: allow }),
   unsupportedMediaType: () =>
     new HttpProblem(415, 'unsupported_media_type', 'Unsupported media type', 'send the body as application/json'),
+  /** The body did not all arrive in time; the connection is closed after the answer (its rest is not read). */
+  requestTimeout: (seconds: number) =>
+    new HttpProblem(408, 'request_timeout', 'The body came too slowly', `the request's body did not arrive within ${seconds} s`, {}, { Connection: 'close' }),
   tooLarge: (limit: string) => new HttpProblem(413, 'payload_too_large', 'Request body too large', `bodies are limited to ${limit}`),
   crossSite: () =>
     new HttpProblem(403, 'cross_site_request', 'Cross-site request refused', 'a state-changing request with the session cookie came from another site'),

@@ -4,6 +4,27 @@ import { problems } from './problem.js';
 /** JSON bodies up to 1 MiB (extensions.md > Request size); a JSON field of a form is held to the same. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** How long a body (but the household import's, which has its own) may take to arrive once its headers have. */
+export const BODY_TIMEOUT_MS = 30_000;
+
+/**
+ * `reading` (of the request's body), or 408 request_timeout when it has not ended within `ms`: a client that sends
+ * slowly holds a connection for so long and no longer. The reading left behind ends with the connection, which the
+ * answer closes.
+ */
+export async function withinDeadline<T>(ms: number, reading: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(problems.requestTimeout(Math.round(ms / 1000))), ms);
+  });
+  reading.catch(() => undefined);
+  try {
+    return await Promise.race([reading, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
 const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';

@@ -77,6 +77,8 @@ export interface LargeJsonDef<B> {
   readonly schema: Schema<B>;
   /** Larger answers 413 payload_too_large. */
   readonly maxBytes: number;
+  /** How long the body may take to arrive once the headers have; then 408 request_timeout. */
+  readonly timeoutMs: number;
   /** Looks at the parsed body before it is validated and throws an HttpProblem of its own (e.g. a file of another format). */
   readonly recognise?: (value: unknown) => void;
 }

@@ -267,6 +267,24 @@ for (const kind of databaseKinds()) {
         expect(long.res.json.errors[0].path).to.equal('body.household.name');
       });
 
+      it('answers 408 request_timeout to an upload that takes longer than HOUSEHOLD_IMPORT_TIMEOUT_MS, and closes', async () => {
+        const slow = await startTestServer(kind, { HOUSEHOLD_IMPORT_TIMEOUT_MS: '1000' });
+        try {
+          const { client } = await signedInClient(slow.url);
+          const start = performance.now();
+          const head = Buffer.from(
+            `POST /api/v1/households/import HTTP/1.1\r\nHost: x\r\nCookie: app_session=${client.cookie}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"format":`,
+          );
+          // No Connection: close: the service closes the connection itself after a body that came too slowly.
+          const res = await rawRequest(slow.url, head);
+          expect(res.status).to.equal(408);
+          expect(JSON.parse(res.body).code).to.equal('request_timeout');
+          expect(performance.now() - start).to.be.within(900, 10_000);
+        } finally {
+          await slow.stop();
+        }
+      });
+
       it('refuses a file over HOUSEHOLD_IMPORT_MAX_BYTES by its Content-Length, before reading it', async () => {
         const h = await ownedHousehold(server.url, 'Stor');
         const head = Buffer.from(

@@ -33,6 +33,8 @@ export interface TransferSettings {
   readonly publicBaseUrl: string;
   /** The largest import body (HOUSEHOLD_IMPORT_MAX_BYTES); larger answers 413. */
   readonly importMaxBytes: number;
+  /** How long its upload may take (HOUSEHOLD_IMPORT_TIMEOUT_MS); longer answers 408. */
+  readonly importTimeoutMs: number;
   /** The largest picture, as for a recipe's fetched picture (RECIPE_IMPORT_MAX_BYTES). */
   readonly imageMaxBytes: number;
 }
@@ -334,7 +336,8 @@ export function householdTransferRoutes(deps: ServiceDeps, settings: TransferSet
         'between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), ' +
         'and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 ' +
         `not_a_household_document; a later version than ${HOUSEHOLD_FORMAT_VERSION} is 400 household_document_too_new. ` +
-        `Bodies up to ${Math.round(settings.importMaxBytes / 1024 / 1024)} MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above). ` +
+        `Bodies up to ${Math.round(settings.importMaxBytes / 1024 / 1024)} MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above), uploaded within ` +
+        `${Math.round(settings.importTimeoutMs / 1000)} s (HOUSEHOLD_IMPORT_TIMEOUT_MS; 408 request_timeout after). ` +
         'Nothing is written unless all of it is: one transaction.',
       tag,
       auth: 'session',
@@ -343,10 +346,11 @@ export function householdTransferRoutes(deps: ServiceDeps, settings: TransferSet
         description: 'The household document, as GET .../export answered it (application/json).',
         schema,
         maxBytes: settings.importMaxBytes,
+        timeoutMs: settings.importTimeoutMs,
         recognise: recogniseDocument,
       },
       responses: { 201: { description: 'The new household', schema: HouseholdResponse, headers: { Location: '/api/v1/households/{id}' } } },
-      problems: { household_document_invalid: 400, not_a_household_document: 400, household_document_too_new: 400, time_zone_unknown: 400 },
+      problems: { household_document_invalid: 400, not_a_household_document: 400, household_document_too_new: 400, time_zone_unknown: 400, request_timeout: 408 },
       handler: async (ctx, { caller, body: doc }) => {
         const images = new Map<string, RecipeImage>();
         for (const [i, r] of doc.recipes.entries()) {

@@ -677,7 +677,7 @@ export interface paths {
         put?: never;
         /**
          * Make a new household from an export
-         * @description The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its kept picture (bytes in base64), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 not_a_household_document; a later version than 1 is 400 household_document_too_new. Bodies up to 64 MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above). Nothing is written unless all of it is: one transaction.
+         * @description The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its kept picture (bytes in base64), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 not_a_household_document; a later version than 1 is 400 household_document_too_new. Bodies up to 512 MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above), uploaded within 600 s (HOUSEHOLD_IMPORT_TIMEOUT_MS; 408 request_timeout after). Nothing is written unless all of it is: one transaction.
          */
         post: operations["importHousehold"];
         delete?: never;
@@ -5941,7 +5941,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The household document, as GET .../export answered it (application/json). At most 67108864 bytes (413 payload_too_large above), read and checked in steps as it arrives: the first array or string past its limit ends it (400 value_too_long), as does nesting deeper than 64 levels. */
+        /** @description The household document, as GET .../export answered it (application/json). At most 536870912 bytes (413 payload_too_large above), read and checked in steps as it arrives: the first array or string past its limit ends it (400 value_too_long), as does nesting deeper than 64 levels. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6222,6 +6222,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description request_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
             409: {
                 headers: {
@@ -6231,7 +6240,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large: the body is over 67108864 bytes */
+            /** @description payload_too_large: the body is over 536870912 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
