@@ -55,6 +55,7 @@ import { once } from 'node:events';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { inspectImage } from '../../adapters/recipe-import/image.js';
+import { mulberry32 } from '../../core/shared/seeded.js';
 import { announce, arg, benchDatabase, benchSchema, orStop, progress, spawnService, stopService, type ServedService } from './lib.js';
 
 /** The ceiling config allows: the cap must not be what this measures. */
@@ -248,17 +249,8 @@ function pictureSizes(n: number, meanBytes: number): number[] {
 // ---------------------------------------------------------------------------------------------------------------
 // The household.
 
-/** mulberry32: the same household from run to run, but for ids and the pictures' padding. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same household from run to run, but for ids and the pictures' padding. */
+const prng = mulberry32;
 
 const FOODS = [
   ['kyllingfilet', 'g'], ['kjøttdeig', 'g'], ['laksefilet', 'g'], ['torskefilet', 'g'], ['svinekotelett', 'stk'], ['bacon', 'g'], ['pølser', 'stk'],
