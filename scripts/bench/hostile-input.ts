@@ -87,6 +87,7 @@ const CASES: readonly Case[] = [
     body: () => Buffer.from(JSON.stringify({ title: 7, servings: 'x', steps: Array.from({ length: 100 }, () => ({})), ingredients: Array.from({ length: 100 }, () => ({ displayName: 5, quantity: 'x'.repeat(9_000) })) })),
   },
   { name: 'household: a name of 1 MiB', cpuTarget: true, path: () => '/api/v1/households', body: () => Buffer.from(`{"name":"${'x'.repeat(MB - 20)}"}`) },
+  { name: 'recipe: 1 MiB of junk keys beside a wrong title', cpuTarget: true, path: recipes, body: () => Buffer.from(`{"title":true${Array.from({ length: Math.floor((MB - 40) / 22) }, (_, i) => `,"zz${String(i).padStart(7, '0')}":[0,{}]`).join('')}}`) },
   { name: 'recipe: 1 MiB of nested arrays', cpuTarget: true, path: recipes, body: () => Buffer.from(`{"title":"x","steps":${'['.repeat(MB - 40)}`) },
   { name: 'recipe: "__proto__" at the end of 1 MiB', cpuTarget: true, path: recipes, body: () => Buffer.from(`{"title":"x","junk":[${'{"a":1},'.repeat(MB / 8 - 10)}{"__proto__":{}}]}`) },
   { name: 'recipe: not UTF-8 at the end of 1 MiB', cpuTarget: true, path: recipes, body: () => Buffer.concat([Buffer.from(`{"title":"${'x'.repeat(MB - 30)}`), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]) },
