@@ -40,6 +40,7 @@ const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object', 'object
  * from the body or from Object.prototype.
  */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+// screenKey looks only at keys of these lengths (9, 11, 9).
 
 const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';
 
@@ -130,7 +131,10 @@ export function childSchema(s: SchemaNode | null, key: string | null): SchemaNod
 /** Refuses a key that holds a NUL or reaches a prototype; `path` names it (made only when it is refused). */
 export function screenKey(key: string, path: () => string): void {
   if (key.includes('\0')) throw problems.validation(NUL_REFUSED);
-  if (PROTOTYPE_KEYS.has(key.toLowerCase())) throw refusal([{ path: path(), message: `"${key}" is not allowed as a property name` }]);
+  // Only keys of their lengths are lower-cased to be looked up: most keys are not, and a body may hold many.
+  if ((key.length === 9 || key.length === 11) && PROTOTYPE_KEYS.has(key.toLowerCase())) {
+    throw refusal([{ path: path(), message: `"${key}" is not allowed as a property name` }]);
+  }
 }
 
 const pathText = (path: readonly (string | number)[]): string => path.join('.');
