@@ -108,7 +108,6 @@ function tokenized(step: () => void): boolean {
   }
 }
 
-
 /** The schema of an array's items, as declared (optional or nullable kept). */
 const declaredItem = (s: SchemaNode | null): SchemaNode | null => (s?.type === 'array' && s.item ? (s.item as unknown as SchemaNode) : null);
 /** The schema of an object's entry, as declared. */

@@ -426,6 +426,8 @@ const nb = {
     household_document_invalid: 'Fila har en feil og kan ikke bli en husholdning. Last ned husholdningen på nytt og prøv igjen.',
     household_time_zone_unknown: 'Fila har en tidssone tjenesten ikke kjenner, så den kan ikke bli en husholdning.',
     payload_too_large: 'Fila er for stor til å sendes.',
+    request_timeout: 'Opplastingen tok for lang tid. Prøv igjen på et raskere nett, gjerne hjemme på wifi.',
+    body_not_utf8: 'Fila er ikke lagret som UTF-8-tekst. Bruk fila slik du fikk den fra «Last ned husholdningen».',
     unsupported_media_type: 'Tjenesten kan ikke lese det som ble sendt.',
   } as Record<string, string>,
   problemByStatus: (status: number): string =>
@@ -850,6 +852,8 @@ const en: Messages = {
     household_document_invalid: 'The file has an error and cannot become a household. Download the household again and try again.',
     household_time_zone_unknown: 'The file has a time zone the service does not know, so it cannot become a household.',
     payload_too_large: 'The file is too large to send.',
+    request_timeout: 'The upload took too long. Try again on a faster connection, such as your home Wi-Fi.',
+    body_not_utf8: 'The file is not saved as UTF-8 text. Use the file as "Download the household" gave it to you.',
     unsupported_media_type: 'The service cannot read what was sent.',
   },
   problemByStatus: (status: number) =>
