@@ -207,6 +207,8 @@ for (const kind of databaseKinds()) {
       const text = await page!.locator('body').innerText();
       expect(text).not.to.include(p.householdName);
       expect(text).not.to.include('Melk');
+      // The sign-in screen says why it is there.
+      expect(await page!.getByRole('status').innerText()).to.match(/^Du er logget ut/);
       await expectNothingKept(p);
       await checkedShot(page!, `signed-out-stream-${kind.name}`);
 
@@ -221,6 +223,7 @@ for (const kind of databaseKinds()) {
       await revokeElsewhere(p);
       await signInHeading().waitFor({ timeout: 15_000 });
       expect(await page!.locator('body').innerText()).not.to.include(p.householdName);
+      expect(await page!.getByRole('status').innerText()).to.match(/^Du er logget ut/);
       await expectNothingKept(p);
       await expectNobodyOffline(p, 'signed-out-401-offline');
     });
@@ -230,6 +233,8 @@ for (const kind of databaseKinds()) {
       await signInAndRead(p, { stream: true });
       await page!.getByRole('button', { name: 'Logg ut' }).click();
       await signInHeading().waitFor();
+      // Signed out here, on purpose: nothing to explain.
+      expect(await page!.getByRole('status').count()).to.equal(0);
       await expectNothingKept(p);
       expect((await p.client.get('/api/v1/me')).status, 'Sign out ends every sign-in of the account').to.equal(401);
       await expectNobodyOffline(p, 'signed-out-button-offline');

@@ -34,7 +34,7 @@ const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-ema
 
 // A sign-in that ended elsewhere is forgotten here as Sign out forgets it (the live stream's end does the same).
 whenSignedOut(() => {
-  void forgetPerson();
+  void forgetPerson('elsewhere');
   const here = window.location.pathname + window.location.search;
   if (!PUBLIC.has(window.location.pathname)) navigate(`/sign-in?next=${encodeURIComponent(here)}`, true);
 });

@@ -73,7 +73,7 @@ function open(): void {
     // Replaced: try again later.
     if (reason === 'replaced') reopen = setTimeout(() => open(), REOPEN_MS);
     else source = null;
-    if (reason === 'signed-out') void forgetPerson();
+    if (reason === 'signed-out') void forgetPerson('elsewhere');
   });
   s.onerror = () => {
     live.value = false;

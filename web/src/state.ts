@@ -78,15 +78,23 @@ export const whenSigningOut = (forget: () => Promise<void>) => void onSignOut.pu
 
 let forgetting: Promise<void> | null = null;
 
+/** The sign-in of the person this page showed ended elsewhere: the sign-in screen says so, until they sign in. */
+export const signInEnded = signal(false);
+/** Sign out is under way here: the sign-in's end that the live stream then reports is this one. */
+let signingOut = false;
+
 /**
  * Forgets the person on this device, however their sign-in ended: signed out here, or revoked, expired or deleted
  * elsewhere (a 401, the live stream's end). A family tablet is shared, and a phone may be lost: nothing of them
  * stays, neither on the screen nor in the browser's storage. Only the app's own files stay kept, so that it still
  * opens with no network (to the sign-in screen).
  */
-export function forgetPerson(): Promise<void> {
+export function forgetPerson(ended: 'here' | 'elsewhere' = 'here'): Promise<void> {
   // The screens drop the household at once, before anything slower is done.
   batch(() => {
+    // Said only to someone this page showed as signed in, and who did not sign out here (the live stream says
+    // `end signed-out` after Sign out too): a visitor who never was signed in is told nothing.
+    if (ended === 'elsewhere' && me.value && !signingOut) signInEnded.value = true;
     me.value = null;
     householdId.value = null;
     householdInfo.value = null;
@@ -104,6 +112,11 @@ export function forgetPerson(): Promise<void> {
 
 /** Signs out: the service ends the sign-in (everywhere), and this browser forgets the person. */
 export async function signOut(): Promise<void> {
-  await call(api.POST('/api/v1/auth/logout')).catch(() => undefined);
-  await forgetPerson();
+  signingOut = true;
+  try {
+    await call(api.POST('/api/v1/auth/logout')).catch(() => undefined);
+    await forgetPerson();
+  } finally {
+    signingOut = false;
+  }
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api';
 import { t } from '../i18n';
 import { navigate } from '../router';
-import { loadMe } from '../state';
+import { loadMe, signInEnded } from '../state';
 import { Field, Page, Problem, useAction } from '../ui';
 
 /** Where to go after signing in: the `next` of the address when it is one of this app's paths. */
@@ -20,12 +20,14 @@ export function SignIn() {
     e.preventDefault();
     void run(async () => {
       await call(api.POST('/api/v1/auth/login', { body: { email, password } }));
+      signInEnded.value = false;
       await loadMe();
       navigate(nextPath(), true);
     });
   };
   return (
     <Page title={m.signIn}>
+      {signInEnded.value && <p role="status">{m.signInEnded}</p>}
       <form onSubmit={submit} class="stack">
         <Field label={m.email} name="email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         <Field label={m.password} name="password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
