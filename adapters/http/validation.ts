@@ -141,7 +141,7 @@ const pathText = (path: readonly (string | number)[]): string => path.join('.');
 
 /**
  * Walks a parsed request value (a JSON body, a form's fields, a query) once, with its own stack rather than by
- * recursion (a 1 MiB body may nest hundreds of thousands of levels deep, past the call stack's reach), and refuses
+ * recursion (bodies are held to 64 levels of nesting before they are parsed, but the walk does not lean on it), and refuses
  * a NUL character in any string or key, and a prototype key (PROTOTYPE_KEYS) at any depth, naming its path.
  */
 export function screenRequestValue(value: unknown, where: 'body' | 'query'): void {
@@ -189,7 +189,7 @@ export function screenRequestValue(value: unknown, where: 'body' | 'query'): voi
  * - an array where the schema wants an object is a problem (valibot's object schemas take arrays as objects, so
  *   `[]` would pass as an object of optional fields).
  * Collects at most MAX_PROBLEMS + 1 issues (one more tells that there were more). Unions are not looked into but
- * for their strings' limit. Recursion follows the schema, whose depth is the code's, never the body's.
+ * for the limit of their strings and arrays. Recursion follows the schema, whose depth is the code's, never the body's.
  */
 function prepare(schema: AnySchema, value: unknown, path: (string | number)[], issues: RequestIssue[]): unknown {
   if (issues.length > MAX_PROBLEMS) return value;
