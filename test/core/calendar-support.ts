@@ -1,24 +1,13 @@
 import { memoryCalendar } from '../../adapters/memory/calendar-fetcher.js';
-import { register } from '../../core/accounts/register.js';
 import type { Account } from '../../core/accounts/types.js';
 import type { CalendarEvent } from '../../core/calendar/types.js';
 import { createHousehold } from '../../core/households/households.js';
 import { acceptInvite, createInvite } from '../../core/households/invites.js';
-import { domain } from './support.js';
+import { account, domain, error, value } from './support.js';
+
+export { error, value };
 
 type Deps = ReturnType<typeof domain>['deps'];
-
-async function account(deps: Deps, name: string): Promise<Account> {
-  const r = await register(deps, { email: `${name}@example.com`, password: 'long enough', displayName: name });
-  if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
-  return (await deps.accounts.byId(r.value.issued.session.accountId))!;
-}
-
-export const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value;
-};
-export const error = (r: { ok: boolean; error?: unknown }) => (r.ok ? 'ok' : (r.error as { type: string }).type);
 
 /** A household in Oslo with an Owner, an Adult and a Junior; the clock says Monday 4 May 2026, 11:00 in Oslo. */
 export async function calendarSetup(timeZoneId = 'Europe/Oslo') {

@@ -14,15 +14,9 @@ import { createHousehold } from '../../core/households/households.js';
 import type { RecipeContent } from '../../core/recipes/types.js';
 import type { PlanStore } from '../../ports/plan-store.js';
 import { newAccount } from '../contracts/fixtures.js';
-import { domain } from './support.js';
+import { domain, error, value } from './support.js';
 
 type Deps = ReturnType<typeof domain>['deps'];
-
-const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value;
-};
-const error = (r: { ok: boolean; error?: unknown }) => (r.ok ? 'ok' : (r.error as { type: string }).type);
 
 async function account(deps: Deps): Promise<Account> {
   const a = await deps.accounts.create(newAccount());

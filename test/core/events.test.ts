@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { register } from '../../core/accounts/register.js';
 import type { Account } from '../../core/accounts/types.js';
 import { createHousehold } from '../../core/households/households.js';
 import { acceptInvite, createInvite } from '../../core/households/invites.js';
@@ -7,21 +6,9 @@ import { addNamedMember } from '../../core/households/members.js';
 import { createEvent, deleteEvent, listEvents, replaceEvent, type EventPage } from '../../core/events/events.js';
 import { createRun, deleteRun, editRun } from '../../core/events/runs.js';
 import type { MealEventFields, MealEventInput } from '../../core/events/types.js';
-import { domain } from './support.js';
+import { account, domain, error, value } from './support.js';
 
 type Deps = ReturnType<typeof domain>['deps'];
-
-async function account(deps: Deps, name: string): Promise<Account> {
-  const r = await register(deps, { email: `${name}@example.com`, password: 'long enough', displayName: name });
-  if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
-  return (await deps.accounts.byId(r.value.issued.session.accountId))!;
-}
-
-const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value;
-};
-const error = (r: { ok: boolean; error?: unknown }) => (r.ok ? 'ok' : (r.error as { type: string }).type);
 
 /** The memory composition root with a household of an owner, a Junior and an Adult. */
 async function setup(timeZoneId = 'Europe/Oslo') {

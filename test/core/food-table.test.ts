@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { embeddedFoodSource } from '../../adapters/foodtable/embedded-source.js';
-import { register } from '../../core/accounts/register.js';
 import type { Account } from '../../core/accounts/types.js';
 import { ean13CheckDigit, isValidEan13 } from '../../core/food/ean.js';
 import { addReceipt, listReceipts, matchLines, purchaseClassification, type ReceiptLineInput } from '../../core/food/receipts.js';
@@ -10,20 +9,9 @@ import { createHousehold } from '../../core/households/households.js';
 import { normalizeFoodKey } from '../../core/shared/food-key.js';
 import { generateCatalogue } from '../../scripts/generate-food-catalogue.js';
 import { product } from '../contracts/food-table-store.contract.js';
-import { domain } from './support.js';
+import { account, domain, error, value } from './support.js';
 
 type Deps = ReturnType<typeof domain>['deps'];
-
-async function account(deps: Deps, name: string): Promise<Account> {
-  const r = await register(deps, { email: `${name}@example.com`, password: 'long enough', displayName: name });
-  if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
-  return (await deps.accounts.byId(r.value.issued.session.accountId))!;
-}
-const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value;
-};
-const error = (r: { ok: boolean; error?: unknown }) => (r.ok ? 'ok' : (r.error as { type: string }).type);
 
 const milk = product('milk', { ean: '7010000000019', name: 'Tine Lettmelk 1 l', foodKey: 'lettmelk', novaGroup: 1, nutriScore: 'b' });
 const milkQ = product('milk-q', { ean: '7010000000026', name: 'Q Lettmelk 1 l', foodKey: 'lettmelk', novaGroup: 1 });

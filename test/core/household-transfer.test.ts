@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { register } from '../../core/accounts/register.js';
 import type { Account } from '../../core/accounts/types.js';
 import { exportHousehold, importHousehold, type HouseholdDocument } from '../../core/households/transfer.js';
-import { domain } from './support.js';
+import { account, domain } from './support.js';
 
 const t = (iso: string) => new Date(iso);
 const WEEK = ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'];
@@ -80,12 +79,6 @@ function document() {
     ],
   };
   return { doc, ids: { me: me!, kid: kid!, dough: dough!, pizza: pizza!, plan: plan!, seen: seen!, line: line! }, days };
-}
-
-async function account(deps: ReturnType<typeof domain>['deps'], email: string): Promise<Account> {
-  const r = await register(deps, { email, password: 'long enough', displayName: email.split('@')[0]! });
-  if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
-  return (await deps.accounts.byId(r.value.issued.session.accountId))!;
 }
 
 describe('household export and import (domain)', () => {

@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { register } from '../../core/accounts/register.js';
 import { createHousehold, getHousehold, updateHousehold } from '../../core/households/households.js';
 import { describeMe } from '../../core/accounts/me.js';
 import type { Account } from '../../core/accounts/types.js';
-import { domain } from './support.js';
-
-async function account(deps: ReturnType<typeof domain>['deps'], email: string): Promise<Account> {
-  const r = await register(deps, { email, password: 'long enough', displayName: email.split('@')[0]! });
-  if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
-  return (await deps.accounts.byId(r.value.issued.session.accountId))!;
-}
+import { account, domain } from './support.js';
 
 describe('households (domain)', () => {
   it('creates a household with defaults and the caller as its Owner', async () => {

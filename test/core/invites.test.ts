@@ -1,18 +1,11 @@
 import { expect } from 'chai';
-import { register } from '../../core/accounts/register.js';
 import type { Account } from '../../core/accounts/types.js';
 import { createHousehold } from '../../core/households/households.js';
 import { acceptInvite, createInvite } from '../../core/households/invites.js';
 import { addNamedMember, removeMember, updateMember } from '../../core/households/members.js';
-import { domain } from './support.js';
+import { account, domain, value } from './support.js';
 
 type Deps = ReturnType<typeof domain>['deps'];
-
-async function account(deps: Deps, name: string): Promise<Account> {
-  const r = await register(deps, { email: `${name}@example.com`, password: 'long enough', displayName: name });
-  if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
-  return (await deps.accounts.byId(r.value.issued.session.accountId))!;
-}
 
 async function setup() {
   const { deps, clock } = domain();
@@ -21,11 +14,6 @@ async function setup() {
   if (!h.ok) throw new Error('create failed');
   return { deps, clock, owner, householdId: h.value.id };
 }
-
-const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value;
-};
 
 describe('members and invites (domain)', () => {
   it('accepting a code for a named person claims that person, once', async () => {

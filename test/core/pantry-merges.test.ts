@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { register } from '../../core/accounts/register.js';
 import type { Account } from '../../core/accounts/types.js';
 import { createHousehold } from '../../core/households/households.js';
 import { acceptInvite, createInvite } from '../../core/households/invites.js';
@@ -16,21 +15,9 @@ import {
 } from '../../core/pantry/merges.js';
 import { gramsPerUnit, listUnitWeights, removeUnitWeight, setUnitWeight } from '../../core/pantry/unit-weights.js';
 import type { PantryRow } from '../../core/pantry/types.js';
-import { domain } from './support.js';
+import { account, domain, error, value } from './support.js';
 
 type Deps = ReturnType<typeof domain>['deps'];
-
-async function account(deps: Deps, name: string): Promise<Account> {
-  const r = await register(deps, { email: `${name}@example.com`, password: 'long enough', displayName: name });
-  if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
-  return (await deps.accounts.byId(r.value.issued.session.accountId))!;
-}
-
-const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value;
-};
-const error = (r: { ok: boolean; error?: unknown }) => (r.ok ? 'ok' : (r.error as { type: string }).type);
 
 async function setup() {
   const { deps, clock } = domain();

@@ -6,6 +6,7 @@ import { memoryDeps } from '../../bootstrap/deps.js';
 import type { Account } from '../../core/accounts/types.js';
 import { deletePushDevice, getPushDevice, registerPushDevice, updatePushDevice } from '../../core/push/devices.js';
 import { isPushToken, PUSH_TOKEN_MAX } from '../../core/push/types.js';
+import { value } from './support.js';
 
 async function world() {
   const clock = fixedClock(new Date('2026-05-04T09:00:00.000Z'));
@@ -21,10 +22,6 @@ async function world() {
   return { deps, clock, kari: await account('Kari'), ola: await account('Ola') };
 }
 
-const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value;
-};
 
 describe('push devices (domain)', () => {
   it('registers with every switch on; provider null is the configured default; an unknown provider is refused', async () => {

@@ -3,6 +3,7 @@ import { fixedClock } from '../../adapters/clock/system-clock.js';
 import { argon2Hasher } from '../../adapters/crypto/argon2-hasher.js';
 import { memoryDeps } from '../../bootstrap/deps.js';
 import { memoryMailer } from '../../adapters/mail/memory.js';
+import { register } from '../../core/accounts/register.js';
 import type { Account } from '../../core/accounts/types.js';
 
 /** The in-memory composition root with a clock the test moves and a cheap (but real) argon2id. */
@@ -28,3 +29,25 @@ export const person = (name: string): Account => ({
   createdAt: new Date('2026-01-01T00:00:00.000Z'),
   updatedAt: new Date('2026-01-01T00:00:00.000Z'),
 });
+
+type Deps = ReturnType<typeof domain>['deps'];
+
+/**
+ * An account made as the apps make one, through register (a password, an unconfirmed address): `who` is a name
+ * (the address is `<name>@example.com`) or an address (the name is its local part).
+ */
+export async function account(deps: Deps, who: string): Promise<Account> {
+  const email = who.includes('@') ? who : `${who}@example.com`;
+  const r = await register(deps, { email, password: 'long enough', displayName: who.includes('@') ? who.split('@')[0]! : who });
+  if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
+  return (await deps.accounts.byId(r.value.issued.session.accountId))!;
+}
+
+/** The value of a use case's result; a failure fails the test, naming its error. */
+export const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
+  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
+  return r.value;
+};
+
+/** The type of a use case's failure, or 'ok'. */
+export const error = (r: { ok: boolean; error?: unknown }): string => (r.ok ? 'ok' : (r.error as { type: string }).type);
