@@ -1,6 +1,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { RuntimeOptions } from '../../bootstrap/runtime.js';
+import type { Client } from '../support/client.js';
+import type { DatabaseKind } from '../support/databases.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 /** Debian's Chromium (`apt-get install chromium`); CHROMIUM_PATH names another. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -84,4 +88,67 @@ export async function checkedShot(page: Page, name: string): Promise<void> {
   if (violations.length > 0) throw new Error(`${name}: ${JSON.stringify(violations)}`);
   const over = await overflowAtNarrow(page);
   if (over !== 0) throw new Error(`${name} is ${over} px wider than 360 px`);
+}
+
+/** What a browser suite gives its tests, once its `before` has run. */
+export interface BrowserSuite {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** A context of its own (phone-sized, Norwegian, unless `options` say otherwise), closed after the suite. */
+  context(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** A page in a context of its own, signed in as `client` when one is given; the page a failure photographs. */
+  page(client?: Client, options?: BrowserContextOptions): Promise<Page>;
+  /** Makes `page` the one a failure photographs (for a page opened in a context of the test's own). */
+  watch(page: Page): Page;
+}
+
+/**
+ * The set-up every browser suite shares, as hooks of the describe it is called in: the web app's build checked
+ * (with `requires` in it), the real service on `kind`'s database serving it (WEB_DIR, and `env`), Chromium, and
+ * contexts closed after the suite; a failed test leaves a screenshot of the last page it opened or watched,
+ * test-results/screens/FAILED-<name>-<kind>.png.
+ */
+export function browserSuite(name: string, kind: DatabaseKind, options: { env?: Record<string, string>; runtime?: RuntimeOptions; requires?: string } = {}): BrowserSuite {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  let last: Page | undefined;
+  before(async () => {
+    requireChromiumAndBuild(options.requires);
+    server = await startTestServer(kind, { WEB_DIR, ...options.env }, options.runtime);
+    browser = await launch();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && last) await last.screenshot({ path: `${SCREENS_DIR}/FAILED-${name}-${kind.name}.png`, fullPage: true }).catch(() => undefined);
+  });
+  after(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await server?.stop();
+  });
+  const suite: BrowserSuite = {
+    get server() {
+      if (!server) throw new Error('the suite has not started');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('the suite has not started');
+      return browser;
+    },
+    async context(contextOptions = {}) {
+      const c = await suite.browser.newContext({ viewport: PHONE, locale: 'nb-NO', ...contextOptions });
+      contexts.push(c);
+      return c;
+    },
+    async page(client, contextOptions) {
+      const c = await suite.context(contextOptions);
+      if (client) await c.addCookies([{ name: 'app_session', value: client.cookie!, url: suite.server.url }]);
+      return suite.watch(await c.newPage());
+    },
+    watch(page) {
+      last = page;
+      return page;
+    },
+  };
+  return suite;
 }

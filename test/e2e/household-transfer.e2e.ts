@@ -2,12 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { signedInClient, type Client } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
 import { ownedHousehold } from '../support/household.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { checkedShot, launch, PHONE, requireChromiumAndBuild, WEB_DIR } from './browser.js';
+import { browserSuite, checkedShot } from './browser.js';
 
 const RECIPE = {
   title: 'Fiskesuppe',
@@ -30,45 +29,27 @@ const RECIPE = {
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: download a household and make a new one from the file [${kind.name}]`, function () {
     this.timeout(120_000);
-    let server: TestServer;
-    let browser: Browser;
+    const suite = browserSuite('household-transfer', kind);
     let dir: string;
-    const contexts: BrowserContext[] = [];
     let page: Page;
-
-    before(async () => {
-      requireChromiumAndBuild();
-      server = await startTestServer(kind, { WEB_DIR });
-      browser = await launch();
+    before(() => {
       dir = mkdtempSync(join(tmpdir(), 'household-transfer-'));
     });
-    afterEach(async function () {
-      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-household-transfer-${kind.name}.png`, fullPage: true }).catch(() => undefined);
-    });
-    after(async () => {
-      for (const c of contexts) await c.close();
-      await browser?.close();
-      await server?.stop();
+    after(() => {
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
-
-    async function as(client: Client): Promise<Page> {
-      const context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO', acceptDownloads: true });
-      contexts.push(context);
-      await context.addCookies([{ name: 'app_session', value: client.cookie!, url: server.url }]);
-      return context.newPage();
-    }
+    const as = (client: Client): Promise<Page> => suite.page(client, { acceptDownloads: true });
     const dataSection = (p: Page) => p.locator('section').filter({ has: p.getByRole('heading', { name: 'Husholdningens data', exact: true }) });
 
     it('lets the Owner download the household, and an Adult make a new household of the file (and not of another file)', async () => {
-      const h = await ownedHousehold(server.url, 'Hansen');
+      const h = await ownedHousehold(suite.server.url, 'Hansen');
       const made = await h.owner.post(`${h.base}/recipes`, RECIPE);
       expect(made.status, made.text).to.equal(201);
       const adult = await h.join('Adult', 'Per');
 
       // The Owner: what is in the file, and the download.
       page = await as(h.owner);
-      await page.goto(`${server.url}/settings`);
+      await page.goto(`${suite.server.url}/settings`);
       const data = dataSection(page);
       const link = data.getByRole('link', { name: 'Last ned husholdningen' });
       await link.waitFor();
@@ -89,7 +70,7 @@ for (const kind of databaseKinds()) {
       // The Adult: no download, and a sentence saying who can.
       const per = await as(adult.client);
       page = per;
-      await per.goto(`${server.url}/settings`);
+      await per.goto(`${suite.server.url}/settings`);
       const perData = dataSection(per);
       await perData.getByText('Bare en eier av husholdningen kan laste den ned.').waitFor();
       expect(await perData.getByRole('link', { name: 'Last ned husholdningen' }).count()).to.equal(0);
@@ -126,16 +107,16 @@ for (const kind of databaseKinds()) {
     });
 
     it('makes a first household of the file on the page where a person without one makes it', async () => {
-      const h = await ownedHousehold(server.url, 'Berg');
+      const h = await ownedHousehold(suite.server.url, 'Berg');
       expect((await h.owner.post(`${h.base}/recipes`, { ...RECIPE, title: 'Lapskaus' })).status).to.equal(201);
       const exported = await h.owner.get(`${h.base}/export`);
       expect(exported.status).to.equal(200);
       const file = join(dir, 'berg.json');
       writeFileSync(file, exported.text);
 
-      const ola = await signedInClient(server.url, 'Ola');
+      const ola = await signedInClient(suite.server.url, 'Ola');
       page = await as(ola.client);
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.getByRole('heading', { name: 'Lag en husholdning', exact: true }).waitFor();
       const section = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Lag en ny husholdning fra en fil' }) });
       await checkedShot(page, `household-first-from-file-${kind.name}`);

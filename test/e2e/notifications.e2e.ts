@@ -1,12 +1,11 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import webpush from 'web-push';
 import { webPushPayload } from '../../adapters/push/webpush.js';
 import { signedInClient } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { checkedShot, requireChromiumAndBuild, launch, PHONE, thisMonday, WEB_DIR } from './browser.js';
+import { browserSuite, checkedShot, thisMonday } from './browser.js';
 
 /**
  * Pushes to the browser: the settings screen subscribes it as a device of the person's login (platform web), sets
@@ -19,34 +18,22 @@ import { checkedShot, requireChromiumAndBuild, launch, PHONE, thisMonday, WEB_DI
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: notifications on this device [${kind.name}]`, function () {
     this.timeout(120_000);
-    let server: TestServer;
-    let browser: Browser;
+    const vapid = webpush.generateVAPIDKeys();
+    const suite = browserSuite('notifications', kind, {
+      requires: 'push.js',
+      env: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:ops@dinner.example' },
+    });
     let context: BrowserContext;
     let page: Page;
 
-    before(async () => {
-      requireChromiumAndBuild('push.js');
-      const vapid = webpush.generateVAPIDKeys();
-      server = await startTestServer(kind, { WEB_DIR, VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:ops@dinner.example' });
-      browser = await launch();
-    });
-    afterEach(async function () {
-      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-notifications-${kind.name}.png`, fullPage: true }).catch(() => undefined);
-    });
-    after(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.stop();
-    });
-
     it('subscribes this browser, keeps its switches, shows a push the service worker receives, and unsubscribes', async () => {
-      const k = await signedInClient(server.url, 'Kari');
+      const k = await signedInClient(suite.server.url, 'Kari');
       const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
       const plan = (await k.client.put(`/api/v1/households/${h.id}/plans/week/${thisMonday()}`)).json as { id: string };
 
-      context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
-      await context.grantPermissions(['notifications'], { origin: server.url });
-      await context.addCookies([{ name: 'app_session', value: k.client.cookie!, url: server.url }]);
+      context = await suite.context();
+      await context.grantPermissions(['notifications'], { origin: suite.server.url });
+      await context.addCookies([{ name: 'app_session', value: k.client.cookie!, url: suite.server.url }]);
       const subscription = {
         endpoint: `https://fcm.googleapis.com/fcm/send/e2e-${randomBytes(8).toString('hex')}`,
         expirationTime: null,
@@ -62,8 +49,8 @@ for (const kind of databaseKinds()) {
           return sub;
         };
       })();`);
-      page = await context.newPage();
-      await page.goto(`${server.url}/settings`);
+      page = suite.watch(await context.newPage());
+      await page.goto(`${suite.server.url}/settings`);
       await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
       const section = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Varsler på denne enheten' }) });
 
@@ -84,11 +71,11 @@ for (const kind of databaseKinds()) {
       const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
       cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: typeof registrations }) => registrations.push(...e.registrations));
       await cdp.send('ServiceWorker.enable');
-      for (let i = 0; i < 50 && !registrations.some((r) => !r.isDeleted && r.scopeURL === `${server.url}/`); i++) await new Promise((r) => setTimeout(r, 100));
-      const registration = registrations.find((r) => !r.isDeleted && r.scopeURL === `${server.url}/`);
+      for (let i = 0; i < 50 && !registrations.some((r) => !r.isDeleted && r.scopeURL === `${suite.server.url}/`); i++) await new Promise((r) => setTimeout(r, 100));
+      const registration = registrations.find((r) => !r.isDeleted && r.scopeURL === `${suite.server.url}/`);
       expect(registration, JSON.stringify(registrations)).to.not.equal(undefined);
       const message = { title: 'Hansen', body: 'Ola la til melk på handlelisten', data: { kind: 'list-item-added', householdId: h.id, planId: plan.id }, collapseKey: null };
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId: registration!.registrationId, data: JSON.stringify(webPushPayload(message)) });
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: suite.server.url, registrationId: registration!.registrationId, data: JSON.stringify(webPushPayload(message)) });
       let shown: { title: string; body: string; data: unknown }[] = [];
       for (let i = 0; i < 50 && shown.length === 0; i++) {
         shown = (await page.evaluate(

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { Client, signedInClient } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { checkedShot, requireChromiumAndBuild, launch, PHONE, thisMonday, WEB_DIR } from './browser.js';
+import { browserSuite, checkedShot, thisMonday } from './browser.js';
 
 
 /**
@@ -14,52 +13,37 @@ import { checkedShot, requireChromiumAndBuild, launch, PHONE, thisMonday, WEB_DI
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: offline in the store [${kind.name}]`, function () {
     this.timeout(120_000);
-    let server: TestServer;
-    let browser: Browser;
+    const suite = browserSuite('offline', kind, { requires: 'sw.js' });
     let context: BrowserContext;
     let page: Page;
-
-    before(async () => {
-      requireChromiumAndBuild('sw.js');
-      server = await startTestServer(kind, { WEB_DIR });
-      browser = await launch();
-    });
-    afterEach(async function () {
-      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-offline-${kind.name}.png`, fullPage: true }).catch(() => undefined);
-    });
-    after(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.stop();
-    });
 
     const shot = (name: string) => checkedShot(page, `${name}-${kind.name}`);
     const line = (name: string) => page.locator('ul.items > li').filter({ hasText: name });
     const note = () => page.locator('p.offline-note');
 
     it('ticks three lines offline, keeps them over a reload, and sends each once when the network is back', async () => {
-      const k = await signedInClient(server.url, 'Kari');
+      const k = await signedInClient(suite.server.url, 'Kari');
       const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
       const base = `/api/v1/households/${h.id}`;
       const plan = (await k.client.put(`${base}/plans/week/${thisMonday()}`)).json as { id: string };
       const names = ['Melk', 'Brød', 'Egg', 'Ost', 'Epler'];
       for (const name of names) expect((await k.client.post(`${base}/plans/${plan.id}/shopping-list/items`, { displayName: name })).status).to.equal(200);
 
-      context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
-      await context.addCookies([{ name: 'app_session', value: k.client.cookie!, url: server.url }]);
-      page = await context.newPage();
-      await page.goto(`${server.url}/list/${plan.id}`);
+      context = await suite.context();
+      await context.addCookies([{ name: 'app_session', value: k.client.cookie!, url: suite.server.url }]);
+      page = suite.watch(await context.newPage());
+      await page.goto(`${suite.server.url}/list/${plan.id}`);
       await line('Epler').waitFor();
       // Installable: the manifest with its icons, and a service worker that controls the page.
-      const manifest = (await (await page.request.get(`${server.url}/manifest.webmanifest`)).json()) as { name: string; display: string; icons: { sizes: string; purpose?: string }[] };
+      const manifest = (await (await page.request.get(`${suite.server.url}/manifest.webmanifest`)).json()) as { name: string; display: string; icons: { sizes: string; purpose?: string }[] };
       expect(manifest).to.include({ name: 'Middag', display: 'standalone' });
       expect(manifest.icons.map((i) => `${i.sizes}${i.purpose ? ` ${i.purpose}` : ''}`)).to.include.members(['192x192', '512x512', '512x512 maskable']);
       // (A function, not a string: the page's CSP refuses eval.)
       await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
       // Read once under the worker, so that it keeps the week and the list.
-      await page.goto(server.url);
+      await page.goto(suite.server.url);
       await page.getByText('i dag', { exact: true }).waitFor();
-      await page.goto(`${server.url}/list/${plan.id}`);
+      await page.goto(`${suite.server.url}/list/${plan.id}`);
       await line('Epler').waitFor();
 
       await context.setOffline(true);
@@ -118,7 +102,7 @@ for (const kind of databaseKinds()) {
         }),
       }))()`);
       expect(kept).to.deep.equal({ cache: false, ticks: 0 });
-      expect((await new Client(server.url).get('/api/v1/me')).status).to.equal(401);
+      expect((await new Client(suite.server.url).get('/api/v1/me')).status).to.equal(401);
     });
   });
 }

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { signedInClient, type Client } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { checkedShot, launch, PHONE, requireChromiumAndBuild, thisMonday, WEB_DIR } from './browser.js';
+import { browserSuite, checkedShot, thisMonday } from './browser.js';
 
 /**
  * The pantry's tools and the household's calendars, as an adult and as a Junior: merge suggestions answered yes and
@@ -13,47 +12,25 @@ import { checkedShot, launch, PHONE, requireChromiumAndBuild, thisMonday, WEB_DI
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: pantry tools and calendars [${kind.name}]`, function () {
     this.timeout(120_000);
-    let server: TestServer;
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
+    const suite = browserSuite('pantry-calendar', kind);
     let page: Page;
-
-    before(async () => {
-      requireChromiumAndBuild();
-      server = await startTestServer(kind, { WEB_DIR });
-      browser = await launch();
-    });
-    afterEach(async function () {
-      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-pantry-calendar-${kind.name}.png`, fullPage: true }).catch(() => undefined);
-    });
-    after(async () => {
-      for (const c of contexts) await c.close();
-      await browser?.close();
-      await server?.stop();
-    });
-
-    async function as(client: Client): Promise<Page> {
-      const context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
-      contexts.push(context);
-      await context.addCookies([{ name: 'app_session', value: client.cookie!, url: server.url }]);
-      return context.newPage();
-    }
+    const as = (client: Client): Promise<Page> => suite.page(client);
 
     it('lets an adult answer merge suggestions, keep unit weights, read the archive, clear a place and manage calendars; a Junior only reads', async () => {
-      const k = await signedInClient(server.url, 'Kari');
+      const k = await signedInClient(suite.server.url, 'Kari');
       const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
       const base = `/api/v1/households/${h.id}`;
       for (const [displayName, storageLocation] of [['Tomater', 'Fridge'], ['Cherrytomater', 'Fridge'], ['Ris', 'Pantry'], ['Basmatiris', 'Pantry']] as const) {
         expect((await k.client.post(`${base}/inventory/observations`, { displayName, observationType: 'Purchased', quantity: 1, unit: 'stk', storageLocation })).status).to.equal(200);
       }
-      const m = await signedInClient(server.url, 'Mia');
+      const m = await signedInClient(suite.server.url, 'Mia');
       const code = (await k.client.post(`${base}/invites`, { role: 'Junior' })).json.code as string;
       expect((await m.client.post('/api/v1/invites/accept', { code })).status).to.equal(200);
       // Mia's phone sends its calendar.
       expect((await m.client.put(`${base}/calendar-feeds/device`, { deviceKey: 'mias-phone', name: 'Mias telefon', events: [] })).status).to.equal(200);
 
       page = await as(k.client);
-      await page.goto(`${server.url}/pantry`);
+      await page.goto(`${suite.server.url}/pantry`);
       const merges = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Samme vare?' }) });
       await merges.getByText('Er «Basmatiris» og «Ris» det samme?').waitFor();
       await merges.getByText('Er «Cherrytomater» og «Tomater» det samme?').waitFor();
@@ -99,7 +76,7 @@ for (const kind of databaseKinds()) {
       expect(left).to.deep.equal(['Basmatiris', 'Ris']);
 
       // Calendars: one the guard refuses, said as a sentence; one added; Mia's phone listed; the ICS one removed.
-      await page.goto(`${server.url}/settings`);
+      await page.goto(`${suite.server.url}/settings`);
       const feeds = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Kalendere som gjør kvelder opptatt' }) });
       await feeds.getByText('Fra en telefon: 0 avtaler').waitFor();
       await feeds.getByLabel('Navn på kalenderen').fill('Skolen');
@@ -121,7 +98,7 @@ for (const kind of databaseKinds()) {
 
       // The Junior reads the pantry and the calendars, with none of the adults' actions.
       const junior = await as(m.client);
-      await junior.goto(`${server.url}/pantry`);
+      await junior.goto(`${suite.server.url}/pantry`);
       await junior.getByText('Basmatiris').first().waitFor();
       expect(await junior.getByRole('heading', { name: 'Samme vare?' }).count()).to.equal(0);
       expect(await junior.getByText('Tøm et sted').count()).to.equal(0);
@@ -130,14 +107,14 @@ for (const kind of databaseKinds()) {
       expect(await junior.getByRole('button', { name: 'Lagre vekten' }).count()).to.equal(0);
       expect(await junior.getByRole('button', { name: /^Fjern: Løk/ }).count()).to.equal(0);
       await checkedShot(junior, `junior-pantry-${kind.name}`);
-      await junior.goto(`${server.url}/settings`);
+      await junior.goto(`${suite.server.url}/settings`);
       const juniorFeeds = junior.locator('section').filter({ has: junior.getByRole('heading', { name: 'Kalendere som gjør kvelder opptatt' }) });
       await juniorFeeds.getByText('Mias telefon').waitFor();
       expect(await juniorFeeds.getByRole('button').count()).to.equal(0);
     });
 
     it('types in a receipt after the trip, lists it, and offers better choices for a line that is often ultra-processed', async () => {
-      const k = await signedInClient(server.url, 'Kari');
+      const k = await signedInClient(suite.server.url, 'Kari');
       const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
       const base = `/api/v1/households/${h.id}`;
       const monday = thisMonday();
@@ -151,13 +128,13 @@ for (const kind of databaseKinds()) {
       expect(offered.lines).to.have.length(1);
 
       page = await as(k.client);
-      await page.goto(`${server.url}/list/${plan.id}`);
+      await page.goto(`${suite.server.url}/list/${plan.id}`);
       await page.getByText('Bedre valg').click();
       const instead = page.getByRole('region', { name: `I stedet for ${offered.lines[0]!.productName}` });
       await instead.locator('li').filter({ hasText: offered.lines[0]!.choices[0]!.productName }).first().waitFor();
       await checkedShot(page, `better-choices-${kind.name}`);
 
-      await page.goto(`${server.url}/receipts`);
+      await page.goto(`${suite.server.url}/receipts`);
       await page.getByText('Ingen kvitteringer ennå.').waitFor();
       await page.getByText('Legg inn en kvittering').click();
       await page.getByLabel('Butikk').fill('Kiwi');

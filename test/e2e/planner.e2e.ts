@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { signedInClient, type Client } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { checkedShot, launch, PHONE, requireChromiumAndBuild, thisMonday, WEB_DIR } from './browser.js';
+import { browserSuite, checkedShot, thisMonday } from './browser.js';
 
 const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 /** A date as the week screen writes it ("onsdag 25. november"). */
@@ -33,35 +32,13 @@ const RECIPES: readonly [title: string, minutes: number, ingredients: readonly [
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: suggest the week [${kind.name}]`, function () {
     this.timeout(120_000);
-    let server: TestServer;
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
+    // An AI on a port nothing listens on; with a quota of 0 it is never called.
+    const suite = browserSuite('planner', kind, { env: { AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'none', AI_MONTHLY_CALLS: '0' } });
     let page: Page;
-
-    before(async () => {
-      requireChromiumAndBuild();
-      // An AI on a port nothing listens on; with a quota of 0 it is never called.
-      server = await startTestServer(kind, { WEB_DIR, AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'none', AI_MONTHLY_CALLS: '0' });
-      browser = await launch();
-    });
-    afterEach(async function () {
-      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-planner-${kind.name}.png`, fullPage: true }).catch(() => undefined);
-    });
-    after(async () => {
-      for (const c of contexts) await c.close();
-      await browser?.close();
-      await server?.stop();
-    });
-
-    async function as(client: Client): Promise<Page> {
-      const context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
-      contexts.push(context);
-      await context.addCookies([{ name: 'app_session', value: client.cookie!, url: server.url }]);
-      return context.newPage();
-    }
+    const as = (client: Client): Promise<Page> => suite.page(client);
 
     it('proposes a week that keeps to the avoids and the cooking time, draws a day again, and saves only the kept days', async () => {
-      const k = await signedInClient(server.url, 'Kari');
+      const k = await signedInClient(suite.server.url, 'Kari');
       const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
       const base = `/api/v1/households/${h.id}`;
       const monday = thisMonday();
@@ -83,12 +60,12 @@ for (const kind of databaseKinds()) {
         const football = await k.client.post(`${base}/events`, { ...event, date: addDays(week, 1), eventType: 'Activity', availableCookingMinutes: 20, guests: null });
         expect(football.status).to.equal(201);
       }
-      const m = await signedInClient(server.url, 'Mia');
+      const m = await signedInClient(suite.server.url, 'Mia');
       const code = (await k.client.post(`${base}/invites`, { role: 'Junior' })).json.code as string;
       expect((await m.client.post('/api/v1/invites/accept', { code })).status).to.equal(200);
 
       page = await as(k.client);
-      await page.goto(`${server.url}/week/${monday}`);
+      await page.goto(`${suite.server.url}/week/${monday}`);
       await page.getByRole('button', { name: 'Foreslå uka' }).click();
       const proposal = page.getByRole('region', { name: 'Forslag til uka' });
       const day = (date: string): Locator => proposal.getByRole('listitem').filter({ has: page.getByRole('heading', { name: dayName(date, 'nb-NO'), exact: true }) });
@@ -150,14 +127,14 @@ for (const kind of databaseKinds()) {
 
       // A Junior sees the week, and no proposal to ask for.
       const junior = await as(m.client);
-      await junior.goto(`${server.url}/week/${monday}`);
+      await junior.goto(`${suite.server.url}/week/${monday}`);
       await junior.getByText('Omelett').first().waitFor();
       expect(await junior.getByRole('button', { name: 'Foreslå uka' }).count()).to.equal(0);
 
       // In English, next week: the same screen in the household's language; discarding writes nothing.
       expect((await k.client.patch(base, { language: 'en' })).status).to.equal(200);
       const next = addDays(monday, 7);
-      await page.goto(`${server.url}/week/${next}`);
+      await page.goto(`${suite.server.url}/week/${next}`);
       await page.getByRole('button', { name: 'Suggest the week' }).click();
       const inEnglish = page.getByRole('region', { name: 'Suggestions for the week' });
       const nextTuesday = inEnglish.getByRole('listitem').filter({ has: page.getByRole('heading', { name: dayName(addDays(next, 1), 'en-GB'), exact: true }) });
@@ -176,7 +153,7 @@ for (const kind of databaseKinds()) {
 
       // The household's settings turn the recipe library on for the suggestions.
       expect((await k.client.get(base)).json.libraryRecipesOn).to.equal(false);
-      await page.goto(`${server.url}/settings`);
+      await page.goto(`${suite.server.url}/settings`);
       const settings = page.locator('section').filter({ has: page.getByRole('heading', { name: 'The household' }) });
       await settings.getByLabel('Also suggest recipes from the recipe library').check();
       await settings.getByRole('button', { name: 'Save' }).click();

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { signedInClient, type Client } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { checkedShot, launch, PHONE, requireChromiumAndBuild, thisMonday, WEB_DIR } from './browser.js';
+import { browserSuite, checkedShot, thisMonday } from './browser.js';
 
 /**
  * Nothing of a person stays on a device once their sign-in has ended, however it ended: the live stream saying
@@ -15,28 +14,11 @@ import { checkedShot, launch, PHONE, requireChromiumAndBuild, thisMonday, WEB_DI
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: a sign-in that ends elsewhere leaves nothing behind [${kind.name}]`, function () {
     this.timeout(120_000);
-    let server: TestServer;
-    let browser: Browser;
+    // The stream checks the sign-in again on every heartbeat as well as after writes; a short one bounds how long
+    // the service takes to say `end`, which is not what these tests measure.
+    const suite = browserSuite('signed-out', kind, { requires: 'sw.js', env: { LIVE_HEARTBEAT_MS: '1000' } });
     let context: BrowserContext | undefined;
     let page: Page | undefined;
-
-    before(async () => {
-      requireChromiumAndBuild('sw.js');
-      // The stream checks the sign-in again on every heartbeat as well as after writes; a short one bounds how long
-      // the service takes to say `end`, which is not what these tests measure.
-      server = await startTestServer(kind, { WEB_DIR, LIVE_HEARTBEAT_MS: '1000' });
-      browser = await launch();
-    });
-    afterEach(async function () {
-      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-signed-out-${kind.name}.png`, fullPage: true }).catch(() => undefined);
-      await context?.close();
-      context = undefined;
-      page = undefined;
-    });
-    after(async () => {
-      await browser?.close();
-      await server?.stop();
-    });
 
     interface Person {
       readonly client: Client;
@@ -49,7 +31,7 @@ for (const kind of databaseKinds()) {
 
     /** An account with a household of its own, this week's plan and a short list, made through the API. */
     async function person(householdName: string): Promise<Person> {
-      const p = await signedInClient(server.url, 'Kari');
+      const p = await signedInClient(suite.server.url, 'Kari');
       const h = (await p.client.post('/api/v1/households', { name: householdName })).json as { id: string };
       const base = `/api/v1/households/${h.id}`;
       const plan = (await p.client.put(`${base}/plans/week/${thisMonday()}`)).json as { id: string };
@@ -66,10 +48,10 @@ for (const kind of databaseKinds()) {
      * `stream`, the network refuses the live stream from the start, and the list reads itself every few seconds.
      */
     async function signInAndRead(p: Person, { stream }: { stream: boolean }): Promise<void> {
-      context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
+      context = await suite.context();
       if (!stream) await context.route(/\/api\/v1\/me\/changes$/, (route) => route.abort());
-      page = await context.newPage();
-      await page.goto(`${server.url}/sign-in`);
+      page = suite.watch(await context.newPage());
+      await page.goto(`${suite.server.url}/sign-in`);
       await signInHeading().waitFor();
       // A wrong password is a 401 too, but it ends no sign-in: nothing is forgotten, and the form keeps what was typed.
       await page.evaluate("sessionStorage.setItem('typed', 'yes')");
@@ -84,10 +66,10 @@ for (const kind of databaseKinds()) {
       await page.getByText('i dag', { exact: true }).waitFor();
       // (A function, not a string: the page's CSP refuses eval.)
       await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
-      await page.goto(server.url);
+      await page.goto(suite.server.url);
       await page.getByText('i dag', { exact: true }).waitFor();
       const open = stream ? page.waitForResponse((r) => r.url().endsWith('/api/v1/me/changes') && r.status() === 200) : null;
-      await page.goto(`${server.url}/list/${p.planId}`);
+      await page.goto(`${suite.server.url}/list/${p.planId}`);
       await line('Egg').waitFor();
       if (open) await open;
       else await page.getByText('Ingen direkte oppdateringer').waitFor();
@@ -169,7 +151,7 @@ for (const kind of databaseKinds()) {
     /** Opened again with no network: the app itself opens (its shell stays kept), asks to sign in and shows no one's data. */
     async function expectNobodyOffline(p: Person, shot: string): Promise<void> {
       await context!.setOffline(true);
-      await page!.goto(server.url);
+      await page!.goto(suite.server.url);
       await signInHeading().waitFor();
       const text = await page!.locator('body').innerText();
       expect(text).not.to.include(p.householdName);
@@ -245,7 +227,7 @@ for (const kind of databaseKinds()) {
       await signInAndRead(p, { stream: true });
       await page!.goto('about:blank');
       await revokeElsewhere(p);
-      await page!.goto(server.url);
+      await page!.goto(suite.server.url);
       await signInHeading().waitFor();
       await expectNothingKept(p);
       await expectNobodyOffline(p, 'signed-out-reopened-offline');
