@@ -30,7 +30,7 @@ export interface HttpSettings {
   readonly web?: (ctx: Koa.Context) => boolean;
 }
 
-/** The Koa application: conventions of api.md applied around every route of `routes`. */
+/** The Koa application: the API's conventions (see the OpenAPI document's description) applied around every route of `routes`. */
 export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[]): Koa {
   const app = new Koa({ proxy: settings.config.trustProxy });
   // Errors of the middleware are answered as problems below; what reaches Koa's own handler is a streamed answer
@@ -40,7 +40,7 @@ export function createHttpApp(settings: HttpSettings, routes: readonly AnyRoute[
     settings.logger.error('answer failed while being sent', { err });
   });
 
-  // api.md's conventions around every request, as one middleware (each layer of Koa's chain is a promise more):
+  // The API's conventions around every request, as one middleware (each layer of Koa's chain is a promise more):
   // the trace and measurements outermost, then problems for every error, then the request line and version checks.
   const gate = versionGate(settings.config.appVersionFloor, new Set(routes.filter((r) => r.versionGated === false).map((r) => koaPath(r.path))));
   const answerProblem = problemResponder(settings);
@@ -352,7 +352,7 @@ const NO_BYTES = Buffer.alloc(0);
  */
 function screenRequestLine(ctx: Koa.Context): void {
   const url = ctx.originalUrl;
-  if (url.includes('\0')) throw problems.validation(NUL_REFUSED);
+  if (url.includes('\0')) throw problems.nul();
   if (url.includes('%')) {
     let decoded: string;
     try {
@@ -360,17 +360,16 @@ function screenRequestLine(ctx: Koa.Context): void {
     } catch {
       throw BROKEN_ESCAPE.test(url) ? problems.validation('the request URL is not validly percent-encoded') : problems.notUtf8('url');
     }
-    if (decoded.includes('\0')) throw problems.validation(NUL_REFUSED);
+    if (decoded.includes('\0')) throw problems.nul();
   }
   const raw = ctx.req.rawHeaders;
   for (let i = 0; i < raw.length; i++) {
     const text = raw[i]!;
-    if (text.includes('\0')) throw problems.validation(NUL_REFUSED);
+    if (text.includes('\0')) throw problems.nul();
     if (BEYOND_ASCII.test(text) && !isUtf8(Buffer.from(text, 'latin1'))) throw problems.notUtf8('header', i % 2 === 1 ? raw[i - 1] : text);
   }
 }
 
-const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';
 const BROKEN_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 const BEYOND_ASCII = /[^\x00-\x7f]/;
 

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { Tokenizer, TokenType } from '@streamparser/json';
 import type * as v from 'valibot';
 import { HttpProblem, problems } from './problem.js';
-import { hasBody, MAX_NESTING } from './raw-body.js';
+import { hasBody, MAX_NESTING, mib } from './raw-body.js';
 import { childSchema, dropsOtherKeys, isObjectSchema, limitOfSchema, refusal, sameSpellingAs, screenKey, stepKind, unwrapSchema, validateItem, type SchemaNode } from './validation.js';
 
 /**
@@ -31,7 +31,7 @@ import { childSchema, dropsOtherKeys, isObjectSchema, limitOfSchema, refusal, sa
 export async function readJsonStream(ctx: Koa.Context, schema: v.GenericSchema, maxBytes: number): Promise<StreamedJson> {
   const digest = createHash('sha256');
   if (!hasBody(ctx)) return { value: undefined, digest: digest.digest('hex'), validated: new WeakMap() };
-  const limit = `${+(maxBytes / 1024 / 1024).toFixed(2)} MiB`;
+  const limit = mib(maxBytes);
   if (Number(ctx.req.headers['content-length'] || 0) > maxBytes) throw problems.tooLarge(limit);
   const builder = new ValueBuilder(schema as unknown as SchemaNode);
   const tokenizer = new Tokenizer({ stringBufferSize: 64 * 1024 });
@@ -223,7 +223,7 @@ class ValueBuilder {
   }
 
   private placeString(text: string): void {
-    if (text.includes('\0')) throw problems.validation('a NUL character is not allowed anywhere in a request');
+    if (text.includes('\0')) throw problems.nul();
     const { schema, at } = this.place(text);
     const limit = schema ? limitOfSchema(schema) : null;
     if (limit && text.length > limit.max) throw refusal([{ path: this.frame ? this.pathOf(this.frame, at) : 'body', message: limit.message ?? `at most ${limit.max} characters`, tooLong: true }]);

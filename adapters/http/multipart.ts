@@ -4,7 +4,7 @@ import { formidable, errors as formidableErrors, multipart as multipartPlugin } 
 import { fileTypeFromBuffer } from 'file-type';
 import { HttpProblem, problems } from './problem.js';
 import type { MultipartDef, UploadedFile } from './route.js';
-import { JSON_BODY_LIMIT_BYTES, refuseDeepNesting, utf8Text } from './raw-body.js';
+import { JSON_BODY_LIMIT_BYTES, mib, refuseDeepNesting, utf8Text } from './raw-body.js';
 
 export interface ParsedMultipart {
   /** Text fields by name (JSON fields parsed), ready for the fields schema. */
@@ -12,8 +12,6 @@ export interface ParsedMultipart {
   readonly files: Record<string, UploadedFile>;
 }
 
-const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';
-const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
 /** The whole body grew past the route's limit (counted as it arrives, whatever Content-Length said). */
 class BodyTooLarge extends Error {}
@@ -114,7 +112,7 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
     const value = utf8Text(bytes);
     const name = textNames.get(partName.toLowerCase());
     if (name === undefined) {
-      if (partName.includes('\0') || value.includes('\0')) throw problems.validation(NUL_REFUSED);
+      if (partName.includes('\0') || value.includes('\0')) throw problems.nul();
       return;
     }
     if (jsonFields.has(name.toLowerCase())) {

@@ -22,6 +22,8 @@ export class HttpProblem extends Error {
 export const problems = {
   validation: (detail: string, errors?: { path: string; message: string }[]) =>
     new HttpProblem(400, 'validation_failed', 'The request is not of the documented shape', detail, errors ? { errors } : {}),
+  /** A NUL character anywhere in a request: path, query, header or body. */
+  nul: () => new HttpProblem(400, 'validation_failed', 'The request is not of the documented shape', 'a NUL character is not allowed anywhere in a request'),
   tooLong: (detail: string, errors?: { path: string; message: string }[]) =>
     new HttpProblem(400, 'value_too_long', 'A value is longer than allowed', detail, errors ? { errors } : {}),
   /** Text the service reads (a body, the request line, a header) that is not well-formed UTF-8. */
@@ -258,7 +260,7 @@ export function problemFor(error: AppError): HttpProblem {
   }
 }
 
-/** The problem type URL: `{problem_base}/{code}`; the 426 uses `app-version-unsupported` (extensions.md). */
+/** The problem type URL: `{problem_base}/{code}`; the 426 uses `app-version-unsupported`, with hyphens. */
 export function problemType(base: string, code: string): string {
   return `${base}/${code === 'app_version_unsupported' ? 'app-version-unsupported' : code}`;
 }

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import { problems } from './problem.js';
 
-/** JSON bodies up to 1 MiB (extensions.md > Request size); a JSON field of a form is held to the same. */
+/** JSON bodies up to 1 MiB (the OpenAPI document says so of every JSON route); a JSON field of a form is held to the same. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** How long a body (but the household import's, which has its own) may take to arrive once its headers have. */
@@ -25,9 +25,9 @@ export async function withinDeadline<T>(ms: number, reading: Promise<T>): Promis
   }
 }
 
-const mib = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(2)} MiB`;
+/** A byte limit as the refusals say it: "1 MiB", "0.5 MiB". */
+export const mib = (bytes: number): string => `${+(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
-const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';
 
 // Node's own lower-case headers (ctx.get lower-cases its argument on every call).
 export const hasBody = (ctx: Koa.Context): boolean => Number(ctx.req.headers['content-length'] || 0) > 0 || (ctx.req.headers['transfer-encoding'] ?? '') !== '';
@@ -83,7 +83,7 @@ export async function readRawBody(ctx: Koa.Context, maxBytes: number): Promise<B
 
 /** A NUL byte, or a JSON \u0000 escape (an escape is ASCII, so the bytes are searched as they are). */
 export function refuseNul(body: Buffer): void {
-  if (body.includes(0) || NUL_ESCAPE.test(body.toString('latin1'))) throw problems.validation(NUL_REFUSED);
+  if (body.includes(0) || NUL_ESCAPE.test(body.toString('latin1'))) throw problems.nul();
 }
 
 const NUL_ESCAPE = /\\u0000/i;

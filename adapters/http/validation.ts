@@ -42,7 +42,6 @@ const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object', 'object
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 // screenKey looks only at keys of these lengths (9, 11, 9).
 
-const NUL_REFUSED = 'a NUL character is not allowed anywhere in a request';
 
 // An object schema's entry names by their lower case, made once per schema (schemas live as long as the routes).
 const lowerKeys = new WeakMap<Record<string, AnySchema>, Map<string, string>>();
@@ -130,7 +129,7 @@ export function childSchema(s: SchemaNode | null, key: string | null): SchemaNod
 
 /** Refuses a key that holds a NUL or reaches a prototype; `path` names it (made only when it is refused). */
 export function screenKey(key: string, path: () => string): void {
-  if (key.includes('\0')) throw problems.validation(NUL_REFUSED);
+  if (key.includes('\0')) throw problems.nul();
   // Only keys of their lengths are lower-cased to be looked up: most keys are not, and a body may hold many.
   if ((key.length === 9 || key.length === 11) && PROTOTYPE_KEYS.has(key.toLowerCase())) {
     throw refusal([{ path: path(), message: `"${key}" is not allowed as a property name` }]);
@@ -161,20 +160,20 @@ export function screenRequestValue(value: unknown, where: 'body' | 'query'): voi
     const p = stack.pop()!;
     const x = p.value;
     if (typeof x === 'string') {
-      if (x.includes('\0')) throw problems.validation(NUL_REFUSED);
+      if (x.includes('\0')) throw problems.nul();
     } else if (Array.isArray(x)) {
       // One by one: spreading a long array into push() would overflow the argument limit.
       for (let i = 0; i < x.length; i++) {
         const y: unknown = x[i];
         if (y !== null && typeof y === 'object') stack.push({ value: y, key: i, parent: p });
-        else if (typeof y === 'string' && y.includes('\0')) throw problems.validation(NUL_REFUSED);
+        else if (typeof y === 'string' && y.includes('\0')) throw problems.nul();
       }
     } else if (x !== null && typeof x === 'object') {
       for (const k of Object.keys(x)) {
         screenKey(k, () => pathOf(p, k));
         const y: unknown = (x as Record<string, unknown>)[k];
         if (y !== null && typeof y === 'object') stack.push({ value: y, key: k, parent: p });
-        else if (typeof y === 'string' && y.includes('\0')) throw problems.validation(NUL_REFUSED);
+        else if (typeof y === 'string' && y.includes('\0')) throw problems.nul();
       }
     }
   }
@@ -200,12 +199,11 @@ function prepare(schema: AnySchema, value: unknown, path: (string | number)[], i
       issues.push({ path: pathText(path), message: 'Invalid type: Expected Object but received Array' });
       return value;
     }
-    const byLower = lowerKeysOf(s.entries);
     const out = Object.create(null) as Record<string, unknown>;
     // valibot's plain object keeps only its entries: the other keys are not copied for it to drop.
     const dropsOthers = dropsOtherKeys(s);
     for (const k of Object.keys(value)) {
-      const key = Object.hasOwn(s.entries, k) ? k : (byLower.get(k.toLowerCase()) ?? k);
+      const key = sameSpellingAs(s, k);
       const val = (value as Record<string, unknown>)[k];
       const entry = Object.hasOwn(s.entries, key) ? s.entries[key] : undefined;
       if (!entry && dropsOthers) continue;
