@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 
 /**
  * The one reader of process.env: every setting parsed and checked once at start. A malformed value stops
- * the process with a message naming the variable (extensions.md > Configuration).
+ * the process with a message naming the variable.
  */
 export const RATE_CLASSES = ['auth', 'anonymous-per-ip', 'data-per-ip', 'dinner-price-signup-per-ip', 'backstop', 'recipe-import-per-household', 'planner-per-household'] as const;
 export type RateClass = (typeof RATE_CLASSES)[number];
@@ -73,7 +73,7 @@ export interface Config {
   /** Native identity-token sign-in (IDP_NATIVE_*); null: not configured (404 idp_signin_unavailable). */
   readonly idpNative: { readonly issuer: string; readonly audiences: readonly string[]; readonly jwksUrl: string } | null;
   /**
-   * The planner's optional AI (extensions.md > AI quota): an OpenAI-compatible endpoint (AI_BASE_URL, AI_MODEL,
+   * The planner's optional AI: an OpenAI-compatible endpoint (AI_BASE_URL, AI_MODEL,
    * AI_API_KEY), each household's calls per month (AI_MONTHLY_CALLS, default 100) and the wait for an answer
    * (AI_TIMEOUT_MS, default 15000); null while AI_BASE_URL is unset.
    */

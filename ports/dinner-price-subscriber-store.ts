@@ -45,7 +45,7 @@ export interface DinnerPriceMonthlyMail {
 /**
  * The dinner-price list. Every token ever mailed for an address keeps working while the address is listed. When
  * the address leaves, its row is deleted; its tokens are kept as bare hashes with the reason, so that a later click
- * answers as api.md says (410 after expiry, "unsubscribed" on a repeat), until `forgetLeft` drops them.
+ * still answers 410 after expiry and "unsubscribed" on a repeat, until `forgetLeft` drops them.
  */
 export interface DinnerPriceSubscriberStore {
   byEmail(email: string): Promise<DinnerPriceSubscriber | null>;

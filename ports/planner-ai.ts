@@ -16,7 +16,7 @@ export interface AiDinner {
 }
 
 /**
- * The optional AI the operator configures (an OpenAI-compatible endpoint, extensions.md > AI quota): for the
+ * The optional AI the operator configures (an OpenAI-compatible endpoint): for the
  * week's proposed dinners, a few short serving notes or tips per day, in the household's language. Any failure
  * (unreachable, a timeout, an answer that is not what was asked) throws: the planner then writes its notes by
  * rule. What it answers is text for people and is checked against the day's avoids before it is shown.

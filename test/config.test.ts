@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../config/config.js';
 
 describe('config', () => {
-  it('defaults serve a single household on one machine (extensions.md > Configuration)', () => {
+  it('defaults serve a single household on one machine', () => {
     const c = loadConfig({});
     expect(c).to.deep.include({
       port: 8080,

@@ -1,6 +1,6 @@
 /**
  * The real entry point as an operator runs it (`node --import tsx bootstrap/main.ts`): configuration checked at
- * start (extensions.md > Configuration), a fresh SQLite file created and migrated, and a graceful shutdown on
+ * start, a fresh SQLite file created and migrated, and a graceful shutdown on
  * SIGTERM that finishes in-flight requests, refuses new connections and exits 0.
  */
 import type { ChildProcess } from 'node:child_process';

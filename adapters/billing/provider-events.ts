@@ -3,7 +3,7 @@ import type { BillingEvent } from '../../core/billing/types.js';
 import type { BillingEventDecoder } from '../../ports/billing-events.js';
 
 /**
- * The payment provider's event format (extensions.md > Provider-Signature): `{ id, type, created, data: { object } }`.
+ * The payment provider's event format, as POST /api/v1/billing/webhook receives it: `{ id, type, created, data: { object } }`.
  * Fields this service does not read are allowed and ignored; the schemas also document the webhook's body.
  */
 const ProviderId = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'at most 255 characters'));

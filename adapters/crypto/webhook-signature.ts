@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SignatureCheck, WebhookVerifier } from '../../ports/webhook-verifier.js';
 
-/** A signature more than this far from now (either way) is refused (extensions.md > Provider-Signature). */
+/** A Provider-Signature whose timestamp is more than this far from now (either way) is refused. */
 export const SIGNATURE_TOLERANCE_SEC = 300;
 
 const TIMESTAMP = /^\d{1,12}$/;

@@ -65,7 +65,7 @@ export function authenticateRequest(deps: SessionDeps, publicBaseUrl: string): (
 
 /**
  * A state-changing request that carries the session cookie and comes from another site is refused
- * (extensions.md > Browser safety). The phone apps send no Origin and pass.
+ * with 403 cross_site_request. The phone apps send no Origin and pass.
  */
 export function crossSiteGuard(publicBaseUrl: string): (ctx: Koa.Context) => void {
   const ownOrigin = new URL(publicBaseUrl).origin;

@@ -4,7 +4,7 @@ import type { SecretTokens } from '../../ports/secret-tokens.js';
 import type { Authenticated } from './sessions.js';
 
 /**
- * Ends the session and rotates the account's security stamp (api.md, States > Session), so every other copy
+ * Ends the session and rotates the account's security stamp, so every other copy
  * of a session minted under the old stamp fails its next check.
  */
 export async function logout(

@@ -1,7 +1,7 @@
 import type { Mail } from '../../ports/mailer.js';
 import type { AccountLanguage } from './types.js';
 
-/** Account mails: plain text plus HTML, one link each, in the account's language (extensions.md > Mail links). */
+/** Account mails: plain text plus HTML, one link each, in the account's language. */
 export type AccountMail =
   | { kind: 'confirm-email'; link: string }
   | { kind: 'already-registered'; link: string }
@@ -61,7 +61,7 @@ export function composeAccountMail(to: string, name: string, lang: AccountLangua
   return { to, subject: w.subject, text, html };
 }
 
-/** The links of extensions.md > Mail links. */
+/** The link each account mail carries, to a page under the public base URL. */
 export const links = {
   confirmEmail: (base: string, userId: string, token: string) => `${base}/confirm-email?userId=${encodeURIComponent(userId)}&token=${encodeURIComponent(token)}`,
   confirmEmailChange: (base: string, userId: string, newEmail: string, token: string) =>

@@ -9,7 +9,7 @@ import type { Account, AccountLanguage } from './types.js';
 
 /** A sign-in flow must come back from the provider within ten minutes of its challenge. */
 export const SIGN_IN_FLOW_LIFETIME_MS = 10 * 60 * 1000;
-/** The code an app receives lives two minutes and works once (api.md > Limits). */
+/** The code an app receives lives two minutes and works once. */
 export const SIGN_IN_CODE_LIFETIME_MS = 2 * 60 * 1000;
 /** Where the browser flow ends when no usable answer came back. */
 export const SIGN_IN_FAILED_PATH = '/login';

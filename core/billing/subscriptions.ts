@@ -52,7 +52,7 @@ export function compareStamps(a: Stamp, b: Stamp): number {
 }
 
 /**
- * What an event says about its subscription (extensions.md > Billing), or null when it names none. The household
+ * What an event says about its subscription, or null when it names none. The household
  * of a checkout is passed in by the caller once it knows the household exists.
  */
 export function changeOf(event: BillingEvent): SubscriptionChange | null {

@@ -1,7 +1,10 @@
 import type { Plan } from '../households/types.js';
 import type { HouseholdId } from '../shared/ids.js';
 
-/** The four event types the billing webhook applies (extensions.md > Billing); any other type is ignored. */
+/**
+ * The four event types the billing webhook (POST /api/v1/billing/webhook in the OpenAPI document) applies; any other
+ * type is ignored.
+ */
 export const BILLING_EVENT_TYPES = [
   'checkout.session.completed',
   'customer.subscription.updated',

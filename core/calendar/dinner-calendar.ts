@@ -25,7 +25,7 @@ export interface DinnerCalendarDeps {
   clock: Clock;
 }
 
-/** api.md > Limits "dinner calendar feed": 14 days back to 42 days ahead of today in the household's zone. */
+/** The dinner calendar feed covers 14 days back to 42 days ahead of today in the household's zone. */
 export const DINNER_CALENDAR_DAYS_BACK = 14;
 export const DINNER_CALENDAR_DAYS_AHEAD = 42;
 /** Cooking time of a dish whose recipe gives none, on a day whose events give none. */

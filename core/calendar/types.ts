@@ -49,7 +49,7 @@ export interface DeviceFeed extends FeedCommon {
 
 export type CalendarFeed = IcsFeed | DeviceFeed;
 
-/** api.md > Limits, and the bounds this service picked where the text gives none. */
+/** Length bounds of feed names, feed URLs, device keys and event titles and locations. */
 export const FEED_NAME_MAX = 80;
 export const FEED_URL_MAX = 2048;
 export const DEVICE_KEY_MAX = 128;

@@ -9,7 +9,7 @@ export const todayOf = (household: Household, now: Date): IsoDate => dateIn(hous
 
 /**
  * What a Junior may write: her own presence or absence, nothing more, from today through today + 14 days in the
- * household's time zone (extensions.md > Junior window). The same test decides what she may remove.
+ * household's time zone. The same test decides what she may remove.
  */
 export function juniorMayWrite(self: Member, input: MealEventInput, today: IsoDate): boolean {
   const [only, ...more] = input.memberAttendance;
@@ -117,8 +117,8 @@ export interface Run {
 }
 
 /**
- * The maximal runs among `events`: sequences of consecutive days holding events of the same shape
- * (extensions.md > Runs). Two equal events on one day belong to the same run.
+ * The maximal runs among `events`: sequences of consecutive days holding events of the same shape.
+ * Two equal events on one day belong to the same run.
  */
 export function runsOf(events: readonly MealEvent[]): Run[] {
   const byShape = new Map<string, MealEvent[]>();

@@ -66,7 +66,7 @@ export interface MealEventInput extends MealEventFields {
   readonly date: IsoDate;
 }
 
-/** api.md > Limits. */
+/** Limits of meal events: avoids per event and their length, the days of a run, a Junior's window, and page sizes. */
 export const AVOIDS_MAX = 20;
 export const AVOID_MAX_LENGTH = 200;
 export const RUN_MAX_DAYS = 31;

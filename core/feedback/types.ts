@@ -3,7 +3,7 @@ import type { AccountId, HouseholdId } from '../shared/ids.js';
 export const FEEDBACK_MESSAGE_MAX = 4000;
 /** A report keeps only the newest failed API calls the app sends along. */
 export const FAILED_CALLS_KEPT = 20;
-/** 5 MiB (extensions.md > Feedback). */
+/** A screenshot is at most 5 MiB. */
 export const SCREENSHOT_MAX_BYTES = 5 * 1024 * 1024;
 export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];

@@ -1,4 +1,4 @@
-/** Bounds of extensions.md, "Decisions": grams greater than 0 and at most 10000. */
+/** Bounds: a unit weight is grams greater than 0 and at most 10000. */
 export const UNIT_WEIGHT_MAX_GRAMS = 10000;
 export const MERGE_PAGE_DEFAULT = 50;
 export const MERGE_PAGE_MAX = 100;

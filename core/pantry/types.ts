@@ -1,7 +1,7 @@
 import type { IsoDate } from '../shared/dates.js';
 import type { HouseholdId } from '../shared/ids.js';
 
-/** Pantry vocabulary of api.md. The observation model that fills a row is documented in docs/pantry-model.md. */
+/** Pantry vocabulary of the API. The observation model that fills a row is documented in docs/pantry-model.md. */
 export const STORAGE_LOCATIONS = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as const;
 export type StorageLocation = (typeof STORAGE_LOCATIONS)[number];
 export const INVENTORY_GROUPS = ['UseSoon', 'LikelyAvailable', 'Uncertain', 'Aged'] as const;

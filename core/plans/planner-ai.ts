@@ -21,7 +21,7 @@ const nextMonth = (date: IsoDate): IsoDate => {
 };
 
 /**
- * The AI's serving notes and tips for the proposed dinners (extensions.md > AI quota), when the operator has
+ * The AI's serving notes and tips for the proposed dinners, when the operator has
  * configured an AI and the request does not decline it. One call per proposal counts against the household's
  * monthly quota (its month in its own time zone): past the quota the answer is `ai-quota-used` with the seconds
  * until the next month; a household whose AI is paused gets `ai-paused` with the pause's end. A call that fails

@@ -2,7 +2,7 @@ import type { GuestType, MealEvent } from '../events/types.js';
 import type { Member } from '../households/types.js';
 import { avoidsOfDay } from './avoid-gate.js';
 
-/** A guest's share of a dinner (extensions.md > Weekly plans). */
+/** A guest's share of a dinner: an adult eats a whole portion, a child half of one, a baby none. */
 export const GUEST_WEIGHT: Record<GuestType, number> = { Adult: 1, Child: 0.5, Baby: 0 };
 
 export interface DerivedDay {

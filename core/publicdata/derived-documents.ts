@@ -1,7 +1,10 @@
 import type { FoodProduct } from '../food/types.js';
 import type { LibraryRecipe } from '../../ports/recipe-library.js';
 
-/** The two public downloads (api.md > Public data), by the name they are stored and served under. */
+/**
+ * The two public downloads (GET /api/v1/data/food-db-derived.jsonl.gz and GET /api/v1/data/library-derived.jsonl.gz
+ * in the OpenAPI document), by the name they are stored and served under.
+ */
 export const DERIVED_FILES = {
   foodDb: 'food-db-derived.jsonl.gz',
   library: 'library-derived.jsonl.gz',

@@ -85,8 +85,8 @@ export async function ensureDerivedFiles(deps: DerivedFileDeps): Promise<BuildOu
 }
 
 /**
- * The stored download. No food db yet means the food table has never been synced (404 by api.md); a missing
- * library file means its build at start failed (it is built before the server listens), which the next start or
+ * The stored download. No food db yet means the food table has never been synced (the download answers 404); a
+ * missing library file means its build at start failed (it is built before the server listens), which the next start or
  * sync repairs.
  */
 export async function derivedFile(

@@ -24,9 +24,9 @@ export interface DinnerPriceListDeps {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** api.md > Limits: an unconfirmed address is deleted after seven days; its confirm link then answers 410. */
+/** An unconfirmed address is deleted after seven days; its confirm link then answers 410. */
 export const UNCONFIRMED_LIFETIME_MS = 7 * DAY_MS;
-/** api.md > Limits: at most one confirmation mail a day per address. */
+/** At most one confirmation mail a day per address. */
 export const CONFIRMATION_MAIL_INTERVAL_MS = DAY_MS;
 /**
  * How long the links of an address that left keep answering 410 or "unsubscribed" (only their hashes and the

@@ -1,7 +1,10 @@
 import type { DinnerPriceLanguage } from '../../ports/dinner-price-subscriber-store.js';
 import type { Mail } from '../../ports/mailer.js';
 
-/** The links of extensions.md > Mail links (dinner-price list). */
+/**
+ * The links of the dinner-price list's mails: GET /api/v1/data/dinner-prices/confirm and
+ * GET /api/v1/data/dinner-prices/unsubscribe in the OpenAPI document, each with its token.
+ */
 export const dinnerPriceLinks = {
   confirm: (base: string, token: string) => `${base}/api/v1/data/dinner-prices/confirm?token=${encodeURIComponent(token)}`,
   unsubscribe: (base: string, token: string) => `${base}/api/v1/data/dinner-prices/unsubscribe?token=${encodeURIComponent(token)}`,

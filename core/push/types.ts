@@ -2,7 +2,7 @@ import type { PushEvent } from '../../ports/push-outbox.js';
 import type { AccountId } from '../shared/ids.js';
 
 /**
- * `ios` and `android` as api.md lists them; `web` is this service's addition for the web app's Web Push
+ * `ios` and `android` for the native apps; `web` is this service's addition for the web app's Web Push
  * subscriptions (the token is then the subscription's JSON, as the browser hands it out).
  */
 export const PUSH_PLATFORMS = ['ios', 'android', 'web'] as const;
@@ -15,7 +15,7 @@ export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
 export const PUSH_TOKEN_MAX = 2048;
 export const isPushToken = (s: string): boolean => s.length > 0 && s.length <= PUSH_TOKEN_MAX && /^[\x20-\x7E]+$/.test(s) && s.trim().length > 0;
 
-/** The four switches of a device (api.md > Events): a device with a switch off receives nothing of that kind. */
+/** The four switches of a device: a device with a switch off receives nothing of that kind. */
 export interface PushSwitches {
   readonly listChanges: boolean;
   readonly householdNews: boolean;
@@ -40,7 +40,7 @@ export interface PushDevice extends PushSwitches {
   readonly lastSeenAt: Date;
 }
 
-/** Which switch gates which push (api.md leaves it open). `runDone`: a planner run whose dinners were saved. */
+/** Which switch gates which push, as this service chose it. `runDone`: a planner run whose dinners were saved. */
 export const SWITCH_OF: { readonly [K in PushEvent['kind']]: PushSwitch } = {
   'member-joined': 'householdNews',
   'list-item-added': 'listChanges',

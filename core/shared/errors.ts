@@ -49,7 +49,7 @@ export type AppError =
   | { type: 'plan-not-found' }
   | { type: 'plan-range-invalid' }
   | { type: 'date-outside-week' }
-  // the planner's AI (extensions.md > AI quota): the month's calls used up, or paused by the operator
+  // the planner's AI: the month's calls used up, or paused by the operator
   | { type: 'ai-quota-used'; retryAfterSec: number }
   | { type: 'ai-paused'; until: Date }
   | { type: 'platform-admin-only' }

@@ -90,7 +90,7 @@ export async function addRecipeToPlanList(
     prices: new Map(),
     dislikes: household.dislikes,
   });
-  // api.md: a recipe added by hand leaves its optional ingredients out.
+  // A recipe added by hand leaves its optional ingredients out.
   const lines = derived.lines.filter((l) => l.reasonCode !== 'OptionalOnly');
   let priceError: unknown = null;
   if (!(await deps.shoppingLists.byPlan(householdId, planId))) {

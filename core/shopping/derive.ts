@@ -147,7 +147,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export type HeldDay = Pick<PlanView['days'][number], 'id' | 'date' | 'cookedAtHome' | 'recipeId' | 'portions' | 'portionsOverride'>;
 
 /**
- * The days as the list applies them (extensions.md: "the week asks before buying more"): a day keeps the portions the
+ * The days as the list applies them (the week asks before buying more): a day keeps the portions the
  * list was made for while its dish is the same and its portions have risen since (guests, a member back, a day
  * opened again); a drop applies at once, and so do a new dish and a portions override (a person's own choice on the
  * plan, not an event's).

@@ -77,7 +77,7 @@ export interface TripRecord {
   readonly closingTicks: readonly ClosingTick[];
 }
 
-/** What generate would add now that the list holds back (extensions.md: "the week asks before buying more"). */
+/** What generate would add now that the list holds back (the week asks before buying more). */
 export interface WouldAdd {
   readonly foodKey: string;
   readonly displayName: string;

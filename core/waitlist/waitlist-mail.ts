@@ -2,7 +2,7 @@ import type { Mail } from '../../ports/mailer.js';
 import type { WaitlistLanguage } from '../../ports/waitlist-store.js';
 import { composeLinkMail, type LinkMailWords } from '../shared/link-mail.js';
 
-/** The link of extensions.md > What api.md names in passing (Waitlist). */
+/** The link a waitlist mail carries: GET /api/v1/waitlist/confirm in the OpenAPI document, with the token. */
 export const waitlistConfirmLink = (base: string, token: string) => `${base}/api/v1/waitlist/confirm?token=${encodeURIComponent(token)}`;
 
 const WORDS: Record<WaitlistLanguage, LinkMailWords> = {

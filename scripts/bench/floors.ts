@@ -1,6 +1,6 @@
 /**
  * W1's floors (docs/performance.md, "W1's floor"): Koa + @koa/router servers that answer the service's very GET
- * /api/v1/me bytes with the least work api.md asks of a signed-in answer, everything else as cheap as it can be.
+ * /api/v1/me bytes with the least work the API's conventions ask of a signed-in answer, everything else as cheap as it can be.
  * F3 is W1's baseline in `npm run bench` (issue 32); w1-floor.ts measures all three.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

@@ -2,7 +2,7 @@
  * W1's floor: how close to its baselines can ANY implementation of GET /api/v1/me on Koa come on this machine?
  * One process (this file with --serve) holds the real service, W1's two baselines (bare node:http and bare
  * Koa + @koa/router answering the very bytes of one real /me answer) and three Koa + @koa/router servers (floors.ts) that each
- * do a little more of what api.md asks of every signed-in answer, with everything else made as cheap as it can be:
+ * do a little more of what the API's conventions ask of every signed-in answer, with everything else made as cheap as it can be:
  *
  * - F1, the least any implementation does per request: find the session cookie in the Cookie header and the
  *   caller in a Map keyed by the raw token (no hashing, no freshness check), start a trace (X-Trace-Id,
@@ -13,7 +13,7 @@
  *   carries the request's db accounting, as Server-Timing's per-request query count asks.
  *
  * The service does all of F3 and more (a freshness check before each kept value, hashed tokens, validation,
- * api.md's other conventions). If F1 misses a W1 target, no implementation on Koa meets it here.
+ * the API's other conventions). If F1 misses a W1 target, no implementation on Koa meets it here.
  *   tsx scripts/bench/w1-floor.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
 import { FLOOR_NAMES, FLOORS, startFloors, type Floor } from './floors.js';

@@ -61,7 +61,7 @@ describe('account security (domain)', () => {
     expect((await login(deps, { email: 'kari@example.com', password: 'long enough' })).ok).to.equal(true);
   });
 
-  it('builds the mail links of extensions.md and mails in both languages', () => {
+  it('builds the confirm-email, confirm-email-change and reset-password links and mails in both languages', () => {
     expect(links.confirmEmail('https://d.example', 'u-1', 'tok')).to.equal('https://d.example/confirm-email?userId=u-1&token=tok');
     expect(links.confirmEmailChange('https://d.example', 'u-1', 'a+b@example.com', 'tok')).to.equal('https://d.example/confirm-email-change?userId=u-1&newEmail=a%2Bb%40example.com&token=tok');
     expect(links.resetPassword('https://d.example', 'a@example.com', 'tok')).to.equal('https://d.example/reset-password?email=a%40example.com&token=tok');

@@ -7,8 +7,7 @@ import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /*
- * The conventions every operation shares (api.md > Endpoints > Conventions, Errors; extensions.md > Decisions on
- * open details): trace ids, Server-Timing, X-Diagnostics, browser-safety headers, problem bodies, 404/405/500,
+ * The conventions every operation shares (see the OpenAPI document's description): trace ids, Server-Timing, X-Diagnostics, browser-safety headers, problem bodies, 404/405/500,
  * request validation, the NUL rule, body size and media type, closed-by-default routes and the cross-site guard.
  */
 
@@ -584,7 +583,7 @@ for (const kind of databaseKinds()) {
           expectFieldErrors(res, 'body.displayName');
         });
 
-        it('display name of 81 characters → 400 account_name_length (api.md > PATCH /me)', async () => {
+        it('display name of 81 characters → 400 account_name_length (PATCH /api/v1/me)', async () => {
           const { client } = await signedInClient(server.url);
           expectProblem(await client.patch('/api/v1/me', { displayName: 'd'.repeat(81) }), 400, 'account_name_length');
           expectProblem(await client.patch('/api/v1/me', { displayName: '   ' }), 400, 'account_name_length');
@@ -816,7 +815,7 @@ for (const kind of databaseKinds()) {
         }
       });
 
-      it('marks Public only the routes api.md and extensions.md call public', () => {
+      it('marks Public only the routes that need no session by rule', () => {
         const publicPaths = [
           /^\/health(\/live|\/ready)?$/,
           /^\/robots\.txt$/,
@@ -825,7 +824,7 @@ for (const kind of databaseKinds()) {
           /^\/api\/v1\/calendar\/\{[^}]+\}(\.ics)?$/,
           /^\/api\/v1\/data\//,
           /^\/api\/v1\/billing\/webhook$/,
-          // extensions.md > What api.md names in passing: the waitlist and its confirm link.
+          // the waitlist and its confirm link.
           /^\/api\/v1\/waitlist(\/confirm)?$/,
           /^\/api\/v1\/openapi\.json$/,
           /^\/api\/docs$/,

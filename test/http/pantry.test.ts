@@ -39,7 +39,7 @@ for (const kind of databaseKinds()) {
     };
 
     describe('POST observations', () => {
-      it('normalizes the key and answers the row after the observation, with api.md fields and group', async () => {
+      it('normalizes the key and answers the row after the observation, with its fields and group', async () => {
         const h = await household();
         const res = await add(h.owner, h.obs, { foodKey: '  Kyllingfileter ', displayName: 'Kyllingfilet', observationType: 'Purchased', quantity: 400, unit: 'g', storageLocation: 'Fridge' });
         expect(res.observationId).to.match(/^[0-9a-f-]{36}$/);

@@ -1,6 +1,5 @@
 /**
- * Platform behaviour shared by every route (api.md > Application and health, Errors, Limits, Versioning;
- * extensions.md > Fields api.md leaves open, Configuration, Decisions on open details): health probes,
+ * Platform behaviour shared by every route (health, errors, limits, versioning, configuration): health probes,
  * robots.txt, app/version, time-zones, the version gate, rate limits, the OpenAPI document and JSON logs.
  */
 import { readFileSync } from 'node:fs';
@@ -23,7 +22,7 @@ const PACKAGE_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'ut
 const TINY = 'auth=1/60,anonymous-per-ip=1/60,data-per-ip=1/60,dinner-price-signup-per-ip=1/60,backstop=1/60';
 const GENEROUS = 'auth=10000/60,anonymous-per-ip=10000/60,data-per-ip=10000/60,dinner-price-signup-per-ip=10000/60,backstop=10000/60';
 
-/** What api.md > Conventions and extensions.md > Browser safety put on every response. */
+/** What the API's conventions and the browser-safety headers put on every response. */
 function expectEveryResponseHeaders(headers: Headers): void {
   expect(headers.get('x-trace-id'), 'X-Trace-Id').to.match(/^[0-9a-f]{32}$/);
   expect(headers.get('server-timing') ?? '', 'Server-Timing').to.match(/(^|,\s*)total;dur=/);
@@ -67,7 +66,7 @@ async function stopQuietly(server: TestServer | undefined): Promise<void> {
 }
 
 describe('rate-limit configuration (RATE_LIMITS)', () => {
-  it('accepts every class of api.md, data-per-ip, dinner-price-signup-per-ip, recipe-import- and planner-per-household included', () => {
+  it('accepts every rate-limit class, data-per-ip, dinner-price-signup-per-ip, recipe-import- and planner-per-household included', () => {
     const config = loadConfig({ RATE_LIMITS: 'auth=3/60,anonymous-per-ip=2/60,data-per-ip=7/30,dinner-price-signup-per-ip=4/1800,backstop=9/10,recipe-import-per-household=5/600,planner-per-household=6/60' });
     expect(config.rateLimits).to.deep.equal({
       auth: { points: 3, durationSec: 60 },

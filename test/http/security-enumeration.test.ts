@@ -91,7 +91,7 @@ for (const kind of databaseKinds()) {
       const known = await spent(() => new Client(server.url).post('/api/v1/auth/register', { email: email.toUpperCase(), password: 'another password', displayName: 'Eve' }));
       expect(fresh.calls).to.deep.equal({ hash: 1, verify: 0, verifyNothing: 0 });
       expect(known.calls).to.deep.equal(fresh.calls);
-      // api.md > register: 200 with no body either way, the session cookie only for a fresh sign-up.
+      // POST /api/v1/auth/register: 200 with no body either way, the session cookie only for a fresh sign-up.
       expect({ ...visible(known.res), cookie: undefined }).to.deep.equal({ ...visible(fresh.res), cookie: undefined });
       expect([visible(fresh.res).cookie, visible(known.res).cookie]).to.deep.equal([true, false]);
     });

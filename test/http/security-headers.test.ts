@@ -6,7 +6,7 @@ import { Client, signedInClient, type Answer } from '../support/client.js';
 import { ownedHousehold } from '../support/household.js';
 
 /*
- * The security headers of docs/security.md on every kind of answer (extensions.md > Browser safety): nosniff and
+ * The security headers of docs/security.md on every kind of answer: nosniff and
  * no-referrer on JSON, problems, the .ics feed, the downloads and the HTML reference; no-store on signed-in
  * answers; the session cookie's attributes wherever it is set or cleared; and no CORS grant to any origin.
  */

@@ -5,11 +5,11 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { Client, signedInClient } from '../support/client.js';
 
 /*
- * Closed by default (api.md > Authentication, rule 3): the routes the service declares are compared with the
+ * Closed by default (rule 3 of the authentication rules in docs/security.md): the routes the service declares are compared with the
  * rule's list of public routes, both ways, and every declared route is called without a session.
  */
 
-/** Rule 3 of api.md's Authentication section, route by route, plus the two documents extensions.md > Operators makes Public. */
+/** The public routes of rule 3, route by route, plus the two documents that are Public too: the OpenAPI document and its reference page. */
 const PUBLIC_ROUTES = [
   // health probes, robots.txt, app/version
   'GET /health',
@@ -41,12 +41,12 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/data/dinner-prices/subscribe',
   'GET /api/v1/data/dinner-prices/confirm',
   'GET /api/v1/data/dinner-prices/unsubscribe',
-  // the waitlist and its confirm link (extensions.md > What api.md names in passing)
+  // the waitlist and its confirm link
   'POST /api/v1/waitlist',
   'GET /api/v1/waitlist/confirm',
   // the billing webhook
   'POST /api/v1/billing/webhook',
-  // extensions.md > Operators
+  // the OpenAPI document and its reference page
   'GET /api/v1/openapi.json',
   'GET /api/docs',
 ].sort();

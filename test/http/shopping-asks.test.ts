@@ -4,7 +4,7 @@ import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { addDish, plannedWeek, recipeBody, type PlannedWeek, type ShoppingItem } from '../support/shopping.js';
 
-// extensions.md > What api.md names in passing: "the week asks before buying more".
+// The shopping list's asks: "the week asks before buying more".
 const NOW = new Date('2026-05-04T09:00:00.000Z');
 const MONDAY = '2026-05-04';
 const WEDNESDAY = '2026-05-06';

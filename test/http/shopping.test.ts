@@ -417,7 +417,7 @@ for (const kind of databaseKinds()) {
       const doc = (await new Client(server.url).get('/api/v1/openapi.json')).json;
       const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
       expect(ops).to.include.members(['getShoppingList', 'generateShoppingList', 'addShoppingItem', 'updateShoppingItem', 'removeShoppingItem', 'getShoppingSettings', 'updateShoppingSettings']);
-      // The full value lists of the line fields api.md shows only in part ("seen"), in the list's own schema.
+      // Every value of the line fields' value lists, in the list's own schema.
       const item = doc.paths['/api/v1/households/{householdId}/plans/{planId}/shopping-list'].get.responses['200'].content['application/json'].schema.properties.items.items.properties;
       expect([item.aisle.enum, item.reasonCode.enum, item.preferenceFit.enum, item.status.enum, item.suggestedPriceSource.enum]).to.deep.equal([
         [...AISLES],

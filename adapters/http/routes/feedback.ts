@@ -5,7 +5,7 @@ import { defineRoute, type AnyRoute } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
 
-/** The whole multipart body (extensions.md > Request size). */
+/** The most the whole multipart body may hold: 6 MiB (413 payload_too_large above). */
 export const FEEDBACK_BODY_MAX_BYTES = 6 * 1024 * 1024;
 
 /** How many failed calls a report may list (the newest FAILED_CALLS_KEPT are kept): a client need not trim its log. */

@@ -9,7 +9,7 @@ import { defineRoute, type AnyRoute } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
-/** The wire form of a pantry row (api.md's fields plus `group`, extensions.md). Shared with the merge routes. */
+/** The wire form of a pantry row, its inventory `group` included. Shared with the merge routes. */
 export const PantryRowResponse = v.object({
   foodKey: v.string(),
   displayName: v.string(),

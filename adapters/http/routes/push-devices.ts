@@ -64,7 +64,7 @@ export function pushDeviceRoutes(deps: PushDeviceDeps, webPushKey: string | null
       description:
         'The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; ' +
         'the subscription\'s JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). ' +
-        'null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Signed in only (the routes api.md and extensions.md call public are the only public ones); cached privately 5 minutes.',
+        'null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Signed in only (only the routes declared public need no session); cached privately 5 minutes.',
       tag,
       auth: 'session',
       rateLimit: 'backstop',

@@ -33,7 +33,7 @@ const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace
 
 /**
  * The ways the signed-in person signs in: a password or not, and the providers linked to the account (a provider
- * is linked by signing in with it once, the challenge route). Not in api.md; extensions.md is silent: what a
+ * is linked by signing in with it once, the challenge route). No written rule asks for these routes: they are what a
  * well-made service lets a person see and undo about their own account.
  */
 export function signInRoutes(deps: { identities: IdentityStore }, providers: readonly NamedProvider[]): AnyRoute[] {

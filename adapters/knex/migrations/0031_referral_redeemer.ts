@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 export const name = '0031_referral_redeemer';
 
 /**
- * A referral code is redeemed at registration (extensions.md > What api.md names in passing): the account that
+ * A referral code is redeemed at registration: the account that
  * spent it is kept beside used_at. Deleting that account keeps the code spent (SET NULL), so a code works once.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 export const name = '0032_pantry_best_before';
 
 /**
- * The best-before date an observation gives (extensions.md > What api.md names in passing: pantry dates), as the
+ * The best-before date an observation gives (the pantry's dates), as the
  * text YYYY-MM-DD on both databases: a calendar date with no time zone, which the model reads as such.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 export const name = '0033_shopping_settings';
 
 /**
- * A household's shopping settings (extensions.md > What api.md names in passing: list settings): sharing list
+ * A household's shopping settings (the list settings): sharing list
  * changes by push (on unless sharing_off) and the price catalogue (on). Existing households keep what they had:
  * pushes shared, prices shown.
  */

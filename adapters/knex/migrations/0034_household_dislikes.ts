@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 export const name = '0034_household_dislikes';
 
 /**
- * What a household has said it would rather not eat (extensions.md > What api.md names in passing:
- * preferenceFit), as a JSON array of its own words, and each shopping-list line's fit against it. Existing
+ * What a household has said it would rather not eat, as a JSON array of its own words, and each shopping-list
+ * line's fit against it (preferenceFit). Existing
  * households have said nothing (`[]`), so their lines are NotAssessed.
  */
 export async function up(knex: Knex): Promise<void> {

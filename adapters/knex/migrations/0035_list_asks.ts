@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 export const name = '0035_list_asks';
 
 /**
- * "The week asks before buying more" (extensions.md > What api.md names in passing): each shopping list keeps what
+ * "The week asks before buying more": each shopping list keeps what
  * it was made for (per date with a dish, the dish and its portions, JSON), what generate would add now (JSON) and
  * since when it has had something to add. The list is now the one place that knows it is behind the week, so the
  * plan's own mark (plans.list_stale_since, set by guest events and never cleared) goes. Existing lists were made for

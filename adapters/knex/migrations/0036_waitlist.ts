@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 export const name = '0036_waitlist';
 
-/** The waitlist (extensions.md > What api.md names in passing): one row per address, and its single-use links. */
+/** The waitlist: one row per address, and its single-use links. */
 export async function up(knex: Knex): Promise<void> {
   if (!(await knex.schema.hasTable('waitlist_entries'))) {
     await knex.schema.createTable('waitlist_entries', (t) => {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 export const name = '0037_dinner_price_mailings';
 
 /**
- * The monthly dinner-price mail (extensions.md > What api.md names in passing: dinner-price mailing list): one row
+ * The monthly dinner-price mail to the dinner-price mailing list: one row
  * per address and month, inserted as the claim before the mail is sent, so that of several processes exactly one
  * mails an address a month's figures. Keyed by the subscriber's id, never the address: the rows go with the
  * address when it leaves the list.

@@ -4,7 +4,7 @@ export const name = '0040_planner';
 
 /**
  * The planner (issue 30): whether a household's suggestions may draw on the shared recipe library (off until it
- * says so), each household's AI calls per month (its quota, extensions.md > AI quota), and the operator's pause
+ * says so), each household's AI calls per month (its quota, AI_MONTHLY_CALLS), and the operator's pause
  * of a household's AI.
  */
 export async function up(knex: Knex): Promise<void> {

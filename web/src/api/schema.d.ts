@@ -1579,7 +1579,7 @@ export interface paths {
         };
         /**
          * The application server key a browser subscribes with, for the web app's Web Push
-         * @description The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; the subscription's JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Signed in only (the routes api.md and extensions.md call public are the only public ones); cached privately 5 minutes.
+         * @description The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; the subscription's JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Signed in only (only the routes declared public need no session); cached privately 5 minutes.
          */
         get: operations["webPushKey"];
         put?: never;

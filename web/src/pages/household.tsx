@@ -31,7 +31,7 @@ export function NewHousehold() {
     e.preventDefault();
     void run(async () => {
       const h = await call(api.POST('/api/v1/households', { body: { name, language: lang, timeZoneId } }));
-      // extensions.md fixes create's body without a dinner time; a time other than the default is set right after.
+      // POST /api/v1/households takes no dinner time; a time other than the default is set right after.
       // The household exists either way, so a failure here must not make the person create it twice.
       if (dinnerTime !== h.dinnerTime)
         await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId: h.id } }, body: { dinnerTime } })).catch(() => undefined);

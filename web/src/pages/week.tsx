@@ -14,7 +14,7 @@ export const addDays = (date: string, n: number) => iso(new Date(Date.parse(`${d
 export const mondayOf = (date: string) => addDays(date, -((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7));
 const weekday = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
-/** How far ahead a Junior may say she is away (api.md: within 14 days). */
+/** How far ahead a Junior may say she is away (today through today + 14, as the service allows). */
 const JUNIOR_DAYS = 14;
 
 type Kind = 'Guests' | 'PersonAbsent' | 'EatingOut' | 'Travel';
