@@ -8,11 +8,11 @@ import type { HouseholdId } from '../core/shared/ids.js';
 export interface PantryObservationStore {
   add(observation: PantryObservation): Promise<void>;
   /**
-   * Adds the observation, then answers the household's observations of these food keys in log order (the new
-   * one among them when its key is listed): what a recorded observation's row is derived from, in one round trip
-   * where the database allows.
+   * Adds the observation to the household's log and answers its food's log: the household's observations of these
+   * food keys (the food's own and those merged into it) in log order, the new one among them when its key is
+   * listed. It is what a recorded observation's pantry row is derived from.
    */
-  addThenOfFoods(observation: PantryObservation, foodKeys: readonly string[]): Promise<PantryObservation[]>;
+  addToFoodLog(observation: PantryObservation, foodKeys: readonly string[]): Promise<PantryObservation[]>;
   /** Every observation of the household, in log order: one query, whatever the number of foods. */
   ofHousehold(householdId: HouseholdId): Promise<PantryObservation[]>;
   /** The household's observations of these food keys, in log order. */

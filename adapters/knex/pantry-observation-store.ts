@@ -170,7 +170,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       // rows (SQLite with no statistics: 260 µs against 45 µs for 40 rows of 4,000; scripts/bench W6).
       return inLogOrder(await rawRows<SeqRow>(knex, ofFoodsSql(foodKeys), [householdId, ...foodKeys]));
     },
-    async addThenOfFoods(o, foodKeys) {
+    async addToFoodLog(o, foodKeys) {
       // The usual case: the food's own log (no other food merged into it), kept between writes.
       if (foodKeys.length === 1 && foodKeys[0] === o.foodKey) {
         const before = foodLogs.held(o.householdId, o.foodKey);

@@ -22,7 +22,7 @@ export function memoryPantryObservationStore(t: MemoryTables): PantryObservation
       log.push(structuredClone(o));
       bumpRevision(t, o.householdId);
     },
-    async addThenOfFoods(o, foodKeys) {
+    async addToFoodLog(o, foodKeys) {
       await store.add(o);
       return store.ofFoods(o.householdId, foodKeys);
     },

@@ -46,7 +46,7 @@ export async function addObservation(
   const target = mergeTargets(merges);
   const rowKey = target(foodKey);
   const keys = [rowKey, ...merges.map((m) => m.fromKey).filter((k) => k !== rowKey && target(k) === rowKey)];
-  const log = await deps.pantry.addThenOfFoods(
+  const log = await deps.pantry.addToFoodLog(
     {
       id: observationId,
       householdId,

@@ -71,12 +71,12 @@ export function pantryObservationStoreContract(backend: Backend): void {
       for (const o of [early, merged, unlisted, observation(other, { foodKey: 'melk' })]) await s.pantry.add(o);
       // Written last but observed between the two: log order puts it in the middle.
       const added = observation(h, { foodKey: 'melk', quantity: 2, unit: 'l', observedAt: at('2026-05-04T09:00:00.000Z') });
-      expect(await s.pantry.addThenOfFoods(added, ['melk', 'lettmelk'])).to.deep.equal([early, added, merged]);
+      expect(await s.pantry.addToFoodLog(added, ['melk', 'lettmelk'])).to.deep.equal([early, added, merged]);
       // Added but not answered when its key is not listed, and added when none is.
       const bread = observation(h, { foodKey: 'brød', observedAt: at('2026-05-04T11:00:00.000Z') });
-      expect(await s.pantry.addThenOfFoods(bread, ['melk'])).to.deep.equal([early, added]);
+      expect(await s.pantry.addToFoodLog(bread, ['melk'])).to.deep.equal([early, added]);
       const egg = observation(h, { foodKey: 'egg' });
-      expect(await s.pantry.addThenOfFoods(egg, [])).to.deep.equal([]);
+      expect(await s.pantry.addToFoodLog(egg, [])).to.deep.equal([]);
       expect((await s.pantry.ofHousehold(h)).map((o) => o.id)).to.include.members([added.id, bread.id, egg.id]);
       expect(await s.pantry.ofFoods(other, ['melk'])).to.have.length(1);
     });

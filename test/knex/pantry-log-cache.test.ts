@@ -84,7 +84,7 @@ for (const kind of databaseKinds()) {
         const here = knexPantryObservationStore(a.knex);
         const there = knexPantryObservationStore(b.knex);
         const ids = (log: readonly PantryObservation[]) => log.map((o) => o.id);
-        const add = (o: PantryObservation) => here.addThenOfFoods(o, [o.foodKey]);
+        const add = (o: PantryObservation) => here.addToFoodLog(o, [o.foodKey]);
         const first = obs('melk', '2026-05-01T10:00:00.000Z');
         const second = obs('melk', '2026-05-02T10:00:00.000Z');
         expect(ids(await add(first))).to.deep.equal([first.id]);
@@ -128,9 +128,9 @@ for (const kind of databaseKinds()) {
         const { householdId, obs } = await household(a);
         const stores = [knexPantryObservationStore(a.knex), knexPantryObservationStore(b.knex)];
         // Each store's log kept first, so that the writes below race against kept logs.
-        for (const [i, store] of stores.entries()) await store.addThenOfFoods(obs('melk', `2026-05-01T0${i}:00:00.000Z`), ['melk']);
+        for (const [i, store] of stores.entries()) await store.addToFoodLog(obs('melk', `2026-05-01T0${i}:00:00.000Z`), ['melk']);
         const writes = Array.from({ length: 40 }, (_, i) => obs('melk', `2026-05-02T10:${String(i).padStart(2, '0')}:00.000Z`));
-        const answers = await Promise.all(writes.map((o, i) => stores[i % 2]!.addThenOfFoods(o, ['melk'])));
+        const answers = await Promise.all(writes.map((o, i) => stores[i % 2]!.addToFoodLog(o, ['melk'])));
         const order = (await stores[0]!.ofFoods(householdId, ['melk'])).map((o) => o.id);
         expect(order).to.have.length(42);
         for (const [i, answer] of answers.entries()) {
@@ -147,7 +147,7 @@ for (const kind of databaseKinds()) {
         for (const [i, store] of stores.entries()) {
           const last = obs('melk', `2026-05-03T0${i}:00:00.000Z`);
           order.push(last.id);
-          expect((await store.addThenOfFoods(last, ['melk'])).map((o) => o.id)).to.deep.equal(order);
+          expect((await store.addToFoodLog(last, ['melk'])).map((o) => o.id)).to.deep.equal(order);
         }
       });
     });
@@ -159,7 +159,7 @@ for (const kind of databaseKinds()) {
           const trx = await a.knex.transaction();
           // A deletion's first lock: the household's row.
           await trx.raw('select id from households where id = ? for update', [householdId]);
-          const adding = knexPantryObservationStore(b.knex).addThenOfFoods(obs('melk', '2026-05-01T10:00:00.000Z'), ['melk']);
+          const adding = knexPantryObservationStore(b.knex).addToFoodLog(obs('melk', '2026-05-01T10:00:00.000Z'), ['melk']);
           adding.catch(() => undefined);
           // The insert waits for that row before it locks the household's revision row, which the deletion takes
           // next. Had the insert locked that first, Postgres would find the deadlock and fail one of the two.

@@ -432,7 +432,7 @@ for (const kind of databaseKinds()) {
         // The same for the write POST observations makes (on Postgres one prepared statement, not sent through knex).
         await cacheAnswers(state);
         const beforeFood = (await state()).householdRevision;
-        expect(await s.pantry.addThenOfFoods({ ...observed(h.id), id: randomUUID() }, ['melk'])).to.have.length(2);
+        expect(await s.pantry.addToFoodLog({ ...observed(h.id), id: randomUUID() }, ['melk'])).to.have.length(2);
         const afterFood = await queriesOf(state);
         expect(afterFood.value.householdRevision).to.not.equal(beforeFood);
         expect(afterFood.value.householdRevision).to.equal(await s.revisions.of(h.id));
