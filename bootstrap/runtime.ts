@@ -45,6 +45,7 @@ import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import { createRecipePageReader, recipeFetchUserAgent } from '../adapters/recipe-import/reader.js';
 import { buildVersion } from './version.js';
 import { recipeImportRoutes } from '../adapters/http/routes/recipe-import.js';
+import { ingredientLineRoutes } from '../adapters/http/routes/ingredient-lines.js';
 import { liveRoutes } from '../adapters/http/routes/live.js';
 import { signInRoutes } from '../adapters/http/routes/sign-ins.js';
 import { liveStreams, type LiveStreams } from '../core/households/live.js';
@@ -170,6 +171,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...plannerRoutes({ ...deps, plannerGate: async (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`) }),
     ...recipeRoutes(deps),
     ...recipeImportRoutes(recipeImport),
+    ...ingredientLineRoutes(),
     ...eventRoutes(deps),
     ...pantryInventoryRoutes(deps),
     ...pantryMergeRoutes(deps),
