@@ -65,205 +65,35 @@ export const problems = {
   internal: () => new HttpProblem(500, 'internal_error', 'Internal error', 'the server failed to answer; the trace id identifies the failure in the logs'),
 };
 
-/** The one place where core's expected failures become HTTP answers. */
-export function problemFor(error: AppError): HttpProblem {
-  switch (error.type) {
-    case 'signup-rejected':
-      return new HttpProblem(
-        400,
-        'signup_rejected',
-        'Sign-up rejected',
-        error.reason === 'email' ? 'the e-mail address is not usable' : 'the password must be at least 8 characters',
-      );
-    case 'invalid-credentials':
-      return new HttpProblem(401, 'invalid_credentials', 'Wrong e-mail or password', 'the e-mail or the password is wrong');
-    case 'account-name-length':
-      return new HttpProblem(400, 'account_name_length', 'Display name length', 'displayName must be 1 to 80 characters');
-    case 'unauthenticated':
-      return problems.unauthenticated();
-    case 'account-locked':
-      return new HttpProblem(423, 'account_locked', 'Account locked', 'too many wrong passwords; try again in a few minutes or reset the password');
-    case 'wrong-current-password':
-      return new HttpProblem(400, 'wrong_current_password', 'Wrong current password', 'currentPassword is missing or wrong');
-    case 'password-rejected':
-      return new HttpProblem(400, 'password_rejected', 'Password rejected', 'the password must be 8 to 256 characters');
-    case 'password-pwned':
-      return new HttpProblem(400, 'password_pwned', 'Password seen in a breach', 'this password appears in lists of breached passwords; choose another');
-    case 'email-not-an-address':
-      return new HttpProblem(400, 'email_not_an_address', 'Not an e-mail address', 'newEmail is not an e-mail address');
-    case 'invalid-token':
-      return new HttpProblem(400, 'invalid_token', 'Invalid link', 'the link has expired, was used already, or its address is taken');
-    case 'resend-cooldown':
-      return new HttpProblem(429, 'resend_cooldown', 'Wait before resending', `a confirmation mail went out less than five minutes ago`, {}, { 'Retry-After': String(error.retryAfterSec) });
-    case 'owner-required':
-      return new HttpProblem(400, 'owner_required', 'A household needs its owner', 'the caller owns a household others still use; hand it over or remove them first');
-    case 'app-signin-incomplete':
-      return new HttpProblem(400, 'app_signin_incomplete', 'App sign-in incomplete', 'the app flow needs both codeChallenge and an allowed redirectUri');
-    case 'unknown-login-provider':
-      return new HttpProblem(404, 'unknown_login_provider', 'Unknown sign-in provider', 'no sign-in provider of that name is configured');
-    case 'signin-code-spent':
-      return new HttpProblem(401, 'signin_code_spent', 'Sign-in code spent', 'the code expired, was used, or the verifier does not match');
-    case 'idp-signin-rejected':
-      return new HttpProblem(401, 'idp_signin_rejected', 'Sign-in rejected', 'the identity provider did not vouch for the token');
-    case 'idp-signin-unavailable':
-      return new HttpProblem(404, 'idp_signin_unavailable', 'Native sign-in unavailable', 'native sign-in is not configured on this server');
-    case 'account-not-created':
-      return new HttpProblem(500, 'account_not_created', 'Account not created', 'the account could not be created');
-    case 'sign-in-not-found':
-      return new HttpProblem(404, 'sign_in_not_found', 'Sign-in not found', 'no such provider sign-in is linked to this account');
-    case 'last-sign-in':
-      return new HttpProblem(409, 'last_sign_in', 'The only way to sign in', 'this is the account\'s only way to sign in: set a password (or link another provider) first');
-    case 'recipe-not-found':
-      return new HttpProblem(404, 'recipe_not_found', 'Recipe not found', 'no recipe with this id in the household');
-    case 'recipe-image-not-found':
-      return new HttpProblem(404, 'recipe_image_not_found', 'No picture', 'the recipe is not the household\'s, or no picture is kept for it');
-    case 'recipe-cycle':
-      return new HttpProblem(400, 'recipe_cycle', 'Base recipes form a cycle', 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)');
-    case 'base-recipe-unknown':
-      return new HttpProblem(400, 'base_recipe_unknown', 'Unknown base recipe', `baseRecipeId ${error.baseRecipeId} is not a recipe of this household`);
-    case 'recipe-page-failed':
-      return recipePageProblem(error.reason);
-    case 'recipe-import-throttled':
-    case 'planner-throttled':
-      return problems.rateLimited(error.retryAfterSec);
-    case 'household-not-found':
-      return new HttpProblem(404, 'household_not_found', 'Household not found', 'no household with this id has the caller as a member');
-    case 'adults-only':
-      return new HttpProblem(403, 'adults_only', 'Adults only', 'only an Owner or Adult of the household may do this');
-    case 'plan-not-found':
-      return new HttpProblem(404, 'plan_not_found', 'Plan not found', 'no plan with this id in the household');
-    case 'plan-range-invalid':
-      return new HttpProblem(400, 'validation_failed', 'Invalid range', 'to must not be before from, and the range may span at most 366 days');
-    case 'date-outside-week':
-      return new HttpProblem(400, 'date_outside_week', 'Date outside the week', 'the date is not one of the seven days of this plan');
-    case 'ai-quota-used':
-      return new HttpProblem(429, 'ai_quota_used', "The month's AI calls are used", "the household has used this month's AI calls; ask without AI ({ \"ai\": false }) or wait for the next month", {}, { 'Retry-After': String(error.retryAfterSec) });
-    case 'platform-admin-only':
-      return new HttpProblem(403, 'platform_admin_only', 'Platform admins only', 'only a login with a confirmed address listed in ADMIN_EMAILS may do this');
-    case 'ai-paused':
-      return new HttpProblem(429, 'ai_paused', 'AI paused', "the operator has paused this household's AI; ask without AI ({ \"ai\": false })", { until: error.until.toISOString() }, { 'Retry-After': error.until.toUTCString() });
-    case 'avoid-conflict':
-      return new HttpProblem(
-        409,
-        'avoid_conflict',
-        "The dish breaks an avoid of the day's guests",
-        `"${error.recipeTitle}" on ${error.date} has "${error.ingredient}", and the day's guests avoid "${error.avoid}"`,
-        { date: error.date, recipeId: error.recipeId, recipeTitle: error.recipeTitle, avoid: error.avoid, ingredient: error.ingredient },
-      );
-    case 'owner-only':
-      return new HttpProblem(403, 'owner_only', 'Owners only', 'only an Owner may grant, change or remove the Owner role');
-    case 'export-owner-only':
-      return new HttpProblem(403, 'owner_only', 'Owners only', 'only an Owner may export the household');
-    case 'household-document-invalid':
-      return new HttpProblem(400, 'household_document_invalid', 'The file cannot make a household', `${error.path}: ${error.detail}`, {
-        errors: [{ path: `body.${error.path}`, message: error.detail }],
-      });
-    case 'member-not-found':
-      return new HttpProblem(404, 'member_not_found', 'Member not found', 'no member with this id in the household');
-    case 'invite-not-found':
-      return new HttpProblem(404, 'invite_not_found', 'Invite not found', 'no open invite with this code in the household');
-    case 'invite-not-usable':
-      return new HttpProblem(400, 'invite_not_usable', 'Invite not usable', 'the invite code is unknown, expired or used');
-    case 'loyalty-programs-unavailable':
-      return new HttpProblem(404, 'loyalty_programs_unavailable', 'No loyalty programmes', `no loyalty programme reference data for country ${error.country}`);
-    case 'time-zone-unknown':
-      return new HttpProblem(400, 'time_zone_unknown', 'Unknown time zone', `"${error.timeZoneId}" is not in /api/v1/time-zones`);
-    case 'event-not-found':
-      return new HttpProblem(404, 'event_not_found', 'Event not found', 'no meal event with this id in the household');
-    case 'event-invalid':
-      return problems.validation(error.detail);
-    case 'page-cursor-invalid':
-      return problems.validation(`the cursor was not handed out by this list for ${error.boundTo}; start again without one`);
-    case 'junior-forbidden':
-      return new HttpProblem(403, 'junior_forbidden', 'Not allowed for a Junior', 'a Junior may only write or remove her own presence (PersonAbsent or PersonPresent) from today through 14 days ahead');
-    case 'run-not-found':
-      return new HttpProblem(404, 'run_not_found', 'Run not found', 'no run of that type lies wholly inside the span');
-    case 'run-not-unique':
-      return new HttpProblem(409, 'run_not_unique', 'More than one run', `the span holds ${error.runs} runs of that type; name the rows by ids, or narrow the span`);
-    case 'calendar-window-invalid':
-      return new HttpProblem(400, 'calendar_window_invalid', 'Invalid calendar window', 'to must not be before from');
-    case 'calendar-url-forbidden':
-      return new HttpProblem(
-        400,
-        'calendar_url_forbidden',
-        'Calendar address not allowed',
-        `the address must be http or https on the standard port, and its host must not be or resolve to a loopback, private or link-local address (${error.reason})`,
-      );
-    case 'calendar-feed-not-found':
-      return new HttpProblem(404, 'calendar_feed_not_found', 'Calendar feed not found', 'no calendar feed with this id (or, for a device, of the caller with this key) in the household');
-    case 'calendar-feed-not-yours':
-      return new HttpProblem(403, 'calendar_feed_not_yours', 'Not your device feed', 'a device calendar feed can be removed only by the login that pushed it');
-    case 'push-device-not-found':
-      return new HttpProblem(404, 'push_device_not_found', 'Push device not found', 'no device with this token is registered to the caller');
-    case 'push-provider-unknown':
-      return new HttpProblem(400, 'push_provider_unknown', 'Unknown push provider', `provider "${error.provider}" is not configured here; known: ${error.known.join(', ')} (or null for the default)`);
-    case 'food-key-empty':
-      return problems.validation('the food key (foodKey, or displayName when foodKey is left out) needs a letter or a digit');
-    case 'observation-not-found':
-      return new HttpProblem(404, 'observation_not_found', 'Observation not found', 'no observation with this id in the household (already removed: the pantry is as asked)');
-    case 'same-food':
-      return new HttpProblem(400, 'same_food', 'Same food', 'both keys name the same food (after normalization)');
-    case 'mutual-merge':
-      return new HttpProblem(409, 'mutual_merge', 'Mutual merge', 'the target is merged into the source already; split that merge first');
-    case 'pantry-food-not-found':
-      return new HttpProblem(404, 'pantry_food_not_found', 'Food not in the pantry', 'neither key has a row in the pantry: there is nothing to merge');
-    case 'merge-not-found':
-      return new HttpProblem(404, 'merge_not_found', 'Merge not found', 'no merge stands on this key');
-    case 'merge-rejection-not-found':
-      return new HttpProblem(404, 'merge_rejection_not_found', 'Rejection not found', 'no different-foods answer is stored for this pair');
-    case 'unit-empty':
-      return problems.validation('the unit needs a letter or a digit');
-    case 'unit-weight-not-found':
-      return new HttpProblem(404, 'unit_weight_not_found', 'Unit weight not found', 'no weight is stored for this food and unit');
-    case 'unit-weight-out-of-bounds':
-      return problems.validation('grams must be greater than 0 and at most 10000');
-    case 'billing-webhook-rejected':
-      // One answer for every signature failure (which check failed is logged, not told); a signed body that is
-      // not an event is named, as only the provider could have sent it.
-      return new HttpProblem(
-        400,
-        'billing_webhook_rejected',
-        'Billing webhook rejected',
-        error.reason === 'event-malformed'
-          ? 'the signed body is not a billing event of the documented shape'
-          : 'the Provider-Signature header is missing or malformed, more than 300 s from now, or matches no signature of this body',
-      );
-    case 'shopping-item-not-found':
-      return new HttpProblem(404, 'shopping_item_not_found', 'Shopping item not found', 'no shopping-list line with this id in the household');
-    case 'shopping-line-not-removable':
-      return new HttpProblem(409, 'shopping_line_not_removable', 'Shopping line not removable', "the week's dishes need this line: only lines put on the list by hand can be removed");
-    case 'shopping-item-name-empty':
-      return problems.validation('displayName names no food');
-    case 'shopping-quantity-out-of-bounds':
-      return problems.validation('a quantity must be greater than 0 and at most 100000');
-    case 'email-invalid':
-      return new HttpProblem(400, 'email_invalid', 'Not an e-mail address', 'email is not an e-mail address');
-    case 'dinner-price-token-unknown':
-      return new HttpProblem(404, 'dinner_price_token_unknown', 'Unknown link', 'no address on the dinner-price list carries this token');
-    case 'dinner-price-token-expired':
-      return new HttpProblem(410, 'dinner_price_token_expired', 'Link expired', 'the address stayed unconfirmed for over seven days and was removed; subscribe again');
-    case 'waitlist-token-unknown':
-      return new HttpProblem(404, 'waitlist_token_unknown', 'Unknown link', 'no address on the waitlist carries this token, or its link was used already');
-    case 'waitlist-token-expired':
-      return new HttpProblem(410, 'waitlist_token_expired', 'Link expired', 'the address stayed unconfirmed for over seven days: the link no longer works (an address of no account is removed); join the waitlist again');
-    case 'dinner-calendar-not-found':
-      // One answer for an unknown, replaced, turned-off or malformed token: it says nothing about which.
-      return new HttpProblem(404, 'calendar_not_found', 'Calendar not found', 'no dinner calendar answers at this address');
-    case 'food-db-not-built':
-      return new HttpProblem(404, 'food_db_not_built', 'Food data not built yet', 'the food table has not been synced yet; the file is built by the first sync');
-    case 'library-file-not-built':
-      return new HttpProblem(503, 'library_not_built', 'Library file not built', 'the library file is built at start and failed to build; try again later', {}, { 'Retry-After': '60' });
-    default: {
-      const unreachable: never = error;
-      throw new Error(`unmapped error ${JSON.stringify(unreachable)}`);
-    }
-  }
+type Tag = AppError['type'];
+type ErrorOf<T extends Tag> = Extract<AppError, { type: T }>;
+
+/** What a client sees of a problem besides its text: the status and the code (what the OpenAPI document lists). */
+export interface ProblemAnswer {
+  readonly status: number;
+  readonly code: string;
 }
 
-/** The problem type URL: `{problem_base}/{code}`; the 426 uses `app-version-unsupported`, with hyphens. */
-export function problemType(base: string, code: string): string {
-  return `${base}/${code === 'app_version_unsupported' ? 'app-version-unsupported' : code}`;
+/** A failure answered always the same way, or with a detail, extensions or headers taken from the failure. */
+interface Answer<E> extends ProblemAnswer {
+  readonly title: string;
+  readonly detail: string | ((error: E) => string);
+  readonly extensions?: (error: E) => Record<string, unknown>;
+  readonly headers?: (error: E) => Record<string, string>;
 }
+
+/** A failure whose reason picks one of several answers (each a status and code of its own). */
+interface Varying<E> {
+  readonly answers: readonly (ProblemAnswer & { readonly title: string; readonly detail: string })[];
+  readonly pick: (error: E) => ProblemAnswer & { readonly title: string; readonly detail: string };
+}
+
+type Entry<E> = Answer<E> | Varying<E>;
+
+const SHAPE = 'The request is not of the documented shape';
+/** A failure that reads as any other refusal of the request's shape: validation_failed with its own detail. */
+const invalid = <E>(detail: string | ((error: E) => string)): Answer<E> => ({ status: 400, code: 'validation_failed', title: SHAPE, detail });
+const throttled = { status: 429, code: 'rate_limited', title: 'Too many requests', detail: (e: { retryAfterSec: number }) => `try again in ${e.retryAfterSec} s`, headers: (e: { retryAfterSec: number }) => ({ 'Retry-After': String(e.retryAfterSec) }) };
 
 /**
  * A recipe page that gives no recipe is the page's doing, never the service's: every reason is a 4xx of its own.
@@ -279,7 +109,178 @@ export const RECIPE_PAGE_PROBLEMS: Readonly<Record<RecipePageFailure, { status: 
   'no-recipe': { status: 422, code: 'recipe_not_on_page', title: 'No recipe on the page', detail: 'the page holds no schema.org Recipe (JSON-LD or microdata) and no OpenGraph title' },
 };
 
-function recipePageProblem(reason: RecipePageFailure): HttpProblem {
-  const p = RECIPE_PAGE_PROBLEMS[reason];
-  return new HttpProblem(p.status, p.code, p.title, p.detail);
+/**
+ * The one place where core's expected failures become HTTP answers: every tag of AppError has its entry (the
+ * compiler names a tag nobody maps), a function only where the answer depends on the failure.
+ */
+const PROBLEMS = {
+  // accounts
+  'signup-rejected': { status: 400, code: 'signup_rejected', title: 'Sign-up rejected', detail: (e) => (e.reason === 'email' ? 'the e-mail address is not usable' : 'the password must be at least 8 characters') },
+  'invalid-credentials': { status: 401, code: 'invalid_credentials', title: 'Wrong e-mail or password', detail: 'the e-mail or the password is wrong' },
+  'account-name-length': { status: 400, code: 'account_name_length', title: 'Display name length', detail: 'displayName must be 1 to 80 characters' },
+  unauthenticated: { status: 401, code: 'unauthenticated', title: 'Sign in first', detail: 'no session, or the session is no longer valid' },
+  'account-locked': { status: 423, code: 'account_locked', title: 'Account locked', detail: 'too many wrong passwords; try again in a few minutes or reset the password' },
+  'wrong-current-password': { status: 400, code: 'wrong_current_password', title: 'Wrong current password', detail: 'currentPassword is missing or wrong' },
+  'password-rejected': { status: 400, code: 'password_rejected', title: 'Password rejected', detail: 'the password must be 8 to 256 characters' },
+  'password-pwned': { status: 400, code: 'password_pwned', title: 'Password seen in a breach', detail: 'this password appears in lists of breached passwords; choose another' },
+  'email-not-an-address': { status: 400, code: 'email_not_an_address', title: 'Not an e-mail address', detail: 'newEmail is not an e-mail address' },
+  'invalid-token': { status: 400, code: 'invalid_token', title: 'Invalid link', detail: 'the link has expired, was used already, or its address is taken' },
+  'resend-cooldown': { status: 429, code: 'resend_cooldown', title: 'Wait before resending', detail: 'a confirmation mail went out less than five minutes ago', headers: (e) => ({ 'Retry-After': String(e.retryAfterSec) }) },
+  'owner-required': { status: 400, code: 'owner_required', title: 'A household needs its owner', detail: 'the caller owns a household others still use; hand it over or remove them first' },
+  // social and native sign-in
+  'app-signin-incomplete': { status: 400, code: 'app_signin_incomplete', title: 'App sign-in incomplete', detail: 'the app flow needs both codeChallenge and an allowed redirectUri' },
+  'unknown-login-provider': { status: 404, code: 'unknown_login_provider', title: 'Unknown sign-in provider', detail: 'no sign-in provider of that name is configured' },
+  'signin-code-spent': { status: 401, code: 'signin_code_spent', title: 'Sign-in code spent', detail: 'the code expired, was used, or the verifier does not match' },
+  'idp-signin-rejected': { status: 401, code: 'idp_signin_rejected', title: 'Sign-in rejected', detail: 'the identity provider did not vouch for the token' },
+  'idp-signin-unavailable': { status: 404, code: 'idp_signin_unavailable', title: 'Native sign-in unavailable', detail: 'native sign-in is not configured on this server' },
+  'account-not-created': { status: 500, code: 'account_not_created', title: 'Account not created', detail: 'the account could not be created' },
+  'sign-in-not-found': { status: 404, code: 'sign_in_not_found', title: 'Sign-in not found', detail: 'no such provider sign-in is linked to this account' },
+  'last-sign-in': { status: 409, code: 'last_sign_in', title: 'The only way to sign in', detail: "this is the account's only way to sign in: set a password (or link another provider) first" },
+  // paged lists
+  'page-cursor-invalid': invalid((e) => `the cursor was not handed out by this list for ${e.boundTo}; start again without one`),
+  // recipes and their import
+  'recipe-not-found': { status: 404, code: 'recipe_not_found', title: 'Recipe not found', detail: 'no recipe with this id in the household' },
+  'recipe-image-not-found': { status: 404, code: 'recipe_image_not_found', title: 'No picture', detail: "the recipe is not the household's, or no picture is kept for it" },
+  'recipe-cycle': { status: 400, code: 'recipe_cycle', title: 'Base recipes form a cycle', detail: 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)' },
+  'base-recipe-unknown': { status: 400, code: 'base_recipe_unknown', title: 'Unknown base recipe', detail: (e) => `baseRecipeId ${e.baseRecipeId} is not a recipe of this household` },
+  'recipe-page-failed': { answers: Object.values(RECIPE_PAGE_PROBLEMS), pick: (e) => RECIPE_PAGE_PROBLEMS[e.reason] },
+  'recipe-import-throttled': throttled,
+  // households
+  'household-not-found': { status: 404, code: 'household_not_found', title: 'Household not found', detail: 'no household with this id has the caller as a member' },
+  'adults-only': { status: 403, code: 'adults_only', title: 'Adults only', detail: 'only an Owner or Adult of the household may do this' },
+  'member-not-found': { status: 404, code: 'member_not_found', title: 'Member not found', detail: 'no member with this id in the household' },
+  'owner-only': { status: 403, code: 'owner_only', title: 'Owners only', detail: 'only an Owner may grant, change or remove the Owner role' },
+  'export-owner-only': { status: 403, code: 'owner_only', title: 'Owners only', detail: 'only an Owner may export the household' },
+  'household-document-invalid': {
+    status: 400,
+    code: 'household_document_invalid',
+    title: 'The file cannot make a household',
+    detail: (e) => `${e.path}: ${e.detail}`,
+    extensions: (e) => ({ errors: [{ path: `body.${e.path}`, message: e.detail }] }),
+  },
+  'invite-not-found': { status: 404, code: 'invite_not_found', title: 'Invite not found', detail: 'no open invite with this code in the household' },
+  'invite-not-usable': { status: 400, code: 'invite_not_usable', title: 'Invite not usable', detail: 'the invite code is unknown, expired or used' },
+  'loyalty-programs-unavailable': { status: 404, code: 'loyalty_programs_unavailable', title: 'No loyalty programmes', detail: (e) => `no loyalty programme reference data for country ${e.country}` },
+  'time-zone-unknown': { status: 400, code: 'time_zone_unknown', title: 'Unknown time zone', detail: (e) => `"${e.timeZoneId}" is not in /api/v1/time-zones` },
+  // plans and the planner
+  'plan-not-found': { status: 404, code: 'plan_not_found', title: 'Plan not found', detail: 'no plan with this id in the household' },
+  'plan-range-invalid': { status: 400, code: 'validation_failed', title: 'Invalid range', detail: 'to must not be before from, and the range may span at most 366 days' },
+  'date-outside-week': { status: 400, code: 'date_outside_week', title: 'Date outside the week', detail: 'the date is not one of the seven days of this plan' },
+  'ai-quota-used': {
+    status: 429,
+    code: 'ai_quota_used',
+    title: "The month's AI calls are used",
+    detail: "the household has used this month's AI calls; ask without AI ({ \"ai\": false }) or wait for the next month",
+    headers: (e) => ({ 'Retry-After': String(e.retryAfterSec) }),
+  },
+  'ai-paused': {
+    status: 429,
+    code: 'ai_paused',
+    title: 'AI paused',
+    detail: "the operator has paused this household's AI; ask without AI ({ \"ai\": false })",
+    extensions: (e) => ({ until: e.until.toISOString() }),
+    headers: (e) => ({ 'Retry-After': e.until.toUTCString() }),
+  },
+  'platform-admin-only': { status: 403, code: 'platform_admin_only', title: 'Platform admins only', detail: 'only a login with a confirmed address listed in ADMIN_EMAILS may do this' },
+  'planner-throttled': throttled,
+  'avoid-conflict': {
+    status: 409,
+    code: 'avoid_conflict',
+    title: "The dish breaks an avoid of the day's guests",
+    detail: (e) => `"${e.recipeTitle}" on ${e.date} has "${e.ingredient}", and the day's guests avoid "${e.avoid}"`,
+    extensions: (e) => ({ date: e.date, recipeId: e.recipeId, recipeTitle: e.recipeTitle, avoid: e.avoid, ingredient: e.ingredient }),
+  },
+  // meal events
+  'event-not-found': { status: 404, code: 'event_not_found', title: 'Event not found', detail: 'no meal event with this id in the household' },
+  'event-invalid': invalid((e) => e.detail),
+  'junior-forbidden': { status: 403, code: 'junior_forbidden', title: 'Not allowed for a Junior', detail: 'a Junior may only write or remove her own presence (PersonAbsent or PersonPresent) from today through 14 days ahead' },
+  'run-not-found': { status: 404, code: 'run_not_found', title: 'Run not found', detail: 'no run of that type lies wholly inside the span' },
+  'run-not-unique': { status: 409, code: 'run_not_unique', title: 'More than one run', detail: (e) => `the span holds ${e.runs} runs of that type; name the rows by ids, or narrow the span` },
+  // calendar feeds
+  'calendar-window-invalid': { status: 400, code: 'calendar_window_invalid', title: 'Invalid calendar window', detail: 'to must not be before from' },
+  'calendar-url-forbidden': {
+    status: 400,
+    code: 'calendar_url_forbidden',
+    title: 'Calendar address not allowed',
+    detail: (e) => `the address must be http or https on the standard port, and its host must not be or resolve to a loopback, private or link-local address (${e.reason})`,
+  },
+  'calendar-feed-not-found': { status: 404, code: 'calendar_feed_not_found', title: 'Calendar feed not found', detail: 'no calendar feed with this id (or, for a device, of the caller with this key) in the household' },
+  'calendar-feed-not-yours': { status: 403, code: 'calendar_feed_not_yours', title: 'Not your device feed', detail: 'a device calendar feed can be removed only by the login that pushed it' },
+  // push devices
+  'push-device-not-found': { status: 404, code: 'push_device_not_found', title: 'Push device not found', detail: 'no device with this token is registered to the caller' },
+  'push-provider-unknown': { status: 400, code: 'push_provider_unknown', title: 'Unknown push provider', detail: (e) => `provider "${e.provider}" is not configured here; known: ${e.known.join(', ')} (or null for the default)` },
+  // pantry
+  'food-key-empty': invalid('the food key (foodKey, or displayName when foodKey is left out) needs a letter or a digit'),
+  'observation-not-found': { status: 404, code: 'observation_not_found', title: 'Observation not found', detail: 'no observation with this id in the household (already removed: the pantry is as asked)' },
+  'same-food': { status: 400, code: 'same_food', title: 'Same food', detail: 'both keys name the same food (after normalization)' },
+  'mutual-merge': { status: 409, code: 'mutual_merge', title: 'Mutual merge', detail: 'the target is merged into the source already; split that merge first' },
+  'pantry-food-not-found': { status: 404, code: 'pantry_food_not_found', title: 'Food not in the pantry', detail: 'neither key has a row in the pantry: there is nothing to merge' },
+  'merge-not-found': { status: 404, code: 'merge_not_found', title: 'Merge not found', detail: 'no merge stands on this key' },
+  'merge-rejection-not-found': { status: 404, code: 'merge_rejection_not_found', title: 'Rejection not found', detail: 'no different-foods answer is stored for this pair' },
+  'unit-empty': invalid('the unit needs a letter or a digit'),
+  'unit-weight-not-found': { status: 404, code: 'unit_weight_not_found', title: 'Unit weight not found', detail: 'no weight is stored for this food and unit' },
+  'unit-weight-out-of-bounds': invalid('grams must be greater than 0 and at most 10000'),
+  // One answer for every signature failure (which check failed is logged, not told); a signed body that is not an
+  // event is named, as only the provider could have sent it.
+  'billing-webhook-rejected': {
+    status: 400,
+    code: 'billing_webhook_rejected',
+    title: 'Billing webhook rejected',
+    detail: (e) =>
+      e.reason === 'event-malformed'
+        ? 'the signed body is not a billing event of the documented shape'
+        : 'the Provider-Signature header is missing or malformed, more than 300 s from now, or matches no signature of this body',
+  },
+  // shopping list
+  'shopping-item-not-found': { status: 404, code: 'shopping_item_not_found', title: 'Shopping item not found', detail: 'no shopping-list line with this id in the household' },
+  'shopping-line-not-removable': { status: 409, code: 'shopping_line_not_removable', title: 'Shopping line not removable', detail: "the week's dishes need this line: only lines put on the list by hand can be removed" },
+  'shopping-item-name-empty': invalid('displayName names no food'),
+  'shopping-quantity-out-of-bounds': invalid('a quantity must be greater than 0 and at most 100000'),
+  // the two mailing lists
+  'email-invalid': { status: 400, code: 'email_invalid', title: 'Not an e-mail address', detail: 'email is not an e-mail address' },
+  'dinner-price-token-unknown': { status: 404, code: 'dinner_price_token_unknown', title: 'Unknown link', detail: 'no address on the dinner-price list carries this token' },
+  'dinner-price-token-expired': { status: 410, code: 'dinner_price_token_expired', title: 'Link expired', detail: 'the address stayed unconfirmed for over seven days and was removed; subscribe again' },
+  'waitlist-token-unknown': { status: 404, code: 'waitlist_token_unknown', title: 'Unknown link', detail: 'no address on the waitlist carries this token, or its link was used already' },
+  'waitlist-token-expired': {
+    status: 410,
+    code: 'waitlist_token_expired',
+    title: 'Link expired',
+    detail: 'the address stayed unconfirmed for over seven days: the link no longer works (an address of no account is removed); join the waitlist again',
+  },
+  // One answer for an unknown, replaced, turned-off or malformed token: it says nothing about which.
+  'dinner-calendar-not-found': { status: 404, code: 'calendar_not_found', title: 'Calendar not found', detail: 'no dinner calendar answers at this address' },
+  // public data downloads
+  'food-db-not-built': { status: 404, code: 'food_db_not_built', title: 'Food data not built yet', detail: 'the food table has not been synced yet; the file is built by the first sync' },
+  'library-file-not-built': {
+    status: 503,
+    code: 'library_not_built',
+    title: 'Library file not built',
+    detail: 'the library file is built at start and failed to build; try again later',
+    headers: () => ({ 'Retry-After': '60' }),
+  },
+} satisfies { readonly [T in Tag]: Entry<ErrorOf<T>> };
+
+// One entry per tag, typed by its tag above; read through the union, each entry takes the failure of its own tag.
+const entryOf = (type: Tag): Entry<AppError> => PROBLEMS[type] as Entry<AppError>;
+
+/** A failure of core as the problem a client gets. */
+export function problemFor(error: AppError): HttpProblem {
+  const entry = entryOf(error.type);
+  if ('pick' in entry) {
+    const p = entry.pick(error);
+    return new HttpProblem(p.status, p.code, p.title, p.detail);
+  }
+  const detail = typeof entry.detail === 'string' ? entry.detail : entry.detail(error);
+  return new HttpProblem(entry.status, entry.code, entry.title, detail, entry.extensions?.(error) ?? {}, entry.headers?.(error) ?? {});
+}
+
+/** The statuses and codes a failure of this tag can be answered with (what a route's OpenAPI entry lists). */
+export function answersOf(type: Tag): readonly ProblemAnswer[] {
+  const entry = entryOf(type);
+  return 'answers' in entry ? entry.answers : [entry];
+}
+
+/** The problem type URL: `{problem_base}/{code}`; the 426 uses `app-version-unsupported`, with hyphens. */
+export function problemType(base: string, code: string): string {
+  return `${base}/${code === 'app_version_unsupported' ? 'app-version-unsupported' : code}`;
 }

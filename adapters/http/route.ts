@@ -2,6 +2,9 @@ import type Koa from 'koa';
 import type * as v from 'valibot';
 import type { RateClass } from '../../config/config.js';
 import type { Authenticated } from '../../core/accounts/sessions.js';
+import type { AppError, ErrorOf } from '../../core/shared/errors.js';
+import type { Result } from '../../core/shared/result.js';
+import { answersOf, problemFor, type HttpProblem } from './problem.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Closed by default: a route is Public only when it says so. */
@@ -114,8 +117,10 @@ export interface RouteDef<A extends Auth, P, Q, B> {
   readonly rawBody?: RawBodyDef;
   readonly largeJson?: LargeJsonDef<B>;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
-  /** Problem codes this handler itself may answer, with their status (documented in OpenAPI). */
+  /** Problem codes this handler may answer, with their status (documented in OpenAPI). */
   readonly problems?: Readonly<Record<string, number>>;
+  /** The failures of core the route answers (its `problems` hold their codes); set by the route kit below. */
+  readonly errors?: readonly AppError['type'][];
   handler(ctx: Koa.Context, input: RouteInput<A, P, Q, B>): Promise<void> | void;
 }
 
@@ -128,6 +133,87 @@ export function defineRoute<A extends Auth, P = Record<string, never>, Q = Recor
 ): AnyRoute {
   return def as AnyRoute;
 }
+
+type Tag = AppError['type'];
+
+/**
+ * What a route declares, besides how it answers. Left out, `auth` is 'session' and `rateLimit` 'backstop' (most
+ * routes are a signed-in person's), and `tag` is the resource's.
+ */
+interface Declaration<A extends Auth, P, Q, B, E extends Tag> extends Omit<RouteDef<A, P, Q, B>, 'handler' | 'tag' | 'auth' | 'rateLimit' | 'problems' | 'errors'> {
+  readonly tag?: string;
+  readonly auth?: A;
+  readonly rateLimit?: RateClass | 'none';
+  /**
+   * The failures the route can answer, as core names them: each is answered and documented as problem.ts's table
+   * says, in this order. What the route runs may fail only with these (the compiler holds it to them).
+   */
+  readonly errors?: readonly E[];
+  /** Problems the route answers by itself rather than through a failure of core, by code, with their status. */
+  readonly problems?: Readonly<Record<string, number>>;
+}
+
+/** What a route's code is handed: the validated request, the caller, and the resource's dependencies. */
+export type Input<D, A extends Auth, P, Q, B> = RouteInput<A, P, Q, B> & { readonly deps: D };
+
+/** A route whose answer is what one use case returns: its value is the body, its failure a problem. */
+interface Answered<D, A extends Auth, P, Q, B, E extends Tag, O> extends Declaration<A, P, Q, B, E> {
+  run(input: Input<D, A, P, Q, B>): Promise<Result<O, ErrorOf<NoInfer<E>>>> | Result<O, ErrorOf<NoInfer<E>>>;
+  /** The status of a success: 200 unless said; 204 answers no body. */
+  readonly status?: 200 | 201 | 202 | 204;
+  /** The body of a success, made from the value; the value itself unless said. */
+  reply?(value: O, input: Input<D, A, P, Q, B>): unknown;
+  /** Headers of a success (a Location). */
+  headers?(value: O, input: Input<D, A, P, Q, B>): Readonly<Record<string, string>>;
+}
+
+/**
+ * A route that does more with the request than answer one use case's value (conditional answers, files, streams,
+ * several use cases): `refuse` makes the problem of a failure it declared, for it to throw.
+ */
+interface Handled<D, A extends Auth, P, Q, B, E extends Tag> extends Declaration<A, P, Q, B, E> {
+  handle(ctx: Koa.Context, input: Input<D, A, P, Q, B> & { readonly refuse: (error: ErrorOf<NoInfer<E>>) => HttpProblem }): Promise<void> | void;
+}
+
+/** A declared route, waiting for the dependencies of its resource. */
+export type Declared<D> = (deps: D) => AnyRoute;
+
+/** A failure every route may answer, documented for all of them: not listed again as the route's own. */
+const answeredByEveryRoute = (code: string, auth: Auth) => code === 'validation_failed' || (code === 'unauthenticated' && auth === 'session');
+
+function declared<D, A extends Auth, P, Q, B, E extends Tag>(tag: string, def: Declaration<A, P, Q, B, E>, handler: (deps: D) => RouteDef<A, P, Q, B>['handler']): Declared<D> {
+  const auth = def.auth ?? ('session' as A);
+  const problems: Record<string, number> = {};
+  for (const type of def.errors ?? []) for (const a of answersOf(type)) if (!answeredByEveryRoute(a.code, auth)) problems[a.code] = a.status;
+  Object.assign(problems, def.problems);
+  const { errors = [], ...rest } = def;
+  return (deps) => defineRoute<A, P, Q, B>({ ...rest, tag: def.tag ?? tag, auth, rateLimit: def.rateLimit ?? 'backstop', errors, problems, handler: handler(deps) });
+}
+
+/**
+ * The route kit of one resource: its tag, said once, and the type of the dependencies its routes are handed.
+ * `route` declares a route one use case answers, `handledRoute` one that answers by itself.
+ */
+export function resource<D>(tag: string) {
+  return {
+    route<A extends Auth = 'session', P = Record<string, never>, Q = Record<string, never>, B = undefined, E extends Tag = never, O = unknown>(def: Answered<D, A, P, Q, B, E, O>): Declared<D> {
+      return declared<D, A, P, Q, B, E>(tag, def, (deps) => async (ctx, request) => {
+        const input = { ...request, deps };
+        const result = await def.run(input);
+        if (!result.ok) throw problemFor(result.error);
+        if (def.status) ctx.status = def.status;
+        if (def.headers) ctx.set(def.headers(result.value, input));
+        if (def.status !== 204) ctx.body = def.reply ? def.reply(result.value, input) : result.value;
+      });
+    },
+    handledRoute<A extends Auth = 'session', P = Record<string, never>, Q = Record<string, never>, B = undefined, E extends Tag = never>(def: Handled<D, A, P, Q, B, E>): Declared<D> {
+      return declared<D, A, P, Q, B, E>(tag, def, (deps) => (ctx, request) => def.handle(ctx, { ...request, deps, refuse: problemFor }));
+    },
+  };
+}
+
+/** The routes of a resource, handed its dependencies. */
+export const mount = <D>(deps: D, routes: readonly Declared<D>[]): AnyRoute[] => routes.map((r) => r(deps));
 
 /** /a/{b} → /a/:b for @koa/router. */
 export const koaPath = (path: string): string => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');

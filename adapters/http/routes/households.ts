@@ -6,8 +6,7 @@ import type { Invite } from '../../../ports/invite-store.js';
 import { normalizeReadableCode } from '../../crypto/readable-codes.js';
 import { MembershipResponse } from './accounts.js';
 import { DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -88,209 +87,173 @@ export function toHouseholdResponse(h: HouseholdWithMembers): v.InferOutput<type
   };
 }
 
-export function householdRoutes(deps: ServiceDeps): AnyRoute[] {
-  const tag = 'Households';
-  return [
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/households',
-      operationId: 'createHousehold',
-      summary: 'Create a household with the caller as Owner',
-      description: 'Defaults: timeZoneId Europe/Oslo, language nb, country NO, dinnerTime 18:00, plan Free.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      body: CreateHouseholdRequest,
-      responses: { 201: { description: 'Created', schema: HouseholdResponse } },
-      problems: { time_zone_unknown: 400 },
-      handler: async (ctx, { caller, body }) => {
-        const result = await createHousehold(deps, caller.account, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.set('Location', `/api/v1/households/${result.value.id}`);
-        ctx.body = toHouseholdResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/households/{householdId}',
-      operationId: 'getHousehold',
-      summary: 'A household the caller belongs to',
-      description: 'Any member reads. A household the caller is not in answers 404, as if it did not exist.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      responses: { 200: { description: 'The household', schema: HouseholdResponse } },
-      problems: { household_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await getHousehold(deps, caller.account, params.householdId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toHouseholdResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'PATCH',
-      path: '/api/v1/households/{householdId}',
-      operationId: 'updateHousehold',
-      summary: 'Change a household (adults only)',
-      description:
-        'Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes ' +
-        `(at most ${DISLIKES_MAX}, each 1 to ${DISLIKE_MAX_LENGTH} characters, trimmed, each once whatever its case) are foods the ` +
-        'household would rather not eat, in its own words: matched as guests\' avoids are, but soft. Every shopping-list line ' +
-        'then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed; the planner proposes a disliked ' +
-        'dish only when nothing else fits. libraryRecipesOn (false for a new household) lets the planner\'s suggestions draw on the ' +
-        'shared recipe library as well as the household\'s own recipes.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: UpdateHouseholdRequest,
-      responses: { 200: { description: 'The household after the change', schema: HouseholdResponse } },
-      problems: { household_not_found: 404, adults_only: 403, time_zone_unknown: 400 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await updateHousehold(deps, caller.account, params.householdId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toHouseholdResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/households/{householdId}/members',
-      operationId: 'addMember',
-      summary: 'Add a named person without an account (adults only)',
-      description: 'A child, or a partner who has not signed up yet. An invite made for this person links their account when they join.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: AddMemberRequest,
-      responses: { 201: { description: 'Added', schema: MemberResponse } },
-      problems: { household_not_found: 404, adults_only: 403 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await addNamedMember(deps, caller.account, params.householdId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.body = toMemberResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'PATCH',
-      path: '/api/v1/households/{householdId}/members/{memberId}',
-      operationId: 'updateMember',
-      summary: 'Rename a member or change a role (adults only)',
-      description:
-        'Only an Owner grants, changes or takes away the Owner role (403 owner_only); the last Owner cannot be demoted (400 owner_required).',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: MemberPath,
-      body: UpdateMemberRequest,
-      responses: { 200: { description: 'The member after the change', schema: MemberResponse } },
-      problems: { household_not_found: 404, adults_only: 403, member_not_found: 404, owner_only: 403, owner_required: 400 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await updateMember(deps, caller.account, params.householdId, params.memberId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toMemberResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: '/api/v1/households/{householdId}/members/{memberId}',
-      operationId: 'removeMember',
-      summary: 'Remove a member (adults only)',
-      description:
-        'A member with an account loses the household. Only an Owner removes an Owner (403 owner_only), never the last one ' +
-        '(400 owner_required). The person\'s pending named invites become open invites.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: MemberPath,
-      responses: { 204: { description: 'Removed' } },
-      problems: { household_not_found: 404, adults_only: 403, member_not_found: 404, owner_only: 403, owner_required: 400 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await removeMember(deps, caller.account, params.householdId, params.memberId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/households/{householdId}/invites',
-      operationId: 'createInvite',
-      summary: 'Make an invite code (adults only)',
-      description:
-        `A 12-character code of Crockford base32 (no I, L, O, U), valid expiresInDays (1 to 30, default ${INVITE_DEFAULT_DAYS}) ` +
-        'days, usable once. memberId names the person without an account the code is for (404 member_not_found otherwise).',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: CreateInviteRequest,
-      responses: { 201: { description: 'Created', schema: InviteResponse } },
-      problems: { household_not_found: 404, adults_only: 403, member_not_found: 404 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await createInvite(deps, caller.account, params.householdId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.body = toInviteResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/households/{householdId}/invites',
-      operationId: 'listInvites',
-      summary: 'The unused, unexpired invite codes (adults only)',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      responses: { 200: { description: 'Open codes, newest first', schema: v.array(InviteResponse) } },
-      problems: { household_not_found: 404, adults_only: 403 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await listInvites(deps, caller.account, params.householdId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value.map(toInviteResponse);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: '/api/v1/households/{householdId}/invites/{code}',
-      operationId: 'deleteInvite',
-      summary: 'Withdraw an invite code (adults only)',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: InvitePath,
-      responses: { 204: { description: 'Withdrawn' } },
-      problems: { household_not_found: 404, adults_only: 403, invite_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await deleteInvite(deps, caller.account, params.householdId, normalizeReadableCode(params.code));
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/invites/accept',
-      operationId: 'acceptInvite',
-      summary: 'Join a household with an invite code',
-      description:
-        'Session, no membership needed. Retry-safe: a caller already in the household gets 200 and the code stays unused. ' +
-        'A code made for a named person links the account to that person unless the person was since claimed or removed ' +
-        '(then the caller joins as a person of their own). Everyone in the household gets a joined push. The code is ' +
-        'read case-insensitively, ignoring spaces and dashes. 400 invite_not_usable for an unknown, expired or used code.',
-      tag: 'Invites',
-      auth: 'session',
-      rateLimit: 'backstop',
-      body: AcceptInviteRequest,
-      responses: { 200: { description: 'The membership', schema: MembershipResponse } },
-      problems: { invite_not_usable: 400 },
-      handler: async (ctx, { caller, body }) => {
-        const result = await acceptInvite(deps, caller.account, { code: normalizeReadableCode(body.code) });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value;
-      },
-    }),
-  ];
-}
+const { route } = resource<ServiceDeps>('Households');
+
+const UPDATE_HOUSEHOLD_DOC =
+  'Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes ' +
+  `(at most ${DISLIKES_MAX}, each 1 to ${DISLIKE_MAX_LENGTH} characters, trimmed, each once whatever its case) are foods the ` +
+  'household would rather not eat, in its own words: matched as guests\' avoids are, but soft. Every shopping-list line ' +
+  'then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed; the planner proposes a disliked ' +
+  'dish only when nothing else fits. libraryRecipesOn (false for a new household) lets the planner\'s suggestions draw on the ' +
+  'shared recipe library as well as the household\'s own recipes.';
+const REMOVE_MEMBER_DOC =
+  'A member with an account loses the household. Only an Owner removes an Owner (403 owner_only), never the last one ' +
+  '(400 owner_required). The person\'s pending named invites become open invites.';
+const CREATE_INVITE_DOC =
+  `A 12-character code of Crockford base32 (no I, L, O, U), valid expiresInDays (1 to 30, default ${INVITE_DEFAULT_DAYS}) ` +
+  'days, usable once. memberId names the person without an account the code is for (404 member_not_found otherwise).';
+const ACCEPT_INVITE_DOC =
+  'Session, no membership needed. Retry-safe: a caller already in the household gets 200 and the code stays unused. ' +
+  'A code made for a named person links the account to that person unless the person was since claimed or removed ' +
+  '(then the caller joins as a person of their own). Everyone in the household gets a joined push. The code is ' +
+  'read case-insensitively, ignoring spaces and dashes. 400 invite_not_usable for an unknown, expired or used code.';
+
+const createHouseholdRoute = route({
+  method: 'POST',
+  path: '/api/v1/households',
+  operationId: 'createHousehold',
+  summary: 'Create a household with the caller as Owner',
+  description: 'Defaults: timeZoneId Europe/Oslo, language nb, country NO, dinnerTime 18:00, plan Free.',
+  body: CreateHouseholdRequest,
+  responses: { 201: { description: 'Created', schema: HouseholdResponse } },
+  errors: ['time-zone-unknown'],
+  run: ({ deps, caller, body }) => createHousehold(deps, caller.account, body),
+  status: 201,
+  headers: (h) => ({ Location: `/api/v1/households/${h.id}` }),
+  reply: toHouseholdResponse,
+});
+
+const getHouseholdRoute = route({
+  method: 'GET',
+  path: '/api/v1/households/{householdId}',
+  operationId: 'getHousehold',
+  summary: 'A household the caller belongs to',
+  description: 'Any member reads. A household the caller is not in answers 404, as if it did not exist.',
+  params: HouseholdPath,
+  responses: { 200: { description: 'The household', schema: HouseholdResponse } },
+  errors: ['household-not-found'],
+  run: ({ deps, caller, params }) => getHousehold(deps, caller.account, params.householdId),
+  reply: toHouseholdResponse,
+});
+
+const updateHouseholdRoute = route({
+  method: 'PATCH',
+  path: '/api/v1/households/{householdId}',
+  operationId: 'updateHousehold',
+  summary: 'Change a household (adults only)',
+  description: UPDATE_HOUSEHOLD_DOC,
+  params: HouseholdPath,
+  body: UpdateHouseholdRequest,
+  responses: { 200: { description: 'The household after the change', schema: HouseholdResponse } },
+  errors: ['household-not-found', 'adults-only', 'time-zone-unknown'],
+  run: ({ deps, caller, params, body }) => updateHousehold(deps, caller.account, params.householdId, body),
+  reply: toHouseholdResponse,
+});
+
+const addMemberRoute = route({
+  method: 'POST',
+  path: '/api/v1/households/{householdId}/members',
+  operationId: 'addMember',
+  summary: 'Add a named person without an account (adults only)',
+  description: 'A child, or a partner who has not signed up yet. An invite made for this person links their account when they join.',
+  params: HouseholdPath,
+  body: AddMemberRequest,
+  responses: { 201: { description: 'Added', schema: MemberResponse } },
+  errors: ['household-not-found', 'adults-only'],
+  run: ({ deps, caller, params, body }) => addNamedMember(deps, caller.account, params.householdId, body),
+  status: 201,
+  reply: toMemberResponse,
+});
+
+const updateMemberRoute = route({
+  method: 'PATCH',
+  path: '/api/v1/households/{householdId}/members/{memberId}',
+  operationId: 'updateMember',
+  summary: 'Rename a member or change a role (adults only)',
+  description: 'Only an Owner grants, changes or takes away the Owner role (403 owner_only); the last Owner cannot be demoted (400 owner_required).',
+  params: MemberPath,
+  body: UpdateMemberRequest,
+  responses: { 200: { description: 'The member after the change', schema: MemberResponse } },
+  errors: ['household-not-found', 'adults-only', 'member-not-found', 'owner-only', 'owner-required'],
+  run: ({ deps, caller, params, body }) => updateMember(deps, caller.account, params.householdId, params.memberId, body),
+  reply: toMemberResponse,
+});
+
+const removeMemberRoute = route({
+  method: 'DELETE',
+  path: '/api/v1/households/{householdId}/members/{memberId}',
+  operationId: 'removeMember',
+  summary: 'Remove a member (adults only)',
+  description: REMOVE_MEMBER_DOC,
+  params: MemberPath,
+  responses: { 204: { description: 'Removed' } },
+  errors: ['household-not-found', 'adults-only', 'member-not-found', 'owner-only', 'owner-required'],
+  run: ({ deps, caller, params }) => removeMember(deps, caller.account, params.householdId, params.memberId),
+  status: 204,
+});
+
+const createInviteRoute = route({
+  method: 'POST',
+  path: '/api/v1/households/{householdId}/invites',
+  operationId: 'createInvite',
+  summary: 'Make an invite code (adults only)',
+  description: CREATE_INVITE_DOC,
+  params: HouseholdPath,
+  body: CreateInviteRequest,
+  responses: { 201: { description: 'Created', schema: InviteResponse } },
+  errors: ['household-not-found', 'adults-only', 'member-not-found'],
+  run: ({ deps, caller, params, body }) => createInvite(deps, caller.account, params.householdId, body),
+  status: 201,
+  reply: toInviteResponse,
+});
+
+const listInvitesRoute = route({
+  method: 'GET',
+  path: '/api/v1/households/{householdId}/invites',
+  operationId: 'listInvites',
+  summary: 'The unused, unexpired invite codes (adults only)',
+  params: HouseholdPath,
+  responses: { 200: { description: 'Open codes, newest first', schema: v.array(InviteResponse) } },
+  errors: ['household-not-found', 'adults-only'],
+  run: ({ deps, caller, params }) => listInvites(deps, caller.account, params.householdId),
+  reply: (invites) => invites.map(toInviteResponse),
+});
+
+const deleteInviteRoute = route({
+  method: 'DELETE',
+  path: '/api/v1/households/{householdId}/invites/{code}',
+  operationId: 'deleteInvite',
+  summary: 'Withdraw an invite code (adults only)',
+  params: InvitePath,
+  responses: { 204: { description: 'Withdrawn' } },
+  errors: ['household-not-found', 'adults-only', 'invite-not-found'],
+  run: ({ deps, caller, params }) => deleteInvite(deps, caller.account, params.householdId, normalizeReadableCode(params.code)),
+  status: 204,
+});
+
+const acceptInviteRoute = route({
+  method: 'POST',
+  path: '/api/v1/invites/accept',
+  operationId: 'acceptInvite',
+  summary: 'Join a household with an invite code',
+  description: ACCEPT_INVITE_DOC,
+  tag: 'Invites',
+  body: AcceptInviteRequest,
+  responses: { 200: { description: 'The membership', schema: MembershipResponse } },
+  errors: ['invite-not-usable'],
+  run: ({ deps, caller, body }) => acceptInvite(deps, caller.account, { code: normalizeReadableCode(body.code) }),
+});
+
+export const householdRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    createHouseholdRoute,
+    getHouseholdRoute,
+    updateHouseholdRoute,
+    addMemberRoute,
+    updateMemberRoute,
+    removeMemberRoute,
+    createInviteRoute,
+    listInvitesRoute,
+    deleteInviteRoute,
+    acceptInviteRoute,
+  ]);

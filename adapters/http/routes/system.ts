@@ -53,7 +53,7 @@ export function systemRoutes(settings: RouteSettings, timeZones: TimeZoneCatalog
       auth: 'public',
       rateLimit: 'none',
       versionGated: false,
-      responses: { 200: { description: 'Ready (no body)' }, 503: { description: 'Database unreachable or migrations pending' } },
+      responses: { 200: { description: 'Ready (no body)' }, 503: { description: 'not_ready: the database is unreachable or migrations are pending' } },
       problems: { not_ready: 503 },
       handler: async (ctx) => {
         const r = await settings.readiness();

@@ -2210,7 +2210,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Database unreachable or migrations pending */
+            /** @description not_ready: the database is unreachable or migrations are pending */
             503: {
                 headers: {
                     [name: string]: unknown;
