@@ -13,12 +13,12 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === 'api' ? [] : sources(join(dir, e.name))) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
 }
 
-/** The keys of each `problem: { ... }` table in web/src/i18n.ts, in catalogue order (nb, en). */
+/** The keys of the `problem: { ... }` table of each catalogue (web/src/i18n/nb.ts, en.ts), in that order. */
 function problemTables(): Set<string>[] {
-  const text = readFileSync(join(WEB_SRC, 'i18n.ts'), 'utf8');
-  const tables: Set<string>[] = [];
-  for (const m of text.matchAll(/\n {2}problem: \{\n([\s\S]*?)\n {2}\}/g)) tables.push(new Set([...m[1]!.matchAll(/^ {4}([a-z_]+):/gm)].map((k) => k[1]!)));
-  return tables;
+  return ['nb', 'en'].flatMap((language) => {
+    const text = readFileSync(join(WEB_SRC, 'i18n', `${language}.ts`), 'utf8');
+    return [...text.matchAll(/\n {2}problem: \{\n([\s\S]*?)\n {2}\}/g)].map((m) => new Set([...m[1]!.matchAll(/^ {4}([a-z_]+):/gm)].map((k) => k[1]!)));
+  });
 }
 
 describe('the web app\'s problem sentences', () => {

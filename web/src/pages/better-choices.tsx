@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api';
-import { language, t } from '../i18n';
+import { kroner } from '../format';
+import { t } from '../i18n';
 
 type Choices = Awaited<ReturnType<typeof readChoices>>;
 const readChoices = (householdId: string, planId: string) =>
@@ -17,7 +18,6 @@ export function BetterChoices({ householdId, planId, stamp }: { householdId: str
     readChoices(householdId, planId).then(setChoices, () => setChoices(null));
   }, [householdId, planId, stamp]);
   if (!choices || choices.lines.length === 0) return null;
-  const kr = (n: number) => new Intl.NumberFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { style: 'currency', currency: 'NOK' }).format(n);
   return (
     <details class="tools">
       <summary>{m.betterChoices}</summary>
@@ -30,7 +30,7 @@ export function BetterChoices({ householdId, planId, stamp }: { householdId: str
               <li key={`${c.productName}|${c.ean ?? ''}`} class="pantry-row">
                 <span>
                   {c.productName}
-                  <span class="reason">{[c.price !== null ? kr(c.price) : null, c.chain, m.choiceReason[c.reason]].filter(Boolean).join(' · ')}</span>
+                  <span class="reason">{[c.price !== null ? kroner(c.price, true) : null, c.chain, m.choiceReason[c.reason]].filter(Boolean).join(' · ')}</span>
                 </span>
               </li>
             ))}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api';
-import { language, t } from '../i18n';
+import { momentOf } from '../format';
+import { t } from '../i18n';
 import { Field, Problem, useAction } from '../ui';
 
 type Feed = Awaited<ReturnType<typeof readFeeds>>[number];
@@ -40,7 +41,6 @@ export function CalendarFeeds({ householdId, adult }: { householdId: string; adu
       await call(api.DELETE('/api/v1/households/{householdId}/calendar-feeds/{feedId}', { params: { path: { householdId, feedId: f.id } } }));
       await load();
     });
-  const when = (iso: string) => new Intl.DateTimeFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
   return (
     <section aria-labelledby="feeds-h">
       <h2 id="feeds-h">{m.calendarFeeds}</h2>
@@ -53,7 +53,7 @@ export function CalendarFeeds({ householdId, adult }: { householdId: string; adu
               <span>
                 {f.name}
                 <span class="reason">
-                  {f.kind === 'Device' ? m.feedFromPhone(f.eventCount ?? 0, f.syncedAt ? when(f.syncedAt) : null) : f.url}
+                  {f.kind === 'Device' ? m.feedFromPhone(f.eventCount ?? 0, f.syncedAt ? momentOf(f.syncedAt) : null) : f.url}
                   {unreadable.has(f.id) && <span class="problem"> · {m.feedUnreadable}</span>}
                 </span>
               </span>

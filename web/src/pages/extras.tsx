@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call } from '../api';
+import { kroner, monthName } from '../format';
 import { language, t } from '../i18n';
 import { householdInfo, loadHousehold } from '../state';
 import { Field, Page, Problem, useAction } from '../ui';
 
-const kroner = (n: number) => new Intl.NumberFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { style: 'currency', currency: 'NOK', maximumFractionDigits: 0 }).format(n);
-const monthName = (ym: string) => new Intl.DateTimeFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ym}-01T00:00:00Z`));
 
 /** The public dinner-price figures (what a week of dinners costs, per household type and month) and the monthly mail. */
 export function DinnerPrices() {

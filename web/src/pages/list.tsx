@@ -1,18 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../api';
-import { language, t } from '../i18n';
+import { amount, weekday } from '../format';
+import { t } from '../i18n';
 import { changesOf, live, liveDown, POLL_MS } from '../live';
 import { queueTick, waiting, whenTickSent } from '../offline';
 import { BetterChoices } from './better-choices';
 import { me } from '../state';
 import { Page, Problem, useAction } from '../ui';
-
-// Formatters are costly to make on a cheap phone: one per language, made once.
-const numbers = { nb: new Intl.NumberFormat('nb-NO', { maximumFractionDigits: 2 }), en: new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 }) };
-const weekdays = { nb: new Intl.DateTimeFormat('nb-NO', { weekday: 'long', timeZone: 'UTC' }), en: new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'UTC' }) };
-
-/** An amount as the person's language writes it (0,5 stk / 0.5 pcs). */
-const amount = (q: number, unit: string) => `${numbers[language.value].format(q)} ${t.value.units[unit] ?? unit}`;
 
 export function List({ householdId, planId }: { householdId: string; planId: string }) {
   const m = t.value;
@@ -109,7 +103,7 @@ export function List({ householdId, planId }: { householdId: string; planId: str
       );
     });
   /** Why a line is on the list, in words: the dishes and days it is for, or who put it there. */
-  const dishOfDay = new Map((plan?.days ?? []).filter((d) => d.recipeTitle !== null).map((d) => [d.id, m.forDish(d.recipeTitle!, weekdays[language.value].format(new Date(`${d.date}T00:00:00Z`)))]));
+  const dishOfDay = new Map((plan?.days ?? []).filter((d) => d.recipeTitle !== null).map((d) => [d.id, m.forDish(d.recipeTitle!, weekday(d.date))]));
   const reasonOf = (i: ShoppingItem): string => {
     if (i.reasonCode === 'Manual') return m.reasonManual;
     if (i.reasonCode === 'AddedRecipe') return m.reasonAddedRecipe;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call } from '../api';
-import { language, t } from '../i18n';
+import { number, unitName } from '../format';
+import { t } from '../i18n';
 import { Field, Problem, useAction } from '../ui';
 
 type Suggestion = Awaited<ReturnType<typeof readSuggestions>>[number];
@@ -92,7 +93,6 @@ export function UnitWeights({ householdId, adult }: { householdId: string; adult
   const [grams, setGrams] = useState('');
   const act = useAction();
   useEffect(() => void act.run(async () => setWeights(await readWeights(householdId))), [householdId]);
-  const fmt = (n: number) => Number(n.toFixed(2)).toLocaleString(language.value === 'en' ? 'en-GB' : 'nb-NO');
   const save = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
@@ -118,7 +118,7 @@ export function UnitWeights({ householdId, adult }: { householdId: string; adult
         <ul class="items">
           {weights.map((w) => (
             <li key={`${w.foodKey}|${w.unit}`} class="pantry-row">
-              <span>{m.unitWeightLine(w.displayName, m.units[w.unit] ?? w.unit, fmt(w.grams))}</span>
+              <span>{m.unitWeightLine(w.displayName, unitName(w.unit), number(w.grams))}</span>
               {adult && (
                 <button type="button" class="link" disabled={act.busy} onClick={() => void remove(w)} aria-label={`${m.remove}: ${w.displayName}`}>
                   {m.remove}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type PantryRow } from '../api';
-import { language, t } from '../i18n';
+import { amount, dayAndMonth } from '../format';
+import { t } from '../i18n';
 import { Field, Page, Problem, SearchForm, useAction } from '../ui';
 import { ClearPlace, MergeSuggestions, PLACES, UnitWeights } from './pantry-tools';
 
@@ -46,8 +47,6 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
       setNext(page.nextCursor);
     });
   useEffect(() => void search(''), [householdId]);
-  const fmt = (n: number) => Number(n.toFixed(2)).toLocaleString(language.value === 'en' ? 'en-GB' : 'nb-NO');
-  const date = (d: string) => new Intl.DateTimeFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
   const sections = new Map<string, PantryRow[]>();
   for (const r of rows ?? []) sections.set(r.group, [...(sections.get(r.group) ?? []), r]);
   return (
@@ -78,11 +77,11 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
                     <span>
                       {r.displayName}{' '}
                       <span class="muted">
-                        {fmt(r.estimatedQuantity)} {m.units[r.unit] ?? r.unit}
+                        {amount(r.estimatedQuantity, r.unit)}
                       </span>
                       <span class="reason">
                         {m.place[r.storageLocation] ?? r.storageLocation}
-                        {r.bestBefore && ` · ${m.bestBefore(date(r.bestBefore))}`}
+                        {r.bestBefore && ` · ${m.bestBefore(dayAndMonth(r.bestBefore))}`}
                       </span>
                     </span>
                     <RowActions householdId={householdId} row={r} onChange={() => void search(searched)} />

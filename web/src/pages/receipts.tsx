@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call } from '../api';
-import { language, t } from '../i18n';
+import { dayOf } from '../format';
+import { t } from '../i18n';
 import { Field, Page, Problem, useAction } from '../ui';
 
 type Receipts = Awaited<ReturnType<typeof readReceipts>>;
@@ -37,7 +38,6 @@ export function ReceiptsPage({ householdId }: { householdId: string }) {
       const next = await readReceipts(householdId, page!.nextCursor);
       setPage({ ...next, items: [...page!.items, ...next.items] });
     });
-  const when = (iso: string) => new Intl.DateTimeFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));
   return (
     <Page title={m.receipts}>
       <p class="muted">{m.receiptsAbout}</p>
@@ -59,7 +59,7 @@ export function ReceiptsPage({ householdId }: { householdId: string }) {
                 <span>
                   {r.chain}
                   <span class="reason">
-                    {when(r.purchasedAt)} · {m.linesRecognised(r.linesRecognised, r.linesTotal)}
+                    {dayOf(r.purchasedAt)} · {m.linesRecognised(r.linesRecognised, r.linesTotal)}
                   </span>
                 </span>
               </li>

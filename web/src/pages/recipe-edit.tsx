@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type Recipe } from '../api';
+import { number, unitName } from '../format';
 import { language, t } from '../i18n';
 import { navigate } from '../router';
 import { importDraft } from '../state';
@@ -256,7 +257,7 @@ function RecipeView({ recipe }: { recipe: Recipe }) {
       <ul>
         {recipe.ingredients.map((i, n) => (
           <li key={n}>
-            {[i.quantity === null ? '' : i.quantity.toLocaleString(language.value === 'en' ? 'en-GB' : 'nb-NO'), i.unit ?? '', i.displayName].filter((x) => x !== '').join(' ')}
+            {[i.quantity === null ? '' : number(i.quantity), i.unit === null ? '' : unitName(i.unit), i.displayName].filter((x) => x !== '').join(' ')}
             {i.optional && <span class="muted"> ({m.optional.toLowerCase()})</span>}
           </li>
         ))}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api';
-import { language, t } from '../i18n';
+import { dayOf } from '../format';
+import { t } from '../i18n';
 import { Problem, useAction } from '../ui';
 
 type SignIns = Awaited<ReturnType<typeof readSignIns>>;
@@ -33,7 +34,6 @@ export function SignInMethods() {
   if (!mine) return act.error ? <Problem error={act.error} /> : null;
   const linked = new Set(mine.identities.flatMap((i) => (i.provider ? [i.provider.scheme] : [])));
   const nameOf = (i: SignIns['identities'][number]) => i.provider?.displayName ?? new URL(i.issuer).host;
-  const date = (iso: string) => new Intl.DateTimeFormat(language.value === 'en' ? 'en-GB' : 'nb-NO', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));
   return (
     <section aria-labelledby="signins-h">
       <h2 id="signins-h">{m.signInMethods}</h2>
@@ -44,7 +44,7 @@ export function SignInMethods() {
             <li key={`${i.issuer}|${i.subject}`} class="pantry-row">
               <span>
                 {nameOf(i)}
-                <span class="reason">{[i.email, m.linkedSince(date(i.linkedAt))].filter(Boolean).join(' · ')}</span>
+                <span class="reason">{[i.email, m.linkedSince(dayOf(i.linkedAt))].filter(Boolean).join(' · ')}</span>
               </span>
               <button type="button" class="link" disabled={act.busy} onClick={() => void unlink(i.issuer, i.subject)} aria-label={m.unlinkOf(nameOf(i))}>
                 {m.unlink}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type DaySuggestion, type SuggestionReason, type WeekSuggestion } from '../api';
-import { dayName, locale, sentenceFor, t, type ReasonFacts } from '../i18n';
+import { dayName, kroner, together } from '../format';
+import { sentenceFor, t, type ReasonFacts } from '../i18n';
 import { Problem, useAction } from '../ui';
 
 /** The reasons that warn: the dish was the best one left, but breaks a soft rule. */
@@ -22,8 +23,6 @@ interface Shown {
 
 type Ask = { seed: number; days?: string[]; keeping?: { date: string; recipeId: string }[] };
 
-const kroner = (n: number) => new Intl.NumberFormat(locale(), { style: 'currency', currency: 'NOK', maximumFractionDigits: 0 }).format(n);
-const together = (words: readonly string[]) => new Intl.ListFormat(locale(), { type: 'conjunction' }).format(words);
 /** A fresh draw each time the panel opens, so asking again after discarding gives another week. */
 const freshSeed = () => crypto.getRandomValues(new Uint32Array(1))[0]!;
 

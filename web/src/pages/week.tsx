@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem, api, call, type BusyEvening, type MealEvent, type Plan, type PlanDay, type Recipe } from '../api';
-import { dayName, locale, t } from '../i18n';
+import { dayName, weekday } from '../format';
+import { t } from '../i18n';
 import { navigate } from '../router';
 import { household, householdInfo, today } from '../state';
 import { Page, Problem, lazy, useAction } from '../ui';
@@ -12,7 +13,6 @@ const iso = (d: Date) => d.toISOString().slice(0, 10);
 export const addDays = (date: string, n: number) => iso(new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000));
 /** The Monday of the week holding a date (weeks start on Monday). */
 export const mondayOf = (date: string) => addDays(date, -((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7));
-const weekday = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
 /** How far ahead a Junior may say she is away (today through today + 14, as the service allows). */
 const JUNIOR_DAYS = 14;

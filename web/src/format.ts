@@ -1,0 +1,57 @@
+import { language, t } from './i18n/language';
+import { LOCALES, type Language } from './i18n/plural';
+
+// Dates, money and amounts as the screen's language writes them. Intl does the work (no date library); a formatter
+// is costly to make on a cheap phone, so each shape is made once per language, the first time it is asked for.
+
+function perLanguage<F>(make: (locale: string) => F): () => F {
+  const made: Partial<Record<Language, F>> = {};
+  return () => (made[language.value] ??= make(LOCALES[language.value]));
+}
+
+// A date without a time (YYYY-MM-DD) has no time zone: it is formatted as written, in UTC.
+const utcDate = (date: string) => new Date(`${date}T00:00:00Z`);
+
+const numbers = perLanguage((l) => new Intl.NumberFormat(l, { maximumFractionDigits: 2 }));
+const wholeKroner = perLanguage((l) => new Intl.NumberFormat(l, { style: 'currency', currency: 'NOK', maximumFractionDigits: 0 }));
+const kronerAndOre = perLanguage((l) => new Intl.NumberFormat(l, { style: 'currency', currency: 'NOK' }));
+const dayNames = perLanguage((l) => new Intl.DateTimeFormat(l, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }));
+const weekdays = perLanguage((l) => new Intl.DateTimeFormat(l, { weekday: 'long', timeZone: 'UTC' }));
+const dayMonths = perLanguage((l) => new Intl.DateTimeFormat(l, { day: 'numeric', month: 'long', timeZone: 'UTC' }));
+const months = perLanguage((l) => new Intl.DateTimeFormat(l, { month: 'long', year: 'numeric', timeZone: 'UTC' }));
+const days = perLanguage((l) => new Intl.DateTimeFormat(l, { day: 'numeric', month: 'long', year: 'numeric' }));
+const moments = perLanguage((l) => new Intl.DateTimeFormat(l, { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }));
+const lists = perLanguage((l) => new Intl.ListFormat(l, { type: 'conjunction' }));
+
+/** A number as the language writes it, at most two decimals: 0,5 / 0.5; 1 500 / 1,500. */
+export const number = (n: number): string => numbers().format(n);
+
+/** An amount with its unit, the unit as this language spells it (0,5 stk / 0.5 pcs). */
+export const amount = (quantity: number, unit: string): string => `${number(quantity)} ${unitName(unit)}`;
+
+/** A unit as this language spells it: the service keeps one spelling (pcs), the screen shows the language's (stk). */
+export const unitName = (unit: string): string => t.value.units[unit] ?? unit;
+
+/** Kroner: whole kroner for estimates and prices of a week (kr 1 250), kroner and øre for a product's price. */
+export const kroner = (n: number, exact = false): string => (exact ? kronerAndOre() : wholeKroner()).format(n);
+
+/** A date as words ("mandag 30. november"). */
+export const dayName = (date: string): string => dayNames().format(utcDate(date));
+
+/** The weekday of a date ("mandag"). */
+export const weekday = (date: string): string => weekdays().format(utcDate(date));
+
+/** Day and month of a date ("30. november"), as best-before dates are said. */
+export const dayAndMonth = (date: string): string => dayMonths().format(utcDate(date));
+
+/** A month ("november 2026") of a YYYY-MM. */
+export const monthName = (yearMonth: string): string => months().format(utcDate(`${yearMonth}-01`));
+
+/** The day of a moment (an ISO timestamp), on this browser's clock ("30. november 2026"). */
+export const dayOf = (moment: string): string => days().format(new Date(moment));
+
+/** Day, month and time of a moment, on this browser's clock ("30. november, 18:05"). */
+export const momentOf = (moment: string): string => moments().format(new Date(moment));
+
+/** Words joined as the language joins them ("løk, gulrot og poteter"). */
+export const together = (words: readonly string[]): string => lists().format(words);
