@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { Account, Session } from '../../core/accounts/types.js';
 import type { AccountStore, SessionStore } from '../../ports/account-store.js';
-import { cachedRead } from './read-cache.js';
 import { isUniqueViolation, translated, isForeignKeyViolation } from './errors.js';
-import { iso, rawRows, toBool, toDate } from './rows.js';
+import { iso, toBool, toDate } from './rows.js';
+import { speedOf } from './speed/index.js';
 
 interface AccountRow {
   id: string;
@@ -109,7 +109,7 @@ interface SessionJoinRow extends AccountRow {
 }
 
 async function lookupSession(knex: Knex, tokenHash: string): Promise<{ account: Account; session: Session } | null> {
-  const [row] = await rawRows<SessionJoinRow>(knex, SESSION_LOOKUP_SQL, [tokenHash]);
+  const [row] = await speedOf(knex).fixedRows<SessionJoinRow>(SESSION_LOOKUP_SQL, [tokenHash]);
   if (!row) return null;
   return {
     account: toAccount(row),
@@ -143,7 +143,7 @@ export function knexSessionStore(knex: Knex): SessionStore {
     },
     lookup(tokenHash) {
       // On every signed-in request: the session and its account together, kept by the read cache (not a miss).
-      return cachedRead(knex, `session:${tokenHash}`, () => lookupSession(knex, tokenHash), (found) => found !== null);
+      return speedOf(knex).cachedRead(`session:${tokenHash}`, () => lookupSession(knex, tokenHash), (found) => found !== null);
     },
     async extend(tokenHash, expiresAt) {
       await knex('sessions').where({ token_hash: tokenHash }).update({ expires_at: iso(expiresAt) });

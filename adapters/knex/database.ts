@@ -5,13 +5,8 @@ import { elapsedMs, recordQuery } from '../observability/request-context.js';
 import { observeQuery } from '../observability/prometheus.js';
 import type { DatabaseTarget } from '../../config/config.js';
 import { migrationSource, migrations } from './migrations/index.js';
-import { postgresFixedSql, registerFixedSql, sqliteFixedSql } from './fixed-sql.js';
-import { currentMetrics } from '../observability/request-context.js';
 import { registerWalSync, walFileSync, walSync, type WalSync } from './wal-sync.js';
-import { currentStoreCall } from './store-calls.js';
-import { readCache, postgresTableChanges, registerReadCache, sqliteTableChanges, scopeWritten, storeErrorOf, type ChangeSource, type ReadCache, type WriteScope } from './read-cache.js';
-import { committed } from './commit-watch.js';
-
+import { openSpeedLayer, speedOf } from './speed/index.js';
 
 export interface Database {
   readonly knex: Knex;
@@ -32,30 +27,8 @@ export interface OpenOptions {
   queryTimeoutMs?: number;
   /** SQLite: what makes the WAL file durable (default: fdatasync of it); tests hold it to see writes wait. */
   walFile?: (walPath: string) => { flush(): Promise<void>; close(): Promise<void> };
-}
-
-/**
- * Postgres: what the read cache learns of a commit, the live stream's watchers hear next (adapters/knex/commit-watch.ts),
- * after the cache has let go of what the commit changed, so that what they read then is current. A change of the
- * cached tables (or a lost notification connection) may have changed any household's state and who may see it.
- */
-function tellingCommits(knex: Knex, source: ChangeSource): ChangeSource {
-  return {
-    ...source,
-    start(changed, householdChanged) {
-      source.start(
-        () => {
-          changed();
-          committed(knex, { kind: 'access' });
-          committed(knex, { kind: 'household', householdId: null });
-        },
-        (household) => {
-          householdChanged(household);
-          committed(knex, { kind: 'household', householdId: household });
-        },
-      );
-    },
-  };
+  /** The speed layer (adapters/knex/speed/): on unless false; the store contract suites run both ways. */
+  speed?: boolean;
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Database {
@@ -67,32 +40,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   const knex = target.kind === 'sqlite' ? openSqlite(target.filename, busyTimeoutMs, wal) : openPostgres(target.url, options.schema, options.queryTimeoutMs ?? 0);
   if (wal) registerWalSync(knex, wal);
   countQueries(knex);
-  // The per-request reads on the driver itself.
-  const sqliteReader = sqliteFile !== null ? sqliteFixedSql(sqliteFile, busyTimeoutMs) : null;
-  // Postgres: a statement that may write a cached table tells the read cache before it is sent (knex's or a fixed one).
-  // What a text may write is worked out once per text: fixed reads (the session, a membership) come on most requests.
-  const scopes = new Map<string, WriteScope | null>();
-  const sent = (sql: string) => {
-    if (!cache) return;
-    let scope = scopes.get(sql);
-    if (scope === undefined) {
-      scope = scopeWritten(sql);
-      if (scopes.size >= STATEMENT_CACHE_SIZE) scopes.delete(scopes.keys().next().value!);
-      scopes.set(sql, scope);
-    }
-    if (scope) cache.writing(currentStoreCall(), scope);
-  };
-  const fixed = target.kind === 'postgres' ? postgresFixedSql(knex, sent) : sqliteReader;
-  if (fixed) registerFixedSql(knex, fixed);
-  // Sessions, memberships and merges kept in the process (adapters/knex/read-cache.ts); not for a SQLite in memory.
-  const cache: ReadCache | null =
-    target.kind === 'postgres'
-      ? readCache(tellingCommits(knex, postgresTableChanges(target.url, options.schema)))
-      : sqliteReader
-        ? readCache(sqliteTableChanges(sqliteReader, wal ? { requestArrived: () => currentMetrics()?.startedAt, ownWrites: () => wal.written } : undefined))
-        : null;
-  if (cache) registerReadCache(knex, cache);
-  if (cache && target.kind === 'postgres') knex.on('query', (q: { sql: string }) => sent(q.sql));
+  // Sessions, memberships and merges kept in the process, and the per-request reads on the driver itself.
+  const speed = openSpeedLayer(knex, { on: options.speed ?? true, target, schema: options.schema, sqliteFile, busyTimeoutMs, wal });
   // Migrations never un-apply while this process runs: once all were seen applied, the probe only pings.
   let migrated = false;
   return {
@@ -125,13 +74,12 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
         return migrated ? { ready: true } : { ready: false, reason: `${pending.length} of ${migrations.length} migrations pending` };
       } catch (err) {
         // An unreachable database stops the read cache too, as a store's failure does.
-        storeErrorOf(knex, err);
+        speedOf(knex).storeError(err);
         return { ready: false, reason: 'database unreachable' };
       }
     },
     async close() {
-      await cache?.close();
-      fixed?.close();
+      await speed.close();
       await knex.destroy();
       await wal?.close();
     },

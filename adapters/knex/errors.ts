@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { walSyncOf } from './wal-sync.js';
-import { readCacheOf, storeErrorOf } from './read-cache.js';
+import { speedOf } from './speed/index.js';
 import { runStoreCall } from './store-calls.js';
 import { committedAnything } from './commit-watch.js';
 
@@ -10,9 +10,9 @@ export { isBusy, isForeignKeyViolation, isUnavailable, isUniqueViolation, storeE
  * Wraps every method of a store over `knex` so that driver contention surfaces as the port's StoreBusyError and a
  * database out of reach as StoreUnavailableError: no layer above the adapter ever sees a raw SQLITE_BUSY or
  * ECONNREFUSED. On SQLite, a call that wrote answers only once its own commits are on disk (adapters/knex/wal-sync.ts);
- * on Postgres, the read cache learns when a call that wrote a cached table has ended (adapters/knex/read-cache.ts).
+ * on Postgres, the read cache learns when a call that wrote a cached table has ended (adapters/knex/speed/).
  *
- * `reads` names methods that only read, and only through `cachedRead` (adapters/knex/read-cache.ts), which translates
+ * `reads` names methods that only read, and only through `cachedRead` (adapters/knex/speed/), which translates
  * the errors of its reads of the database itself: they are passed through as they are. They need no store call,
  * whose context only tells what a call wrote, and a value answered from memory needs no translation. These are the
  * reads every signed-in request makes, where a store call's context was a twentieth of GET /me's time and each
@@ -20,7 +20,7 @@ export { isBusy, isForeignKeyViolation, isUnavailable, isUniqueViolation, storeE
  */
 export function translated<T extends object>(knex: Knex, store: T, reads: readonly (keyof T & string)[] = []): T {
   const sync = walSyncOf(knex);
-  const cache = readCacheOf(knex);
+  const speed = speedOf(knex);
   const out = {} as Record<string, unknown>;
   const readOnly = new Set<string>(reads);
   for (const [name, fn] of Object.entries(store)) {
@@ -44,11 +44,11 @@ export function translated<T extends object>(knex: Knex, store: T, reads: readon
                     committedAnything(knex);
                   }
                   // Postgres: the read cache holds back while a call that wrote a cached table is under way.
-                  const settled = cache?.settled(call);
+                  const settled = speed.settled(call);
                   if (settled) await settled;
                 }
               } catch (err) {
-                throw storeErrorOf(knex, err);
+                throw speed.storeError(err);
               }
             })
         : fn;

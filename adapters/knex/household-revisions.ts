@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import { translated } from './errors.js';
-import { rawRows } from './rows.js';
+import { speedOf } from './speed/index.js';
+
 
 /** A household's revision; the pantry store reads it as its log's version. */
 export async function revisionOf(knex: Knex, householdId: string): Promise<string | null> {
-  const [row] = await rawRows<{ revision: number | string }>(knex, 'select revision from household_revisions where household_id = ?', [householdId]);
+  const [row] = await speedOf(knex).fixedRows<{ revision: number | string }>('select revision from household_revisions where household_id = ?', [householdId]);
   return row ? String(row.revision) : null;
 }
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, Plan } from '../../core/households/types.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
-import { cachedRead } from './read-cache.js';
 import { isUniqueViolation, translated } from './errors.js';
-import { fromJsonText, iso, rawRows, toBool, toDate, toJsonText } from './rows.js';
+import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
+import { speedOf } from './speed/index.js';
 
 export interface HouseholdRow {
   id: string;
@@ -106,11 +106,9 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
     byId: (householdId) => load(knex, householdId),
     memberByAccount(householdId, accountId) {
       // On nearly every household request: kept by the read cache (a member, not a refusal).
-      return cachedRead(
-        knex,
-        `member:${householdId}:${accountId}`,
+      return speedOf(knex).cachedRead(`member:${householdId}:${accountId}`,
         async () => {
-          const [row] = await rawRows<MemberRow>(knex, MEMBER_BY_ACCOUNT_SQL, [householdId, accountId]);
+          const [row] = await speedOf(knex).fixedRows<MemberRow>(MEMBER_BY_ACCOUNT_SQL, [householdId, accountId]);
           return row ? toMember(row) : null;
         },
         (member) => member !== null,
@@ -185,8 +183,8 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
     },
     membershipsOf(accountId) {
       // GET /me on every app start: kept by the read cache.
-      return cachedRead(knex, `memberships:${accountId}`, async () => {
-        const rows = await rawRows<{ household_id: string; household_name: string; role: string; id: string }>(knex, MEMBERSHIPS_SQL, [accountId]);
+      return speedOf(knex).cachedRead(`memberships:${accountId}`, async () => {
+        const rows = await speedOf(knex).fixedRows<{ household_id: string; household_name: string; role: string; id: string }>(MEMBERSHIPS_SQL, [accountId]);
         return rows.map((r) => ({ householdId: r.household_id, householdName: r.household_name, role: r.role as HouseholdRole, memberId: r.id }));
       });
     },

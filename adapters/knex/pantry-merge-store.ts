@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { PantryMerge, PantryMergeRejection } from '../../core/pantry/types.js';
 import type { PantryMergeStore } from '../../ports/pantry-merge-store.js';
-import { cachedRead } from './read-cache.js';
 import { translated } from './errors.js';
-import { iso, rawRows, toDate } from './rows.js';
+import { iso, toDate } from './rows.js';
+import { speedOf } from './speed/index.js';
 
 export interface MergeRow {
   household_id: string;
@@ -51,7 +51,7 @@ const rejectionRow = (r: PantryMergeRejection): RejectionRow => ({
 });
 
 const MERGE_ORDER = [{ column: 'to_key' }, { column: 'merged_at', order: 'desc' }, { column: 'from_key' }];
-/** A household's merges, read on every observation and pantry read: fixed SQL (rawRows), in MERGE_ORDER. */
+/** A household's merges, read on every observation and pantry read: fixed SQL (`fixedRows`), in MERGE_ORDER. */
 const ACTIVE_MERGES_SQL =
   'select household_id, from_key, to_key, from_display_name, to_display_name, merged_at from pantry_merges ' +
   'where household_id = ? order by to_key, merged_at desc, from_key';
@@ -77,7 +77,7 @@ export function knexPantryMergeStore(knex: Knex): PantryMergeStore {
   return translated<PantryMergeStore>(knex, {
     activeMerges(householdId) {
       // Read with every pantry row: kept by the read cache.
-      return cachedRead(knex, `merges:${householdId}`, async () => (await rawRows<MergeRow>(knex, ACTIVE_MERGES_SQL, [householdId])).map(toMerge));
+      return speedOf(knex).cachedRead(`merges:${householdId}`, async () => (await speedOf(knex).fixedRows<MergeRow>(ACTIVE_MERGES_SQL, [householdId])).map(toMerge));
     },
     async mergeOf(householdId, fromKey) {
       const row = (await knex<MergeRow>('pantry_merges').where({ household_id: householdId, from_key: fromKey }).first()) as MergeRow | undefined;

@@ -3,8 +3,9 @@ import type { ObservationType, PantryObservation, StorageLocation } from '../../
 import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
 import { translated } from './errors.js';
 import { revisionOf } from './household-revisions.js';
-import { foodLogsCache, logOrder, pantryLogsOf, type FoodLog, type LoggedObservation } from './pantry-logs.js';
-import { iso, rawRows, toDate } from './rows.js';
+import { logOrder, type FoodLog, type LoggedObservation } from './speed/pantry-logs.js';
+import { iso, toDate } from './rows.js';
+import { speedOf } from './speed/index.js';
 
 export interface ObservationRow {
   id: string;
@@ -75,23 +76,21 @@ const inLogOrder = (rows: readonly SeqRow[]): PantryObservation[] => logOf(rows)
 export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   const postgres = knex.client.config.client === 'pg';
   const table = () => knex<ObservationRow>('pantry_observations');
-  // A household's log, read once and kept while it does not change (adapters/knex/pantry-logs.ts): every read first
+  // A household's log, read once and kept while it does not change (adapters/knex/speed/pantry-logs.ts): every read first
   // asks the database for the household's revision, one read by key, so a change made by any process is seen at
   // once. Reading and mapping thousands of rows is what a pantry read cost before. Not the row count with the
   // newest seq: a sequence hands out seq outside transactions, so on Postgres a late commit and a deletion can bring
   // those back to a value already seen (test/knex/pantry-log-version.test.ts).
-  const logs = pantryLogsOf(knex);
+  const logs = speedOf(knex).pantryLogs;
   const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
   // The food logs POST observations reads after its write, kept between writes under the food's revision
-  // (migration 0029, pantry-logs.ts): a food has about a hundred observations after a few months of use, and reading
+  // (migration 0029, speed/pantry-logs.ts): a food has about a hundred observations after a few months of use, and reading
   // them back was a third of the request's time.
-  const foodLogs = foodLogsCache();
+  const foodLogs = speedOf(knex).foodLogs();
   const revisionSql = 'select revision from pantry_food_revisions where household_id = ? and food_key = ?';
   // The food's log and its revision, read in one statement (one snapshot), answered and kept.
   const readFood = async (householdId: string, foodKey: string): Promise<PantryObservation[]> => {
-    const rows = await rawRows<SeqRow & { revision: number | string | null }>(
-      knex,
-      `select ${COLUMNS.join(', ')}, seq, (${revisionSql}) as revision from pantry_observations where household_id = ? and food_key = ?`,
+    const rows = await speedOf(knex).fixedRows<SeqRow & { revision: number | string | null }>(`select ${COLUMNS.join(', ')}, seq, (${revisionSql}) as revision from pantry_observations where household_id = ? and food_key = ?`,
       [householdId, foodKey, householdId, foodKey],
     );
     const log = logOf(rows);
@@ -107,7 +106,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
     const known = before?.version;
     const [seq] = (await table().insert(observationRow(o))) as number[];
     if (before && seq !== undefined) {
-      const [now] = await rawRows<{ revision: number | string }>(knex, revisionSql, [o.householdId, o.foodKey]);
+      const [now] = await speedOf(knex).fixedRows<{ revision: number | string }>(revisionSql, [o.householdId, o.foodKey]);
       if (now && before.version === known && BigInt(now.revision) === known + 1n) {
         foodLogs.advance(before, { o: Object.freeze({ ...o }), seq: Number(seq) });
         return before.log.map((l) => l.o);
@@ -126,9 +125,9 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       `select ${COLUMNS.join(', ')}, seq, food_revision, (${revisionSql}) as seen from added union all ` +
       `select ${COLUMNS.join(', ')}, seq, null, null from pantry_observations where household_id = ? and food_key = ? and (select food_revision from added) is distinct from ?::bigint`;
     const bindings = [...addedValues(o), o.householdId, o.foodKey, o.householdId, o.foodKey, expected === null ? null : String(expected)];
-    // As a fixed statement (rawRows): Postgres parses and plans it once per connection instead of on every request
+    // As a fixed statement (`fixedRows`): Postgres parses and plans it once per connection instead of on every request
     // (W6 in docs/performance.md: half again as many observations a second on the database alone).
-    const rows = await rawRows<SeqRow & { food_revision: string | null; seen: string | null }>(knex, sql, bindings);
+    const rows = await speedOf(knex).fixedRows<SeqRow & { food_revision: string | null; seen: string | null }>(sql, bindings);
     const own = rows.find((r) => r.food_revision !== null);
     if (!own) throw new Error(`observation ${o.id} was not added`);
     const added: LoggedObservation = { o: Object.freeze(toObservation(own)), seq: Number(own.seq) };
@@ -165,10 +164,10 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
         const wanted = new Set(foodKeys);
         return (await read(table().where({ household_id: householdId }))).filter((o) => wanted.has(o.foodKey));
       }
-      // Fixed SQL (rawRows: read on every observation), sorted here, not by ORDER BY: asked to order, the planner
+      // Fixed SQL (`fixedRows`: read on every observation), sorted here, not by ORDER BY: asked to order, the planner
       // walks the household's whole log in the order of its (household, time) index instead of seeking the foods'
       // rows (SQLite with no statistics: 260 µs against 45 µs for 40 rows of 4,000; scripts/bench W6).
-      return inLogOrder(await rawRows<SeqRow>(knex, ofFoodsSql(foodKeys), [householdId, ...foodKeys]));
+      return inLogOrder(await speedOf(knex).fixedRows<SeqRow>(ofFoodsSql(foodKeys), [householdId, ...foodKeys]));
     },
     async addToFoodLog(o, foodKeys) {
       // The usual case: the food's own log (no other food merged into it), kept between writes.
@@ -181,7 +180,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
         return foodKeys.length === 0 ? [] : store.ofFoods(o.householdId, foodKeys);
       }
       // Postgres: one statement, one round trip. The read does not see the row its own insert adds (one snapshot), so
-      // that row comes back from RETURNING. Through knex, not as a prepared statement (adapters/knex/fixed-sql.ts):
+      // that row comes back from RETURNING. Through knex, not as a prepared statement (adapters/knex/speed/fixed-sql.ts):
       // prepared, W6 ran at 610 to 710 requests a second against 990 (docs/performance.md).
       const sql =
         `${ADDED} returning ${COLUMNS.join(', ')}, seq) ` +

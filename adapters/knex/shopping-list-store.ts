@@ -3,8 +3,6 @@ import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Derivation, LineStatus, ListStamp, MadeForDay, PreferenceFit, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord, WouldAdd } from '../../core/shopping/types.js';
 import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
-import { cachedRead } from './read-cache.js';
-import { pantryLogsOf } from './pantry-logs.js';
 import { SYNC_ID } from './food-table-store.js';
 import { toHousehold, toMember, type HouseholdRow, type MemberRow } from './household-store.js';
 import { toMealEvent, toParticipant, type EventRow, type ParticipantRow } from './meal-event-store.js';
@@ -13,8 +11,9 @@ import { observationRow, toObservation, type ObservationRow } from './pantry-obs
 import { toDay, type DayTableRow, type PlanTableRow } from './plan-store.js';
 import { outboxRow } from './push-outbox.js';
 import { toRecipe, type IngredientRow, type RecipeRow } from './recipe-store.js';
-import { fromJsonText, iso, rawRows, toBool, toDate, toJsonText } from './rows.js';
+import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
 import { toWeight, type UnitWeightRow } from './unit-weight-store.js';
+import { speedOf } from './speed/index.js';
 
 interface ListRow {
   id: string;
@@ -268,7 +267,7 @@ type StateRow = ListRow & {
 /**
  * The 304 path's one read (membership, the list's stamp, the household's revision, its shopping settings and the
  * food table's sync),
- * written once and run as fixed SQL (rawRows): it runs on every conditional GET of a list.
+ * written once and run as fixed SQL (`fixedRows`): it runs on every conditional GET of a list.
  */
 const STATE_SQL =
   'select (select count(*) from household_members where household_id = ? and account_id = ?) as members, ' +
@@ -281,10 +280,10 @@ const STATE_SQL =
 export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   const postgres = knex.client.config.client === 'pg';
   const inputs = inputsSql(postgres);
-  // A household's pantry log, kept while its revision holds, shared with the pantry store (adapters/knex/pantry-logs.ts):
+  // A household's pantry log, kept while its revision holds, shared with the pantry store (adapters/knex/speed/pantry-logs.ts):
   // reading and mapping thousands of rows on every derivation is what the revision spares; the one statement
   // carries the check.
-  const logs = pantryLogsOf(knex);
+  const logs = speedOf(knex).pantryLogs;
   // The list and its lines in one statement, its text built once (no query builder on every read).
   const selectList = `SELECT ${[...LIST_COLUMNS.map((c) => `l.${c}`), ...LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`)].join(', ')} FROM shopping_lists l LEFT JOIN shopping_list_lines x ON x.list_id = l.id`;
   const byPlanSql = `${selectList} WHERE l.household_id = ? AND l.plan_id = ? ORDER BY x.position`;
@@ -360,14 +359,12 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
       return row ? stampOf(row) : null;
     },
     byLine: (householdId, lineId) => read(knex, byLineSql, [householdId, lineId]),
-    // Kept in the process per household while a member asks (adapters/knex/read-cache.ts): every write it depends
+    // Kept in the process per household while a member asks (adapters/knex/speed/read-cache.ts): every write it depends
     // on moves household_revisions, shopping_lists or food_table_syncs (migration 0028).
     state: (householdId, planId, accountId) =>
-      cachedRead(
-        knex,
-        `list-state:${householdId}:${planId}:${accountId}`,
+      speedOf(knex).cachedRead(`list-state:${householdId}:${planId}:${accountId}`,
         async () => {
-          const [row] = await rawRows<StateRow>(knex, STATE_SQL, [householdId, accountId, householdId, SYNC_ID, householdId, householdId, planId]);
+          const [row] = await speedOf(knex).fixedRows<StateRow>(STATE_SQL, [householdId, accountId, householdId, SYNC_ID, householdId, householdId, planId]);
           return {
             member: Number(row!.members) > 0,
             stamp: row!.id === null ? null : stampOf(row!),

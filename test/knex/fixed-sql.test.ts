@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { fixedSqlOf, WAL_INDEX_HEADER, type SqliteFixedSql } from '../../adapters/knex/fixed-sql.js';
-import { rawRows } from '../../adapters/knex/rows.js';
+import type { Knex } from 'knex';
+import { WAL_INDEX_HEADER, type SqliteFixedSql } from '../../adapters/knex/speed/fixed-sql.js';
+import { fixedSqlOf, speedOf } from '../../adapters/knex/speed/index.js';
 import { currentMetrics, runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
 import { knexStores } from '../../bootstrap/stores.js';
 import { databaseKinds, withDatabase, withTwoConnections } from '../support/databases.js';
 import { ownedHousehold } from '../contracts/fixtures.js';
 
 const NAME_SQL = 'select name from households where id = ?';
+const rawRows = <T>(knex: Knex, sql: string, bindings: readonly Knex.Value[]) => speedOf(knex).fixedRows<T>(sql, bindings);
 
 for (const kind of databaseKinds()) {
   describe(`fixed SQL reads [${kind.name}]`, () => {
     it('run on the driver for the database, and read what is committed, never a transaction still open', async () => {
       await withDatabase(kind, async (db) => {
-        expect(fixedSqlOf(db.knex), 'the database registers its fixed reads').to.not.equal(undefined);
+        expect(fixedSqlOf(db.knex), 'the database registers its fixed reads').to.not.equal(null);
         const { id } = await ownedHousehold(knexStores(db.knex));
         expect(await rawRows<{ name: string }>(db.knex, NAME_SQL, [id])).to.deep.equal([{ name: 'Hansen' }]);
 
@@ -23,7 +25,7 @@ for (const kind of databaseKinds()) {
         const inside = new Promise<{ name: string }[]>((resolve) => (readInside = resolve));
         const trx = db.knex.transaction(async (t) => {
           await t('households').where({ id }).update({ name: 'Renamed' });
-          // On the transaction, rawRows reads through it and sees its own change.
+          // On the transaction, fixedRows reads through it and sees its own change.
           readInside(await rawRows<{ name: string }>(t, NAME_SQL, [id]));
           await held;
         });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { knexPantryObservationStore } from '../../adapters/knex/pantry-observation-store.js';
-import { foodLogsCache } from '../../adapters/knex/pantry-logs.js';
+import { foodLogs } from '../../adapters/knex/speed/pantry-logs.js';
 import { knexAccountStore } from '../../adapters/knex/account-store.js';
 import { knexHouseholdStore } from '../../adapters/knex/household-store.js';
 import { knexShoppingListStore } from '../../adapters/knex/shopping-list-store.js';
@@ -27,7 +27,7 @@ async function household(db: Database) {
 
 describe('kept food logs', () => {
   it('keep the 5,000 foods used last, dropping the one used longest ago', () => {
-    const logs = foodLogsCache();
+    const logs = foodLogs();
     for (let i = 0; i < 5000; i++) logs.keep('h', `food ${i}`, 1n, []);
     // Food 0 was kept first but is used now; food 1 becomes the one used longest ago.
     expect(logs.held('h', 'food 0')?.version).to.equal(1n);
@@ -59,7 +59,7 @@ for (const kind of databaseKinds()) {
         await there.remove(householdId, second.id);
         expect((await here.ofHousehold(householdId)).map((o) => o.foodKey)).to.deep.equal(['ost']);
 
-        // The shopping list's derivation keeps the same log (adapters/knex/pantry-logs.ts): what one read, the other
+        // The shopping list's derivation keeps the same log (adapters/knex/speed/pantry-logs.ts): what one read, the other
         // takes from memory while the revision holds, the very same frozen observations; a change is read anew.
         const lists = knexShoppingListStore(a.knex);
         const planId = randomUUID();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { postgresTableChanges, readCache, scopeWritten, storeErrorOf, type ChangeSource } from '../../adapters/knex/read-cache.js';
+import { postgresTableChanges, readCache, scopeWritten, type ChangeSource } from '../../adapters/knex/speed/read-cache.js';
+import { speedOf } from '../../adapters/knex/speed/index.js';
 import { startTcpProxy } from '../faults/tcp-proxy.js';
 import { StoreBusyError, StoreUnavailableError } from '../../ports/store-errors.js';
 import { currentStoreCall, type StoreCall } from '../../adapters/knex/store-calls.js';
@@ -502,12 +503,12 @@ for (const kind of databaseKinds()) {
           // A statement of this process met a refused connection: its listening connection may be just as dead and
           // not know it yet (its socket's close comes turns later, or never when packets are dropped).
           const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-          expect(storeErrorOf(a.knex, refused)).to.be.instanceOf(StoreUnavailableError);
+          expect(speedOf(a.knex).storeError(refused)).to.be.instanceOf(StoreUnavailableError);
           const next = await queriesOf(() => s.sessions.lookup(own.tokenHash));
           expect(next.queries, 'the very next read asks the database').to.equal(1);
           // A busy database is not an unreachable one: it does not stop the cache.
           await cacheAnswers(() => s.sessions.lookup(own.tokenHash));
-          expect(storeErrorOf(a.knex, Object.assign(new Error('deadlock detected'), { code: '40P01' }))).to.be.instanceOf(StoreBusyError);
+          expect(speedOf(a.knex).storeError(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).to.be.instanceOf(StoreBusyError);
           expect((await queriesOf(() => s.sessions.lookup(own.tokenHash))).queries).to.equal(0);
         });
       });

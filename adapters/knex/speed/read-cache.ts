@@ -1,13 +1,7 @@
-import type { Knex } from 'knex';
 import pg from 'pg';
-import { CACHED_TABLES_CHANNEL, CACHED_TABLES } from './migrations/0026_cached_tables.js';
-import { INSERT_CHANGES_NOTHING } from './migrations/0027_cached_tables_inserts.js';
-import { INPUTS } from './migrations/0016_household_revisions.js';
-import { HOUSEHOLD_CHANGES_CHANNEL, LIST_STATE_TABLES } from './migrations/0028_household_changes.js';
-import type { StoreCall } from './store-calls.js';
+import { CACHED_TABLES, CACHED_TABLES_CHANNEL, HOUSEHOLD_CHANGES_CHANNEL, INSERTS_CHANGE_NOTHING, LIST_INPUT_TABLES, LIST_STATE_TABLES } from './watched-tables.js';
+import type { StoreCall } from '../store-calls.js';
 import { WAL_INDEX_HEADER } from './fixed-sql.js';
-import { storeError } from './store-error.js';
-import { StoreUnavailableError } from '../../ports/store-errors.js';
 
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
@@ -17,7 +11,7 @@ import { StoreUnavailableError } from '../../ports/store-errors.js';
  * that wakes the database's process (docs/performance.md, W1 and W6); the cache saves two or three of them on most
  * requests.
  *
- * It answers only what the database would answer now (migration 0026 lists the tables):
+ * It answers only what the database would answer now (watched-tables.ts lists the tables):
  * - SQLite (one process per file): before each read it asks its read connection whether anything was committed
  *   since it last looked (`PRAGMA data_version`, no I/O), and if so whether that touched the cached tables (the
  *   `cached_tables_revision` row their triggers count up). Exact, whoever wrote.
@@ -29,7 +23,7 @@ import { StoreUnavailableError } from '../../ports/store-errors.js';
  *   after a statement found the database out of reach, until the listening connection has answered (postgresTableChanges).
  *
  * A value read with a household (`read`'s last argument) is one that any write to the household's shopping-list
- * inputs may change (migrations 0016 and 0028): it is dropped when that household changes (or every household, as
+ * inputs may change (watched-tables.ts): it is dropped when that household changes (or every household, as
  * a price sync does), not with the rest; on SQLite, whenever anything was committed. A store call writing such a
  * table holds back only these values while it runs, so a pantry write leaves sessions and memberships cached.
  */
@@ -270,17 +264,17 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
 /** A statement that may write one of the cached tables (generous: a needless match only empties the cache). */
 const WRITES = /\b(insert|update|delete|truncate|merge)\b/i;
 const TABLES = new RegExp(`\\b(${CACHED_TABLES.join('|')})\\b`, 'i');
-// A plain insert of a row no cached value holds (migration 0027), as every sign-in's session is.
-const INSERTS_NOTHING_CACHED = new RegExp(`^\\s*insert\\s+into\\s+"?(${INSERT_CHANGES_NOTHING.join('|')})"?\\s*\\(`, 'i');
+// A plain insert of a row no cached value holds, as every sign-in's session is.
+const INSERTS_NOTHING_CACHED = new RegExp(`^\\s*insert\\s+into\\s+"?(${INSERTS_CHANGE_NOTHING.join('|')})"?\\s*\\(`, 'i');
 const changesCached = (sql: string): boolean => TABLES.test(sql) && !(INSERTS_NOTHING_CACHED.test(sql) && !/\bon\s+conflict\b|\bselect\b/i.test(sql));
-// The tables a household's values are read from: a list's inputs (0016, whose triggers move household_revisions) and
-// the list's own state (0028).
-const HOUSEHOLD_TABLES = new RegExp(`\\b(${[...INPUTS.map((i) => i.table), ...LIST_STATE_TABLES].join('|')})\\b`, 'i');
+// The tables a household's values are read from: a list's inputs (whose triggers move household_revisions) and the
+// list's own state.
+const HOUSEHOLD_TABLES = new RegExp(`\\b(${[...LIST_INPUT_TABLES, ...LIST_STATE_TABLES].join('|')})\\b`, 'i');
 /** What a statement may change of the cache: everything, households' values only, or nothing. */
 export const scopeWritten = (sql: string): WriteScope | null =>
   !WRITES.test(sql) ? null : changesCached(sql) ? 'all' : HOUSEHOLD_TABLES.test(sql) ? 'households' : null;
 
-/** The synchronous reads of SQLite's read connection (adapters/knex/fixed-sql.ts) this source needs. */
+/** The synchronous reads of SQLite's read connection (fixed-sql.ts) this source needs. */
 export interface SqliteReader {
   /** The first column of the first row (undefined when there is none), read now. */
   valueNow(sql: string): unknown;
@@ -516,42 +510,4 @@ export function postgresTableChanges(url: string, schema: string | undefined, op
       }
     },
   };
-}
-
-const caches = new WeakMap<Knex, ReadCache>();
-
-/** Makes the stores of `knex` (the database's own instance, never a transaction) read through `cache`. */
-export function registerReadCache(knex: Knex, cache: ReadCache): void {
-  caches.set(knex, cache);
-}
-
-export const readCacheOf = (knex: Knex): ReadCache | undefined => caches.get(knex);
-
-/**
- * A driver's error as the port's (adapters/knex/store-error.ts); one that finds the database out of reach also tells
- * the read cache of `knex`, which then answers nothing from memory until it is sure it still hears every change.
- */
-export function storeErrorOf(knex: Knex, err: unknown): unknown {
-  const translated = storeError(err);
-  if (translated instanceof StoreUnavailableError) caches.get(knex)?.unreachable();
-  return translated;
-}
-
-/** `load` with the database's errors as the port's (storeErrorOf). */
-async function translatedLoad<T>(knex: Knex, load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (err) {
-    throw storeErrorOf(knex, err);
-  }
-}
-
-/**
- * `load` through the read cache of `knex`, or straight when it has none (a transaction, a SQLite in memory); with
- * `household`, a value that writes to that household's shopping-list inputs may change. The errors of `load` reach
- * the caller as the port's, so a store method answering only through here needs no wrapper (errors.ts, `reads`).
- */
-export function cachedRead<T>(knex: Knex, key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true, household?: string): Promise<T> {
-  const cache = caches.get(knex);
-  return cache ? cache.read(key, () => translatedLoad(knex, load), keep, household) : translatedLoad(knex, load);
 }

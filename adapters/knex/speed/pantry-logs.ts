@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import type { PantryObservation } from '../../core/pantry/types.js';
+import type { PantryObservation } from '../../../core/pantry/types.js';
 
 /** How many households' pantry logs a process keeps between reads. */
 const CACHED_HOUSEHOLDS = 200;
@@ -17,28 +16,27 @@ export interface PantryLogs {
   keep(household: string, version: string | null, log: PantryObservation[]): readonly PantryObservation[];
 }
 
-const perDatabase = new WeakMap<Knex, PantryLogs>();
-
-/** The logs kept for `knex` (a transaction has its own, so a log it reads never outlives a rollback). */
-export function pantryLogsOf(knex: Knex): PantryLogs {
-  let logs = perDatabase.get(knex);
-  if (!logs) {
-    const kept = new Map<string, { version: string; log: readonly PantryObservation[] }>();
-    logs = {
-      held: (household) => kept.get(household),
-      keep(household, version, log) {
-        const frozen = Object.freeze(log.map((o) => Object.freeze(o)));
-        kept.delete(household);
-        if (version === null) return frozen;
-        kept.set(household, { version, log: frozen });
-        if (kept.size > CACHED_HOUSEHOLDS) kept.delete(kept.keys().next().value!);
-        return frozen;
-      },
-    };
-    perDatabase.set(knex, logs);
-  }
-  return logs;
+/** Pantry logs kept in the process (one set per database, made by the speed layer: index.ts). */
+export function pantryLogs(): PantryLogs {
+  const kept = new Map<string, { version: string; log: readonly PantryObservation[] }>();
+  return {
+    held: (household) => kept.get(household),
+    keep(household, version, log) {
+      const frozen = Object.freeze(log.map((o) => Object.freeze(o)));
+      kept.delete(household);
+      if (version === null) return frozen;
+      kept.set(household, { version, log: frozen });
+      if (kept.size > CACHED_HOUSEHOLDS) kept.delete(kept.keys().next().value!);
+      return frozen;
+    },
+  };
 }
+
+/** With the speed layer off: nothing kept, every read reads the log. */
+export const noPantryLogs: PantryLogs = {
+  held: () => undefined,
+  keep: (_household, _version, log) => Object.freeze(log.map((o) => Object.freeze(o))),
+};
 
 /** An observation of a kept food log, with its place in the order written. */
 export interface LoggedObservation {
@@ -72,7 +70,7 @@ export interface FoodLogs {
 }
 
 /** A store's kept food logs (a store made for a transaction keeps its own). */
-export function foodLogsCache(): FoodLogs {
+export function foodLogs(): FoodLogs {
   const kept = new Map<string, FoodLog>();
   const keyOf = (household: string, foodKey: string) => `${household} ${foodKey}`;
   return {
@@ -100,3 +98,12 @@ export function foodLogsCache(): FoodLogs {
     },
   };
 }
+
+/** With the speed layer off: no food log is kept, so every write reads its food's log back. */
+export const noFoodLogs: FoodLogs = {
+  held: () => undefined,
+  keep() {},
+  advance() {
+    throw new Error('no food log is kept, so none can advance');
+  },
+};

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
-import { elapsedMs, recordQuery } from '../observability/request-context.js';
+import { elapsedMs, recordQuery } from '../../observability/request-context.js';
 
 /**
  * The reads every signed-in request makes (session, membership), run on the driver itself instead of through
@@ -15,27 +15,18 @@ import { elapsedMs, recordQuery } from '../observability/request-context.js';
  *   Postgres parses and plans once per connection. A statement names its columns, so that a column added by a
  *   later migration does not change its result type ("cached plan must not change result type").
  *
- * Inside a transaction (a knex other than the registered one) the reads go through knex.raw on that transaction.
+ * Inside a transaction, or with the speed layer off, the reads go through knex.raw (index.ts, `fixedRows`).
  */
 export interface FixedSql {
   rows<T>(sql: string, bindings: readonly Knex.Value[]): Promise<T[]>;
   close(): void;
 }
 
-const runners = new WeakMap<Knex, FixedSql>();
-
 /**
  * How many distinct SQL texts are prepared and kept (per connection on Postgres). A text built with a varying
  * number of values (an IN list) is a text of its own; past this many, a text is run unprepared each time.
  */
 const PREPARED_TEXTS = 200;
-
-/** Makes `knex` (the one instance of a database, never a transaction) run fixed reads on `runner`. */
-export function registerFixedSql(knex: Knex, runner: FixedSql): void {
-  runners.set(knex, runner);
-}
-
-export const fixedSqlOf = (knex: Knex): FixedSql | undefined => runners.get(knex);
 
 /** Records the read as a query of the request it ran for (Server-Timing), like knex's own queries. */
 async function timed<T>(run: () => T | Promise<T>): Promise<T> {
