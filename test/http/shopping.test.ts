@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
-import { readCacheOf } from '../../adapters/knex/read-cache.js';
+import { caughtUp } from '../../adapters/knex/speed/index.js';
 import { AISLES } from '../../core/pantry/model.js';
 import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES } from '../../core/shopping/types.js';
 import { databaseKinds } from '../support/databases.js';
@@ -441,15 +441,15 @@ for (const kind of databaseKinds()) {
       const deriving = queriesOf(first.headers.get('server-timing'));
       // On Postgres the notifications of the writes above may still be on their way; one arriving after the next
       // read kept the list's state would empty the cache again and the read after it would count 1, not 0.
-      await readCacheOf(server.runtime.db.knex)?.caughtUp();
+      await caughtUp(server.runtime.db.knex);
       const cached = await h.owner.get(h.list, { headers: { 'If-None-Match': etag } });
       expect(cached.status).to.equal(304);
       const cheap = queriesOf(cached.headers.get('server-timing'));
       // The list's stamp and both revisions in one read; the session and the caller's membership come from the auth
-      // cache (adapters/knex/read-cache.ts), as the read before left them there.
+      // cache (adapters/knex/speed/read-cache.ts), as the read before left them there.
       expect(cheap).to.equal(1);
       expect(cheap).to.be.below(deriving);
-      // That read is kept for the household (adapters/knex/read-cache.ts): the next 304 reads nothing.
+      // That read is kept for the household (adapters/knex/speed/read-cache.ts): the next 304 reads nothing.
       const fromMemory = await h.owner.get(h.list, { headers: { 'If-None-Match': etag } });
       expect([fromMemory.status, queriesOf(fromMemory.headers.get('server-timing'))]).to.deep.equal([304, 0]);
       // A pantry write the list does not depend on: the next read derives again, finds the same content (still 304,
