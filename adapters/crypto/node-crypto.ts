@@ -12,8 +12,8 @@ export const randomTokens: SecretTokens = {
     getRandomValues(bytes);
     return encodeBase64urlNoPadding(bytes);
   },
-  // Node's own one-shot SHA-256: it runs on every signed-in request, where the JavaScript one cost about 1.5% of
-  // GET /me, and a Hash object (createHash, update, digest) a third more than this.
+  // Node's own one-shot SHA-256: it runs on every signed-in request, where the JavaScript one, and a Hash object
+  // (createHash, update, digest), cost GET /me measurably more (docs/performance.md, figures from code comments).
   hash(token) {
     return hash('sha256', token, 'hex');
   },

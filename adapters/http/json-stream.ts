@@ -8,9 +8,9 @@ import { childSchema, dropsOtherKeys, isObjectSchema, limitOfSchema, refusal, sa
 
 /**
  * A large JSON body (the household import: tens of megabytes) read in bounded steps as it arrives, never held
- * whole as text and never handed to JSON.parse in one piece (which blocks the event loop for about 150 ms per
- * 60 MB). @streamparser/json's tokenizer turns each chunk into tokens; the value is built here from them, so that
- * the request rules apply while it is read:
+ * whole as text and never handed to JSON.parse in one piece (which blocks the event loop for a long while on tens
+ * of megabytes: docs/performance.md, figures from code comments). @streamparser/json's tokenizer turns each chunk
+ * into tokens; the value is built here from them, so that the request rules apply while it is read:
  * - every array is held to its schema's maxLength as its items arrive, and every string to its own: the first
  *   item past a limit ends the read with 400 value_too_long, whatever follows;
  * - nothing nests deeper than MAX_DEPTH;

@@ -16,7 +16,7 @@ export function traceIdFrom(traceparent: string | undefined): string | null {
 
 /**
  * Trace and span ids come from a pool refilled 4 KiB at a time: one system call per request for 24 random bytes
- * was about 6% of a request that touches no database (scripts/bench W1 profile).
+ * was a visible share of a request that touches no database (W1; docs/performance.md, figures from code comments).
  */
 const pool = Buffer.alloc(4096);
 let taken = pool.length;
@@ -96,7 +96,7 @@ export function observe(logger: Logger, check: (ctx: Koa.Context) => void, answe
         );
       }
       // The request's trace and span by hand, as the logger adds them under a request's context (entering one again
-      // for the line cost a signed-in request a twentieth of its time, W1).
+      // for the line cost a signed-in request a visible share of its time: W1, docs/performance.md).
       if (logger.enabled('info')) {
         logger.info('request', {
           traceId: metrics.traceId,

@@ -15,8 +15,8 @@ export { isBusy, isForeignKeyViolation, isUnavailable, isUniqueViolation, storeE
  * `reads` names methods that only read, and only through `cachedRead` (adapters/knex/speed/), which translates
  * the errors of its reads of the database itself: they are passed through as they are. They need no store call,
  * whose context only tells what a call wrote, and a value answered from memory needs no translation. These are the
- * reads every signed-in request makes, where a store call's context was a twentieth of GET /me's time and each
- * wrapper two promises more (W1).
+ * reads every signed-in request makes, where a store call's context was a measurable share of GET /me's time and
+ * each wrapper two promises more (W1; docs/performance.md, figures from code comments).
  */
 export function translated<T extends object>(knex: Knex, store: T, reads: readonly (keyof T & string)[] = []): T {
   const sync = walSyncOf(knex);

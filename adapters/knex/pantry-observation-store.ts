@@ -84,8 +84,8 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
   const logs = speedOf(knex).pantryLogs;
   const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
   // The food logs POST observations reads after its write, kept between writes under the food's revision
-  // (migration 0029, speed/pantry-logs.ts): a food has about a hundred observations after a few months of use, and reading
-  // them back was a third of the request's time.
+  // (migration 0029, speed/pantry-logs.ts): a food gathers many observations over months of use, and reading them back
+  // was a large share of the request's time (docs/performance.md, figures from code comments).
   const foodLogs = speedOf(knex).foodLogs();
   const revisionSql = 'select revision from pantry_food_revisions where household_id = ? and food_key = ?';
   // The food's log and its revision, read in one statement (one snapshot), answered and kept.
@@ -126,7 +126,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       `select ${COLUMNS.join(', ')}, seq, null, null from pantry_observations where household_id = ? and food_key = ? and (select food_revision from added) is distinct from ?::bigint`;
     const bindings = [...addedValues(o), o.householdId, o.foodKey, o.householdId, o.foodKey, expected === null ? null : String(expected)];
     // As a fixed statement (`fixedRows`): Postgres parses and plans it once per connection instead of on every request
-    // (W6 in docs/performance.md: half again as many observations a second on the database alone).
+    // (W6 in docs/performance.md).
     const rows = await speedOf(knex).fixedRows<SeqRow & { food_revision: string | null; seen: string | null }>(sql, bindings);
     const own = rows.find((r) => r.food_revision !== null);
     if (!own) throw new Error(`observation ${o.id} was not added`);
@@ -166,7 +166,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       }
       // Fixed SQL (`fixedRows`: read on every observation), sorted here, not by ORDER BY: asked to order, the planner
       // walks the household's whole log in the order of its (household, time) index instead of seeking the foods'
-      // rows (SQLite with no statistics: 260 µs against 45 µs for 40 rows of 4,000; scripts/bench W6).
+      // rows, several times slower on SQLite with no statistics (W6; docs/performance.md, figures from code comments).
       return inLogOrder(await speedOf(knex).fixedRows<SeqRow>(ofFoodsSql(foodKeys), [householdId, ...foodKeys]));
     },
     async addToFoodLog(o, foodKeys) {
@@ -181,7 +181,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
       }
       // Postgres: one statement, one round trip. The read does not see the row its own insert adds (one snapshot), so
       // that row comes back from RETURNING. Through knex, not as a prepared statement (adapters/knex/speed/fixed-sql.ts):
-      // prepared, W6 ran at 610 to 710 requests a second against 990 (docs/performance.md).
+      // prepared, W6 ran markedly slower (docs/performance.md, figures from code comments).
       const sql =
         `${ADDED} returning ${COLUMNS.join(', ')}, seq) ` +
         `${ofFoodsSql(foodKeys)} union all select ${COLUMNS.join(', ')}, seq from added`;

@@ -12,7 +12,7 @@ import { currentStoreCall, runStoreCall } from './store-calls.js';
  * answer until an fdatasync of the WAL file has completed after its commit; the fdatasync runs on libuv's thread
  * pool, and one covers every commit made before it started (commits that come while it runs wait for the next).
  * The guarantee is that of synchronous=FULL, where every commit fsyncs on the event loop and nothing else runs
- * meanwhile (about 0.4 ms a commit on this machine; docs/performance.md, W6).
+ * meanwhile (docs/performance.md, W6, and its figures from code comments).
  *
  * A write counts for the store call it ran under (`call`; adapters/knex/store-calls.ts), so
  * only that call waits: a read that runs meanwhile answers at once, however long the flush takes. (Counting every

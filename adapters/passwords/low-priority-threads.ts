@@ -44,8 +44,8 @@ type Slot = { worker: Worker; jobs: Map<number, { resolve(v: unknown): void; rej
  *
  * `cpuShare` (0 < share ≤ 1, default 1) caps the time a thread works: after each hash it answers, then rests
  * worked × (1 − share) / share before taking the next. A lower nice value alone does not keep a busy hashing thread
- * from slowing the event loop on a small machine (measured on 2 vCPUs: /me's p99 8–15× its idle value while 16
- * clients sign in at full share, about 1× at a tenth; docs/performance.md, W7). A single sign-in is not slowed: the rest
+ * from slowing the event loop on a small machine (/me's p99 while many clients sign in at full share, against a
+ * tenth: docs/performance.md, W7 and the figures from code comments). A single sign-in is not slowed: the rest
  * comes after its answer; a burst waits its turn in the queue.
  */
 export function lowPriorityThreads(options: { threads: number; nice: number; cpuShare?: number }): Argon2Engine {

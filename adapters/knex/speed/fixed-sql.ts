@@ -5,8 +5,9 @@ import { elapsedMs, recordQuery } from '../../observability/request-context.js';
 
 /**
  * The reads every signed-in request makes (session, membership), run on the driver itself instead of through
- * knex: knex costs about 17 µs a query even through knex.raw, where the driver's prepared statement costs 3 µs
- * on SQLite (scripts/bench/probe-knex.ts). The SQL is fixed text with `?` placeholders, prepared once:
+ * knex: knex costs several times what the driver's prepared statement costs, even through knex.raw
+ * (scripts/bench/probe-knex.ts; docs/performance.md, figures from code comments). The SQL is fixed text with `?`
+ * placeholders, prepared once:
  *
  * - SQLite: a second connection of its own, used only for these reads. In WAL mode it reads the last committed
  *   state without waiting for the writer; it never sees a transaction that is still open on knex's connection
@@ -72,7 +73,7 @@ export const WAL_INDEX_HEADER = 48;
 export function sqliteFixedSql(filename: string, busyTimeoutMs: number): SqliteFixedSql {
   let conn: SqliteConnection | null = null;
   const statements = new Map<string, SqliteStatement>();
-  // Statements answering one value: no row object is made (a third cheaper, and these run before each kept read).
+  // Statements answering one value: no row object is made (cheaper, and these run before each kept read).
   const valueStatements = new Map<string, SqliteStatement>();
   const connection = (): SqliteConnection => {
     if (conn) return conn;

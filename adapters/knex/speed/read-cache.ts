@@ -6,10 +6,10 @@ import { WAL_INDEX_HEADER } from './fixed-sql.js';
 /**
  * What nearly every request reads and seldom changes, kept in the process: a signed-in request's session with its
  * account, the caller's membership of the household it names (and all the caller's memberships, for GET /me), and
- * a household's pantry merges; and, per household, a shopping list's state (GET shopping-list's 304 path). On
- * this machine a round trip to Postgres costs a request about 0.2 ms of the event loop, most of it the system call
- * that wakes the database's process (docs/performance.md, W1 and W6); the cache saves two or three of them on most
- * requests.
+ * a household's pantry merges; and, per household, a shopping list's state (GET shopping-list's 304 path). A round
+ * trip to Postgres costs a request event-loop time, most of it the system call that wakes the database's process
+ * (docs/performance.md, W1 and W6, and its figures from code comments); the cache saves two or three of them on
+ * most requests.
  *
  * It answers only what the database would answer now (watched-tables.ts lists the tables):
  * - SQLite (one process per file): before each read it asks its read connection whether anything was committed
@@ -301,8 +301,7 @@ export interface SqliteCheckReuse {
  *
  * A check reads the WAL-index header first (one pread, no lock): unchanged since the last check that asked SQLite,
  * nothing was committed by anyone, and SQLite is not asked. Else `PRAGMA data_version`, which takes and drops a
- * read lock (four fcntl calls; under load each check cost a signed-in request about a sixth of its time, W1 in
- * docs/performance.md). The header is read before the pragma, so a commit between the two shows as a changed
+ * read lock (four fcntl calls; under load a large share of a signed-in request's time, W1 in docs/performance.md). The header is read before the pragma, so a commit between the two shows as a changed
  * header at the next check: the header errs only towards asking again.
  */
 export function sqliteTableChanges(reader: SqliteReader, reuse?: SqliteCheckReuse): ChangeSource {
