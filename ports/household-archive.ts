@@ -36,7 +36,7 @@ export interface HouseholdArchive {
  * Reads a household whole, and writes a new household whole. A read is one consistent snapshot; a write is one
  * transaction on a database (nothing of it is kept when any part fails). A write expects fresh ids throughout, a
  * base recipe before the recipes that use it, and every reference between its parts resolved
- * (core/households/transfer.ts checks all of that before it writes).
+ * (core/transfer/import-household.ts checks all of that before it writes).
  */
 export interface HouseholdArchiveStore {
   /** The household's archive; null when there is no such household. */

@@ -26,7 +26,7 @@ import type { WaitlistDeps } from '../../core/waitlist/waitlist.js';
 import type { LiveDeps } from '../../core/households/live.js';
 import type { SuggestionDeps } from '../../core/plans/suggestions.js';
 import type { AiAdminDeps } from '../../core/plans/ai-pause.js';
-import type { TransferDeps } from '../../core/households/transfer.js';
+import type { TransferDeps } from '../../core/transfer/deps.js';
 import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AfterAnswer } from './after-answer.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readArchive, writeArchive, type ArchiveStores } from '../../core/households/archive.js';
+import { readArchive, writeArchive, type ArchiveStores } from '../../core/transfer/archive.js';
 import type { HouseholdArchiveStore } from '../../ports/household-archive.js';
 import { knexHouseholdStore } from './household-store.js';
 import { knexMealEventStore } from './meal-event-store.js';

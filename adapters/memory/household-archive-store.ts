@@ -1,4 +1,4 @@
-import { readArchive, writeArchive, type ArchiveStores } from '../../core/households/archive.js';
+import { readArchive, writeArchive, type ArchiveStores } from '../../core/transfer/archive.js';
 import type { HouseholdArchiveStore } from '../../ports/household-archive.js';
 
 /**

@@ -42,7 +42,7 @@ export type AppError =
   | { type: 'adults-only' }
   | { type: 'member-not-found' }
   | { type: 'owner-only' }
-  // household export and import (core/households/transfer.ts)
+  // household export and import (core/transfer/)
   | { type: 'export-owner-only' }
   | { type: 'household-document-invalid'; path: string; detail: string }
   // plans

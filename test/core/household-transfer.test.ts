@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Account } from '../../core/accounts/types.js';
-import { exportHousehold, importHousehold, type HouseholdDocument } from '../../core/households/transfer.js';
+import type { HouseholdDocument } from '../../core/transfer/document.js';
+import { exportHousehold } from '../../core/transfer/export-household.js';
+import { importHousehold } from '../../core/transfer/import-household.js';
 import { account, domain } from './support.js';
 
 const t = (iso: string) => new Date(iso);
@@ -137,6 +139,10 @@ describe('household export and import (domain)', () => {
       [{ ...doc, mealEvents: [{ ...doc.mealEvents[0]!, participants: [{ ...doc.mealEvents[0]!.participants[0]!, guestType: 'Adult' }] }] }, 'mealEvents.0.participants.0'],
       [{ ...doc, pantry: { ...doc.pantry, observations: [{ ...doc.pantry.observations[0]!, foodKey: '!!' }] } }, 'pantry.observations.0.foodKey'],
       [{ ...doc, pantry: { ...doc.pantry, merges: [{ fromKey: 'a', toKey: 'b', fromDisplayName: 'A', toDisplayName: 'B', mergedAt: t('2026-01-01T00:00:00Z') }, { fromKey: 'b', toKey: 'c', fromDisplayName: 'B', toDisplayName: 'C', mergedAt: t('2026-01-01T00:00:00Z') }] } }, 'pantry.merges.0.toKey'],
+      [{ ...doc, members: [...doc.members, { ...doc.members[1]! }] }, 'members.2.id'],
+      [{ ...doc, exportedBy: other }, 'exportedBy'],
+      [{ ...doc, pantry: { ...doc.pantry, rejections: [{ keyA: 'a', keyB: 'b', keyADisplayName: 'A', keyBDisplayName: 'B', decidedAt: t('2026-01-01T00:00:00Z') }, { keyA: 'B', keyB: 'A', keyADisplayName: 'B', keyBDisplayName: 'A', decidedAt: t('2026-01-01T00:00:00Z') }] } }, 'pantry.rejections.1'],
+      [{ ...doc, pantry: { ...doc.pantry, unitWeights: [{ foodKey: 'mel', unit: 'Pose', displayName: 'Mel', grams: 1000, updatedAt: t('2026-01-01T00:00:00Z') }, { foodKey: 'Mel', unit: ' pose ', displayName: 'Mel', grams: 900, updatedAt: t('2026-01-01T00:00:00Z') }] } }, 'pantry.unitWeights.1'],
       [{ ...doc, shoppingLists: [{ ...list, planId: other }] }, 'shoppingLists.0.planId'],
       [{ ...doc, shoppingLists: [list, { ...list, id: randomUUID(), lines: [] }] }, 'shoppingLists.1.planId'],
       [{ ...doc, shoppingLists: [{ ...list, lines: [{ ...list.lines[0]!, relatedPlanEntryIds: [other] }] }] }, 'shoppingLists.0.lines.0.relatedPlanEntryIds.0'],

@@ -1,7 +1,9 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { AVOID_MAX_LENGTH, AVOIDS_MAX, GUEST_TYPES, MEAL_EVENT_TYPES } from '../../../core/events/types.js';
-import { exportHousehold, HOUSEHOLD_FORMAT, HOUSEHOLD_FORMAT_VERSION, importHousehold, type HouseholdDocument } from '../../../core/households/transfer.js';
+import { HOUSEHOLD_FORMAT, HOUSEHOLD_FORMAT_VERSION, type HouseholdDocument } from '../../../core/transfer/document.js';
+import { exportHousehold } from '../../../core/transfer/export-household.js';
+import { importHousehold } from '../../../core/transfer/import-household.js';
 import { DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, ROLES } from '../../../core/households/types.js';
 import { UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
 import { OBSERVATION_LIMITS } from '../../../core/pantry/observations.js';
