@@ -143,6 +143,8 @@ for (const kind of databaseKinds()) {
         await page.getByLabel('Porsjoner').fill('4');
         await page.getByLabel(/Legg til ingredienser/).fill(lines);
         await page.getByRole('button', { name: 'Legg til linjene' }).click();
+        // The service reads the lines; the form shows them when its answer is in.
+        await page.locator('li.line').first().waitFor();
         if (title === 'Taco') {
           const lime = page.locator('li.line').nth(3);
           expect(await lime.getByLabel('Vare').inputValue()).to.equal('lime');
@@ -177,6 +179,7 @@ for (const kind of databaseKinds()) {
       await page.getByLabel('Tittel').fill('Suppe');
       await page.getByLabel(/Legg til ingredienser/).fill('1 l vann');
       await page.getByRole('button', { name: 'Legg til linjene' }).click();
+      await page.locator('li.line').first().waitFor();
       await page.getByRole('button', { name: 'Lagre' }).click();
       await page.getByRole('searchbox').fill('supp');
       await page.getByRole('search').getByRole('button', { name: 'Søk' }).click();

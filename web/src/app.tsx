@@ -1,93 +1,58 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
-import { whenSignedOut } from './api';
+import { useEffect, useState } from 'preact/hooks';
+import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { whenSignedOut, type Me } from './api';
 import { t } from './i18n';
-import { Register, SignIn } from './pages/auth';
-import { List } from './pages/list';
-import { Week } from './pages/week';
-import { location, navigate } from './router';
-import { forgetPerson, household, householdInfo, householdProblem, loadHousehold, loadMe, me, pickHousehold, signOut, today } from './state';
-import { Page, Problem, lazy } from './ui';
+import { forgetPerson, household, householdInfo, householdProblem, loadHousehold, loadMe, me, today } from './state';
+import { Page, Problem, screen } from './ui';
+import { Shell } from './shell';
 // Opens the live stream of changes while someone is signed in.
 import './live';
-import { online, waiting } from './offline';
 
-// The week and the list come with the first load; every other screen when it is first opened.
-const Members = lazy(() => import('./pages/members').then((p) => p.Members));
-const AcceptInvite = lazy(() => import('./pages/members').then((p) => p.AcceptInvite));
-const ConfirmEmail = lazy(() => import('./pages/recovery').then((p) => p.ConfirmEmail));
-const ConfirmEmailChange = lazy(() => import('./pages/recovery').then((p) => p.ConfirmEmailChange));
-const ForgotPassword = lazy(() => import('./pages/recovery').then((p) => p.ForgotPassword));
-const ResetPassword = lazy(() => import('./pages/recovery').then((p) => p.ResetPassword));
-const NewHousehold = lazy(() => import('./pages/household').then((p) => p.NewHousehold));
-const Recipes = lazy(() => import('./pages/recipes').then((p) => p.Recipes));
-const RecipeEdit = lazy(() => import('./pages/recipe-edit').then((p) => p.RecipeEdit));
-const Pantry = lazy(() => import('./pages/pantry').then((p) => p.Pantry));
-const Settings = lazy(() => import('./pages/settings').then((p) => p.Settings));
-const DinnerPrices = lazy(() => import('./pages/extras').then((p) => p.DinnerPrices));
-const Waitlist = lazy(() => import('./pages/extras').then((p) => p.Waitlist));
-const Feedback = lazy(() => import('./pages/extras').then((p) => p.Feedback));
-const Receipts = lazy(() => import('./pages/receipts').then((p) => p.ReceiptsPage));
+// Every screen is fetched the first time it opens; the week and the list, which most visits open first, are
+// fetched at once beside the person's own data.
+const SignIn = screen(() => import('./screens/auth/auth').then((s) => s.SignIn));
+const Register = screen(() => import('./screens/auth/auth').then((s) => s.Register));
+const ConfirmEmail = screen(() => import('./screens/recovery/recovery').then((s) => s.ConfirmEmail));
+const ConfirmEmailChange = screen(() => import('./screens/recovery/recovery').then((s) => s.ConfirmEmailChange));
+const ForgotPassword = screen(() => import('./screens/recovery/recovery').then((s) => s.ForgotPassword));
+const ResetPassword = screen(() => import('./screens/recovery/recovery').then((s) => s.ResetPassword));
+const AcceptInvite = screen(() => import('./screens/members/members').then((s) => s.AcceptInvite));
+const DinnerPrices = screen(() => import('./screens/dinner-prices/dinner-prices').then((s) => s.DinnerPrices));
+const Waitlist = screen(() => import('./screens/waitlist/waitlist').then((s) => s.Waitlist));
+const Feedback = screen(() => import('./screens/feedback/feedback').then((s) => s.Feedback));
+const NewHousehold = screen(() => import('./screens/new-household/new-household').then((s) => s.NewHousehold));
+const Week = screen(() => import('./screens/week/week').then((s) => s.Week));
+const ShoppingList = screen(() => import('./screens/shopping/shopping-list').then((s) => s.ShoppingList));
+const Recipes = screen(() => import('./screens/recipes/recipes').then((s) => s.Recipes));
+const RecipeEdit = screen(() => import('./screens/recipe/recipe-edit').then((s) => s.RecipeEdit));
+const Receipts = screen(() => import('./screens/receipts/receipts').then((s) => s.Receipts));
+const Pantry = screen(() => import('./screens/pantry/pantry').then((s) => s.Pantry));
+const Settings = screen(() => import('./screens/settings/settings').then((s) => s.Settings));
+const Members = screen(() => import('./screens/members/members').then((s) => s.Members));
+void Week.preload();
+void ShoppingList.preload();
 
-/** Pages anyone may open; every other page wants a signed-in person. */
+/** Screens anyone may open; every other screen wants a signed-in person. */
 const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite', '/dinner-prices', '/waitlist']);
 
-// A sign-in that ended elsewhere is forgotten here as Sign out forgets it (the live stream's end does the same).
-whenSignedOut(() => {
-  void forgetPerson('elsewhere');
-  const here = window.location.pathname + window.location.search;
-  if (!PUBLIC.has(window.location.pathname)) navigate(`/sign-in?next=${encodeURIComponent(here)}`, true);
-});
+// A sign-in that ended elsewhere (a 401 on any call, the app's first read included) is forgotten here as Sign out
+// forgets it; SignInFirst then opens the sign-in screen.
+whenSignedOut(() => void forgetPerson('elsewhere'));
 
-/** A link of the main menu; the one for the screen that is open says so to screen readers. */
-function NavLink({ href, here, children }: { href: string; here: boolean; children: ComponentChildren }) {
-  return (
-    <a href={href} aria-current={here ? 'page' : undefined}>
-      {children}
-    </a>
-  );
-}
+type Membership = Me['memberships'][number];
 
-/** Offline, and how many changes wait to be sent: said where every screen shows it, and read out when it changes. */
-function OfflineNote() {
+/**
+ * A screen of the open household: shown once someone is signed in and a household is open (the first-run screen
+ * makes one when there is none), and the household could be read or is being read.
+ */
+function Member({ children }: { children: (h: Membership) => ComponentChildren }) {
   const m = t.value;
-  const n = waiting.value.length;
-  const text = !online.value ? (n > 0 ? m.offlineWaiting(n) : m.offline) : n > 0 ? m.sendingChanges(n) : '';
-  return (
-    <p class="offline-note" role="status">
-      {text}
-    </p>
-  );
-}
-
-export function App() {
-  useEffect(() => void loadMe(), []);
-  const m = t.value;
-  const path = location.value.pathname;
-  const who = me.value;
   const h = household.value;
-  useEffect(() => {
-    if (who === null && !PUBLIC.has(path)) navigate(`/sign-in?next=${encodeURIComponent(path + location.value.search)}`, true);
-  }, [who, path]);
-  useEffect(() => {
-    document.title = m.appName;
-  }, [m]);
-  if (who === undefined) return <p class="loading">{m.loading}</p>;
-  let page;
-  if (path === '/sign-in') page = <SignIn />;
-  else if (path === '/register') page = <Register />;
-  else if (path === '/confirm-email') page = <ConfirmEmail />;
-  else if (path === '/confirm-email-change') page = <ConfirmEmailChange />;
-  else if (path === '/forgot-password') page = <ForgotPassword />;
-  else if (path === '/reset-password') page = <ResetPassword />;
-  else if (path === '/invite') page = <AcceptInvite />;
-  else if (path === '/dinner-prices') page = <DinnerPrices />;
-  else if (path === '/waitlist') page = <Waitlist />;
-  else if (path === '/feedback' && who) page = <Feedback householdId={h?.householdId ?? null} />;
-  else if (!who) page = null;
-  else if (!h) page = <NewHousehold />;
-  else if (!householdInfo.value && householdProblem.value)
-    page = (
+  if (!me.value) return null;
+  if (!h) return <NewHousehold />;
+  if (!householdInfo.value && householdProblem.value)
+    return (
       <Page title={m.appName}>
         <Problem error={householdProblem.value} />
         <button type="button" onClick={() => void loadHousehold()}>
@@ -95,67 +60,97 @@ export function App() {
         </button>
       </Page>
     );
-  else if (path === '/recipes') page = <Recipes householdId={h.householdId} role={h.role} />;
-  else if (path === '/recipes/new') page = <RecipeEdit householdId={h.householdId} recipeId={null} role={h.role} />;
-  else if (path.startsWith('/recipes/')) page = <RecipeEdit householdId={h.householdId} recipeId={path.slice('/recipes/'.length)} role={h.role} />;
-  else if (path === '/receipts') page = <Receipts householdId={h.householdId} />;
-  else if (path === '/pantry') page = <Pantry householdId={h.householdId} role={h.role} />;
-  else if (path === '/settings') page = <Settings householdId={h.householdId} />;
-  else if (path === '/members') page = <Members householdId={h.householdId} role={h.role} />;
-  else if (path.startsWith('/list/')) page = <List householdId={h.householdId} planId={path.slice('/list/'.length)} />;
-  else {
-    // Screens do not wait for the household to be read, but "this week" does: today is on the household's clock.
-    const date = /^\/week\/(\d{4}-\d{2}-\d{2})$/.exec(path)?.[1] ?? (householdInfo.value ? today() : null);
-    page = date ? <Week householdId={h.householdId} date={date} /> : <p class="loading">{m.loading}</p>;
-  }
+  return <>{children(h)}</>;
+}
+
+/** The week holding a date; "this week" waits for the household, whose clock says what today is. */
+function WeekRoute({ date }: { date?: string }) {
   return (
-    <>
-      <a class="skip" href="#main">
-        {m.skipToContent}
-      </a>
-      {who && (
-        <header>
-          <div class="bar">
-            {who.memberships.length > 1 ? (
-              <select aria-label={m.switchHousehold} value={h?.householdId} onChange={(e) => pickHousehold(e.currentTarget.value)}>
-                {who.memberships.map((x) => (
-                  <option key={x.householdId} value={x.householdId}>
-                    {x.householdName}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <span class="brand">{h ? h.householdName : m.appName}</span>
-            )}
-            <span class="row">
-              <a href="/settings" aria-current={path === '/settings' ? 'page' : undefined}>
-                {m.settings}
-              </a>
-              <button type="button" class="link" onClick={() => void signOut().then(() => navigate('/sign-in', true))}>
-                {m.signOut}
-              </button>
-            </span>
-          </div>
-          {h && (
-            <nav aria-label={m.mainMenu}>
-              <NavLink href="/" here={path === '/' || path.startsWith('/week/') || path.startsWith('/list/')}>
-                {m.week}
-              </NavLink>
-              <NavLink href="/recipes" here={path.startsWith('/recipes')}>
-                {m.recipes}
-              </NavLink>
-              <NavLink href="/pantry" here={path === '/pantry'}>
-                {m.pantry}
-              </NavLink>
-              <NavLink href="/members" here={path === '/members'}>
-                {m.members}
-              </NavLink>
-            </nav>
-          )}
-          <OfflineNote />
-        </header>
-      )}
-      {page}
-    </>
+    <Member>
+      {(h) => {
+        const day = date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : householdInfo.value ? today() : null;
+        return day ? <Week householdId={h.householdId} date={day} /> : <p class="loading">{t.value.loading}</p>;
+      }}
+    </Member>
+  );
+}
+
+const ListRoute = ({ planId }: { planId: string }) => <Member>{(h) => <ShoppingList householdId={h.householdId} planId={planId} />}</Member>;
+const RecipesRoute = () => <Member>{(h) => <Recipes householdId={h.householdId} role={h.role} />}</Member>;
+const RecipeRoute = ({ recipeId }: { recipeId?: string }) => (
+  <Member>{(h) => <RecipeEdit key={recipeId ?? 'new'} householdId={h.householdId} recipeId={recipeId ?? null} role={h.role} />}</Member>
+);
+const ReceiptsRoute = () => <Member>{(h) => <Receipts householdId={h.householdId} />}</Member>;
+const PantryRoute = () => <Member>{(h) => <Pantry householdId={h.householdId} role={h.role} />}</Member>;
+const SettingsRoute = () => <Member>{(h) => <Settings householdId={h.householdId} />}</Member>;
+const MembersRoute = () => <Member>{(h) => <Members householdId={h.householdId} role={h.role} />}</Member>;
+const FeedbackRoute = () => (me.value ? <Feedback householdId={household.value?.householdId ?? null} /> : null);
+
+/** Someone who is not signed in, on a screen that wants them: to the sign-in screen, and back here after it. */
+function SignInFirst() {
+  const { path, url, route } = useLocation();
+  const who = me.value;
+  useEffect(() => {
+    if (who === null && !PUBLIC.has(path)) route(`/sign-in?next=${encodeURIComponent(url)}`, true);
+  }, [who, path]);
+  return null;
+}
+
+function Screens() {
+  const m = t.value;
+  useEffect(() => {
+    document.title = m.appName;
+  }, [m]);
+  if (me.value === undefined) return <p class="loading">{m.loading}</p>;
+  return (
+    <Shell>
+      <SignInFirst />
+      <Router onRouteChange={() => window.scrollTo(0, 0)}>
+        <Route path="/sign-in" component={SignIn} />
+        <Route path="/register" component={Register} />
+        <Route path="/confirm-email" component={ConfirmEmail} />
+        <Route path="/confirm-email-change" component={ConfirmEmailChange} />
+        <Route path="/forgot-password" component={ForgotPassword} />
+        <Route path="/reset-password" component={ResetPassword} />
+        <Route path="/invite" component={AcceptInvite} />
+        <Route path="/dinner-prices" component={DinnerPrices} />
+        <Route path="/waitlist" component={Waitlist} />
+        <Route path="/feedback" component={FeedbackRoute} />
+        <Route path="/recipes" component={RecipesRoute} />
+        <Route path="/recipes/new" component={RecipeRoute} />
+        <Route path="/recipes/:recipeId" component={RecipeRoute} />
+        <Route path="/receipts" component={ReceiptsRoute} />
+        <Route path="/pantry" component={PantryRoute} />
+        <Route path="/settings" component={SettingsRoute} />
+        <Route path="/members" component={MembersRoute} />
+        <Route path="/list/:planId" component={ListRoute} />
+        <Route path="/week/:date" component={WeekRoute} />
+        <Route default component={WeekRoute} />
+      </Router>
+    </Shell>
+  );
+}
+
+/** A fault in a screen's code: said plainly, with a way back, instead of an empty page. */
+function Broken() {
+  const m = t.value;
+  return (
+    <Page title={m.appName}>
+      <Problem error={{ status: 500 }} />
+      <button type="button" onClick={() => window.location.assign('/')}>
+        {m.tryAgain}
+      </button>
+    </Page>
+  );
+}
+
+/** The whole app: the address picks the screen (links within the app move without a page load; the API's do not). */
+export function App() {
+  useEffect(() => void loadMe(), []);
+  const [fault, setFault] = useState<unknown>(null);
+  return (
+    <LocationProvider scope={/^\/(?!api\/|health)/}>
+      <ErrorBoundary onError={setFault}>{fault ? <Broken /> : <Screens />}</ErrorBoundary>
+    </LocationProvider>
   );
 }

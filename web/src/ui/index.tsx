@@ -1,7 +1,8 @@
-import { h, type ComponentChildren, type ComponentType, type JSX } from 'preact';
+import type { ComponentChildren, ComponentType, JSX } from 'preact';
+import { lazy } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem } from './api';
-import { sentenceFor, t } from './i18n';
+import { ApiProblem } from '../api';
+import { sentenceFor, t } from '../i18n';
 
 /** A labelled input; `invalid` marks it for screen readers and shows the sentence beside it. */
 export function Field(props: { label: string; name: string; invalid?: string | null } & JSX.InputHTMLAttributes<HTMLInputElement>) {
@@ -82,38 +83,23 @@ export function SearchForm({ id, label, button, value, onInput, onSearch }: { id
 }
 
 /**
- * A screen loaded the first time it is opened, so that the first load carries only what the week and the list need.
- * A chunk that cannot be fetched (no network) is said as a sentence, and opening the screen again tries again.
+ * A screen (or a large part of one) loaded the first time it is opened, so that the first load carries little. A
+ * chunk that cannot be fetched (no network, and not yet kept by the service worker) is said as a sentence, with a
+ * button that opens the app again.
  */
-export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  let loaded: ComponentType<P> | null = null;
-  let pending: Promise<ComponentType<P>> | null = null;
-  return function Lazy(props: P) {
-    const [, setReady] = useState(false);
-    const [error, setError] = useState<unknown>(null);
-    useEffect(() => {
-      if (loaded) return;
-      pending ??= load();
-      pending.then(
-        (c) => {
-          loaded = c;
-          setReady(true);
-        },
-        () => {
-          pending = null;
-          setError(new ApiProblem(0, 'network'));
-        },
-      );
-    }, []);
-    if (loaded) return h(loaded, props);
-    return error ? (
-      <main id="main">
-        <Problem error={error} />
-      </main>
-    ) : (
-      <p class="loading">{t.value.loading}</p>
-    );
-  };
+export function screen<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> & { preload(): Promise<unknown> } {
+  return lazy(() => load().catch(() => Unreachable as ComponentType<P>));
+}
+
+function Unreachable() {
+  return (
+    <main id="main">
+      <Problem error={new ApiProblem(0, 'network')} />
+      <button type="button" onClick={() => window.location.reload()}>
+        {t.value.tryAgain}
+      </button>
+    </main>
+  );
 }
 
 /** The household's language and time zone, as the create and settings forms ask for them. */

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type PantryRow } from '../api';
-import { amount, dayAndMonth } from '../format';
-import { t } from '../i18n';
-import { Field, Page, Problem, SearchForm, useAction } from '../ui';
+import { ApiProblem, api, call, type PantryRow } from '../../api';
+import { amount, dayAndMonth } from '../../format';
+import { t } from '../../i18n';
+import { Field, Page, Problem, SearchForm, useAction } from '../../ui';
 import { ClearPlace, MergeSuggestions, PLACES, UnitWeights } from './pantry-tools';
 
 const PAGE = '50';

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../api';
-import { t } from '../i18n';
-import { householdInfo, loadHousehold, loadMe, me, pickHousehold } from '../state';
-import { Field, Page, Problem, useAction } from '../ui';
+import { ApiProblem, api, call } from '../../api';
+import { t } from '../../i18n';
+import { householdInfo, loadHousehold, loadMe, me, pickHousehold } from '../../state';
+import { Field, Page, Problem, useAction } from '../../ui';
 
 type Role = 'Owner' | 'Adult' | 'Junior';
 

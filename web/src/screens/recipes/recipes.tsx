@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Recipe } from '../api';
-import { t } from '../i18n';
-import { navigate } from '../router';
-import { importDraft } from '../state';
-import { Page, Problem, SearchForm, useAction } from '../ui';
+import { api, call, type Recipe } from '../../api';
+import { t } from '../../i18n';
+import { useLocation } from 'preact-iso';
+import { importDraft } from '../../state';
+import { Page, Problem, SearchForm, useAction } from '../../ui';
 
 /** The household's recipes with search; each opens to be read or edited, and adults start a new one. */
 export function Recipes({ householdId, role }: { householdId: string; role: string }) {
@@ -59,6 +59,7 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
 
 /** Paste a recipe page's address: the service reads the page, and the new-recipe screen opens with what it found. */
 function ImportFromAddress({ householdId }: { householdId: string }) {
+  const { route } = useLocation();
   const m = t.value;
   const [url, setUrl] = useState('');
   const act = useAction();
@@ -66,7 +67,7 @@ function ImportFromAddress({ householdId }: { householdId: string }) {
     e.preventDefault();
     void act.run(async () => {
       importDraft.value = await call(api.POST('/api/v1/households/{householdId}/recipes/import', { params: { path: { householdId } }, body: { url: url.trim() } }));
-      navigate('/recipes/new');
+      route('/recipes/new');
     });
   };
   return (

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../api';
-import { dayOf } from '../format';
-import { t } from '../i18n';
-import { Problem, useAction } from '../ui';
+import { api, call } from '../../api';
+import { dayOf } from '../../format';
+import { t } from '../../i18n';
+import { Problem, useAction } from '../../ui';
 
 type SignIns = Awaited<ReturnType<typeof readSignIns>>;
 const readSignIns = () => call(api.GET('/api/v1/me/sign-ins'));

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../api';
-import { momentOf } from '../format';
-import { t } from '../i18n';
-import { Field, Problem, useAction } from '../ui';
+import { api, call } from '../../api';
+import { momentOf } from '../../format';
+import { t } from '../../i18n';
+import { Field, Problem, useAction } from '../../ui';
 
 type Feed = Awaited<ReturnType<typeof readFeeds>>[number];
 const readFeeds = (householdId: string) => call(api.GET('/api/v1/households/{householdId}/calendar-feeds', { params: { path: { householdId } } }));

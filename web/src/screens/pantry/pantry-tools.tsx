@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../api';
-import { number, unitName } from '../format';
-import { t } from '../i18n';
-import { Field, Problem, useAction } from '../ui';
+import { ApiProblem, api, call } from '../../api';
+import { number, unitName } from '../../format';
+import { t } from '../../i18n';
+import { Field, Problem, useAction } from '../../ui';
 
 type Suggestion = Awaited<ReturnType<typeof readSuggestions>>[number];
 type Merge = Awaited<ReturnType<typeof readMerges>>['items'][number];

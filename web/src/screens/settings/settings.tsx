@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../api';
-import { t, type Language } from '../i18n';
-import { navigate } from '../router';
-import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '../state';
+import { ApiProblem, api, call } from '../../api';
+import { t, type Language } from '../../i18n';
+import { useLocation } from 'preact-iso';
+import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '../../state';
 import { CalendarFeeds } from './calendar-feeds';
-import { ImportHousehold } from './household';
-import { Chains, PlanAndReferrals } from './extras';
+import { ImportHousehold } from '../../ui/import-household';
+import { Chains } from './chains';
+import { PlanAndReferrals } from './plan-and-referrals';
 import { Notifications } from './notifications';
 import { SignInMethods } from './sign-ins';
-import { Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../ui';
+import { Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../../ui';
 
 /** The person's own settings, and (for adults) the household's: each part saves on its own. */
 export function Settings({ householdId }: { householdId: string }) {
@@ -181,6 +182,7 @@ function HouseholdData({ householdId }: { householdId: string }) {
 
 /** Leaving the household, or deleting the account: each asks first. */
 function Leave({ householdId }: { householdId: string }) {
+  const { route } = useLocation();
   const m = t.value;
   const [asking, setAsking] = useState<'leave' | 'delete' | null>(null);
   const act = useAction();
@@ -189,13 +191,13 @@ function Leave({ householdId }: { householdId: string }) {
     act.run(async () => {
       await call(api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId: mine!.memberId! } } }));
       await loadMe();
-      navigate('/', true);
+      route('/', true);
     });
   const remove = () =>
     act.run(async () => {
       await call(api.DELETE('/api/v1/me'));
       await signOut();
-      navigate('/sign-in', true);
+      route('/sign-in', true);
     });
   const refused = act.error instanceof ApiProblem;
   return (

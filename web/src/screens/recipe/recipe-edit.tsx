@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type Recipe } from '../api';
-import { number, unitName } from '../format';
-import { language, t } from '../i18n';
-import { navigate } from '../router';
-import { importDraft } from '../state';
-import { Field, Page, Problem, fieldsOf, useAction } from '../ui';
+import { ApiProblem, api, call, type Recipe } from '../../api';
+import { number, unitName } from '../../format';
+import { language, t } from '../../i18n';
+import { useLocation } from 'preact-iso';
+import { importDraft } from '../../state';
+import { Field, Page, Problem, fieldsOf, useAction } from '../../ui';
 
 type Line = Recipe['ingredients'][number];
 /** One ingredient line as the form holds it: the amount as typed (comma or point), the rest as the service has it. */
@@ -24,13 +24,6 @@ interface Row {
 const UNITS = ['g', 'kg', 'dl', 'l', 'ml', 'ss', 'ts', 'stk', 'pk', 'boks'];
 let nextKey = 1;
 
-/** "400 g kjøttdeig", "2 stk løk", "1,5 dl fløte", "salt": amount, unit and food of one typed line. */
-export function parseLine(line: string): { quantity: string; unit: string; displayName: string } {
-  const m = /^\s*(\d+(?:[.,]\d+)?)\s*([a-zA-ZæøåÆØÅ.]+)?\s+(.+)$/.exec(line);
-  if (!m) return { quantity: '', unit: '', displayName: line.trim() };
-  return { quantity: m[1]!, unit: m[2] ?? '', displayName: m[3]!.trim() };
-}
-
 const rowOf = (i: Pick<Line, 'quantity' | 'unit' | 'displayName' | 'optional' | 'baseRecipeId' | 'reference'>): Row => ({
   key: nextKey++,
   quantity: i.quantity === null ? '' : String(i.quantity).replace('.', language.value === 'en' ? '.' : ','),
@@ -47,6 +40,7 @@ const amountOf = (s: string) => (s.trim() === '' ? null : Number(s.trim().replac
 
 /** Create (recipeId null) or read and edit a recipe; adults save and delete (after a second press), a Junior reads. */
 export function RecipeEdit({ householdId, recipeId, role }: { householdId: string; recipeId: string | null; role: string }) {
+  const { route } = useLocation();
   const m = t.value;
   const adult = role !== 'Junior';
   // A recipe read from a page: the form starts from it (in its first render, so the empty form never shows), lines
@@ -83,11 +77,16 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
 
   // A changed line has been looked at: its mark goes.
   const change = (key: number, patch: Partial<Row>) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch, check: undefined } : r)));
+  // Typed or pasted lines are read by the service, with the reader a recipe imported from a page goes through.
+  const reading = useAction();
   const addQuick = () => {
-    if (quick.trim() === '') return;
     const lines = quick.split('\n').filter((l) => l.trim() !== '');
-    setRows((rs) => [...rs, ...lines.map((l) => ({ key: nextKey++, ...parseLine(l), optional: false, baseRecipeId: null, reference: null }))]);
-    setQuick('');
+    if (lines.length === 0) return;
+    void reading.run(async () => {
+      const read = await call(api.POST('/api/v1/ingredient-lines', { body: { lines } }));
+      setRows((rs) => [...rs, ...read.lines.map((l) => rowOf({ ...l, baseRecipeId: null, reference: null }))]);
+      setQuick('');
+    });
   };
   const submit = (e: Event) => {
     e.preventDefault();
@@ -115,13 +114,13 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
       if (badAmount >= 0) throw new ApiProblem(400, 'validation_failed', ['quantity'], {}, [`body.ingredients.${badAmount}.quantity`]);
       if (recipeId === null) await call(api.POST('/api/v1/households/{householdId}/recipes', { params: { path: { householdId } }, body }));
       else await call(api.PUT('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId } }, body }));
-      navigate('/recipes');
+      route('/recipes');
     });
   };
   const remove = () =>
     save.run(async () => {
       await call(api.DELETE('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId: recipeId! } } }));
-      navigate('/recipes', true);
+      route('/recipes', true);
     });
 
   if (recipeId !== null && !loaded) return <Page title={m.recipes}>{load.error ? <Problem error={load.error} /> : <p>{m.loading}</p>}</Page>;
@@ -200,10 +199,11 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
             <textarea id="f-quick" rows={2} value={quick} onInput={(e) => setQuick(e.currentTarget.value)} />
           </div>
           <p>
-            <button type="button" onClick={addQuick}>
+            <button type="button" onClick={addQuick} disabled={reading.busy}>
               {m.addLines}
             </button>
           </p>
+          <Problem error={reading.error} />
         </fieldset>
         <div class="field">
           <label for="f-steps">{m.steps}</label>

@@ -1,13 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type BusyEvening, type MealEvent, type Plan, type PlanDay, type Recipe } from '../api';
-import { dayName, weekday } from '../format';
-import { t } from '../i18n';
-import { navigate } from '../router';
-import { household, householdInfo, today } from '../state';
-import { Page, Problem, lazy, useAction } from '../ui';
+import { ApiProblem, api, call, type BusyEvening, type MealEvent, type Plan, type PlanDay, type Recipe } from '../../api';
+import { dayName, weekday } from '../../format';
+import { t } from '../../i18n';
+import { useLocation } from 'preact-iso';
+import { household, householdInfo, today } from '../../state';
+import { Page, Problem, screen, useAction } from '../../ui';
 
 // The proposal is loaded when an adult first asks for one: the week itself opens without it.
-const WeekSuggestions = lazy(() => import('./week-suggestions').then((p) => p.WeekSuggestions));
+const WeekSuggestions = screen(() => import('./week-suggestions').then((p) => p.WeekSuggestions));
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 export const addDays = (date: string, n: number) => iso(new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000));
@@ -20,6 +20,7 @@ const JUNIOR_DAYS = 14;
 type Kind = 'Guests' | 'PersonAbsent' | 'EatingOut' | 'Travel';
 
 export function Week({ householdId, date }: { householdId: string; date: string }) {
+  const { route } = useLocation();
   const m = t.value;
   const adult = household.value?.role !== 'Junior';
   const monday = mondayOf(date);
@@ -66,7 +67,7 @@ export function Week({ householdId, date }: { householdId: string; date: string 
   return (
     <Page title={m.weekOf(dayName(monday))}>
       <nav class="row" aria-label={m.pickWeek}>
-        <button type="button" onClick={() => navigate(`/week/${addDays(monday, -7)}`)}>
+        <button type="button" onClick={() => route(`/week/${addDays(monday, -7)}`)}>
           ← {m.previousWeek}
         </button>
         {(now < monday || now > sunday) && (
@@ -74,7 +75,7 @@ export function Week({ householdId, date }: { householdId: string; date: string 
             {m.thisWeek}
           </a>
         )}
-        <button type="button" onClick={() => navigate(`/week/${addDays(monday, 7)}`)}>
+        <button type="button" onClick={() => route(`/week/${addDays(monday, 7)}`)}>
           {m.nextWeek} →
         </button>
       </nav>

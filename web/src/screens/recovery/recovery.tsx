@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../api';
-import { t } from '../i18n';
-import { loadMe } from '../state';
-import { Field, Page, Problem, useAction } from '../ui';
+import { api, call } from '../../api';
+import { t } from '../../i18n';
+import { loadMe } from '../../state';
+import { Field, Page, Problem, useAction } from '../../ui';
 
 const query = () => new URLSearchParams(window.location.search);
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../api';
-import { t } from '../i18n';
-import { Problem, useAction } from '../ui';
+import { ApiProblem, api, call } from '../../api';
+import { t } from '../../i18n';
+import { Problem, useAction } from '../../ui';
 
 type Device = Awaited<ReturnType<typeof readDevice>>;
 type Switch = 'listChanges' | 'householdNews' | 'runDone' | 'reminders';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../api';
-import { kroner } from '../format';
-import { t } from '../i18n';
+import { api, call } from '../../api';
+import { kroner } from '../../format';
+import { t } from '../../i18n';
 
 type Choices = Awaited<ReturnType<typeof readChoices>>;
 const readChoices = (householdId: string, planId: string) =>

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type DaySuggestion, type SuggestionReason, type WeekSuggestion } from '../api';
-import { dayName, kroner, together } from '../format';
-import { sentenceFor, t, type ReasonFacts } from '../i18n';
-import { Problem, useAction } from '../ui';
+import { ApiProblem, api, call, type DaySuggestion, type SuggestionReason, type WeekSuggestion } from '../../api';
+import { dayName, kroner, together } from '../../format';
+import { sentenceFor, t, type ReasonFacts } from '../../i18n';
+import { Problem, useAction } from '../../ui';
 
 /** The reasons that warn: the dish was the best one left, but breaks a soft rule. */
 const WARNINGS: ReadonlySet<SuggestionReason> = new Set(['Disliked', 'EatenLately', 'RepeatsThisWeek']);

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../api';
-import { t } from '../i18n';
-import { navigate } from '../router';
-import { loadMe, signInEnded } from '../state';
-import { Field, Page, Problem, useAction } from '../ui';
+import { api, call } from '../../api';
+import { t } from '../../i18n';
+import { useLocation } from 'preact-iso';
+import { loadMe, signInEnded } from '../../state';
+import { Field, Page, Problem, useAction } from '../../ui';
 
 /** Where to go after signing in: the `next` of the address when it is one of this app's paths. */
 const nextPath = () => {
@@ -12,6 +12,7 @@ const nextPath = () => {
 };
 
 export function SignIn() {
+  const { route } = useLocation();
   const m = t.value;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -22,7 +23,7 @@ export function SignIn() {
       await call(api.POST('/api/v1/auth/login', { body: { email, password } }));
       signInEnded.value = false;
       await loadMe();
-      navigate(nextPath(), true);
+      route(nextPath(), true);
     });
   };
   return (
@@ -51,6 +52,7 @@ export function SignIn() {
 }
 
 export function Register() {
+  const { route } = useLocation();
   const m = t.value;
   const [displayName, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -64,7 +66,7 @@ export function Register() {
       // A fresh address is signed in at once; a known one gets a mail and no session (the answer is the same).
       await loadMe();
       setDone(m.checkMail);
-      navigate(nextPath(), true);
+      route(nextPath(), true);
     });
   };
   return (

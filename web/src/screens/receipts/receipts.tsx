@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../api';
-import { dayOf } from '../format';
-import { t } from '../i18n';
-import { Field, Page, Problem, useAction } from '../ui';
+import { ApiProblem, api, call } from '../../api';
+import { dayOf } from '../../format';
+import { t } from '../../i18n';
+import { Field, Page, Problem, useAction } from '../../ui';
 
 type Receipts = Awaited<ReturnType<typeof readReceipts>>;
 type Classification = Awaited<ReturnType<typeof readClassification>>;
@@ -22,7 +22,7 @@ const emptyLine = (): Line => ({ productName: '', quantity: '1', totalPrice: '' 
  * The household's receipts: typed in after a shopping trip (the chain, when, and the lines), listed newest first with
  * how many lines the food table recognised, and what they say about how processed the food the household buys is.
  */
-export function ReceiptsPage({ householdId }: { householdId: string }) {
+export function Receipts({ householdId }: { householdId: string }) {
   const m = t.value;
   const [page, setPage] = useState<Receipts | null>(null);
   const [classification, setClassification] = useState<Classification | null>(null);

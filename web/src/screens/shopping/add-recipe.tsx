@@ -1,0 +1,48 @@
+import { useState } from 'preact/hooks';
+import type { Recipe } from '../../api';
+import { t } from '../../i18n';
+import { Problem, useAction } from '../../ui';
+
+/** Adds a recipe's lines to this list, for a number of portions (the recipe's own by default), tied to no day. */
+export function AddRecipe({ recipes, onAdd }: { recipes: Recipe[]; onAdd: (recipeId: string, portions: number | undefined) => Promise<void> }) {
+  const m = t.value;
+  const [recipeId, setRecipeId] = useState('');
+  const [portions, setPortions] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const act = useAction();
+  const picked = recipes.find((r) => r.id === recipeId);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (!picked) return;
+    void act.run(async () => {
+      const n = portions.trim() === '' ? undefined : Number(portions);
+      await onAdd(recipeId, n);
+      setDone(m.recipeAdded(picked.title));
+      setRecipeId('');
+      setPortions('');
+    });
+  };
+  return (
+    <details class="add-recipe">
+      <summary>{m.addRecipeToList}</summary>
+      <form onSubmit={submit} class="stack">
+        <label for="f-add-recipe">{m.recipe}</label>
+        <select id="f-add-recipe" required value={recipeId} onChange={(e) => setRecipeId(e.currentTarget.value)}>
+          <option value="">{m.pickRecipe}</option>
+          {recipes.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.title}
+            </option>
+          ))}
+        </select>
+        <label for="f-add-portions">{m.servings}</label>
+        <input id="f-add-portions" type="number" min={1} max={100} inputMode="numeric" placeholder={picked ? String(picked.servings) : ''} value={portions} onInput={(e) => setPortions(e.currentTarget.value)} />
+        <button type="submit" disabled={act.busy || !picked}>
+          {m.addToList}
+        </button>
+        {done && <p role="status">{done}</p>}
+        <Problem error={act.error} />
+      </form>
+    </details>
+  );
+}

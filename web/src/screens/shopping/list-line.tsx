@@ -1,0 +1,47 @@
+import type { ShoppingItem } from '../../api';
+import { amount } from '../../format';
+import { t } from '../../i18n';
+
+/** One line of the list: its tick box, amount, what it is for, and (for lines put there by hand) a way to remove it. */
+export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: string; closed: boolean; onTick: () => void; onRemove: () => void }) {
+  const { item: i, bought, reason, closed } = props;
+  const m = t.value;
+  return (
+    <li class={bought ? 'item done' : 'item'}>
+      <label>
+        <input type="checkbox" checked={bought} disabled={closed} onChange={props.onTick} />
+        <span>
+          {i.displayName} <span class="muted">{amount(i.requiredQuantity, i.unit)}</span>
+          {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
+          {reason !== '' && <span class="reason">{reason}</span>}
+          {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}
+        </span>
+      </label>
+      {(i.reasonCode === 'Manual' || i.reasonCode === 'AddedRecipe') && !closed && (
+        <button type="button" class="link" onClick={props.onRemove} aria-label={`${m.remove}: ${i.displayName}`}>
+          {m.remove}
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** The week changed since the list was made: what it would add, and a button to add it. */
+export function WeekAsks({ wouldAdd, onApply }: { wouldAdd: { foodKey: string; unit: string; displayName: string; quantity: number }[]; onApply: () => void }) {
+  const m = t.value;
+  return (
+    <div class="ask" role="region" aria-label={m.weekAsks(wouldAdd.length)}>
+      <p>{m.weekAsks(wouldAdd.length)}</p>
+      <ul>
+        {wouldAdd.map((w) => (
+          <li key={`${w.foodKey}/${w.unit}`}>
+            {w.displayName} <span class="muted">+{amount(w.quantity, w.unit)}</span>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={onApply}>
+        {m.applyChanges}
+      </button>
+    </div>
+  );
+}
