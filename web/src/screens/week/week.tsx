@@ -1,18 +1,16 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type BusyEvening, type MealEvent, type Plan, type PlanDay, type Recipe } from '../../api';
+import { ApiProblem, api, call, type BusyEvening, type MealEvent, type PlanDay, type Recipe } from '../../api';
 import { dayName, weekday } from '../../format';
 import { t } from '../../i18n';
 import { useLocation } from 'preact-iso';
 import { household, householdInfo, today } from '../../state';
 import { Page, Problem, screen, useAction } from '../../ui';
+import { addDays, mondayOf } from './dates';
+import { useWeek } from './use-week';
 
 // The proposal is loaded when an adult first asks for one: the week itself opens without it.
 const WeekSuggestions = screen(() => import('./week-suggestions').then((p) => p.WeekSuggestions));
 
-const iso = (d: Date) => d.toISOString().slice(0, 10);
-export const addDays = (date: string, n: number) => iso(new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000));
-/** The Monday of the week holding a date (weeks start on Monday). */
-export const mondayOf = (date: string) => addDays(date, -((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7));
 
 /** How far ahead a Junior may say she is away (today through today + 14, as the service allows). */
 const JUNIOR_DAYS = 14;
@@ -25,31 +23,7 @@ export function Week({ householdId, date }: { householdId: string; date: string 
   const adult = household.value?.role !== 'Junior';
   const monday = mondayOf(date);
   const sunday = addDays(monday, 6);
-  const [plan, setPlan] = useState<Plan | null | undefined>(undefined);
-  const [recipes, setRecipes] = useState<Recipe[]>([]);
-  const [events, setEvents] = useState<MealEvent[]>([]);
-  const [busy, setBusy] = useState<BusyEvening[]>([]);
-  const load = useAction();
-  const refresh = () =>
-    load.run(async () => {
-      const path = { householdId };
-      const week = { from: monday, to: sunday };
-      const [p, r, e, c] = await Promise.all([
-        // The week's plan is read first (so the week opens offline from the service worker's copy); an adult makes
-        // it when there is none yet. A Junior reads the week as the adults left it (making a plan is for adults).
-        call(api.GET('/api/v1/households/{householdId}/plans', { params: { path, query: week } }))
-          .then((ps) => ps.find((x) => x.weekStart === monday) ?? null)
-          .then((found) => found ?? (adult ? call(api.PUT('/api/v1/households/{householdId}/plans/week/{date}', { params: { path: { householdId, date: monday } } })) : null)),
-        adult ? call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '100' } } })) : Promise.resolve({ items: [] }),
-        call(api.GET('/api/v1/households/{householdId}/events', { params: { path, query: { ...week, limit: '100' } } })),
-        call(api.GET('/api/v1/households/{householdId}/calendar-events', { params: { path, query: week } })),
-      ]);
-      setPlan(p);
-      setRecipes(r.items);
-      setEvents(e.items);
-      setBusy(c.busyEvenings);
-    });
-  useEffect(() => void refresh(), [householdId, monday]);
+  const { plan, recipes, events, busy, load, refresh } = useWeek(householdId, monday, adult);
   // "Suggest the week": open or not, and whether the last proposal was saved. Closing gives the focus back to the button.
   const [suggesting, setSuggesting] = useState(false);
   const [saved, setSaved] = useState(false);
