@@ -1,7 +1,6 @@
 import type { FoodProduct } from '../food/types.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
-import { tidy, unitOf } from '../shopping/derive.js';
-import { convert } from '../shopping/units.js';
+import { convert, tidy, unitOf } from '../food/units.js';
 import type { LibraryIngredient, LibraryRecipe } from '../../ports/recipe-library.js';
 
 /** One chain's list price of one product, per one of the product's units. */

@@ -1,4 +1,5 @@
 import type { Account } from '../accounts/types.js';
+import { normalizeUnit } from '../food/units.js';
 import { requireAdult, requireMember } from '../households/access.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { normalizeFoodKey } from '../shared/food-key.js';
@@ -13,9 +14,6 @@ import type { UnitWeight } from './types.js';
 
 type NotMember = ErrorOf<'household-not-found'>;
 type AdultsOnly = ErrorOf<'household-not-found' | 'adults-only'>;
-
-/** A unit as the household writes it ("Stk", " stk ") is one unit: NFKC, trimmed, inner spaces single, lower case. */
-export const normalizeUnit = (unit: string): string => unit.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 
 export const gramsInBounds = (grams: number): boolean => Number.isFinite(grams) && grams > 0 && grams <= UNIT_WEIGHT_MAX_GRAMS;
 

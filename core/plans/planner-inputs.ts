@@ -9,8 +9,7 @@ import type { Recipe } from '../recipes/types.js';
 import { recipeTitleKey } from '../recipes/types.js';
 import { avoidMatcher, type IngredientName } from '../shared/avoids.js';
 import type { HouseholdId } from '../shared/ids.js';
-import { tidy, unitOf } from '../shopping/derive.js';
-import { convert } from '../shopping/units.js';
+import { convert, tidy, unitOf } from '../food/units.js';
 import { dishIngredients } from './avoid-gate.js';
 import type { PlannerCandidate } from './planner.js';
 

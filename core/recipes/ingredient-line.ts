@@ -1,5 +1,5 @@
 import { normalizeFoodKey } from '../shared/food-key.js';
-import { canonicalUnit, convert, PIECE_UNIT, type CanonicalUnit } from '../shopping/units.js';
+import { canonicalUnit, convert, PIECE_UNIT, type CanonicalUnit } from '../food/units.js';
 import { RECIPE_LIMITS } from './types.js';
 
 /**

@@ -6,11 +6,11 @@ import { dateIn, weekDates, weekStartOf, type IsoDate } from '../shared/dates.js
 import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
-import { contentOf, deriveList, tidy, type DerivedLine } from './derive.js';
+import { contentOf, deriveList, type DerivedLine } from './derive.js';
 import { recipesReaching } from '../recipes/reaching.js';
 import { pieceWeights, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
 import { shoppingSettingsOf, type ShoppingLine, type ShoppingList } from './types.js';
-import { convert } from './units.js';
+import { convert, tidy } from '../food/units.js';
 
 export const RECIPE_PORTIONS = { min: 1, max: 100 } as const;
 

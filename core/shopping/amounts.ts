@@ -1,4 +1,4 @@
-import { canonicalUnit, PIECE_UNIT, type CanonicalUnit } from './units.js';
+import { canonicalUnit, PIECE_UNIT, type CanonicalUnit } from '../food/units.js';
 
 /**
  * Reading "amount unit food" from a shopping-list line as a person types it, in Norwegian or English.

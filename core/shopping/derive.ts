@@ -1,13 +1,12 @@
 import type { FoodPrice } from '../../ports/price-provider.js';
 import { AISLES, aisleOf } from '../pantry/model.js';
-import { normalizeUnit } from '../pantry/unit-weights.js';
 import type { PantryRow } from '../pantry/types.js';
 import type { PlanView } from '../plans/plans.js';
 import type { Recipe } from '../recipes/types.js';
 import { preferenceFitter } from './preferences.js';
 import type { IsoDate } from '../shared/dates.js';
 import type { MadeForDay, PreferenceFit, ShoppingLine, ShoppingList, ShoppingListContent, WouldAdd } from './types.js';
-import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
+import { convert, tidy, unitOf } from '../food/units.js';
 
 /** A line as the week derives it, before ticks and hand-added amounts are laid over it. */
 export type DerivedLine = Omit<ShoppingLine, 'id' | 'extraQuantity' | 'status' | 'purchasedQuantity' | 'purchasedUnit' | 'isManual' | 'addedAfterShopping' | 'tickNotified'>;
@@ -34,12 +33,6 @@ export interface DeriveInput {
   /** The household's dislikes (its own words): each line's preferenceFit. */
   readonly dislikes: readonly string[];
 }
-
-/** One spelling per unit: the canonical one when units.ts knows it, else the household's own, normalized. */
-export const unitOf = (unit: string | null): string => (unit === null || unit.trim() === '' ? PIECE_UNIT : (canonicalUnit(unit) ?? normalizeUnit(unit)));
-
-/** Floating-point noise off (0.1 × 3), far below any amount anyone shops for. */
-export const tidy = (n: number): number => Number(n.toPrecision(12));
 
 const PANTRY_GROUPS = new Set(['UseSoon', 'LikelyAvailable']);
 

@@ -20,9 +20,9 @@ import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { parseItemText } from './amounts.js';
 import { preferenceFitter } from './preferences.js';
-import { contentOf, deriveList, heldDays, madeForOf, reconcile, tidy, unitOf, wouldAddOf, type HeldDay } from './derive.js';
+import { contentOf, deriveList, heldDays, madeForOf, reconcile, wouldAddOf, type HeldDay } from './derive.js';
 import { SHOPPING_QUANTITY_MAX, shoppingSettingsOf, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
-import { canonicalUnit, convert, PIECE_UNIT } from './units.js';
+import { canonicalUnit, convert, PIECE_UNIT, tidy, unitOf } from '../food/units.js';
 
 export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pantryMerges'> {
   households: HouseholdStore;

@@ -1,4 +1,4 @@
-import { normalizeUnit } from '../pantry/unit-weights.js';
+import { normalizeUnit } from '../food/units.js';
 import type { PantryMerge, PantryMergeRejection, PantryObservation, UnitWeight } from '../pantry/types.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { foodKey, invalid, renamer, type Into, type Invalid, type Renamer } from './checks.js';

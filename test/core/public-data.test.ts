@@ -9,7 +9,7 @@ import { gzipFilePacker } from '../../adapters/publicdata/gzip-packer.js';
 import { memoryDeps } from '../../bootstrap/deps.js';
 import { DERIVED_FILES, foodDbDocument, isShareAlike, libraryDocument, type DataNotice } from '../../core/publicdata/derived-documents.js';
 import { buildDerivedFiles, buildFoodDbFile, buildLibraryFile, derivedFile, ensureDerivedFiles } from '../../core/publicdata/derived-files.js';
-import { canonicalUnit } from '../../core/shopping/units.js';
+import { canonicalUnit } from '../../core/food/units.js';
 import type { LibraryRecipe, RecipeLibrary } from '../../ports/recipe-library.js';
 import { product } from '../contracts/food-table-store.contract.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseItemText } from '../../core/shopping/amounts.js';
-import { canonicalUnit, UNIT_ALIASES, type CanonicalUnit } from '../../core/shopping/units.js';
+import { canonicalUnit, UNIT_ALIASES, type CanonicalUnit } from '../../core/food/units.js';
 import { mulberry32 } from '../../core/shared/seeded.js';
 
 type Q = number | null;

@@ -1,5 +1,5 @@
 /**
- * The shopping list's units: one canonical spelling per unit, the aliases people type (Norwegian and English), and
+ * The units of food amounts (recipes, plans, pantry, shopping lists, prices): one canonical spelling per unit, the aliases people type (Norwegian and English), and
  * the conversions that hold for every food. Pure: no I/O, no clock.
  *
  * | unit | dimension | size in the base unit | typed as |
@@ -81,7 +81,7 @@ export function dimensionOf(unit: string): Dimension | null {
 }
 
 /** Floating-point noise off (3 × 0.1 is 0.3), far below any amount anyone shops for. */
-const tidy = (n: number): number => Number(n.toPrecision(12));
+export const tidy = (n: number): number => Number(n.toPrecision(12));
 
 /**
  * `quantity` of `fromUnit` in `toUnit`, or null when the two do not convert. Units may be given as any alias.
@@ -105,3 +105,9 @@ export function convert(quantity: number, fromUnit: string, toUnit: string, gram
   if (a.dimension === 'mass' && b.dimension === 'pieces') return tidy((quantity * a.size) / weight);
   return null;
 }
+
+/** A unit as the household writes it ("Stk", " stk ") is one unit: NFKC, trimmed, inner spaces single, lower case. */
+export const normalizeUnit = (unit: string): string => unit.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** One spelling per unit: the canonical one when the table above knows it, else the household's own, normalized. */
+export const unitOf = (unit: string | null): string => (unit === null || unit.trim() === '' ? PIECE_UNIT : (canonicalUnit(unit) ?? normalizeUnit(unit)));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { canonicalUnit, convert, dimensionOf, UNIT_ALIASES, UNIT_TABLE, type CanonicalUnit, type Dimension } from '../../core/shopping/units.js';
+import { canonicalUnit, convert, dimensionOf, UNIT_ALIASES, UNIT_TABLE, type CanonicalUnit, type Dimension } from '../../core/food/units.js';
 import { mulberry32 } from '../../core/shared/seeded.js';
 
 describe('canonicalUnit', () => {
