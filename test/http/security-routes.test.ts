@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { Client, signedInClient } from '../support/client.js';
+import { httpSuite } from '../support/http-suite.js';
 
 /*
  * Closed by default (rule 3 of the authentication rules in docs/security.md): the routes the service declares are compared with the
@@ -53,81 +51,73 @@ const PUBLIC_ROUTES = [
 
 const fill = (path: string) => path.replace(/\{[^}]+\}/g, () => randomUUID());
 
-for (const kind of databaseKinds()) {
-  describe(`routes closed by default [${kind.name}]`, function () {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(kind);
-    });
-    after(async () => server.stop());
+httpSuite('routes closed by default', {}, (server) => {
+  const declared = () => server.runtime.routes.map((r) => ({ route: r, key: `${r.method} ${r.path}` }));
 
-    const declared = () => server.runtime.routes.map((r) => ({ route: r, key: `${r.method} ${r.path}` }));
+  it('declares Public exactly the routes of rule 3 (and the OpenAPI document and its reference page), each once', () => {
+    const keys = declared().map((d) => d.key);
+    expect(new Set(keys).size, 'each method and path declared once').to.equal(keys.length);
+    expect(declared().filter((d) => d.route.auth === 'public').map((d) => d.key).sort()).to.deep.equal(PUBLIC_ROUTES);
+    // Anything else is declared 'session'; there is no third kind of route.
+    expect(declared().filter((d) => d.route.auth !== 'public' && d.route.auth !== 'session')).to.deep.equal([]);
+    expect(declared().filter((d) => d.route.auth === 'session').map((d) => d.key)).to.include.members([
+      'POST /api/v1/auth/logout',
+      'POST /api/v1/auth/resend-confirmation',
+      'GET /api/v1/time-zones',
+      'POST /api/v1/invites/accept',
+      'POST /api/v1/feedback',
+      'GET /api/v1/households/{householdId}/dinner-calendar',
+    ]);
+  });
 
-    it('declares Public exactly the routes of rule 3 (and the OpenAPI document and its reference page), each once', () => {
-      const keys = declared().map((d) => d.key);
-      expect(new Set(keys).size, 'each method and path declared once').to.equal(keys.length);
-      expect(declared().filter((d) => d.route.auth === 'public').map((d) => d.key).sort()).to.deep.equal(PUBLIC_ROUTES);
-      // Anything else is declared 'session'; there is no third kind of route.
-      expect(declared().filter((d) => d.route.auth !== 'public' && d.route.auth !== 'session')).to.deep.equal([]);
-      expect(declared().filter((d) => d.route.auth === 'session').map((d) => d.key)).to.include.members([
-        'POST /api/v1/auth/logout',
-        'POST /api/v1/auth/resend-confirmation',
-        'GET /api/v1/time-zones',
-        'POST /api/v1/invites/accept',
-        'POST /api/v1/feedback',
-        'GET /api/v1/households/{householdId}/dinner-calendar',
-      ]);
-    });
-
-    it('answers 401 unauthenticated without a session on every declared route but those of rule 3, which never ask for one', async () => {
-      const anon = new Client(server.url);
-      const statuses: Record<string, number> = {};
-      for (const { route, key } of declared()) {
-        const path = fill(route.path);
-        const res = route.method === 'GET' ? await anon.get(path) : await anon.request(route.method, path, { body: {} });
-        statuses[key] = res.status;
-        expect(res.status, `${key}: ${res.text.slice(0, 200)}`).to.be.below(500);
-        if (PUBLIC_ROUTES.includes(key)) {
-          expect(res.status, `${key} is public: ${res.text.slice(0, 200)}`).to.not.equal(401);
-        } else {
-          expect(res.status, `${key} is closed: ${res.text.slice(0, 200)}`).to.equal(401);
-          expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
-          expect(res.json.code).to.equal('unauthenticated');
-        }
-      }
-      const open = Object.entries(statuses).filter(([, s]) => s !== 401).map(([k]) => k).sort();
-      expect(open).to.deep.equal(PUBLIC_ROUTES);
-    });
-
-    it('takes the session only from the app_session cookie: the same token as a Bearer header, a query or another cookie opens nothing', async () => {
-      const { client } = await signedInClient(server.url);
-      const token = client.cookie!;
-      expect((await client.get('/api/v1/me')).status).to.equal(200);
-      const anon = new Client(server.url);
-      for (const res of [
-        await anon.get('/api/v1/me', { headers: { Authorization: `Bearer ${token}` } }),
-        await anon.get('/api/v1/me', { headers: { 'X-Api-Key': token } }),
-        await anon.get(`/api/v1/me?app_session=${token}`),
-        await anon.get('/api/v1/me', { headers: { Cookie: `session=${token}` } }),
-      ]) {
-        expect(res.status, res.text).to.equal(401);
+  it('answers 401 unauthenticated without a session on every declared route but those of rule 3, which never ask for one', async () => {
+    const anon = server.client();
+    const statuses: Record<string, number> = {};
+    for (const { route, key } of declared()) {
+      const path = fill(route.path);
+      const res = route.method === 'GET' ? await anon.get(path) : await anon.request(route.method, path, { body: {} });
+      statuses[key] = res.status;
+      expect(res.status, `${key}: ${res.text.slice(0, 200)}`).to.be.below(500);
+      if (PUBLIC_ROUTES.includes(key)) {
+        expect(res.status, `${key} is public: ${res.text.slice(0, 200)}`).to.not.equal(401);
+      } else {
+        expect(res.status, `${key} is closed: ${res.text.slice(0, 200)}`).to.equal(401);
+        expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
         expect(res.json.code).to.equal('unauthenticated');
       }
-    });
-
-    it('documents the same split in the OpenAPI document: no security on the public routes, the session cookie on every other', async () => {
-      const doc = (await new Client(server.url).get('/api/v1/openapi.json')).json as { paths: Record<string, Record<string, { security?: unknown[] }>> };
-      const open: string[] = [];
-      let closed = 0;
-      for (const [path, ops] of Object.entries(doc.paths)) {
-        for (const [method, op] of Object.entries(ops)) {
-          expect(op.security, `${method} ${path} states its security`).to.be.an('array');
-          if (op.security!.length === 0) open.push(`${method.toUpperCase()} ${path}`);
-          else closed++;
-        }
-      }
-      expect(open.sort()).to.deep.equal(PUBLIC_ROUTES);
-      expect(closed).to.equal(declared().length - PUBLIC_ROUTES.length);
-    });
+    }
+    const open = Object.entries(statuses).filter(([, s]) => s !== 401).map(([k]) => k).sort();
+    expect(open).to.deep.equal(PUBLIC_ROUTES);
   });
-}
+
+  it('takes the session only from the app_session cookie: the same token as a Bearer header, a query or another cookie opens nothing', async () => {
+    const { client } = await server.signedIn();
+    const token = client.cookie!;
+    expect((await client.get('/api/v1/me')).status).to.equal(200);
+    const anon = server.client();
+    for (const res of [
+      await anon.get('/api/v1/me', { headers: { Authorization: `Bearer ${token}` } }),
+      await anon.get('/api/v1/me', { headers: { 'X-Api-Key': token } }),
+      await anon.get(`/api/v1/me?app_session=${token}`),
+      await anon.get('/api/v1/me', { headers: { Cookie: `session=${token}` } }),
+    ]) {
+      expect(res.status, res.text).to.equal(401);
+      expect(res.json.code).to.equal('unauthenticated');
+    }
+  });
+
+  it('documents the same split in the OpenAPI document: no security on the public routes, the session cookie on every other', async () => {
+    const doc = (await server.client().get('/api/v1/openapi.json')).json as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    const open: string[] = [];
+    let closed = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect(op.security, `${method} ${path} states its security`).to.be.an('array');
+        if (op.security!.length === 0) open.push(`${method.toUpperCase()} ${path}`);
+        else closed++;
+      }
+    }
+    expect(open.sort()).to.deep.equal(PUBLIC_ROUTES);
+    expect(closed).to.equal(declared().length - PUBLIC_ROUTES.length);
+  });
+});
