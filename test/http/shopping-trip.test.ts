@@ -1,269 +1,258 @@
 import { expect } from 'chai';
-import { fixedClock } from '../../adapters/clock/system-clock.js';
-import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { signedInClient } from '../support/client.js';
-import { ownedHousehold } from '../support/household.js';
-import { addDish, plannedWeek, recipeBody, type PlannedWeek, type ShoppingItem } from '../support/shopping.js';
+import { httpSuite } from '../support/http-suite.js';
+import { addDish, recipeBody, type PlannedWeek, type ShoppingItem } from '../support/shopping.js';
 
 const NOW = new Date('2026-05-06T09:00:00.000Z'); // a Wednesday; Oslo's week starts Monday 2026-05-04
 const MONDAY = '2026-05-04';
 
 
-for (const kind of databaseKinds()) {
-  describe(`shopping trip and recipe lines [${kind.name}]`, function () {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(kind, {}, { clock: fixedClock(NOW) });
-    });
-    after(async () => server.stop());
+httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
 
-    const household = () => plannedWeek(server.url, MONDAY);
-    type H = PlannedWeek;
-    const junior = async (h: Pick<H, 'join'>) => (await h.join('Junior')).client;
-    const dish = addDish;
-    /** A week with Taco (4 servings, 400 g meat, 1 onion, 2 dl cream) served for 4 on Monday. */
-    async function tacoWeek(h: H) {
-      const taco = await dish(h, recipeBody('Taco', 4, [
-        { displayName: 'Kjøttdeig', quantity: 400, unit: 'g' },
-        { displayName: 'Løk', quantity: 1, unit: 'stk' },
-        { displayName: 'Fløte', quantity: 2, unit: 'dl' },
-      ]));
-      const res = await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: taco.id, portions: 4, note: null });
+  const household = () => server.plannedWeek(MONDAY);
+  type H = PlannedWeek;
+  const junior = async (h: Pick<H, 'join'>) => (await h.join('Junior')).client;
+  const dish = addDish;
+  /** A week with Taco (4 servings, 400 g meat, 1 onion, 2 dl cream) served for 4 on Monday. */
+  async function tacoWeek(h: H) {
+    const taco = await dish(h, recipeBody('Taco', 4, [
+      { displayName: 'Kjøttdeig', quantity: 400, unit: 'g' },
+      { displayName: 'Løk', quantity: 1, unit: 'stk' },
+      { displayName: 'Fløte', quantity: 2, unit: 'dl' },
+    ]));
+    const res = await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: taco.id, portions: 4, note: null });
+    expect(res.status, res.text).to.equal(200);
+    const items = (await h.owner.get(h.list)).json.items as ShoppingItem[];
+    const line = (name: string) => items.find((i) => i.displayName === name)!;
+    return { taco, meat: line('Kjøttdeig'), onion: line('Løk'), cream: line('Fløte') };
+  }
+  const tick = (h: H, itemId: string, body: Record<string, unknown>) => h.owner.patch(`${h.base}/shopping-items/${itemId}`, body);
+  const pushes = async (h: H, k: string) => (await server.runtime.deps.pushOutbox.pending(10_000)).filter((e) => e.householdId === h.id && e.event.kind === k);
+  const pantry = (h: H) => server.runtime.deps.pantry.ofHousehold(h.id);
+  const byName = (items: ShoppingItem[], name: string) => items.find((i) => i.displayName === name);
+
+  describe('complete', () => {
+    it('closes the trip once: ticked lines go to the pantry as Purchased, a summary, one receipt-reminder to the shopper', async () => {
+      const h = await household();
+      const { meat, onion } = await tacoWeek(h);
+      expect((await tick(h, meat.id, { status: 'Purchased' })).status).to.equal(200);
+      expect((await tick(h, onion.id, { status: 'Purchased', purchasedQuantity: 0.5 })).status).to.equal(200);
+      const res = await h.owner.post(`${h.list}/complete`);
       expect(res.status, res.text).to.equal(200);
-      const items = (await h.owner.get(h.list)).json.items as ShoppingItem[];
-      const line = (name: string) => items.find((i) => i.displayName === name)!;
-      return { taco, meat: line('Kjøttdeig'), onion: line('Løk'), cream: line('Fløte') };
-    }
-    const tick = (h: H, itemId: string, body: Record<string, unknown>) => h.owner.patch(`${h.base}/shopping-items/${itemId}`, body);
-    const pushes = async (h: H, k: string) => (await server.runtime.deps.pushOutbox.pending(10_000)).filter((e) => e.householdId === h.id && e.event.kind === k);
-    const pantry = (h: H) => server.runtime.deps.pantry.ofHousehold(h.id);
-    const byName = (items: ShoppingItem[], name: string) => items.find((i) => i.displayName === name);
+      expect(res.json.completedAt).to.equal(NOW.toISOString());
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 2 });
+      const observed = await pantry(h);
+      expect(observed.map((o) => [o.foodKey, o.observationType, o.quantity, o.unit])).to.have.deep.members([
+        [meat.foodKey, 'Purchased', 400, 'g'],
+        [onion.foodKey, 'Purchased', 0.5, 'pcs'],
+      ]);
+      const reminders = await pushes(h, 'receipt-reminder');
+      expect(reminders).to.have.length(1);
+      const me = (await h.owner.get('/api/v1/me')).json.user;
+      expect(reminders[0]!.event).to.deep.include({ planId: h.plan.id, listId: res.json.id, accountId: me.id });
 
-    describe('complete', () => {
-      it('closes the trip once: ticked lines go to the pantry as Purchased, a summary, one receipt-reminder to the shopper', async () => {
-        const h = await household();
-        const { meat, onion } = await tacoWeek(h);
-        expect((await tick(h, meat.id, { status: 'Purchased' })).status).to.equal(200);
-        expect((await tick(h, onion.id, { status: 'Purchased', purchasedQuantity: 0.5 })).status).to.equal(200);
-        const res = await h.owner.post(`${h.list}/complete`);
-        expect(res.status, res.text).to.equal(200);
-        expect(res.json.completedAt).to.equal(NOW.toISOString());
-        expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 2 });
-        const observed = await pantry(h);
-        expect(observed.map((o) => [o.foodKey, o.observationType, o.quantity, o.unit])).to.have.deep.members([
-          [meat.foodKey, 'Purchased', 400, 'g'],
-          [onion.foodKey, 'Purchased', 0.5, 'pcs'],
-        ]);
-        const reminders = await pushes(h, 'receipt-reminder');
-        expect(reminders).to.have.length(1);
-        const me = (await h.owner.get('/api/v1/me')).json.user;
-        expect(reminders[0]!.event).to.deep.include({ planId: h.plan.id, listId: res.json.id, accountId: me.id });
-
-        // Idempotent: nothing more written, the closed list answered.
-        const again = await h.owner.post(`${h.list}/complete?markAllBought=true`);
-        expect(again.status).to.equal(200);
-        expect(again.json).to.deep.equal(res.json);
-        expect(again.headers.get('etag')).to.equal(res.headers.get('etag'));
-        expect(await pantry(h)).to.have.length(2);
-        expect(await pushes(h, 'receipt-reminder')).to.have.length(1);
-        // A closed list is not derived again on read.
-        expect((await h.owner.get(h.list)).json).to.deep.equal(res.json);
-      });
-
-      it('markAllBought ticks every remaining line and writes each to the pantry', async () => {
-        const h = await household();
-        const { meat } = await tacoWeek(h);
-        await tick(h, meat.id, { status: 'Purchased', purchasedQuantity: 100 });
-        const res = await h.owner.post(`${h.list}/complete?markAllBought=true`);
-        expect(res.status, res.text).to.equal(200);
-        expect((res.json.items as ShoppingItem[]).every((i) => i.status === 'Purchased')).to.equal(true);
-        expect(byName(res.json.items, 'Kjøttdeig')).to.include({ purchasedQuantity: 400 });
-        expect(res.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3 });
-        expect(await pantry(h)).to.have.length(3);
-      });
-
-      it('is for any member (a Junior too); 404 for another household\'s plan; 400 on a bad markAllBought', async () => {
-        const h = await household();
-        await tacoWeek(h);
-        const j = await junior(h);
-        const other = await household();
-        const theirs = await other.owner.post(`${other.base}/plans/${h.plan.id}/shopping-list/complete`);
-        expect([theirs.status, theirs.json.code]).to.deep.equal([404, 'plan_not_found']);
-        expect((await h.owner.post(`${h.list}/complete?markAllBought=maybe`)).status).to.equal(400);
-        const res = await j.post(`${h.list}/complete`);
-        expect(res.status, res.text).to.equal(200);
-        expect(res.json.completedAt).to.not.equal(null);
-        const me = (await j.get('/api/v1/me')).json.user;
-        expect((await pushes(h, 'receipt-reminder')).map((e) => (e.event as { accountId: string }).accountId)).to.deep.equal([me.id]);
-      });
+      // Idempotent: nothing more written, the closed list answered.
+      const again = await h.owner.post(`${h.list}/complete?markAllBought=true`);
+      expect(again.status).to.equal(200);
+      expect(again.json).to.deep.equal(res.json);
+      expect(again.headers.get('etag')).to.equal(res.headers.get('etag'));
+      expect(await pantry(h)).to.have.length(2);
+      expect(await pushes(h, 'receipt-reminder')).to.have.length(1);
+      // A closed list is not derived again on read.
+      expect((await h.owner.get(h.list)).json).to.deep.equal(res.json);
     });
 
-    describe('reopen', () => {
-      it('removes exactly the closing\'s pantry evidence and its ticks; the household\'s ticks and other observations stay', async () => {
-        const h = await household();
-        const { meat, onion } = await tacoWeek(h);
-        // Evidence of the household's own, not the closing's.
-        const own = await h.owner.post(`${h.base}/inventory/observations`, { foodKey: 'ris', observationType: 'Purchased', quantity: 1, unit: 'kg', storageLocation: 'Pantry' });
-        expect(own.status, own.text).to.equal(200);
-        await tick(h, meat.id, { status: 'Purchased' });
-        await tick(h, onion.id, { status: 'Purchased', purchasedQuantity: 0.5 });
-        const closed = await h.owner.post(`${h.list}/complete?markAllBought=true`);
-        expect(await pantry(h)).to.have.length(4);
-        const res = await h.owner.post(`${h.list}/reopen`);
-        expect(res.status, res.text).to.equal(200);
-        expect(res.json.completedAt).to.equal(null);
-        expect(res.json.tripSummary).to.equal(null);
-        expect((await pantry(h)).map((o) => o.id)).to.deep.equal([own.json.observationId]);
-        const items = res.json.items as ShoppingItem[];
-        expect(byName(items, 'Kjøttdeig')).to.include({ status: 'Purchased', purchasedQuantity: 400 });
-        expect(byName(items, 'Løk')).to.include({ status: 'Buy', purchasedQuantity: 0.5 });
-        expect(byName(items, 'Fløte')).to.include({ status: 'Buy', purchasedQuantity: 0, purchasedUnit: null });
-        expect(items.map((i) => i.id)).to.deep.equal((closed.json.items as ShoppingItem[]).map((i) => i.id));
-
-        // Idempotent: reopening an open list changes nothing.
-        const again = await h.owner.post(`${h.list}/reopen`);
-        expect(again.status).to.equal(200);
-        expect(again.json).to.deep.equal(res.json);
-        expect(again.headers.get('etag')).to.equal(res.headers.get('etag'));
-        expect(await pantry(h)).to.have.length(1);
-      });
-
-      it('closes again after a reopen with fresh evidence and a second reminder', async () => {
-        const h = await household();
-        const { meat } = await tacoWeek(h);
-        await tick(h, meat.id, { status: 'Purchased' });
-        await h.owner.post(`${h.list}/complete`);
-        await h.owner.post(`${h.list}/reopen`);
-        const res = await h.owner.post(`${h.list}/complete`);
-        expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 1 });
-        expect(await pantry(h)).to.have.length(1);
-        expect(await pushes(h, 'receipt-reminder')).to.have.length(2);
-      });
-
-      it('reopening a list never closed changes nothing; 404 for another household\'s plan', async () => {
-        const h = await household();
-        await tacoWeek(h);
-        const before = await h.owner.get(h.list);
-        const res = await h.owner.post(`${h.list}/reopen`);
-        expect(res.status).to.equal(200);
-        expect(res.json).to.deep.equal(before.json);
-        const other = await household();
-        expect((await other.owner.post(`${other.base}/plans/${h.plan.id}/shopping-list/reopen`)).status).to.equal(404);
-      });
+    it('markAllBought ticks every remaining line and writes each to the pantry', async () => {
+      const h = await household();
+      const { meat } = await tacoWeek(h);
+      await tick(h, meat.id, { status: 'Purchased', purchasedQuantity: 100 });
+      const res = await h.owner.post(`${h.list}/complete?markAllBought=true`);
+      expect(res.status, res.text).to.equal(200);
+      expect((res.json.items as ShoppingItem[]).every((i) => i.status === 'Purchased')).to.equal(true);
+      expect(byName(res.json.items, 'Kjøttdeig')).to.include({ purchasedQuantity: 400 });
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3 });
+      expect(await pantry(h)).to.have.length(3);
     });
 
-    describe('recipe to a plan\'s list', () => {
-      async function pizza(h: H) {
-        const sauce = await dish(h, recipeBody('Tomatsaus', 2, [{ displayName: 'Tomater', quantity: 400, unit: 'g' }]));
-        return dish(h, recipeBody('Pizza', 2, [
-          { displayName: 'Mozzarella', quantity: 125, unit: 'g' },
-          { displayName: 'Basilikum', quantity: 1, unit: 'stk', optional: true },
-          { displayName: 'Saus', quantity: 1, unit: null, baseRecipeId: sauce.id },
-          { displayName: 'Deig', quantity: null, unit: null, reference: 'Pizzadeig' },
-          { displayName: 'Kjøttdeig', quantity: 100, unit: 'g' },
-        ]));
-      }
-      it('adds scaled lines tied to no day, bases expanded, optional left out, references reported; they survive regeneration', async () => {
-        const h = await household();
-        const { meat } = await tacoWeek(h);
-        await tick(h, meat.id, { status: 'Purchased' });
-        const p = await pizza(h);
-        const res = await h.owner.post(`${h.list}/recipe`, { recipeId: p.id, portions: 4 });
-        expect(res.status, res.text).to.equal(200);
-        expect(res.json.skippedReferences).to.deep.equal(['Pizzadeig']);
-        const items = res.json.items as ShoppingItem[];
-        expect(byName(items, 'Mozzarella')).to.include({ requiredQuantity: 250, unit: 'g', reasonCode: 'AddedRecipe', status: 'Buy' });
-        expect(byName(items, 'Mozzarella')!.relatedPlanEntryIds).to.deep.equal([]);
-        expect(byName(items, 'Mozzarella')!.addedAfterShopping).to.equal(true);
-        expect(byName(items, 'Tomater')).to.include({ requiredQuantity: 800, reasonCode: 'AddedRecipe' });
-        expect(byName(items, 'Basilikum')).to.equal(undefined);
-        expect(items.some((i) => i.displayName === 'Deig')).to.equal(false);
-        // A food already listed gets the amount on its line (a bought line opens again).
-        expect(items.filter((i) => i.foodKey === meat.foodKey)).to.have.length(1);
-        expect(byName(items, 'Kjøttdeig')).to.include({ requiredQuantity: 600, status: 'Buy', reasonCode: 'Planned' });
-
-        const regenerated = (await h.owner.post(`${h.list}/generate`)).json.items as ShoppingItem[];
-        expect(byName(regenerated, 'Mozzarella')).to.include({ requiredQuantity: 250, reasonCode: 'AddedRecipe' });
-        expect(byName(regenerated, 'Tomater')).to.include({ requiredQuantity: 800 });
-        expect(byName(regenerated, 'Kjøttdeig')).to.include({ requiredQuantity: 600 });
-      });
-
-      it('defaults portions to the recipe\'s servings; any member (a Junior) may add', async () => {
-        const h = await household();
-        const p = await pizza(h);
-        const j = await junior(h);
-        const res = await j.post(`${h.list}/recipe`, { recipeId: p.id });
-        expect(res.status, res.text).to.equal(200);
-        expect(byName(res.json.items, 'Mozzarella')).to.include({ requiredQuantity: 125 });
-        expect(byName(res.json.items, 'Tomater')).to.include({ requiredQuantity: 400 });
-      });
-
-      it('404 recipe_not_found for another household\'s recipe, 404 for another household\'s plan, 400 on portions outside 1..100', async () => {
-        const h = await household();
-        const other = await household();
-        const theirs = await pizza(other);
-        const mine = await pizza(h);
-        const res = await h.owner.post(`${h.list}/recipe`, { recipeId: theirs.id });
-        expect([res.status, res.json.code]).to.deep.equal([404, 'recipe_not_found']);
-        const plan = await h.owner.post(`${h.base}/plans/${other.plan.id}/shopping-list/recipe`, { recipeId: mine.id });
-        expect([plan.status, plan.json.code]).to.deep.equal([404, 'plan_not_found']);
-        for (const portions of [0, 101, -1]) expect((await h.owner.post(`${h.list}/recipe`, { recipeId: mine.id, portions })).status).to.equal(400);
-        expect((await h.owner.post(`${h.list}/recipe`, { recipeId: mine.id, portions: 100 })).status).to.equal(200);
-        expect((await h.owner.post(`${h.list}/recipe`, { recipeId: mine.id, portions: 1 })).status).to.equal(200);
-      });
-    });
-
-    describe('recipe to a week\'s list', () => {
-      const week = (h: Pick<H, 'base'>) => `${h.base}/shopping-list/recipe`;
-      it('defaults to the household\'s current week; an unplanned week gets an empty plan and a fresh list (a Junior may do it)', async () => {
-        const h = await ownedHousehold(server.url, 'Berg');
-        const owner = h.owner;
-        const r = await dish(h, recipeBody('Suppe', 2, [{ displayName: 'Gulrot', quantity: 2, unit: 'stk' }, { displayName: 'Se kraft', quantity: null, unit: null, reference: 'Kraft' }]));
-        const j = await junior(h);
-        const res = await j.post(week(h), { recipeId: r.id });
-        expect(res.status, res.text).to.equal(200);
-        const plans = (await owner.get(`${h.base}/plans?from=2026-05-01&to=2026-05-31`)).json as { id: string; weekStart: string }[];
-        expect(plans.map((p) => p.weekStart)).to.deep.equal([MONDAY]);
-        expect(res.json.weeklyPlanId).to.equal(plans[0]!.id);
-        expect(res.json.items.map((i: ShoppingItem) => [i.displayName, i.requiredQuantity, i.reasonCode])).to.deep.equal([['Gulrot', 2, 'AddedRecipe']]);
-        expect(res.json.skippedReferences).to.deep.equal(['Kraft']);
-        // Any date names its week (PascalCase accepted as well).
-        const later = await owner.post(week(h), { recipeId: r.id, WeekStart: '2026-05-14', Portions: 4 });
-        expect(later.status, later.text).to.equal(200);
-        const plans2 = (await owner.get(`${h.base}/plans?from=2026-05-01&to=2026-05-31`)).json as { id: string; weekStart: string }[];
-        expect(plans2.map((p) => p.weekStart)).to.deep.equal([MONDAY, '2026-05-11']);
-        expect(later.json.weeklyPlanId).to.equal(plans2[1]!.id);
-        expect(byName(later.json.items, 'Gulrot')).to.include({ requiredQuantity: 4 });
-      });
-
-      it('adds to a list in progress without deriving it again or dropping anything', async () => {
-        const h = await household();
-        const { meat, taco } = await tacoWeek(h);
-        await tick(h, meat.id, { status: 'Purchased' });
-        // The week changes after the list was stored: adding must not follow it.
-        await h.owner.delete(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`);
-        const before = (await server.runtime.deps.shoppingLists.byPlan(h.id, h.plan.id))!;
-        const res = await h.owner.post(week(h), { recipeId: taco.id, weekStart: '2026-05-07', portions: 2 });
-        expect(res.status, res.text).to.equal(200);
-        expect(res.json.weeklyPlanId).to.equal(h.plan.id);
-        const items = res.json.items as ShoppingItem[];
-        expect(items.map((i) => i.id)).to.deep.equal(before.lines.map((l) => l.id));
-        expect(byName(items, 'Kjøttdeig')).to.include({ requiredQuantity: 600, status: 'Buy' });
-        expect(byName(items, 'Løk')).to.include({ requiredQuantity: 1.5 });
-      });
-
-      it('404 recipe_not_found for an unknown recipe, 400 on portions outside 1..100 or a bad date, 404 for a stranger', async () => {
-        const h = await household();
-        const r = await dish(h, recipeBody('Suppe', 2, [{ displayName: 'Gulrot', quantity: 2, unit: 'stk' }]));
-        const res = await h.owner.post(week(h), { recipeId: '00000000-0000-4000-8000-000000000000' });
-        expect([res.status, res.json.code]).to.deep.equal([404, 'recipe_not_found']);
-        expect((await h.owner.post(week(h), { recipeId: r.id, portions: 0 })).status).to.equal(400);
-        expect((await h.owner.post(week(h), { recipeId: r.id, portions: 101 })).status).to.equal(400);
-        expect((await h.owner.post(week(h), { recipeId: r.id, weekStart: '2026-13-01' })).status).to.equal(400);
-        const { client: stranger } = await signedInClient(server.url);
-        expect((await stranger.post(week(h), { recipeId: r.id })).status).to.equal(404);
-      });
+    it('is for any member (a Junior too); 404 for another household\'s plan; 400 on a bad markAllBought', async () => {
+      const h = await household();
+      await tacoWeek(h);
+      const j = await junior(h);
+      const other = await household();
+      const theirs = await other.owner.post(`${other.base}/plans/${h.plan.id}/shopping-list/complete`);
+      expect([theirs.status, theirs.json.code]).to.deep.equal([404, 'plan_not_found']);
+      expect((await h.owner.post(`${h.list}/complete?markAllBought=maybe`)).status).to.equal(400);
+      const res = await j.post(`${h.list}/complete`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.completedAt).to.not.equal(null);
+      const me = (await j.get('/api/v1/me')).json.user;
+      expect((await pushes(h, 'receipt-reminder')).map((e) => (e.event as { accountId: string }).accountId)).to.deep.equal([me.id]);
     });
   });
-}
+
+  describe('reopen', () => {
+    it('removes exactly the closing\'s pantry evidence and its ticks; the household\'s ticks and other observations stay', async () => {
+      const h = await household();
+      const { meat, onion } = await tacoWeek(h);
+      // Evidence of the household's own, not the closing's.
+      const own = await h.owner.post(`${h.base}/inventory/observations`, { foodKey: 'ris', observationType: 'Purchased', quantity: 1, unit: 'kg', storageLocation: 'Pantry' });
+      expect(own.status, own.text).to.equal(200);
+      await tick(h, meat.id, { status: 'Purchased' });
+      await tick(h, onion.id, { status: 'Purchased', purchasedQuantity: 0.5 });
+      const closed = await h.owner.post(`${h.list}/complete?markAllBought=true`);
+      expect(await pantry(h)).to.have.length(4);
+      const res = await h.owner.post(`${h.list}/reopen`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.completedAt).to.equal(null);
+      expect(res.json.tripSummary).to.equal(null);
+      expect((await pantry(h)).map((o) => o.id)).to.deep.equal([own.json.observationId]);
+      const items = res.json.items as ShoppingItem[];
+      expect(byName(items, 'Kjøttdeig')).to.include({ status: 'Purchased', purchasedQuantity: 400 });
+      expect(byName(items, 'Løk')).to.include({ status: 'Buy', purchasedQuantity: 0.5 });
+      expect(byName(items, 'Fløte')).to.include({ status: 'Buy', purchasedQuantity: 0, purchasedUnit: null });
+      expect(items.map((i) => i.id)).to.deep.equal((closed.json.items as ShoppingItem[]).map((i) => i.id));
+
+      // Idempotent: reopening an open list changes nothing.
+      const again = await h.owner.post(`${h.list}/reopen`);
+      expect(again.status).to.equal(200);
+      expect(again.json).to.deep.equal(res.json);
+      expect(again.headers.get('etag')).to.equal(res.headers.get('etag'));
+      expect(await pantry(h)).to.have.length(1);
+    });
+
+    it('closes again after a reopen with fresh evidence and a second reminder', async () => {
+      const h = await household();
+      const { meat } = await tacoWeek(h);
+      await tick(h, meat.id, { status: 'Purchased' });
+      await h.owner.post(`${h.list}/complete`);
+      await h.owner.post(`${h.list}/reopen`);
+      const res = await h.owner.post(`${h.list}/complete`);
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 1 });
+      expect(await pantry(h)).to.have.length(1);
+      expect(await pushes(h, 'receipt-reminder')).to.have.length(2);
+    });
+
+    it('reopening a list never closed changes nothing; 404 for another household\'s plan', async () => {
+      const h = await household();
+      await tacoWeek(h);
+      const before = await h.owner.get(h.list);
+      const res = await h.owner.post(`${h.list}/reopen`);
+      expect(res.status).to.equal(200);
+      expect(res.json).to.deep.equal(before.json);
+      const other = await household();
+      expect((await other.owner.post(`${other.base}/plans/${h.plan.id}/shopping-list/reopen`)).status).to.equal(404);
+    });
+  });
+
+  describe('recipe to a plan\'s list', () => {
+    async function pizza(h: H) {
+      const sauce = await dish(h, recipeBody('Tomatsaus', 2, [{ displayName: 'Tomater', quantity: 400, unit: 'g' }]));
+      return dish(h, recipeBody('Pizza', 2, [
+        { displayName: 'Mozzarella', quantity: 125, unit: 'g' },
+        { displayName: 'Basilikum', quantity: 1, unit: 'stk', optional: true },
+        { displayName: 'Saus', quantity: 1, unit: null, baseRecipeId: sauce.id },
+        { displayName: 'Deig', quantity: null, unit: null, reference: 'Pizzadeig' },
+        { displayName: 'Kjøttdeig', quantity: 100, unit: 'g' },
+      ]));
+    }
+    it('adds scaled lines tied to no day, bases expanded, optional left out, references reported; they survive regeneration', async () => {
+      const h = await household();
+      const { meat } = await tacoWeek(h);
+      await tick(h, meat.id, { status: 'Purchased' });
+      const p = await pizza(h);
+      const res = await h.owner.post(`${h.list}/recipe`, { recipeId: p.id, portions: 4 });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.skippedReferences).to.deep.equal(['Pizzadeig']);
+      const items = res.json.items as ShoppingItem[];
+      expect(byName(items, 'Mozzarella')).to.include({ requiredQuantity: 250, unit: 'g', reasonCode: 'AddedRecipe', status: 'Buy' });
+      expect(byName(items, 'Mozzarella')!.relatedPlanEntryIds).to.deep.equal([]);
+      expect(byName(items, 'Mozzarella')!.addedAfterShopping).to.equal(true);
+      expect(byName(items, 'Tomater')).to.include({ requiredQuantity: 800, reasonCode: 'AddedRecipe' });
+      expect(byName(items, 'Basilikum')).to.equal(undefined);
+      expect(items.some((i) => i.displayName === 'Deig')).to.equal(false);
+      // A food already listed gets the amount on its line (a bought line opens again).
+      expect(items.filter((i) => i.foodKey === meat.foodKey)).to.have.length(1);
+      expect(byName(items, 'Kjøttdeig')).to.include({ requiredQuantity: 600, status: 'Buy', reasonCode: 'Planned' });
+
+      const regenerated = (await h.owner.post(`${h.list}/generate`)).json.items as ShoppingItem[];
+      expect(byName(regenerated, 'Mozzarella')).to.include({ requiredQuantity: 250, reasonCode: 'AddedRecipe' });
+      expect(byName(regenerated, 'Tomater')).to.include({ requiredQuantity: 800 });
+      expect(byName(regenerated, 'Kjøttdeig')).to.include({ requiredQuantity: 600 });
+    });
+
+    it('defaults portions to the recipe\'s servings; any member (a Junior) may add', async () => {
+      const h = await household();
+      const p = await pizza(h);
+      const j = await junior(h);
+      const res = await j.post(`${h.list}/recipe`, { recipeId: p.id });
+      expect(res.status, res.text).to.equal(200);
+      expect(byName(res.json.items, 'Mozzarella')).to.include({ requiredQuantity: 125 });
+      expect(byName(res.json.items, 'Tomater')).to.include({ requiredQuantity: 400 });
+    });
+
+    it('404 recipe_not_found for another household\'s recipe, 404 for another household\'s plan, 400 on portions outside 1..100', async () => {
+      const h = await household();
+      const other = await household();
+      const theirs = await pizza(other);
+      const mine = await pizza(h);
+      const res = await h.owner.post(`${h.list}/recipe`, { recipeId: theirs.id });
+      expect([res.status, res.json.code]).to.deep.equal([404, 'recipe_not_found']);
+      const plan = await h.owner.post(`${h.base}/plans/${other.plan.id}/shopping-list/recipe`, { recipeId: mine.id });
+      expect([plan.status, plan.json.code]).to.deep.equal([404, 'plan_not_found']);
+      for (const portions of [0, 101, -1]) expect((await h.owner.post(`${h.list}/recipe`, { recipeId: mine.id, portions })).status).to.equal(400);
+      expect((await h.owner.post(`${h.list}/recipe`, { recipeId: mine.id, portions: 100 })).status).to.equal(200);
+      expect((await h.owner.post(`${h.list}/recipe`, { recipeId: mine.id, portions: 1 })).status).to.equal(200);
+    });
+  });
+
+  describe('recipe to a week\'s list', () => {
+    const week = (h: Pick<H, 'base'>) => `${h.base}/shopping-list/recipe`;
+    it('defaults to the household\'s current week; an unplanned week gets an empty plan and a fresh list (a Junior may do it)', async () => {
+      const h = await server.household('Berg');
+      const owner = h.owner;
+      const r = await dish(h, recipeBody('Suppe', 2, [{ displayName: 'Gulrot', quantity: 2, unit: 'stk' }, { displayName: 'Se kraft', quantity: null, unit: null, reference: 'Kraft' }]));
+      const j = await junior(h);
+      const res = await j.post(week(h), { recipeId: r.id });
+      expect(res.status, res.text).to.equal(200);
+      const plans = (await owner.get(`${h.base}/plans?from=2026-05-01&to=2026-05-31`)).json as { id: string; weekStart: string }[];
+      expect(plans.map((p) => p.weekStart)).to.deep.equal([MONDAY]);
+      expect(res.json.weeklyPlanId).to.equal(plans[0]!.id);
+      expect(res.json.items.map((i: ShoppingItem) => [i.displayName, i.requiredQuantity, i.reasonCode])).to.deep.equal([['Gulrot', 2, 'AddedRecipe']]);
+      expect(res.json.skippedReferences).to.deep.equal(['Kraft']);
+      // Any date names its week (PascalCase accepted as well).
+      const later = await owner.post(week(h), { recipeId: r.id, WeekStart: '2026-05-14', Portions: 4 });
+      expect(later.status, later.text).to.equal(200);
+      const plans2 = (await owner.get(`${h.base}/plans?from=2026-05-01&to=2026-05-31`)).json as { id: string; weekStart: string }[];
+      expect(plans2.map((p) => p.weekStart)).to.deep.equal([MONDAY, '2026-05-11']);
+      expect(later.json.weeklyPlanId).to.equal(plans2[1]!.id);
+      expect(byName(later.json.items, 'Gulrot')).to.include({ requiredQuantity: 4 });
+    });
+
+    it('adds to a list in progress without deriving it again or dropping anything', async () => {
+      const h = await household();
+      const { meat, taco } = await tacoWeek(h);
+      await tick(h, meat.id, { status: 'Purchased' });
+      // The week changes after the list was stored: adding must not follow it.
+      await h.owner.delete(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`);
+      const before = (await server.runtime.deps.shoppingLists.byPlan(h.id, h.plan.id))!;
+      const res = await h.owner.post(week(h), { recipeId: taco.id, weekStart: '2026-05-07', portions: 2 });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.weeklyPlanId).to.equal(h.plan.id);
+      const items = res.json.items as ShoppingItem[];
+      expect(items.map((i) => i.id)).to.deep.equal(before.lines.map((l) => l.id));
+      expect(byName(items, 'Kjøttdeig')).to.include({ requiredQuantity: 600, status: 'Buy' });
+      expect(byName(items, 'Løk')).to.include({ requiredQuantity: 1.5 });
+    });
+
+    it('404 recipe_not_found for an unknown recipe, 400 on portions outside 1..100 or a bad date, 404 for a stranger', async () => {
+      const h = await household();
+      const r = await dish(h, recipeBody('Suppe', 2, [{ displayName: 'Gulrot', quantity: 2, unit: 'stk' }]));
+      const res = await h.owner.post(week(h), { recipeId: '00000000-0000-4000-8000-000000000000' });
+      expect([res.status, res.json.code]).to.deep.equal([404, 'recipe_not_found']);
+      expect((await h.owner.post(week(h), { recipeId: r.id, portions: 0 })).status).to.equal(400);
+      expect((await h.owner.post(week(h), { recipeId: r.id, portions: 101 })).status).to.equal(400);
+      expect((await h.owner.post(week(h), { recipeId: r.id, weekStart: '2026-13-01' })).status).to.equal(400);
+      const { client: stranger } = await server.signedIn();
+      expect((await stranger.post(week(h), { recipeId: r.id })).status).to.equal(404);
+    });
+  });
+});
