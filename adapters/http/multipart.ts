@@ -39,8 +39,33 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
   // Refused before a byte is read; Node discards the unread body after the answer.
   if (declaredLength > def.maxTotalBytes) throw problems.tooLarge(mib(def.maxTotalBytes));
 
-  const fileDefs = new Map(Object.entries(def.files).map(([name, f]) => [name.toLowerCase(), { name, ...f }]));
-  const textNames = new Map(fieldNames(def).map((n) => [n.toLowerCase(), n]));
+  const names = partNames(def);
+  const received = await receiveParts(ctx, def, names);
+  return assemble(def, names, received);
+}
+
+/** The route's file parts and text fields by their lower-case names (part names match case-insensitively). */
+interface PartNames {
+  readonly fileDefs: ReadonlyMap<string, MultipartDef<unknown>['files'][string] & { readonly name: string }>;
+  readonly textNames: ReadonlyMap<string, string>;
+}
+
+function partNames(def: MultipartDef<unknown>): PartNames {
+  return {
+    fileDefs: new Map(Object.entries(def.files).map(([name, f]) => [name.toLowerCase(), { name, ...f }])),
+    textNames: new Map(fieldNames(def).map((n) => [n.toLowerCase(), n])),
+  };
+}
+
+interface Received {
+  /** Text parts (no Content-Type of their own), as bytes. */
+  readonly textParts: readonly { readonly name: string; readonly chunks: Buffer[] }[];
+  /** Parts read as files, kept up to their limit and counted past it. */
+  readonly collected: readonly Collected[];
+}
+
+/** Reads the body with formidable into memory, part by part, within the route's limits. */
+async function receiveParts(ctx: Koa.Context, def: MultipartDef<unknown>, { fileDefs, textNames }: PartNames): Promise<Received> {
   const begun = new Map<unknown, Collected>();
   const collected: Collected[] = [];
 
@@ -98,6 +123,11 @@ export async function readMultipart(ctx: Koa.Context, def: MultipartDef<unknown>
     throw multipartProblem(err, def);
   }
 
+  return { textParts, collected };
+}
+
+/** The text fields (JSON fields parsed) and the files of what was received, each held to its rule. */
+async function assemble(def: MultipartDef<unknown>, { fileDefs, textNames }: PartNames, { textParts, collected }: Received): Promise<ParsedMultipart> {
   const fields = Object.create(null) as Record<string, unknown>;
   const addText = (name: string, value: string) => {
     const key = textNames.get(name.toLowerCase()) ?? name;

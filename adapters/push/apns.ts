@@ -83,40 +83,6 @@ export function apnsPushSender(o: ApnsOptions): PushSender & { close(): Promise<
     return s;
   };
 
-  const post = (path: string, headers: http2.OutgoingHttpHeaders, payload: string): Promise<Answer> =>
-    new Promise<Answer>((resolve, reject) => {
-      let stream: http2.ClientHttp2Stream;
-      try {
-        stream = connection().request({ ':method': 'POST', ':path': path, ...headers });
-      } catch (e) {
-        reject(e);
-        return;
-      }
-      const timer = setTimeout(() => {
-        reject(Object.assign(new Error(`no answer within ${o.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-      }, o.timeoutMs);
-      let answerHeaders: http2.IncomingHttpHeaders | null = null;
-      let body = '';
-      stream.setEncoding('utf8');
-      stream.on('response', (h) => {
-        answerHeaders = h;
-      });
-      stream.on('data', (chunk: string) => {
-        if (body.length < MAX_ANSWER_BYTES) body += chunk;
-      });
-      stream.on('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      stream.on('close', () => {
-        clearTimeout(timer);
-        if (answerHeaders) resolve({ status: Number(answerHeaders[':status']), headers: answerHeaders, body });
-        else reject(Object.assign(new Error(`stream closed without an answer (${stream.rstCode})`), { code: 'ERR_HTTP2_STREAM_CLOSED' }));
-      });
-      stream.end(payload);
-    });
-
   return {
     provider: 'apns',
     async send(target, message) {
@@ -127,19 +93,7 @@ export function apnsPushSender(o: ApnsOptions): PushSender & { close(): Promise<
       const bearer = await providerToken();
       let answer: Answer;
       try {
-        answer = await post(
-          `/3/device/${target.token}`,
-          {
-            authorization: `bearer ${bearer}`,
-            'apns-topic': o.bundleId,
-            'apns-push-type': 'alert',
-            'apns-priority': '10',
-            'apns-expiration': String(nowSec + PUSH_TTL_SECONDS),
-            ...(message.collapseKey !== null ? { 'apns-collapse-id': fitCollapseKey(message.collapseKey, 64, /^[\x20-\x7e]*$/) } : {}),
-            'content-type': 'application/json',
-          },
-          payload,
-        );
+        answer = await post(connection, o.timeoutMs, `/3/device/${target.token}`, apnsHeaders(o.bundleId, bearer, message, nowSec), payload);
       } catch (e) {
         return retry(networkReason('apns', e));
       }
@@ -162,6 +116,54 @@ export function apnsPushSender(o: ApnsOptions): PushSender & { close(): Promise<
         if (!s || s.closed || s.destroyed) resolve();
         else s.close(() => resolve());
       }),
+  };
+}
+
+/** One POST on the sender's HTTP/2 session: the answer's status, headers and (at most 16 KiB of) body. */
+function post(connection: () => http2.ClientHttp2Session, timeoutMs: number, path: string, headers: http2.OutgoingHttpHeaders, payload: string): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = connection().request({ ':method': 'POST', ':path': path, ...headers });
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    const timer = setTimeout(() => {
+      reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+    }, timeoutMs);
+    let answerHeaders: http2.IncomingHttpHeaders | null = null;
+    let body = '';
+    stream.setEncoding('utf8');
+    stream.on('response', (h) => {
+      answerHeaders = h;
+    });
+    stream.on('data', (chunk: string) => {
+      if (body.length < MAX_ANSWER_BYTES) body += chunk;
+    });
+    stream.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    stream.on('close', () => {
+      clearTimeout(timer);
+      if (answerHeaders) resolve({ status: Number(answerHeaders[':status']), headers: answerHeaders, body });
+      else reject(Object.assign(new Error(`stream closed without an answer (${stream.rstCode})`), { code: 'ERR_HTTP2_STREAM_CLOSED' }));
+    });
+    stream.end(payload);
+  });
+}
+
+function apnsHeaders(bundleId: string, bearer: string, message: PushMessage, nowSec: number): http2.OutgoingHttpHeaders {
+  return {
+    authorization: `bearer ${bearer}`,
+    'apns-topic': bundleId,
+    'apns-push-type': 'alert',
+    'apns-priority': '10',
+    'apns-expiration': String(nowSec + PUSH_TTL_SECONDS),
+    ...(message.collapseKey !== null ? { 'apns-collapse-id': fitCollapseKey(message.collapseKey, 64, /^[\x20-\x7e]*$/) } : {}),
+    'content-type': 'application/json',
   };
 }
 
