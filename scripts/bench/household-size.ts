@@ -299,29 +299,60 @@ interface Scale {
   pictureKb: number;
 }
 
+/** The random choices of one made household, from one seed, and its span of weeks. */
+interface Maker {
+  readonly random: () => number;
+  pick<T>(list: readonly T[]): T;
+  between(low: number, high: number): number;
+  /** An instant as ISO text; `date`, its day. */
+  at(ms: number): string;
+  date(ms: number): string;
+  readonly start: number;
+  readonly end: number;
+  readonly scale: Scale;
+}
+
+function maker(scale: Scale): Maker {
+  const random = prng(7);
+  const end = Date.UTC(2026, 9, 26); // a Monday
+  return {
+    random,
+    pick: (list) => list[Math.floor(random() * list.length)]!,
+    between: (low, high) => low + Math.floor(random() * (high - low + 1)),
+    at: (ms) => new Date(ms).toISOString(),
+    date: (ms) => new Date(ms).toISOString().slice(0, 10),
+    start: end - scale.weeks * 7 * DAY,
+    end,
+    scale,
+  };
+}
+
 /**
  * Writes the household document of `scale` to `file`, part by part (a document of hundreds of megabytes is never
  * one string here), on the head `fresh` (a real export of a fresh household: its settings and its one member, the
- * Owner, who exported it). Answers its size.
+ * Owner, who exported it). Answers its size. The parts are made in the order of the document, from one seed.
  */
 async function writeDocument(file: string, fresh: Record<string, unknown>, scale: Scale): Promise<{ size: Size; counts: Record<string, number> }> {
-  const random = prng(7);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-  const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
-  const at = (ms: number) => new Date(ms).toISOString();
-  const end = Date.UTC(2026, 9, 26); // a Monday
-  const start = end - scale.weeks * 7 * DAY;
-  const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-  const owner = (fresh['members'] as { id: string }[])[0]!;
+  const m = maker(scale);
   const members = [
     ...(fresh['members'] as object[]),
-    { id: randomUUID(), displayName: 'Kari', role: 'Adult', createdAt: at(start) },
-    { id: randomUUID(), displayName: 'Emma', role: 'Junior', createdAt: at(start) },
-    { id: randomUUID(), displayName: 'Jonas', role: 'Junior', createdAt: at(start) },
+    { id: randomUUID(), displayName: 'Kari', role: 'Adult', createdAt: m.at(m.start) },
+    { id: randomUUID(), displayName: 'Emma', role: 'Junior', createdAt: m.at(m.start) },
+    { id: randomUUID(), displayName: 'Jonas', role: 'Junior', createdAt: m.at(m.start) },
   ] as { id: string }[];
+  const recipes = makeRecipes(m);
+  const plans = makePlans(m, recipes.map((r) => r.id));
+  const mealEvents = makeMealEvents(m, members);
+  const { pantry, tripObservations } = makePantry(m);
+  const shoppingLists = makeShoppingLists(m, plans, tripObservations);
+  const parts = { members, recipes, plans, mealEvents, pantry, shoppingLists };
+  const size = await writeParts(file, fresh, m, parts);
+  return { size, counts: countsOf({ recipes: recipes.map(() => ({ image: {} })), plans, mealEvents, pantry, shoppingLists }) };
+}
 
-  // Recipes, without their picture data, which is written as each is made.
+/** Recipes, without their picture data, which is written as each is made. */
+function makeRecipes(m: Maker) {
+  const { random, pick, between, at, start, end, scale } = m;
   const recipeIds = Array.from({ length: scale.recipes }, () => randomUUID());
   const step = () => {
     // 80 to 320 characters: one to three of a recipe site's clauses, cut at a word.
@@ -357,8 +388,12 @@ async function writeDocument(file: string, fresh: Record<string, unknown>, scale
       updatedAt: at(created + between(0, 30) * DAY),
     };
   });
+  return recipes;
+}
 
-  // Plans: one a week, each with its seven days.
+/** Plans: one a week, each with its seven days. */
+function makePlans(m: Maker, recipeIds: readonly string[]) {
+  const { random, pick, between, at, date, start, scale } = m;
   const plans = Array.from({ length: scale.weeks }, (_, w) => {
     const monday = start + w * 7 * DAY;
     return {
@@ -375,8 +410,12 @@ async function writeDocument(file: string, fresh: Record<string, unknown>, scale
       })),
     };
   });
+  return plans;
+}
 
-  // Meal events: about four a week.
+/** Meal events: about four a week. */
+function makeMealEvents(m: Maker, members: readonly { id: string }[]) {
+  const { random, pick, between, at, date, start, scale } = m;
   const eventTypes = [
     ['Guests', 0.3], ['EatingOut', 0.25], ['PersonAbsent', 0.25], ['Activity', 0.1], ['Celebration', 0.05], ['Travel', 0.05],
   ] as const;
@@ -418,8 +457,12 @@ async function writeDocument(file: string, fresh: Record<string, unknown>, scale
       updatedAt: at(day - 4 * DAY),
     };
   });
+  return mealEvents;
+}
 
-  // The pantry log: per week the trip's 34, a second shop's 26 and 36 by hand.
+/** The pantry log: per week the trip's 34, a second shop's 26 and 36 by hand; merges, rejections, unit weights. */
+function makePantry(m: Maker) {
+  const { random, pick, between, at, date, start, scale } = m;
   const storage = (unit: string) => (unit === 'g' && random() < 0.3 ? 'Freezer' : pick(['Fridge', 'Pantry', 'Pantry', 'Unknown']));
   const observation = (when: number, observationType: string) => {
     const [displayName, unit] = pick(FOODS);
@@ -453,8 +496,12 @@ async function writeDocument(file: string, fresh: Record<string, unknown>, scale
     rejections: pairs.map(([a, b], i) => ({ keyA: `${a} økologisk`, keyB: `${b} lett`, keyADisplayName: `${a} økologisk`, keyBDisplayName: `${b} lett`, decidedAt: at(start + i * 17 * DAY) })),
     unitWeights: pairs.map(([, food], i) => ({ foodKey: food, unit: 'stk', displayName: food, grams: 50 + i * 7, updatedAt: at(start + i * 17 * DAY) })),
   };
+  return { pantry, tripObservations };
+}
 
-  // Shopping lists: one a plan, 40 lines, closed by a trip that bought 34 of them.
+/** Shopping lists: one a plan, 40 lines, closed by a trip that bought 34 of them. */
+function makeShoppingLists(m: Maker, plans: ReturnType<typeof makePlans>, tripObservations: readonly string[][]) {
+  const { random, pick, between, at } = m;
   const shoppingLists = plans.map((plan, w) => {
     const lines = Array.from({ length: 40 }, (_, k) => {
       const [displayName, unit] = pick(FOODS);
@@ -508,7 +555,21 @@ async function writeDocument(file: string, fresh: Record<string, unknown>, scale
       staleSince: null,
     };
   });
+  return shoppingLists;
+}
 
+interface Parts {
+  readonly members: readonly object[];
+  readonly recipes: ReturnType<typeof makeRecipes>;
+  readonly plans: unknown;
+  readonly mealEvents: unknown;
+  readonly pantry: unknown;
+  readonly shoppingLists: unknown;
+}
+
+/** Writes the document: the head, each recipe with its picture made as it goes, then the other parts whole. */
+async function writeParts(file: string, fresh: Record<string, unknown>, m: Maker, { members, recipes, plans, mealEvents, pantry, shoppingLists }: Parts): Promise<Size> {
+  const { at, end, scale } = m;
   const size: Size = { pictures: 0, pictureBytes: 0, parts: {}, total: 0, totalChars: 0 };
   const out = createWriteStream(file);
   const write = (part: string, text: string) => {
@@ -545,7 +606,7 @@ async function writeDocument(file: string, fresh: Record<string, unknown>, scale
   await write('pantry', `,"pantry":${JSON.stringify(pantry)}`);
   await write('shopping lists', `,"shoppingLists":${JSON.stringify(shoppingLists)}}`);
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-  return { size, counts: countsOf({ recipes: recipes.map(() => ({ image: {} })), plans, mealEvents, pantry, shoppingLists }) };
+  return size;
 }
 
 /** Writes, waiting when the stream's buffer is full. */

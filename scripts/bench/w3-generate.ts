@@ -87,138 +87,176 @@ const LINE_COLUMNS = [
   'suggested_price_is_aggregate', 'tick_notified',
 ] as const;
 
+type Bucket = { foodKey: string; displayName: string; unit: string; quantity: number; entries: string[] };
+type Aisles = { aisleOf: (foodKey: string) => string; order: readonly string[] };
+const bool = (v: unknown) => v === true || v === 1;
+
 /** The baseline's generate: the reads, the aggregation and the writes, by hand. */
-function baselineGenerate(raw: Raw, postgres: boolean, aisles: { aisleOf: (foodKey: string) => string; order: readonly string[] }, newId: () => string) {
-  const { aisleOf } = aisles;
-  const rank = (foodKey: string) => aisles.order.indexOf(aisleOf(foodKey));
-  const bool = (v: unknown) => v === true || v === 1;
+function baselineGenerate(raw: Raw, postgres: boolean, aisles: Aisles, newId: () => string) {
+  return async (householdId: string, planId: string): Promise<string> => {
+    const input = await readInputs(raw, householdId, planId);
+    const { buckets, skipped } = aggregate(input);
+    const have = pantryHave(input);
+    const best = await bestPrices(raw, input.household, buckets);
+    return writeList(raw, postgres, aisles, newId, { householdId, planId, input, buckets, skipped, have, best });
+  };
+}
+
+type Inputs = Awaited<ReturnType<typeof readInputs>>;
+
+/** Every read generate makes before it writes. */
+async function readInputs(raw: Raw, householdId: string, planId: string) {
+  const household = (await raw.all('select id, chains from households where id = $1', [householdId]))[0]!;
+  const members = await raw.all('select id, account_id from household_members where household_id = $1 order by created_at, id', [householdId]);
+  const revision = (await raw.all('select revision from household_revisions where household_id = $1', [householdId]))[0]!['revision'];
+  const synced = (await raw.all('select synced_at from food_table_syncs where id = $1', ['food-table']))[0];
+  const plan = (await raw.all('select id, week_start from plans where id = $1 and household_id = $2', [planId, householdId]))[0]!;
+  const days = await raw.all('select id, date, recipe_id, portions_override from plan_days where plan_id = $1 order by date', [planId]);
+  const dates = days.map((d) => d['date'] as string);
+  const events = await raw.all(`select id, date, event_type from meal_events where household_id = $1 and date >= $2 and date <= $3 order by date, created_at, id`, [householdId, dates[0], dates[dates.length - 1]]);
+  const participants = events.length === 0 ? [] : await raw.all(`select event_id, household_member_id, is_present, guest_count from meal_event_participants where event_id in (${events.map((_, i) => `$${i + 1}`).join(', ')})`, events.map((e) => e['id']));
+  const recipeRows = await raw.all(
+    `with recursive wanted(id) as (select recipe_id from plan_days where plan_id = $1 and recipe_id is not null union select i.base_recipe_id from recipe_ingredients i join wanted w on i.recipe_id = w.id where i.household_id = $2 and i.base_recipe_id is not null)
+     select id, title, servings from recipes where household_id = $2 and id in (select id from wanted)`,
+    [planId, householdId],
+  );
+  const ids = recipeRows.map((r) => r['id']);
+  const ingredients = await raw.all(`select recipe_id, display_name, food_key, quantity, unit, optional, base_recipe_id, reference from recipe_ingredients where household_id = $1 and recipe_id in (${ids.map((_, i) => `$${i + 2}`).join(', ')}) order by recipe_id, position`, [householdId, ...ids]);
+  const observations = await raw.all('select food_key, observation_type, quantity, unit, observed_at from pantry_observations where household_id = $1 order by observed_at, seq', [householdId]);
+  const merges = await raw.all('select from_key, to_key from pantry_merges where household_id = $1', [householdId]);
+  await raw.all('select food_key, unit, grams from unit_weights where household_id = $1', [householdId]);
+  return { household, members, revision, synced, plan, days, events, participants, recipeRows, ingredients, observations, merges };
+}
+
+/** Portions per day (the override, else the members at home: events may send some away, or the day out), and the foods they need. */
+function aggregate({ days, events, participants, members, recipeRows, ingredients }: Inputs) {
+  const recipes = new Map(recipeRows.map((r) => [r['id'] as string, { servings: Number(r['servings']), lines: [] as Row[] }]));
+  for (const i of ingredients) recipes.get(i['recipe_id'] as string)?.lines.push(i);
+  const buckets = new Map<string, Bucket>();
+  const skipped = new Set<string>();
+  const expand = (recipeId: string, factor: number, entry: string, depth: number) => {
+    const recipe = recipes.get(recipeId);
+    if (!recipe || depth > 16) return;
+    for (const l of recipe.lines) {
+      if (bool(l['optional'])) continue;
+      if (l['base_recipe_id'] !== null) {
+        expand(l['base_recipe_id'] as string, factor * (l['quantity'] === null ? 1 : Number(l['quantity'])), entry, depth + 1);
+        continue;
+      }
+      if (l['reference'] !== null) {
+        skipped.add(l['reference'] as string);
+        continue;
+      }
+      const unit = (l['unit'] as string | null) ?? 'pcs';
+      const key = `${l['food_key']}\u0000${unit}`;
+      const bucket = buckets.get(key) ?? { foodKey: l['food_key'] as string, displayName: l['display_name'] as string, unit, quantity: 0, entries: [] };
+      bucket.quantity = tidy(bucket.quantity + (l['quantity'] === null ? 0 : Number(l['quantity'])) * factor);
+      if (!bucket.entries.includes(entry)) bucket.entries.push(entry);
+      buckets.set(key, bucket);
+    }
+  };
+  for (const d of days) {
+    if (d['recipe_id'] === null) continue;
+    const own = events.filter((e) => e['date'] === d['date']);
+    if (own.some((e) => e['event_type'] === 'EatingOut' || e['event_type'] === 'Travel')) continue;
+    const away = new Set(participants.filter((p) => own.some((e) => e['id'] === p['event_id']) && p['household_member_id'] !== null && !bool(p['is_present'])).map((p) => p['household_member_id']));
+    const guests = participants.filter((p) => own.some((e) => e['id'] === p['event_id']) && p['household_member_id'] === null).reduce((n, p) => n + Number(p['guest_count']), 0);
+    const portions = d['portions_override'] !== null ? Number(d['portions_override']) : members.filter((m) => !away.has(m['id'])).length + guests;
+    const recipe = recipes.get(d['recipe_id'] as string);
+    if (recipe && portions > 0) expand(d['recipe_id'] as string, portions / recipe.servings, d['id'] as string, 0);
+  }
+  return { buckets, skipped };
+}
+
+/** The pantry: the newest amount bought of each food (merged foods under their target), counted against its line. */
+function pantryHave({ merges, observations }: Inputs) {
+  const target = new Map(merges.map((m) => [m['from_key'] as string, m['to_key'] as string]));
+  const have = new Map<string, { quantity: number; unit: string | null }>();
+  for (const o of observations) if (o['observation_type'] === 'Purchased' && o['quantity'] !== null) have.set(target.get(o['food_key'] as string) ?? (o['food_key'] as string), { quantity: Number(o['quantity']), unit: o['unit'] as string | null });
+  return have;
+}
+
+/** Prices: the cheapest list price at one of the household's chains, else anywhere. */
+async function bestPrices(raw: Raw, household: Row, buckets: ReadonlyMap<string, Bucket>) {
+  const keys = [...new Set([...buckets.values()].map((x) => x.foodKey))];
+  const products = keys.length === 0 ? [] : await raw.all(`select id, name, food_key, prices from food_products where food_key in (${keys.map((_, i) => `$${i + 1}`).join(', ')})`, keys);
+  const chains = new Set(json<string[]>(household['chains']).map((c) => c.toLowerCase()));
+  const best = new Map<string, { price: number; name: string; aggregate: boolean }>();
+  for (const key of keys) {
+    const offers = products.filter((p) => p['food_key'] === key).flatMap((p) => json<{ chain: string; price: number }[]>(p['prices']).map((o) => ({ ...o, name: p['name'] as string })));
+    const own = offers.filter((o) => chains.has(o.chain.toLowerCase()));
+    const pool = (own.length > 0 ? own : offers).sort((x, y) => x.price - y.price);
+    if (pool[0]) best.set(key, { price: pool[0].price, name: pool[0].name, aggregate: own.length === 0 });
+  }
+  return best;
+}
+
+interface Derived {
+  readonly householdId: string;
+  readonly planId: string;
+  readonly input: Inputs;
+  readonly buckets: ReadonlyMap<string, Bucket>;
+  readonly skipped: ReadonlySet<string>;
+  readonly have: ReadonlyMap<string, { quantity: number; unit: string | null }>;
+  readonly best: ReadonlyMap<string, { price: number; name: string; aggregate: boolean }>;
+}
+
+/** One transaction: the stored list and its lines, the list's row, the changed lines in one upsert. */
+async function writeList(raw: Raw, postgres: boolean, { aisleOf, order }: Aisles, newId: () => string, { householdId, planId, input, buckets, skipped, have, best }: Derived): Promise<string> {
+  const { revision, synced, plan } = input;
+  const rank = (foodKey: string) => order.indexOf(aisleOf(foodKey));
   const b = (v: boolean) => (postgres ? v : v ? 1 : 0);
   const upsert = (n: number) => {
     const tuples = Array.from({ length: n }, (_, r) => `(${LINE_COLUMNS.map((_, c) => `$${r * LINE_COLUMNS.length + c + 1}`).join(', ')})`).join(', ');
     const set = LINE_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
     return `insert into shopping_list_lines (${LINE_COLUMNS.join(', ')}) values ${tuples} on conflict (id) do update set ${set}`;
   };
-  return async (householdId: string, planId: string): Promise<string> => {
-    const household = (await raw.all('select id, chains from households where id = $1', [householdId]))[0]!;
-    const members = await raw.all('select id, account_id from household_members where household_id = $1 order by created_at, id', [householdId]);
-    const revision = (await raw.all('select revision from household_revisions where household_id = $1', [householdId]))[0]!['revision'];
-    const synced = (await raw.all('select synced_at from food_table_syncs where id = $1', ['food-table']))[0];
-    const plan = (await raw.all('select id, week_start from plans where id = $1 and household_id = $2', [planId, householdId]))[0]!;
-    const days = await raw.all('select id, date, recipe_id, portions_override from plan_days where plan_id = $1 order by date', [planId]);
-    const dates = days.map((d) => d['date'] as string);
-    const events = await raw.all(`select id, date, event_type from meal_events where household_id = $1 and date >= $2 and date <= $3 order by date, created_at, id`, [householdId, dates[0], dates[dates.length - 1]]);
-    const participants = events.length === 0 ? [] : await raw.all(`select event_id, household_member_id, is_present, guest_count from meal_event_participants where event_id in (${events.map((_, i) => `$${i + 1}`).join(', ')})`, events.map((e) => e['id']));
-    const recipeRows = await raw.all(
-      `with recursive wanted(id) as (select recipe_id from plan_days where plan_id = $1 and recipe_id is not null union select i.base_recipe_id from recipe_ingredients i join wanted w on i.recipe_id = w.id where i.household_id = $2 and i.base_recipe_id is not null)
-       select id, title, servings from recipes where household_id = $2 and id in (select id from wanted)`,
-      [planId, householdId],
+  await raw.run(postgres ? 'begin' : 'begin immediate', []);
+  try {
+    const stored = await raw.all(
+      `select l.id, l.version, x.id as line_id, x.food_key, x.unit, x.extra_quantity, x.status, x.purchased_quantity, x.purchased_unit, x.is_manual, x.added_after_shopping, x.tick_notified, x.position, x.required_quantity, x.have_quantity, x.suggested_price
+       from shopping_lists l left join shopping_list_lines x on x.list_id = l.id where l.household_id = $1 and l.plan_id = $2 order by x.position${postgres ? ' for update of l' : ''}`,
+      [householdId, planId],
     );
-    const ids = recipeRows.map((r) => r['id']);
-    const ingredients = await raw.all(`select recipe_id, display_name, food_key, quantity, unit, optional, base_recipe_id, reference from recipe_ingredients where household_id = $1 and recipe_id in (${ids.map((_, i) => `$${i + 2}`).join(', ')}) order by recipe_id, position`, [householdId, ...ids]);
-    const observations = await raw.all('select food_key, observation_type, quantity, unit, observed_at from pantry_observations where household_id = $1 order by observed_at, seq', [householdId]);
-    const merges = await raw.all('select from_key, to_key from pantry_merges where household_id = $1', [householdId]);
-    await raw.all('select food_key, unit, grams from unit_weights where household_id = $1', [householdId]);
-
-    // Portions per day: the override, else the members at home (events may send some away, or the day out).
-    const recipes = new Map(recipeRows.map((r) => [r['id'] as string, { servings: Number(r['servings']), lines: [] as Row[] }]));
-    for (const i of ingredients) recipes.get(i['recipe_id'] as string)?.lines.push(i);
-    const buckets = new Map<string, { foodKey: string; displayName: string; unit: string; quantity: number; entries: string[] }>();
-    const skipped = new Set<string>();
-    const expand = (recipeId: string, factor: number, entry: string, depth: number) => {
-      const recipe = recipes.get(recipeId);
-      if (!recipe || depth > 16) return;
-      for (const l of recipe.lines) {
-        if (bool(l['optional'])) continue;
-        if (l['base_recipe_id'] !== null) {
-          expand(l['base_recipe_id'] as string, factor * (l['quantity'] === null ? 1 : Number(l['quantity'])), entry, depth + 1);
-          continue;
-        }
-        if (l['reference'] !== null) {
-          skipped.add(l['reference'] as string);
-          continue;
-        }
-        const unit = (l['unit'] as string | null) ?? 'pcs';
-        const key = `${l['food_key']}\u0000${unit}`;
-        const bucket = buckets.get(key) ?? { foodKey: l['food_key'] as string, displayName: l['display_name'] as string, unit, quantity: 0, entries: [] };
-        bucket.quantity = tidy(bucket.quantity + (l['quantity'] === null ? 0 : Number(l['quantity'])) * factor);
-        if (!bucket.entries.includes(entry)) bucket.entries.push(entry);
-        buckets.set(key, bucket);
-      }
-    };
-    for (const d of days) {
-      if (d['recipe_id'] === null) continue;
-      const own = events.filter((e) => e['date'] === d['date']);
-      if (own.some((e) => e['event_type'] === 'EatingOut' || e['event_type'] === 'Travel')) continue;
-      const away = new Set(participants.filter((p) => own.some((e) => e['id'] === p['event_id']) && p['household_member_id'] !== null && !bool(p['is_present'])).map((p) => p['household_member_id']));
-      const guests = participants.filter((p) => own.some((e) => e['id'] === p['event_id']) && p['household_member_id'] === null).reduce((n, p) => n + Number(p['guest_count']), 0);
-      const portions = d['portions_override'] !== null ? Number(d['portions_override']) : members.filter((m) => !away.has(m['id'])).length + guests;
-      const recipe = recipes.get(d['recipe_id'] as string);
-      if (recipe && portions > 0) expand(d['recipe_id'] as string, portions / recipe.servings, d['id'] as string, 0);
-    }
-    // The pantry: the newest amount bought of each food (merged foods under their target), counted against its line.
-    const target = new Map(merges.map((m) => [m['from_key'] as string, m['to_key'] as string]));
-    const have = new Map<string, { quantity: number; unit: string | null }>();
-    for (const o of observations) if (o['observation_type'] === 'Purchased' && o['quantity'] !== null) have.set(target.get(o['food_key'] as string) ?? (o['food_key'] as string), { quantity: Number(o['quantity']), unit: o['unit'] as string | null });
-    // Prices: the cheapest list price at one of the household's chains, else anywhere.
-    const keys = [...new Set([...buckets.values()].map((x) => x.foodKey))];
-    const products = keys.length === 0 ? [] : await raw.all(`select id, name, food_key, prices from food_products where food_key in (${keys.map((_, i) => `$${i + 1}`).join(', ')})`, keys);
-    const chains = new Set(json<string[]>(household['chains']).map((c) => c.toLowerCase()));
-    const best = new Map<string, { price: number; name: string; aggregate: boolean }>();
-    for (const key of keys) {
-      const offers = products.filter((p) => p['food_key'] === key).flatMap((p) => json<{ chain: string; price: number }[]>(p['prices']).map((o) => ({ ...o, name: p['name'] as string })));
-      const own = offers.filter((o) => chains.has(o.chain.toLowerCase()));
-      const pool = (own.length > 0 ? own : offers).sort((x, y) => x.price - y.price);
-      if (pool[0]) best.set(key, { price: pool[0].price, name: pool[0].name, aggregate: own.length === 0 });
-    }
-
-    // One transaction: the stored list and its lines, the list's row, the changed lines in one upsert.
-    await raw.run(postgres ? 'begin' : 'begin immediate', []);
-    try {
-      const stored = await raw.all(
-        `select l.id, l.version, x.id as line_id, x.food_key, x.unit, x.extra_quantity, x.status, x.purchased_quantity, x.purchased_unit, x.is_manual, x.added_after_shopping, x.tick_notified, x.position, x.required_quantity, x.have_quantity, x.suggested_price
-         from shopping_lists l left join shopping_list_lines x on x.list_id = l.id where l.household_id = $1 and l.plan_id = $2 order by x.position${postgres ? ' for update of l' : ''}`,
-        [householdId, planId],
-      );
-      const listId = stored[0]!['id'] as string;
-      const lines = [...buckets.values()]
-        // The list's order: aisle, then food, then unit.
-        .sort((x, y) => rank(x.foodKey) - rank(y.foodKey) || (x.foodKey < y.foodKey ? -1 : x.foodKey > y.foodKey ? 1 : 0) || (x.unit < y.unit ? -1 : x.unit > y.unit ? 1 : 0))
-        .flatMap((x) => {
-          const h = have.get(x.foodKey);
-          const held = h && (h.unit ?? 'pcs') === x.unit ? h.quantity : 0;
-          return held >= x.quantity ? [] : [{ ...x, have: held }];
-        });
-      const used = new Set<string>();
-      const rows = lines.map((l, position) => {
-        const match = stored.find((s) => s['line_id'] !== null && !used.has(s['line_id'] as string) && s['food_key'] === l.foodKey && s['unit'] === l.unit);
-        if (match) used.add(match['line_id'] as string);
-        const price = best.get(l.foodKey);
-        const extra = match ? Number(match['extra_quantity']) : 0;
-        return {
-          row: [
-            match?.['line_id'] ?? newId(), listId, position, l.foodKey, l.displayName, tidy(l.quantity + extra), l.unit, extra, match?.['status'] ?? 'Buy',
-            match ? Number(match['purchased_quantity']) : 0, match?.['purchased_unit'] ?? null, l.have > 0 ? 'PartlyInPantry' : 'Planned', l.have, JSON.stringify(l.entries),
-            b(match ? bool(match['is_manual']) : false), b(match ? bool(match['added_after_shopping']) : false), aisleOf(l.foodKey), price?.price ?? null, price?.name ?? null,
-            price ? 'FoodTable' : 'None', b(price?.aggregate ?? false), b(match ? bool(match['tick_notified']) : false),
-          ],
-          changed: !match || Number(match['position']) !== position || Number(match['required_quantity']) !== tidy(l.quantity + extra) || Number(match['have_quantity']) !== l.have || (match['suggested_price'] === null ? null : Number(match['suggested_price'])) !== (price?.price ?? null),
-        };
+    const listId = stored[0]!['id'] as string;
+    const lines = [...buckets.values()]
+      // The list's order: aisle, then food, then unit.
+      .sort((x, y) => rank(x.foodKey) - rank(y.foodKey) || (x.foodKey < y.foodKey ? -1 : x.foodKey > y.foodKey ? 1 : 0) || (x.unit < y.unit ? -1 : x.unit > y.unit ? 1 : 0))
+      .flatMap((x) => {
+        const h = have.get(x.foodKey);
+        const held = h && (h.unit ?? 'pcs') === x.unit ? h.quantity : 0;
+        return held >= x.quantity ? [] : [{ ...x, have: held }];
       });
-      const derivedFrom = `${revision}/${synced ? iso(synced['synced_at']) : 'unsynced'}`;
-      const now = new Date().toISOString();
-      await raw.run(
-        'update shopping_lists set generated_at = $1, skipped_references = $2, derived_from = $3, fresh_until = $4, version = version + 1 where id = $5',
-        [now, JSON.stringify([...skipped]), derivedFrom, new Date(Date.now() + 86_400_000).toISOString(), listId],
-      );
-      const changed = rows.filter((r) => r.changed).map((r) => r.row);
-      if (changed.length > 0) await raw.run(upsert(changed.length), changed.flat());
-      await raw.run('commit', []);
-      return JSON.stringify({ id: listId, householdId, weeklyPlanId: plan['id'], generatedAt: now, items: rows.map((r) => Object.fromEntries(LINE_COLUMNS.map((c, i) => [c, r.row[i]]))) });
-    } catch (err) {
-      await raw.run('rollback', []);
-      throw err;
-    }
-  };
+    const used = new Set<string>();
+    const rows = lines.map((l, position) => {
+      const match = stored.find((s) => s['line_id'] !== null && !used.has(s['line_id'] as string) && s['food_key'] === l.foodKey && s['unit'] === l.unit);
+      if (match) used.add(match['line_id'] as string);
+      const price = best.get(l.foodKey);
+      const extra = match ? Number(match['extra_quantity']) : 0;
+      return {
+        row: [
+          match?.['line_id'] ?? newId(), listId, position, l.foodKey, l.displayName, tidy(l.quantity + extra), l.unit, extra, match?.['status'] ?? 'Buy',
+          match ? Number(match['purchased_quantity']) : 0, match?.['purchased_unit'] ?? null, l.have > 0 ? 'PartlyInPantry' : 'Planned', l.have, JSON.stringify(l.entries),
+          b(match ? bool(match['is_manual']) : false), b(match ? bool(match['added_after_shopping']) : false), aisleOf(l.foodKey), price?.price ?? null, price?.name ?? null,
+          price ? 'FoodTable' : 'None', b(price?.aggregate ?? false), b(match ? bool(match['tick_notified']) : false),
+        ],
+        changed: !match || Number(match['position']) !== position || Number(match['required_quantity']) !== tidy(l.quantity + extra) || Number(match['have_quantity']) !== l.have || (match['suggested_price'] === null ? null : Number(match['suggested_price'])) !== (price?.price ?? null),
+      };
+    });
+    const derivedFrom = `${revision}/${synced ? iso(synced['synced_at']) : 'unsynced'}`;
+    const now = new Date().toISOString();
+    await raw.run(
+      'update shopping_lists set generated_at = $1, skipped_references = $2, derived_from = $3, fresh_until = $4, version = version + 1 where id = $5',
+      [now, JSON.stringify([...skipped]), derivedFrom, new Date(Date.now() + 86_400_000).toISOString(), listId],
+    );
+    const changed = rows.filter((r) => r.changed).map((r) => r.row);
+    if (changed.length > 0) await raw.run(upsert(changed.length), changed.flat());
+    await raw.run('commit', []);
+    return JSON.stringify({ id: listId, householdId, weeklyPlanId: plan['id'], generatedAt: now, items: rows.map((r) => Object.fromEntries(LINE_COLUMNS.map((c, i) => [c, r.row[i]]))) });
+  } catch (err) {
+    await raw.run('rollback', []);
+    throw err;
+  }
 }
 
 async function serve(): Promise<void> {

@@ -179,8 +179,8 @@ function badMultipartBody(schema: JsonSchema): fc.Arbitrary<{ bytes: string; con
   return fc.oneof(...gens);
 }
 
-/** Every way to make a request to `op` that the service must refuse with a 4xx. */
-export function refusedRequest(ctx: FuzzContext, op: Operation): fc.Arbitrary<FuzzRequest> {
+/** What every family of faults of one operation builds on: its path, query, cookies and a base request. */
+function faultKit(ctx: FuzzContext, op: Operation, add: (weight: number, arbitrary: fc.Arbitrary<FuzzRequest>) => void) {
   const path = pathOf(ctx, op);
   const query = queryOf(op);
   const cookie = liveCookie(ctx.token);
@@ -196,10 +196,26 @@ export function refusedRequest(ctx: FuzzContext, op: Operation): fc.Arbitrary<Fu
   // Most requests carry the live session, some none: each fault must be refused either way.
   const maybeCookie = fc.option(cookie, { nil: undefined, freq: 4 });
   const live = (b: { noise: Record<string, string> }, c: string | undefined): Record<string, string> => (c === undefined ? { ...b.noise } : { ...b.noise, Cookie: c });
+  return { ctx, op, path, query, cookie, base, build, maybeCookie, live, add };
+}
+
+type FaultKit = ReturnType<typeof faultKit>;
+
+/** Every way to make a request to `op` that the service must refuse with a 4xx. */
+export function refusedRequest(ctx: FuzzContext, op: Operation): fc.Arbitrary<FuzzRequest> {
   // Weighted: the body, path and query, where most of the parsing lies, get the larger share of the runs.
   const faults: fc.WeightedArbitrary<FuzzRequest>[] = [];
-  const add = (weight: number, arbitrary: fc.Arbitrary<FuzzRequest>) => faults.push({ weight, arbitrary });
+  const kit = faultKit(ctx, op, (weight, arbitrary) => faults.push({ weight, arbitrary }));
+  // In this order, so that a FUZZ_SEED reproduces the same requests.
+  urlFaults(kit);
+  accessFaults(kit);
+  parameterFaults(kit);
+  bodyFaults(kit);
+  return fc.oneof(...faults);
+}
 
+/** The URL: an escape that does not decode, a NUL in the query, a path no route answers, a method the path does not answer. */
+function urlFaults({ ctx, op, base, build, maybeCookie, live, add }: FaultKit): void {
   // The URL cannot be percent-decoded, or decodes to a NUL: refused before routing.
   add(1, 
     fc.record({ b: base, c: maybeCookie, esc: QUERY_ESCAPES, where: fc.nat(), inQuery: fc.boolean() }).map(({ b, c, esc, where, inQuery }) => {
@@ -237,6 +253,10 @@ export function refusedRequest(ctx: FuzzContext, op: Operation): fc.Arbitrary<Fu
   const answered = new Set(ctx.ops.filter((o) => o.template === op.template).map((o) => o.method as string));
   const others = [...METHODS, 'OPTIONS'].filter((m) => !answered.has(m));
   if (others.length) add(1, fc.record({ b: base, c: maybeCookie, m: fc.constantFrom(...others) }).map(({ b, c, m }) => build(`method ${m}`, m, join(b.path, queryString(b.query)), live(b, c), b.body)));
+}
+
+/** Who calls: no session or a dead one, a cross-site write, an app below the version floor. */
+function accessFaults({ ctx, op, base, cookie, build, maybeCookie, live, add }: FaultKit): void {
   // No session, or a dead one.
   if (op.session) {
     add(1, 
@@ -257,6 +277,10 @@ export function refusedRequest(ctx: FuzzContext, op: Operation): fc.Arbitrary<Fu
   if (op.versionGated) {
     add(1, fc.record({ b: base, c: maybeCookie, v: fc.constantFrom(...ctx.oldVersions) }).map(({ b, c, v }) => build(`app version ${v}`, op.method, join(b.path, queryString(b.query)), { ...live(b, c), 'X-App-Version': v }, b.body)));
   }
+}
+
+/** Path and query parameters of the wrong shape. */
+function parameterFaults({ ctx, op, query, base, build, maybeCookie, live, add }: FaultKit): void {
   // A path parameter of the wrong shape.
   for (const p of op.pathParams) {
     const bad = invalidString(p.schema);
@@ -281,6 +305,10 @@ export function refusedRequest(ctx: FuzzContext, op: Operation): fc.Arbitrary<Fu
       ),
     );
   }
+}
+
+/** A body the route refuses: of the wrong shape, unsigned, or over the limit. */
+function bodyFaults({ op, base, build, maybeCookie, live, add }: FaultKit): void {
   // A body the route refuses.
   if (op.body) {
     const bodies =
@@ -304,7 +332,6 @@ export function refusedRequest(ctx: FuzzContext, op: Operation): fc.Arbitrary<Fu
       }),
     );
   }
-  return fc.oneof(...faults);
 }
 
 /** A GET with the live session, plausible and junk query values and junk headers: any answer but a 5xx will do. */
