@@ -8,7 +8,7 @@ import type { SecretTokens } from '../../ports/secret-tokens.js';
 import type { Account } from '../accounts/types.js';
 import type { MealEvent } from '../events/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
-import { deriveDay } from '../plans/portions.js';
+import { deriveDay } from '../events/portions.js';
 import { addDays, dateIn, weekStartOf, type IsoDate } from '../shared/dates.js';
 import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';

@@ -1,4 +1,4 @@
-import { GUEST_WEIGHT } from '../plans/portions.js';
+import { GUEST_WEIGHT } from '../events/portions.js';
 
 /**
  * The household types the dinner prices are published for. Portions follow the service's guest weights (an

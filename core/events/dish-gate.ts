@@ -1,5 +1,5 @@
 import type { PlanDayRow } from '../../ports/plan-store.js';
-import { avoidsOfDay, dishConflict } from '../plans/avoid-gate.js';
+import { avoidsOfDay, dishConflict } from './avoid-gate.js';
 import { recipesReaching } from '../recipes/reaching.js';
 import { weekStartOf, type IsoDate } from '../shared/dates.js';
 import type { DishConflict, ErrorOf } from '../shared/errors.js';
@@ -24,7 +24,7 @@ export interface DishOptions {
  * The candidate gate for a change of events, before it is written: the dishes already planned that it would make
  * unservable, for each day an added event with avoids lands on (the day's avoids once the change is made: its
  * events, less those the change removes, plus those it adds, against that day's dish, through
- * core/plans/avoid-gate.ts). Any such dish refuses the change (avoid-conflict, naming the first), unless
+ * core/events/avoid-gate.ts). Any such dish refuses the change (avoid-conflict, naming the first), unless
  * `replaceDish`: then the days to clear once the change is written (`clearDishes`). An event without avoids, and
  * removing one, can break no dish, so most changes read nothing here.
  */

@@ -6,7 +6,7 @@ import { dateIn, type IsoDate } from '../shared/dates.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import type { PlannedDay, PlannerDay } from './planner.js';
-import type { DerivedDay } from './portions.js';
+import type { DerivedDay } from '../events/portions.js';
 
 export type AiRefusal = ErrorOf<'ai-quota-used' | 'ai-paused'>;
 

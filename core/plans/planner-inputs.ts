@@ -10,7 +10,7 @@ import { recipeTitleKey } from '../recipes/types.js';
 import { avoidMatcher, type IngredientName } from '../shared/avoids.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { convert, tidy, unitOf } from '../food/units.js';
-import { dishIngredients } from './avoid-gate.js';
+import { dishIngredients } from '../events/avoid-gate.js';
 import type { PlannerCandidate } from './planner.js';
 
 /** The prefix of a library recipe's id among the candidates (`library:{id}`). */

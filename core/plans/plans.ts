@@ -11,8 +11,8 @@ import { addDays, dateIn, daysBetween, weekDates, weekStartOf, type IsoDate } fr
 import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
-import { deriveDay, type DerivedDay } from './portions.js';
-import { avoidsOfDay, dishConflict } from './avoid-gate.js';
+import { deriveDay, type DerivedDay } from '../events/portions.js';
+import { avoidsOfDay, dishConflict } from '../events/avoid-gate.js';
 import { servingNotesOf } from './serving-notes.js';
 import { recipesReaching } from '../recipes/reaching.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';

@@ -1,7 +1,7 @@
 import type { MealEvent } from '../events/types.js';
 import type { Language, Member } from '../households/types.js';
 import type { CookingWindow } from '../calendar/day-entries.js';
-import { avoidsOfDay } from './avoid-gate.js';
+import { avoidsOfDay } from '../events/avoid-gate.js';
 
 /** Text for people, in the household's language. */
 const WORDS: Record<Language, { avoids: (list: string) => string; guests: (count: number, notes: string) => string; busy: (w: CookingWindow) => string }> = {

@@ -28,12 +28,12 @@ import { addDays, type IsoDate } from '../shared/dates.js';
 import type { ErrorOf } from '../shared/errors.js';
 import type { HouseholdId } from '../shared/ids.js';
 import { fail, ok, type Result } from '../shared/result.js';
-import { avoidsOfDay, dishConflict } from './avoid-gate.js';
+import { avoidsOfDay, dishConflict } from '../events/avoid-gate.js';
 import { aiTips, type AiRefusal } from './planner-ai.js';
 import { candidatesOf, candidateSources, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
 import { planWeek, type PlannerDay, type SuggestionReason } from './planner.js';
 import { viewsOf, type PlanDeps, type PlanView } from './plans.js';
-import { deriveDay } from './portions.js';
+import { deriveDay } from '../events/portions.js';
 import { busyNote, servingNotesOf } from './serving-notes.js';
 
 export interface SuggestionDeps extends PlanDeps {

@@ -55,7 +55,7 @@ export type AppError =
   | { type: 'platform-admin-only' }
   // the household's proposals past its rate class (planner-per-household)
   | { type: 'planner-throttled'; retryAfterSec: number }
-  // a dish one of whose ingredients breaks an avoid of that day's guests (core/plans/avoid-gate.ts)
+  // a dish one of whose ingredients breaks an avoid of that day's guests (core/events/avoid-gate.ts)
   | ({ type: 'avoid-conflict' } & DishConflict)
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }

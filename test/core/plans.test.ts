@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { addDays, dateIn, daysBetween, isIsoDate, weekStartOf } from '../../core/shared/dates.js';
-import { deriveDay } from '../../core/plans/portions.js';
+import { deriveDay } from '../../core/events/portions.js';
 import type { MealEvent, MealEventParticipant } from '../../core/events/types.js';
 import type { Member } from '../../core/households/types.js';
 import type { Ingredient, Recipe } from '../../core/recipes/types.js';
-import { dishConflict } from '../../core/plans/avoid-gate.js';
+import { dishConflict } from '../../core/events/avoid-gate.js';
 import { servingNotesOf } from '../../core/plans/serving-notes.js';
 import { normalizeFoodKey } from '../../core/shared/food-key.js';
 

@@ -1,4 +1,4 @@
-import type { GuestType, MealEvent } from '../events/types.js';
+import type { GuestType, MealEvent } from './types.js';
 import type { Member } from '../households/types.js';
 import { avoidsOfDay } from './avoid-gate.js';
 

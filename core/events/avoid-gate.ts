@@ -1,4 +1,4 @@
-import type { MealEvent } from '../events/types.js';
+import type { MealEvent } from './types.js';
 import type { Recipe } from '../recipes/types.js';
 import { avoidMatcher, type IngredientName } from '../shared/avoids.js';
 import type { IsoDate } from '../shared/dates.js';
