@@ -38,31 +38,7 @@ for (const kind of databaseKinds()) {
     const as = (client: Client): Promise<Page> => suite.page(client);
 
     it('proposes a week that keeps to the avoids and the cooking time, draws a day again, and saves only the kept days', async () => {
-      const k = await signedInClient(suite.server.url, 'Kari');
-      const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
-      const base = `/api/v1/households/${h.id}`;
-      const monday = thisMonday();
-      const plan = (await k.client.put(`${base}/plans/week/${monday}`)).json as { id: string };
-      const ids = new Map<string, string>();
-      for (const [title, totalMinutes, lines] of RECIPES) {
-        const r = await k.client.post(`${base}/recipes`, {
-          title, servings: 4, activeMinutes: null, totalMinutes, steps: [],
-          ingredients: lines.map(([displayName, quantity, unit]) => ({ displayName, quantity, unit, optional: false, baseRecipeId: null, reference: null })),
-        });
-        expect(r.status, title).to.equal(201);
-        ids.set(title, r.json.id as string);
-      }
-      // This week and the next: guests who avoid nuts on Wednesday, 20 minutes to cook on Tuesday.
-      for (const week of [monday, addDays(monday, 7)]) {
-        const event = { servingTime: null, notes: null, memberAttendance: null };
-        const guests = await k.client.post(`${base}/events`, { ...event, date: addDays(week, 2), eventType: 'Guests', availableCookingMinutes: null, guests: [{ guestType: 'Adult', guestCount: 2, dietaryNotes: null, avoids: ['nøtter'] }] });
-        expect(guests.status).to.equal(201);
-        const football = await k.client.post(`${base}/events`, { ...event, date: addDays(week, 1), eventType: 'Activity', availableCookingMinutes: 20, guests: null });
-        expect(football.status).to.equal(201);
-      }
-      const m = await signedInClient(suite.server.url, 'Mia');
-      const code = (await k.client.post(`${base}/invites`, { role: 'Junior' })).json.code as string;
-      expect((await m.client.post('/api/v1/invites/accept', { code })).status).to.equal(200);
+      const { k, m, base, monday, plan, ids } = await householdWithAWeek(suite.server.url);
 
       page = await as(k.client);
       await page.goto(`${suite.server.url}/week/${monday}`);
@@ -161,4 +137,37 @@ for (const kind of databaseKinds()) {
       expect((await k.client.get(base)).json.libraryRecipesOn).to.equal(true);
     });
   });
+}
+
+/**
+ * Kari's household with the recipes, this week's plan, and in this week and the next guests who avoid nuts on
+ * Wednesday and 20 minutes to cook on Tuesday; Mia joins as a Junior.
+ */
+async function householdWithAWeek(url: string) {
+  const k = await signedInClient(url, 'Kari');
+  const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
+  const base = `/api/v1/households/${h.id}`;
+  const monday = thisMonday();
+  const plan = (await k.client.put(`${base}/plans/week/${monday}`)).json as { id: string };
+  const ids = new Map<string, string>();
+  for (const [title, totalMinutes, lines] of RECIPES) {
+    const r = await k.client.post(`${base}/recipes`, {
+      title, servings: 4, activeMinutes: null, totalMinutes, steps: [],
+      ingredients: lines.map(([displayName, quantity, unit]) => ({ displayName, quantity, unit, optional: false, baseRecipeId: null, reference: null })),
+    });
+    expect(r.status, title).to.equal(201);
+    ids.set(title, r.json.id as string);
+  }
+  // This week and the next: guests who avoid nuts on Wednesday, 20 minutes to cook on Tuesday.
+  for (const week of [monday, addDays(monday, 7)]) {
+    const event = { servingTime: null, notes: null, memberAttendance: null };
+    const guests = await k.client.post(`${base}/events`, { ...event, date: addDays(week, 2), eventType: 'Guests', availableCookingMinutes: null, guests: [{ guestType: 'Adult', guestCount: 2, dietaryNotes: null, avoids: ['nøtter'] }] });
+    expect(guests.status).to.equal(201);
+    const football = await k.client.post(`${base}/events`, { ...event, date: addDays(week, 1), eventType: 'Activity', availableCookingMinutes: 20, guests: null });
+    expect(football.status).to.equal(201);
+  }
+  const m = await signedInClient(url, 'Mia');
+  const code = (await k.client.post(`${base}/invites`, { role: 'Junior' })).json.code as string;
+  expect((await m.client.post('/api/v1/invites/accept', { code })).status).to.equal(200);
+  return { k, m, base, monday, plan, ids };
 }
