@@ -51,12 +51,12 @@ import { memoryBillingStore } from '../adapters/memory/billing-store.js';
 import { knexPushDeviceStore } from '../adapters/knex/push-device-store.js';
 import { knexPushDeliveryStore } from '../adapters/knex/push-delivery-store.js';
 import { memoryPushDeliveryStore, memoryPushDeviceStore } from '../adapters/memory/push-devices.js';
-import { knexDinnerPriceSubscriberStore } from '../adapters/knex/dinner-price-subscriber-store.js';
-import { memoryDinnerPriceSubscriberStore } from '../adapters/memory/dinner-price-subscribers.js';
+import { knexDinnerPriceSubscriberStore } from '../adapters/knex/dinner-price-monthly-mails.js';
+import { memoryDinnerPriceSubscriberStore } from '../adapters/memory/dinner-price-monthly-mails.js';
 import { knexDinnerPriceStore } from '../adapters/knex/dinner-price-store.js';
 import { memoryDinnerPriceStore } from '../adapters/memory/dinner-prices.js';
-import { knexWaitlistStore } from '../adapters/knex/waitlist-store.js';
-import { memoryWaitlistStore } from '../adapters/memory/waitlist.js';
+import { knexMailingList } from '../adapters/knex/mailing-list-store.js';
+import { listRows, memoryMailingList } from '../adapters/memory/mailing-list.js';
 import { knexHouseholdArchiveStore } from '../adapters/knex/household-archive-store.js';
 import { memoryHouseholdArchiveStore } from '../adapters/memory/household-archive-store.js';
 
@@ -100,7 +100,7 @@ export function knexStores(knex: Knex) {
     billing: knexBillingStore(knex),
     dinnerPriceSubscribers: knexDinnerPriceSubscriberStore(knex),
     dinnerPrices: knexDinnerPriceStore(knex),
-    waitlist: knexWaitlistStore(knex),
+    waitlist: knexMailingList(knex, 'waitlist'),
     archive: knexHouseholdArchiveStore(knex),
   };
 }
@@ -147,7 +147,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     billing: memoryBillingStore(t),
     dinnerPriceSubscribers: memoryDinnerPriceSubscriberStore(),
     dinnerPrices: memoryDinnerPriceStore(),
-    waitlist: memoryWaitlistStore(t),
+    waitlist: memoryMailingList(listRows('waitlist'), t),
     archive: memoryHouseholdArchiveStore(() => stores),
   };
   return stores;

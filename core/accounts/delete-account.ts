@@ -1,5 +1,5 @@
 import type { HouseholdStore } from '../../ports/household-store.js';
-import type { WaitlistStore } from '../../ports/waitlist-store.js';
+import type { MailingListStore } from '../../ports/mailing-list-store.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import type { AccountDeps } from './deps.js';
@@ -13,7 +13,7 @@ import type { Account } from './types.js';
  * one of its address).
  */
 export async function deleteAccount(
-  deps: Pick<AccountDeps, 'accounts'> & { households: HouseholdStore; waitlist: Pick<WaitlistStore, 'removeOfAccount'> },
+  deps: Pick<AccountDeps, 'accounts'> & { households: HouseholdStore; waitlist: Pick<MailingListStore, 'removeOfAccount'> },
   account: Account,
 ): Promise<Result<void, ErrorOf<'owner-required'>>> {
   const memberships = await deps.households.membershipsOf(account.id);

@@ -1,5 +1,5 @@
 import type { HouseholdStore } from '../../ports/household-store.js';
-import type { WaitlistStore } from '../../ports/waitlist-store.js';
+import type { MailingListStore } from '../../ports/mailing-list-store.js';
 import type { HouseholdWithMembers, Member } from '../households/types.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { deleteAccount } from './delete-account.js';
@@ -16,7 +16,7 @@ import { DISPLAY_NAME_MAX, PASSWORD_MAX, type Account, type AccountLanguage } fr
  */
 export type OperatorDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'loginThrottle' | 'hasher' | 'breached' | 'tokens' | 'ids' | 'clock'> & {
   households: HouseholdStore;
-  waitlist: Pick<WaitlistStore, 'removeOfAccount' | 'linkAccount'>;
+  waitlist: Pick<MailingListStore, 'removeOfAccount' | 'linkAccount'>;
 };
 
 /** Why the operator's command was refused: said to the operator in one line (bootstrap/admin.ts). */

@@ -1,5 +1,5 @@
 import type { ReferralCodeStore } from '../../ports/referral-code-store.js';
-import type { WaitlistStore } from '../../ports/waitlist-store.js';
+import type { MailingListStore } from '../../ports/mailing-list-store.js';
 import { normalizeReferralCode } from '../reference/referral-codes.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
@@ -13,7 +13,7 @@ import { PASSWORD_MIN, type AccountLanguage } from './types.js';
 
 export type RegisterDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'accountTokens' | 'hasher' | 'breached' | 'mailer' | 'ids' | 'tokens' | 'clock' | 'publicBaseUrl'> & {
   referralCodes: Pick<ReferralCodeStore, 'redeem'>;
-  waitlist: Pick<WaitlistStore, 'linkAccount'>;
+  waitlist: Pick<MailingListStore, 'linkAccount'>;
 };
 
 export interface RegisterInput {

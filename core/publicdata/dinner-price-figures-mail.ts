@@ -1,4 +1,4 @@
-import type { DinnerPriceLanguage } from '../../ports/dinner-price-subscriber-store.js';
+import type { ListLanguage } from '../../ports/mailing-list-store.js';
 import type { Mail } from '../../ports/mailer.js';
 import type { PublicMonth } from '../dinnerprices/publish.js';
 import type { HouseholdType } from '../dinnerprices/types.js';
@@ -17,7 +17,7 @@ interface Words {
   unsubscribe: string;
 }
 
-const WORDS: Record<DinnerPriceLanguage, Words> = {
+const WORDS: Record<ListLanguage, Words> = {
   nb: {
     locale: 'nb-NO',
     subject: (month) => `Middagsprisene for ${month}`,
@@ -55,7 +55,7 @@ const monthName = (locale: string, month: string) =>
  */
 export function composeDinnerPriceFigures(
   to: string,
-  lang: DinnerPriceLanguage,
+  lang: ListLanguage,
   figures: readonly PublicMonth[],
   links: { unsubscribe: string; allMonths: string },
 ): Mail {

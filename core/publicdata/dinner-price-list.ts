@@ -1,10 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
-import type {
-  DinnerPriceLanguage,
-  DinnerPriceSubscriber,
-  DinnerPriceSubscriberStore,
-  DinnerPriceToken,
-} from '../../ports/dinner-price-subscriber-store.js';
+import type { DinnerPriceSubscriberStore } from '../../ports/dinner-price-monthly-mails.js';
+import type { ListedAddress, ListLanguage, ListToken } from '../../ports/mailing-list-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { Mailer } from '../../ports/mailer.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
@@ -34,15 +30,16 @@ export const CONFIRMATION_MAIL_INTERVAL_MS = DAY_MS;
  */
 export const LEFT_LINK_MEMORY_MS = 365 * DAY_MS;
 
-const expired = (s: DinnerPriceSubscriber, now: Date) => s.confirmedAt === null && now.getTime() - s.createdAt.getTime() > UNCONFIRMED_LIFETIME_MS;
+const expired = (s: ListedAddress, now: Date) => s.confirmedAt === null && now.getTime() - s.createdAt.getTime() > UNCONFIRMED_LIFETIME_MS;
 
 /** Mints the two tokens of one mail; answers the tokens for the links and their hashes for the store. */
 function mintLinks(deps: Pick<DinnerPriceListDeps, 'tokens' | 'publicBaseUrl'>) {
   const confirm = deps.tokens.generate();
   const unsubscribe = deps.tokens.generate();
-  const hashes: DinnerPriceToken[] = [
-    { tokenHash: deps.tokens.hash(confirm), purpose: 'confirm' },
-    { tokenHash: deps.tokens.hash(unsubscribe), purpose: 'unsubscribe' },
+  // The list's links work while the address is listed: they carry no expiry.
+  const hashes: ListToken[] = [
+    { tokenHash: deps.tokens.hash(confirm), purpose: 'confirm', expiresAt: null },
+    { tokenHash: deps.tokens.hash(unsubscribe), purpose: 'unsubscribe', expiresAt: null },
   ];
   return { hashes, links: { confirm: dinnerPriceLinks.confirm(deps.publicBaseUrl, confirm), unsubscribe: dinnerPriceLinks.unsubscribe(deps.publicBaseUrl, unsubscribe) } };
 }
@@ -55,7 +52,7 @@ function mintLinks(deps: Pick<DinnerPriceListDeps, 'tokens' | 'publicBaseUrl'>) 
  */
 export async function subscribeToDinnerPrices(
   deps: DinnerPriceListDeps,
-  input: { email: string; language: DinnerPriceLanguage },
+  input: { email: string; language: ListLanguage },
 ): Promise<Result<void, ErrorOf<'email-invalid'>>> {
   if (!isEmailAddress(input.email)) return fail({ type: 'email-invalid' });
   const email = normalizeEmail(input.email);
@@ -68,7 +65,7 @@ export async function subscribeToDinnerPrices(
   }
   if (!known) {
     const added = await deps.dinnerPriceSubscribers.add(
-      { id: deps.ids.newId(), email, language: input.language, createdAt: now, confirmedAt: null, lastMailedAt: now },
+      { id: deps.ids.newId(), email, language: input.language, createdAt: now, confirmedAt: null, lastMailedAt: now, accountId: null },
       mint.hashes,
     );
     // 'email-taken': a simultaneous request listed it a moment ago and mails it.
@@ -94,15 +91,16 @@ export async function confirmDinnerPrices(
   input: { token: string },
 ): Promise<Result<'confirmed', ErrorOf<'dinner-price-token-unknown' | 'dinner-price-token-expired'>>> {
   const now = deps.clock.now();
-  const target = await deps.dinnerPriceSubscribers.byToken(deps.tokens.hash(input.token), 'confirm');
+  const tokenHash = deps.tokens.hash(input.token);
+  const target = await deps.dinnerPriceSubscribers.byToken(tokenHash, 'confirm');
   if (!target) return fail({ type: 'dinner-price-token-unknown' });
-  if (target.state === 'left') return fail({ type: target.exit === 'expired' ? 'dinner-price-token-expired' : 'dinner-price-token-unknown' });
-  if (expired(target.subscriber, now)) {
-    await deps.dinnerPriceSubscribers.remove(target.subscriber.id, 'expired', now);
+  if (target.address === null) return fail({ type: target.exit === 'expired' ? 'dinner-price-token-expired' : 'dinner-price-token-unknown' });
+  if (expired(target.address, now)) {
+    await deps.dinnerPriceSubscribers.remove(target.address.id, 'expired', now);
     return fail({ type: 'dinner-price-token-expired' });
   }
   // A simultaneous unsubscribe may have removed it since: then the link is one of an unsubscribed address.
-  if (!(await deps.dinnerPriceSubscribers.confirm(target.subscriber.id, now))) return fail({ type: 'dinner-price-token-unknown' });
+  if (!(await deps.dinnerPriceSubscribers.confirm(tokenHash, now))) return fail({ type: 'dinner-price-token-unknown' });
   return ok('confirmed');
 }
 
@@ -116,7 +114,7 @@ export async function unsubscribeFromDinnerPrices(
 ): Promise<Result<'unsubscribed', ErrorOf<'dinner-price-token-unknown'>>> {
   const target = await deps.dinnerPriceSubscribers.byToken(deps.tokens.hash(input.token), 'unsubscribe');
   if (!target) return fail({ type: 'dinner-price-token-unknown' });
-  if (target.state === 'listed') await deps.dinnerPriceSubscribers.remove(target.subscriber.id, 'unsubscribed', deps.clock.now());
+  if (target.address !== null) await deps.dinnerPriceSubscribers.remove(target.address.id, 'unsubscribed', deps.clock.now());
   return ok('unsubscribed');
 }
 
@@ -126,6 +124,6 @@ export async function purgeUnconfirmedDinnerPriceSubscribers(
 ): Promise<{ expired: number; forgotten: number }> {
   const now = deps.clock.now();
   const expiredCount = await deps.dinnerPriceSubscribers.removeUnconfirmed(new Date(now.getTime() - UNCONFIRMED_LIFETIME_MS), now);
-  const forgotten = await deps.dinnerPriceSubscribers.forgetLeft(new Date(now.getTime() - LEFT_LINK_MEMORY_MS));
+  const forgotten = await deps.dinnerPriceSubscribers.forgetTokens(new Date(now.getTime() - LEFT_LINK_MEMORY_MS));
   return { expired: expiredCount, forgotten };
 }

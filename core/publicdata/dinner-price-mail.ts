@@ -1,4 +1,4 @@
-import type { DinnerPriceLanguage } from '../../ports/dinner-price-subscriber-store.js';
+import type { ListLanguage } from '../../ports/mailing-list-store.js';
 import type { Mail } from '../../ports/mailer.js';
 
 /**
@@ -18,7 +18,7 @@ interface Words {
   unsubscribe: string;
 }
 
-const WORDS: Record<DinnerPriceLanguage, Words> = {
+const WORDS: Record<ListLanguage, Words> = {
   nb: {
     subject: 'Bekreft at du vil få middagsprisene',
     lines: [
@@ -44,7 +44,7 @@ const WORDS: Record<DinnerPriceLanguage, Words> = {
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The confirmation mail: plain text plus HTML, with the confirm link and (as in every dinner-price mail) the unsubscribe link. */
-export function composeDinnerPriceConfirmation(to: string, lang: DinnerPriceLanguage, links: { confirm: string; unsubscribe: string }): Mail {
+export function composeDinnerPriceConfirmation(to: string, lang: ListLanguage, links: { confirm: string; unsubscribe: string }): Mail {
   const w = WORDS[lang];
   const text = [...w.lines, '', `${w.confirm}: ${links.confirm}`, '', w.unsubscribeLead, `${w.unsubscribe}: ${links.unsubscribe}`, ''].join('\n');
   const html = [

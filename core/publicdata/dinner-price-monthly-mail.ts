@@ -1,6 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
 import type { DinnerPriceStore } from '../../ports/dinner-price-store.js';
-import type { DinnerPriceSubscriberStore } from '../../ports/dinner-price-subscriber-store.js';
+import type { DinnerPriceSubscriberStore } from '../../ports/dinner-price-monthly-mails.js';
 import type { Mailer } from '../../ports/mailer.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
 import { instantAt } from '../calendar/wall-clock.js';
@@ -73,7 +73,7 @@ export async function mailDinnerPrices(deps: DinnerPriceMonthlyMailDeps, options
     const page = await deps.dinnerPriceSubscribers.dueForMonthlyMail({ month, confirmedBefore, afterId, limit: batch });
     for (const s of page) {
       const unsubscribe = deps.tokens.generate();
-      const tokens = [{ tokenHash: deps.tokens.hash(unsubscribe), purpose: 'unsubscribe' as const }];
+      const tokens = [{ tokenHash: deps.tokens.hash(unsubscribe), purpose: 'unsubscribe' as const, expiresAt: null }];
       if (!(await deps.dinnerPriceSubscribers.claimMonthlyMail(s.id, month, { at: deps.clock.now(), tokens }))) {
         outcome.claimedElsewhere++;
         continue;

@@ -1,11 +1,11 @@
 import type { Mail } from '../../ports/mailer.js';
-import type { WaitlistLanguage } from '../../ports/waitlist-store.js';
+import type { ListLanguage } from '../../ports/mailing-list-store.js';
 import { composeLinkMail, type LinkMailWords } from '../shared/link-mail.js';
 
 /** The link a waitlist mail carries: GET /api/v1/waitlist/confirm in the OpenAPI document, with the token. */
 export const waitlistConfirmLink = (base: string, token: string) => `${base}/api/v1/waitlist/confirm?token=${encodeURIComponent(token)}`;
 
-const WORDS: Record<WaitlistLanguage, LinkMailWords> = {
+const WORDS: Record<ListLanguage, LinkMailWords> = {
   nb: {
     subject: 'Bekreft plassen din på ventelisten',
     lines: [
@@ -27,4 +27,4 @@ const WORDS: Record<WaitlistLanguage, LinkMailWords> = {
 };
 
 /** The confirmation mail, with its one single-use link. */
-export const composeWaitlistConfirmation = (to: string, lang: WaitlistLanguage, link: string): Mail => composeLinkMail(to, lang, WORDS[lang], link);
+export const composeWaitlistConfirmation = (to: string, lang: ListLanguage, link: string): Mail => composeLinkMail(to, lang, WORDS[lang], link);

@@ -1,11 +1,11 @@
-import type { WaitlistEntry, WaitlistLanguage, WaitlistStore } from '../../ports/waitlist-store.js';
+import type { ListedAddress, ListLanguage, MailingListStore } from '../../ports/mailing-list-store.js';
 import { isEmailAddress, normalizeEmail } from '../accounts/email.js';
 import type { ErrorOf } from '../shared/errors.js';
 import type { LinkMailDeps } from '../shared/link-mail.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { composeWaitlistConfirmation, waitlistConfirmLink } from './waitlist-mail.js';
 
-export type WaitlistDeps = LinkMailDeps & { waitlist: WaitlistStore };
+export type WaitlistDeps = LinkMailDeps & { waitlist: MailingListStore };
 
 const DAY_MS = 86_400_000;
 /** Seven days to confirm (an address of no account is then deleted, its links answer 410); a mail a day at most. */
@@ -15,7 +15,7 @@ export const WAITLIST_MAIL_INTERVAL_MS = DAY_MS;
 export const WAITLIST_EXPIRED_LINK_MEMORY_MS = 30 * DAY_MS;
 
 /** An address that became an account's is the account's: it never expires (it goes with the account). */
-const expired = (e: WaitlistEntry, now: Date) =>
+const expired = (e: ListedAddress, now: Date) =>
   e.confirmedAt === null && e.accountId === null && now.getTime() - e.createdAt.getTime() > WAITLIST_UNCONFIRMED_LIFETIME_MS;
 
 /**
@@ -27,7 +27,7 @@ const expired = (e: WaitlistEntry, now: Date) =>
  */
 export async function joinWaitlist(
   deps: WaitlistDeps,
-  input: { email: string; language: WaitlistLanguage },
+  input: { email: string; language: ListLanguage },
 ): Promise<Result<void, ErrorOf<'email-invalid'>>> {
   if (!isEmailAddress(input.email)) return fail({ type: 'email-invalid' });
   const email = normalizeEmail(input.email);
@@ -36,13 +36,13 @@ export async function joinWaitlist(
   const mail = composeWaitlistConfirmation(email, input.language, waitlistConfirmLink(deps.publicBaseUrl, token));
   let known = await deps.waitlist.byEmail(email);
   if (known && expired(known, now)) {
-    await deps.waitlist.remove(known.id);
+    await deps.waitlist.remove(known.id, 'expired', now);
     known = null;
   }
   if (!known) {
     const added = await deps.waitlist.add(
       { id: deps.ids.newId(), email, language: input.language, createdAt: now, confirmedAt: null, lastMailedAt: now, accountId: null },
-      { tokenHash: deps.tokens.hash(token), expiresAt: new Date(now.getTime() + WAITLIST_UNCONFIRMED_LIFETIME_MS) },
+      [{ tokenHash: deps.tokens.hash(token), purpose: 'confirm', expiresAt: new Date(now.getTime() + WAITLIST_UNCONFIRMED_LIFETIME_MS) }],
     );
     // 'email-taken': a simultaneous request listed it a moment ago and mails it.
     if (added === 'added') await deps.mailer.send(mail);
@@ -53,7 +53,8 @@ export async function joinWaitlist(
   if (known.lastMailedAt.getTime() > mailedNoLaterThan.getTime()) return ok(undefined);
   // A later link expires with the address, not later: seven days from the first request.
   const expiresAt = new Date(known.createdAt.getTime() + WAITLIST_UNCONFIRMED_LIFETIME_MS);
-  if (await deps.waitlist.recordMail(known.id, { at: now, language: input.language, token: { tokenHash: deps.tokens.hash(token), expiresAt } }, mailedNoLaterThan)) {
+  const tokens = [{ tokenHash: deps.tokens.hash(token), purpose: 'confirm' as const, expiresAt }];
+  if (await deps.waitlist.recordMail(known.id, { at: now, language: input.language, tokens }, mailedNoLaterThan)) {
     await deps.mailer.send(mail);
   }
   return ok(undefined);
@@ -70,9 +71,9 @@ export async function confirmWaitlist(
 ): Promise<Result<'confirmed', ErrorOf<'waitlist-token-unknown' | 'waitlist-token-expired'>>> {
   const now = deps.clock.now();
   const tokenHash = deps.tokens.hash(input.token);
-  const target = await deps.waitlist.byToken(tokenHash);
+  const target = await deps.waitlist.byToken(tokenHash, 'confirm');
   if (!target) return fail({ type: 'waitlist-token-unknown' });
-  if (now.getTime() > target.expiresAt.getTime()) return fail({ type: 'waitlist-token-expired' });
+  if (target.expiresAt !== null && now.getTime() > target.expiresAt.getTime()) return fail({ type: 'waitlist-token-expired' });
   // A simultaneous click may have spent it since, or the address gone with its account.
   if (!(await deps.waitlist.confirm(tokenHash, now))) return fail({ type: 'waitlist-token-unknown' });
   return ok('confirmed');
@@ -81,7 +82,7 @@ export async function confirmWaitlist(
 /** The hourly job: deletes addresses unconfirmed for over seven days, and forgets links expired a month ago. */
 export async function purgeWaitlist(deps: Pick<WaitlistDeps, 'waitlist' | 'clock'>): Promise<{ expired: number; forgotten: number }> {
   const now = deps.clock.now().getTime();
-  const expiredCount = await deps.waitlist.removeUnconfirmed(new Date(now - WAITLIST_UNCONFIRMED_LIFETIME_MS));
+  const expiredCount = await deps.waitlist.removeUnconfirmed(new Date(now - WAITLIST_UNCONFIRMED_LIFETIME_MS), new Date(now));
   const forgotten = await deps.waitlist.forgetTokens(new Date(now - WAITLIST_EXPIRED_LINK_MEMORY_MS));
   return { expired: expiredCount, forgotten };
 }

@@ -13,7 +13,7 @@ import { openDatabase, type Database } from '../../adapters/knex/database.js';
 import { knexStores } from '../../bootstrap/stores.js';
 import { dinnerPricesCsv, dinnerPricesJson } from '../../core/dinnerprices/publish.js';
 import type { PublishedMonth } from '../../core/dinnerprices/types.js';
-import type { DinnerPriceToken } from '../../ports/dinner-price-subscriber-store.js';
+import type { ListToken } from '../../ports/mailing-list-store.js';
 import { databaseKinds, freshSchema } from '../support/databases.js';
 import { spawnService, stopProcess, type ServiceProcess } from '../support/service-process.js';
 import { startSmtpCapture, type SmtpCapture } from '../support/smtp.js';
@@ -33,9 +33,9 @@ const figures = (householdType: PublishedMonth['householdType'], median: number)
   weeksMeasured: 4,
   recipeSetVersion: 'set-1',
 });
-const tokens = (): DinnerPriceToken[] => [
-  { tokenHash: randomBytes(32).toString('hex'), purpose: 'confirm' },
-  { tokenHash: randomBytes(32).toString('hex'), purpose: 'unsubscribe' },
+const tokens = (): ListToken[] => [
+  { tokenHash: randomBytes(32).toString('hex'), purpose: 'confirm', expiresAt: null },
+  { tokenHash: randomBytes(32).toString('hex'), purpose: 'unsubscribe', expiresAt: null },
 ];
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
@@ -79,8 +79,9 @@ describe('the monthly dinner-price mail from two processes on one Postgres', fun
     const joined = new Date('2031-02-10T09:00:00.000Z');
     const listed = async (email: string, language: 'nb' | 'en', confirm: boolean) => {
       const id = randomUUID();
-      await stores.dinnerPriceSubscribers.add({ id, email, language, createdAt: joined, confirmedAt: null, lastMailedAt: joined }, tokens());
-      if (confirm) await stores.dinnerPriceSubscribers.confirm(id, joined);
+      const links = tokens();
+      await stores.dinnerPriceSubscribers.add({ id, email, language, createdAt: joined, confirmedAt: null, lastMailedAt: joined, accountId: null }, links);
+      if (confirm) await stores.dinnerPriceSubscribers.confirm(links[0]!.tokenHash, joined);
       return id;
     };
     for (let i = 0; i < CONFIRMED; i++) {

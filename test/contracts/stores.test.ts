@@ -25,10 +25,10 @@ import { householdChangesContract } from './household-changes.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { aiQuotaStoreContract } from './ai-quota-store.contract.js';
 import { dinnerCalendarStoreContract } from './dinner-calendar-store.contract.js';
-import { dinnerPriceSubscriberStoreContract } from './dinner-price-subscriber-store.contract.js';
+import { dinnerPriceMonthlyMailsContract } from './dinner-price-monthly-mails.contract.js';
+import { mailingListStoreContract } from './mailing-list-store.contract.js';
 import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
 import { publicDataFilesContract } from './public-data-files.contract.js';
-import { waitlistStoreContract } from './waitlist-store.contract.js';
 import { householdArchiveStoreContract } from './household-archive-store.contract.js';
 
 // One contract suite per store port, run against every backend.
@@ -65,8 +65,8 @@ for (const backend of backends()) {
   idempotencyStoreContract(backend);
   aiQuotaStoreContract(backend);
   dinnerCalendarStoreContract(backend);
-  dinnerPriceSubscriberStoreContract(backend);
+  mailingListStoreContract(backend);
+  dinnerPriceMonthlyMailsContract(backend);
   dinnerPriceStoreContract(backend);
   publicDataFilesContract(backend);
-  waitlistStoreContract(backend);
 }
