@@ -1,6 +1,6 @@
 import type { VersionMap } from '../../config/config.js';
 import type { AccountDeps } from '../../core/accounts/deps.js';
-import type { MeDeps } from '../../core/accounts/me.js';
+import type { MeDeps } from '../../core/households/me.js';
 import type { HouseholdDeps } from '../../core/households/households.js';
 import type { MemberDeps } from '../../core/households/members.js';
 import type { PlanDeps } from '../../core/plans/plans.js';

@@ -3,7 +3,7 @@ import { register } from '../../core/accounts/register.js';
 import { login } from '../../core/accounts/login.js';
 import { logout } from '../../core/accounts/logout.js';
 import { authenticate, SESSION_LIFETIME_MS, startSession } from '../../core/accounts/sessions.js';
-import { describeMe, updateMe } from '../../core/accounts/me.js';
+import { describeMe, updateMe } from '../../core/households/me.js';
 import { isEmailAddress } from '../../core/accounts/email.js';
 import { domain } from './support.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createHousehold, getHousehold, updateHousehold } from '../../core/households/households.js';
-import { describeMe } from '../../core/accounts/me.js';
+import { describeMe } from '../../core/households/me.js';
 import type { Account } from '../../core/accounts/types.js';
 import { account, domain } from './support.js';
 

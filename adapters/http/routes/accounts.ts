@@ -1,6 +1,6 @@
 import { isoTime } from '../iso-time.js';
 import * as v from 'valibot';
-import { describeMe, updateMe, type Me } from '../../../core/accounts/me.js';
+import { describeMe, updateMe, type Me } from '../../../core/households/me.js';
 import { login } from '../../../core/accounts/login.js';
 import { logout } from '../../../core/accounts/logout.js';
 import { register } from '../../../core/accounts/register.js';

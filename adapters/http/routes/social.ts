@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { describeMe } from '../../../core/accounts/me.js';
+import { describeMe } from '../../../core/households/me.js';
 import { signInWithNativeToken } from '../../../core/accounts/social-native.js';
 import {
   beginSocialSignIn,

@@ -1,11 +1,11 @@
 import type { AccountStore } from '../../ports/account-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
-import type { Membership } from '../households/types.js';
+import { normalizeEmail } from '../accounts/email.js';
+import { DISPLAY_NAME_MAX, type Account } from '../accounts/types.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
-import { normalizeEmail } from './email.js';
-import { DISPLAY_NAME_MAX, type Account } from './types.js';
+import type { Membership } from './types.js';
 
 export interface Me {
   readonly account: Account;
