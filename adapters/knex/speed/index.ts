@@ -18,9 +18,10 @@ import { postgresTableChanges, readCache, scopeWritten, sqliteTableChanges, type
  * - pantry-logs.ts: a household's pantry log and a food's log kept under their revisions;
  * - watched-tables.ts: the tables whose writes it watches.
  *
- * A store asks only this interface (`speedOf`). With the layer off (`openDatabase(…, { speed: false })`), inside
- * a transaction, or on a SQLite in memory, every call answers straight from the database: the store contract suites
- * run both ways, so a store answers the same with the layer on and off.
+ * A store asks only this interface (`speedOf`). With the layer off (`openDatabase(…, { speed: false })`) every
+ * call answers straight from the database and nothing is kept; inside a transaction, or on a SQLite in memory,
+ * nothing is read from memory or run past knex, and only the pantry logs are kept (a transaction's its own). The
+ * store contract suites run with the layer on and off, so a store answers the same either way.
  */
 export interface Speed {
   /**
