@@ -143,7 +143,7 @@ describe('two processes on one Postgres behind a round-robin', function () {
       // A new account each round: the sign-in classes are limited per address and per client IP.
       const { client } = await registered(cluster.url, `Returner ${round}`);
       const cookie = client.cookie!;
-      // Both processes have now read the session (each keeps it in memory: adapters/knex/read-cache.ts).
+      // Both processes have now read the session (each keeps it in memory: adapters/knex/speed/read-cache.ts).
       const before = await times(2, () => client.get('/api/v1/me'));
       expect(before.map((a) => a.status)).to.deep.equal([200, 200]);
       expect((await client.post('/api/v1/auth/logout')).status).to.equal(204);
