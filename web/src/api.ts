@@ -1,4 +1,4 @@
-import createClient from 'openapi-fetch';
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, operations, paths } from './api/schema';
 
 /** The service's API, typed from its own OpenAPI document (src/api/schema.d.ts, generated). Same origin: the session cookie goes along. */
@@ -48,19 +48,29 @@ export const whenSignedOut = (fn: () => void) => {
   onUnauthorized = fn;
 };
 
-/** The data of a call, or an ApiProblem. */
-export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  let result: { data?: T; error?: unknown; response: Response };
-  try {
-    result = await request;
-  } catch {
-    throw new ApiProblem(0, 'network');
-  }
-  const { data, error, response } = result;
-  if (response.ok) return data as T;
-  const problem = (error ?? {}) as Partial<Problem>;
-  if (response.status === 401 && !REFUSED_CREDENTIALS.has(String(problem.code))) onUnauthorized();
+/** The ApiProblem an answer that was not a success stands for, read from its problem+json (when it has one). */
+async function problemOf(response: Response): Promise<ApiProblem> {
+  const problem = ((await response.json().catch(() => null)) ?? {}) as Partial<Problem>;
   const paths = (problem.errors ?? []).map((e) => e.path);
   const fields = paths.map((p) => p.split('.').pop() ?? p);
-  throw new ApiProblem(response.status, typeof problem.code === 'string' ? problem.code : null, fields, problem as Record<string, unknown>, paths);
+  return new ApiProblem(response.status, typeof problem.code === 'string' ? problem.code : null, fields, problem as Record<string, unknown>, paths);
 }
+
+/**
+ * The cross-cutting part of every call: an answer that is not a success throws its ApiProblem (a 304 is a success:
+ * the copy shown is current), a 401 that ends the sign-in forgets the person first, and no network at all is the
+ * problem `network`. A call that returns has succeeded.
+ */
+export const problems: Middleware = {
+  async onResponse({ response }) {
+    if (response.ok || response.status === 304) return undefined;
+    const problem = await problemOf(response);
+    if (problem.status === 401 && !REFUSED_CREDENTIALS.has(String(problem.code))) onUnauthorized();
+    throw problem;
+  },
+  onError: () => new ApiProblem(0, 'network'),
+};
+api.use(problems);
+
+/** The data of a call's answer (the middleware above has thrown for any answer that was not a success). */
+export const dataOf = async <T>(answer: Promise<{ data?: T }>): Promise<T> => (await answer).data as T;

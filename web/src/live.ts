@@ -1,6 +1,6 @@
 import { effect, signal } from '@preact/signals';
 import type { paths } from './api/schema';
-import { api, call } from './api';
+import { api } from './api';
 import { flush } from './offline';
 import { forgetPerson, me } from './state';
 
@@ -82,7 +82,7 @@ function open(): void {
     // A stream refused (a 401, a proxy's error page) is closed for good by the browser, which does not say why.
     // Most often the sign-in ended while the stream was away: one read of the person tells, and its 401 forgets
     // them at once (through the app's 401 hook) rather than when a screen next reads. Else poll, and try later.
-    void call(api.GET('/api/v1/me')).catch(() => undefined);
+    void api.GET('/api/v1/me').catch(() => undefined);
     reopen = setTimeout(() => open(), REOPEN_MS);
   };
 }

@@ -1,5 +1,5 @@
 import { effect, signal } from '@preact/signals';
-import { ApiProblem, api, call, type ShoppingItem } from './api';
+import { ApiProblem, api, dataOf, type ShoppingItem } from './api';
 import { me, whenSigningOut } from './state';
 
 // Ticks made in a store with bad reception: each tick waits in IndexedDB (so a reload or a closed tab keeps it)
@@ -128,7 +128,7 @@ async function send(): Promise<void> {
       continue;
     }
     try {
-      const item = await call(
+      const item = await dataOf(
         api.PATCH('/api/v1/households/{householdId}/shopping-items/{itemId}', {
           params: { path: { householdId: next.householdId, itemId: next.itemId }, header: { 'Idempotency-Key': next.key } },
           body: { status: next.status },

@@ -1,5 +1,5 @@
 import { batch, computed, effect, signal } from '@preact/signals';
-import { api, call, type Household, type Me, type RecipeImportPreview } from './api';
+import { api, dataOf, type Household, type Me, type RecipeImportPreview } from './api';
 import { setLanguage } from './i18n';
 
 /** Who is signed in: undefined while asking, null when nobody is. */
@@ -28,7 +28,7 @@ export async function loadHousehold(): Promise<void> {
   let h: Household;
   try {
     householdProblem.value = null;
-    h = await call(api.GET('/api/v1/households/{householdId}', { params: { path: { householdId: id } } }));
+    h = await dataOf(api.GET('/api/v1/households/{householdId}', { params: { path: { householdId: id } } }));
   } catch (err) {
     householdProblem.value = err;
     return;
@@ -55,7 +55,7 @@ export function pickHousehold(id: string): void {
 
 export async function loadMe(): Promise<void> {
   try {
-    me.value = await call(api.GET('/api/v1/me'));
+    me.value = await dataOf(api.GET('/api/v1/me'));
   } catch {
     me.value = null;
   }
@@ -114,7 +114,7 @@ export function forgetPerson(ended: 'here' | 'elsewhere' = 'here'): Promise<void
 export async function signOut(): Promise<void> {
   signingOut = true;
   try {
-    await call(api.POST('/api/v1/auth/logout')).catch(() => undefined);
+    await api.POST('/api/v1/auth/logout').catch(() => undefined);
     await forgetPerson();
   } finally {
     signingOut = false;

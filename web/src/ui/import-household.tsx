@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiProblem, api, call, type Household } from '../api';
+import { ApiProblem, api, dataOf, type Household } from '../api';
 import { t } from '../i18n';
 import { loadMe, pickHousehold } from '../state';
 import { Problem, useAction } from '.';
@@ -16,7 +16,7 @@ async function sendHouseholdFile(file: File): Promise<Household> {
   const start = (await file.slice(0, GLANCE_BYTES).text()).replace(/^\uFEFF/, '').trimStart();
   if (file.size === 0 || (start !== '' && !start.startsWith('{'))) throw new ApiProblem(400, 'not_a_household_document');
   try {
-    return await call(api.POST('/api/v1/households/import', { body: file as never, bodySerializer: (b: unknown) => b as File }));
+    return await dataOf(api.POST('/api/v1/households/import', { body: file as never, bodySerializer: (b: unknown) => b as File }));
   } catch (err) {
     if (!(err instanceof ApiProblem)) throw err;
     if (err.code === 'validation_failed' || err.code === 'value_too_long' || err.code === 'unsupported_media_type') throw new ApiProblem(err.status, 'household_document_invalid');

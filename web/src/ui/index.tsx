@@ -1,6 +1,6 @@
 import type { ComponentChildren, ComponentType, JSX } from 'preact';
 import { lazy } from 'preact-iso';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiProblem } from '../api';
 import { sentenceFor, t } from '../i18n';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../api';
+import { api, dataOf } from '../../api';
 import { t } from '../../i18n';
 import { useLocation } from 'preact-iso';
 import { loadMe, signInEnded } from '../../state';
@@ -20,7 +20,7 @@ export function SignIn() {
   const submit = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      await call(api.POST('/api/v1/auth/login', { body: { email, password } }));
+      await api.POST('/api/v1/auth/login', { body: { email, password } });
       signInEnded.value = false;
       await loadMe();
       route(nextPath(), true);
@@ -62,7 +62,7 @@ export function Register() {
   const submit = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      await call(api.POST('/api/v1/auth/register', { body: { email, password, displayName } }));
+      await api.POST('/api/v1/auth/register', { body: { email, password, displayName } });
       // A fresh address is signed in at once; a known one gets a mail and no session (the answer is the same).
       await loadMe();
       setDone(m.checkMail);
@@ -92,7 +92,7 @@ export function Register() {
 function Providers() {
   const m = t.value;
   const [providers, setProviders] = useState<{ scheme: string; displayName: string }[]>([]);
-  useEffect(() => void call(api.GET('/api/v1/auth/providers')).then(setProviders, () => setProviders([])), []);
+  useEffect(() => void dataOf(api.GET('/api/v1/auth/providers')).then(setProviders, () => setProviders([])), []);
   if (providers.length === 0) return null;
   return (
     <ul class="row" aria-label={m.otherSignIns}>

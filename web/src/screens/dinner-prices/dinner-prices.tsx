@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../api';
+import { api, dataOf } from '../../api';
 import { kroner, monthName } from '../../format';
 import { language, t } from '../../i18n';
 import { Page, Problem, useAction } from '../../ui';
@@ -47,10 +47,10 @@ export function DinnerPrices() {
       ))}
       <section aria-labelledby="subscribe-h">
         <h2 id="subscribe-h">{m.dinnerPricesMail}</h2>
-        <EmailSignup name="prices-email" button={m.subscribeMonthly} send={(email) => call(api.POST('/api/v1/data/dinner-prices/subscribe', { body: { email, language: language.value } }))} />
+        <EmailSignup name="prices-email" button={m.subscribeMonthly} send={(email) => api.POST('/api/v1/data/dinner-prices/subscribe', { body: { email, language: language.value } })} />
       </section>
     </Page>
   );
 }
 
-const readPrices = () => call(api.GET('/api/v1/data/dinner-prices.json'));
+const readPrices = () => dataOf(api.GET('/api/v1/data/dinner-prices.json'));

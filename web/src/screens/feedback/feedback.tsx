@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../../api';
+import { ApiProblem, api } from '../../api';
 import { t } from '../../i18n';
 import { Page, Problem, useAction } from '../../ui';
 
@@ -18,7 +18,7 @@ export function Feedback({ householdId }: { householdId: string | null }) {
       const form = new FormData();
       form.set('report', JSON.stringify({ message: message.trim(), screen: document.referrer ? new URL(document.referrer).pathname.slice(0, 200) : null, build: null, householdId, failedCalls: [] }));
       if (picture) form.set('screenshot', picture);
-      await call(api.POST('/api/v1/feedback', { body: form as never, bodySerializer: (b: unknown) => b as FormData }));
+      await api.POST('/api/v1/feedback', { body: form as never, bodySerializer: (b: unknown) => b as FormData });
       setMessage('');
       setPicture(null);
       // The file box is the browser's own: emptied with the form.

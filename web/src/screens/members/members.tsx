@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../../api';
+import { ApiProblem, api, dataOf } from '../../api';
 import { t } from '../../i18n';
 import { householdInfo, loadHousehold, loadMe, me, pickHousehold } from '../../state';
 import { Field, Page, Problem, useAction } from '../../ui';
@@ -21,8 +21,8 @@ export function Members({ householdId, role }: { householdId: string; role: Role
   const invite = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
-      const member = await call(api.POST('/api/v1/households/{householdId}/members', { params: { path: { householdId } }, body: { displayName: name, role: inviteRole } }));
-      const created = await call(api.POST('/api/v1/households/{householdId}/invites', { params: { path: { householdId } }, body: { role: inviteRole, memberId: member.id } }));
+      const member = await dataOf(api.POST('/api/v1/households/{householdId}/members', { params: { path: { householdId } }, body: { displayName: name, role: inviteRole } }));
+      const created = await dataOf(api.POST('/api/v1/households/{householdId}/invites', { params: { path: { householdId } }, body: { role: inviteRole, memberId: member.id } }));
       setLink({ name, url: `${window.location.origin}/invite?code=${encodeURIComponent(created.code)}` });
       setName('');
       await refresh();
@@ -30,12 +30,12 @@ export function Members({ householdId, role }: { householdId: string; role: Role
   };
   const setRole = (memberId: string, next: Role) =>
     act.run(async () => {
-      await call(api.PATCH('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } }, body: { role: next } }));
+      await api.PATCH('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } }, body: { role: next } });
       await refresh();
     });
   const remove = (memberId: string) =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } } }));
+      await api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } } });
       await refresh();
     });
   return (
@@ -111,7 +111,7 @@ export function AcceptInvite() {
   const act = useAction();
   const join = () =>
     act.run(async () => {
-      const r = await call(api.POST('/api/v1/invites/accept', { body: { code } }));
+      const r = await dataOf(api.POST('/api/v1/invites/accept', { body: { code } }));
       pickHousehold(r.householdId);
       await loadMe();
       setJoined(r.householdName);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../api';
+import { api, dataOf } from '../../api';
 import { setLanguage, t, type Language } from '../../i18n';
 import { loadMe, pickHousehold } from '../../state';
 import { Field, LanguageAndZone, Page, Problem, fieldsOf, useAction } from '../../ui';
@@ -20,7 +20,7 @@ export function NewHousehold() {
   const { busy, error, run } = useAction();
   useEffect(() => {
     // The zones the service accepts; the browser's own is picked when the service knows it.
-    void call(api.GET('/api/v1/time-zones')).then(
+    void dataOf(api.GET('/api/v1/time-zones')).then(
       (r) => {
         const sorted = [...r.timeZones].sort();
         setZones(sorted);
@@ -32,11 +32,11 @@ export function NewHousehold() {
   const submit = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      const h = await call(api.POST('/api/v1/households', { body: { name, language: lang, timeZoneId } }));
+      const h = await dataOf(api.POST('/api/v1/households', { body: { name, language: lang, timeZoneId } }));
       // POST /api/v1/households takes no dinner time; a time other than the default is set right after.
       // The household exists either way, so a failure here must not make the person create it twice.
       if (dinnerTime !== h.dinnerTime)
-        await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId: h.id } }, body: { dinnerTime } })).catch(() => undefined);
+        await api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId: h.id } }, body: { dinnerTime } }).catch(() => undefined);
       setLanguage(h.language);
       pickHousehold(h.id);
       await loadMe();

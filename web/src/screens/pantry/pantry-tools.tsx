@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../../api';
+import { ApiProblem, api, dataOf } from '../../api';
 import { number, unitName } from '../../format';
 import { t } from '../../i18n';
 import { Field, Problem, useAction } from '../../ui';
@@ -11,9 +11,9 @@ type UnitWeight = Awaited<ReturnType<typeof readWeights>>[number];
 export const PLACES = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as const;
 
 const inventory = (householdId: string) => ({ params: { path: { householdId } } });
-const readSuggestions = (householdId: string) => call(api.GET('/api/v1/households/{householdId}/inventory/merge-suggestions', inventory(householdId)));
-const readMerges = (householdId: string) => call(api.GET('/api/v1/households/{householdId}/inventory/merges', { params: { path: { householdId }, query: { limit: '50' } } }));
-const readWeights = (householdId: string) => call(api.GET('/api/v1/households/{householdId}/inventory/unit-weights', inventory(householdId)));
+const readSuggestions = (householdId: string) => dataOf(api.GET('/api/v1/households/{householdId}/inventory/merge-suggestions', inventory(householdId)));
+const readMerges = (householdId: string) => dataOf(api.GET('/api/v1/households/{householdId}/inventory/merges', { params: { path: { householdId }, query: { limit: '50' } } }));
+const readWeights = (householdId: string) => dataOf(api.GET('/api/v1/households/{householdId}/inventory/unit-weights', inventory(householdId)));
 
 /**
  * Rows that look like one food ("Er «Cherrytomater» og «Tomater» det samme?"), for an adult to answer: yes merges
@@ -32,14 +32,14 @@ export function MergeSuggestions({ householdId, onChange }: { householdId: strin
   useEffect(() => void act.run(load), [householdId]);
   const answer = (s: Suggestion, same: boolean) =>
     act.run(async () => {
-      if (same) await call(api.POST('/api/v1/households/{householdId}/inventory/merges', { ...inventory(householdId), body: { fromKey: s.from.foodKey, toKey: s.to.foodKey, source: 'Suggestion' } }));
-      else await call(api.POST('/api/v1/households/{householdId}/inventory/merge-rejections', { ...inventory(householdId), body: { keyA: s.from.foodKey, keyB: s.to.foodKey } }));
+      if (same) await api.POST('/api/v1/households/{householdId}/inventory/merges', { ...inventory(householdId), body: { fromKey: s.from.foodKey, toKey: s.to.foodKey, source: 'Suggestion' } });
+      else await api.POST('/api/v1/households/{householdId}/inventory/merge-rejections', { ...inventory(householdId), body: { keyA: s.from.foodKey, keyB: s.to.foodKey } });
       await load();
       onChange();
     });
   const split = (g: Merge) =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/households/{householdId}/inventory/merges/{fromKey}', { params: { path: { householdId, fromKey: g.fromKey } } }));
+      await api.DELETE('/api/v1/households/{householdId}/inventory/merges/{fromKey}', { params: { path: { householdId, fromKey: g.fromKey } } });
       await load();
       onChange();
     });
@@ -98,7 +98,7 @@ export function UnitWeights({ householdId, adult }: { householdId: string; adult
     void act.run(async () => {
       const g = Number(grams.trim().replace(',', '.'));
       if (!(Number.isFinite(g) && g > 0)) throw new ApiProblem(400, 'validation_failed', ['grams']);
-      await call(api.PUT('/api/v1/households/{householdId}/inventory/unit-weights/{foodKey}/{unit}', { params: { path: { householdId, foodKey: food.trim(), unit: unit.trim() } }, body: { grams: g } }));
+      await api.PUT('/api/v1/households/{householdId}/inventory/unit-weights/{foodKey}/{unit}', { params: { path: { householdId, foodKey: food.trim(), unit: unit.trim() } }, body: { grams: g } });
       setFood('');
       setGrams('');
       setWeights(await readWeights(householdId));
@@ -106,7 +106,7 @@ export function UnitWeights({ householdId, adult }: { householdId: string; adult
   };
   const remove = (w: UnitWeight) =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/households/{householdId}/inventory/unit-weights/{foodKey}/{unit}', { params: { path: { householdId, foodKey: w.foodKey, unit: w.unit } } }));
+      await api.DELETE('/api/v1/households/{householdId}/inventory/unit-weights/{foodKey}/{unit}', { params: { path: { householdId, foodKey: w.foodKey, unit: w.unit } } });
       setWeights(await readWeights(householdId));
     });
   return (
@@ -155,7 +155,7 @@ export function ClearPlace({ householdId, onChange }: { householdId: string; onC
   const name = where === '' ? m.wholePantry : m.place[where]!;
   const clear = () =>
     act.run(async () => {
-      const { removedObservations } = await call(
+      const { removedObservations } = await dataOf(
         api.DELETE('/api/v1/households/{householdId}/inventory/observations', { params: { path: { householdId }, query: where === '' ? {} : { location: where } } }),
       );
       setAsking(false);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type PantryRow } from '../../api';
+import { ApiProblem, api, dataOf, type PantryRow } from '../../api';
 import { amount, dayAndMonth } from '../../format';
 import { t } from '../../i18n';
 import { Field, Page, Problem, SearchForm, useAction } from '../../ui';
@@ -24,7 +24,7 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
   // Merging, clearing and weights change the household's pantry for everyone: for adults.
   const adult = role !== 'Junior';
   const fetchPage = (search: string, cursor: string | null, where = { place, group }) =>
-    call(
+    dataOf(
       api.GET('/api/v1/households/{householdId}/inventory', {
         params: {
           path: { householdId },
@@ -116,12 +116,10 @@ function HaveForm({ householdId, onAdded }: { householdId: string; onAdded: () =
     void act.run(async () => {
       const quantity = amount.trim() === '' ? null : Number(amount.trim().replace(',', '.'));
       if (quantity !== null && !(Number.isFinite(quantity) && quantity >= 0)) throw new ApiProblem(400, 'validation_failed', ['quantity']);
-      await call(
-        api.POST('/api/v1/households/{householdId}/inventory/observations', {
-          params: { path: { householdId } },
-          body: { displayName: name.trim(), observationType: 'Seen', quantity, unit: unit.trim() || null, storageLocation: where },
-        }),
-      );
+      await api.POST('/api/v1/households/{householdId}/inventory/observations', {
+        params: { path: { householdId } },
+        body: { displayName: name.trim(), observationType: 'Seen', quantity, unit: unit.trim() || null, storageLocation: where },
+      });
       setName('');
       setAmount('');
       setUnit('');
@@ -163,7 +161,7 @@ function RowActions({ householdId, row, onChange }: { householdId: string; row: 
   const act = useAction();
   const observe = (body: { observationType: 'Seen' | 'Gone'; bestBefore?: string }) =>
     act.run(async () => {
-      await call(api.POST('/api/v1/households/{householdId}/inventory/observations', { params: { path: { householdId } }, body: { foodKey: row.foodKey, ...body } }));
+      await api.POST('/api/v1/households/{householdId}/inventory/observations', { params: { path: { householdId } }, body: { foodKey: row.foodKey, ...body } });
       onChange();
     });
   if (row.estimatedQuantity <= 0) return null;

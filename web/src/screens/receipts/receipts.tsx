@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../../api';
+import { ApiProblem, api, dataOf } from '../../api';
 import { dayOf } from '../../format';
 import { t } from '../../i18n';
 import { Field, Page, Problem, useAction } from '../../ui';
@@ -7,8 +7,8 @@ import { Field, Page, Problem, useAction } from '../../ui';
 type Receipts = Awaited<ReturnType<typeof readReceipts>>;
 type Classification = Awaited<ReturnType<typeof readClassification>>;
 const readReceipts = (householdId: string, cursor: string | null) =>
-  call(api.GET('/api/v1/households/{householdId}/receipts', { params: { path: { householdId }, query: { limit: '20', ...(cursor ? { cursor } : {}) } } }));
-const readClassification = (householdId: string) => call(api.GET('/api/v1/households/{householdId}/shopping/purchase-classification', { params: { path: { householdId }, query: {} } }));
+  dataOf(api.GET('/api/v1/households/{householdId}/receipts', { params: { path: { householdId }, query: { limit: '20', ...(cursor ? { cursor } : {}) } } }));
+const readClassification = (householdId: string) => dataOf(api.GET('/api/v1/households/{householdId}/shopping/purchase-classification', { params: { path: { householdId }, query: {} } }));
 
 /** One line of a receipt as typed: a product, how many, and what it cost in all (blank: not known). */
 interface Line {
@@ -91,7 +91,7 @@ function NewReceipt({ householdId, onSaved }: { householdId: string; onSaved: ()
       const typed = lines.filter((l) => l.productName.trim() !== '');
       const bad = typed.findIndex((l) => !(number(l.quantity) > 0) || (l.totalPrice.trim() !== '' && !(number(l.totalPrice) >= 0)));
       if (bad >= 0) throw new ApiProblem(400, 'validation_failed', ['quantity']);
-      const answer = await call(
+      const answer = await dataOf(
         api.POST('/api/v1/households/{householdId}/receipts', {
           params: { path: { householdId } },
           body: {

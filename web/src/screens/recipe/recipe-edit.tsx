@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type Recipe } from '../../api';
+import { ApiProblem, api, dataOf, type Recipe } from '../../api';
 import { number, unitName } from '../../format';
 import { language, t } from '../../i18n';
 import { useLocation } from 'preact-iso';
@@ -65,7 +65,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
     void load.run(async () => {
       // An address that names no recipe (a typo, an old bookmark) is "not found", not a form error.
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(recipeId)) throw new ApiProblem(404, 'recipe_not_found');
-      const r = await call(api.GET('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId } } }));
+      const r = await dataOf(api.GET('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId } } }));
       setLoaded(r);
       setTitle(r.title);
       setServings(String(r.servings));
@@ -83,7 +83,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
     const lines = quick.split('\n').filter((l) => l.trim() !== '');
     if (lines.length === 0) return;
     void reading.run(async () => {
-      const read = await call(api.POST('/api/v1/ingredient-lines', { body: { lines } }));
+      const read = await dataOf(api.POST('/api/v1/ingredient-lines', { body: { lines } }));
       setRows((rs) => [...rs, ...read.lines.map((l) => rowOf({ ...l, baseRecipeId: null, reference: null }))]);
       setQuick('');
     });
@@ -112,14 +112,14 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
       // An amount that is not a number is said here, beside its line, before the service is asked.
       const badAmount = body.ingredients.findIndex((i) => i.quantity !== null && !(Number.isFinite(i.quantity) && i.quantity > 0));
       if (badAmount >= 0) throw new ApiProblem(400, 'validation_failed', ['quantity'], {}, [`body.ingredients.${badAmount}.quantity`]);
-      if (recipeId === null) await call(api.POST('/api/v1/households/{householdId}/recipes', { params: { path: { householdId } }, body }));
-      else await call(api.PUT('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId } }, body }));
+      if (recipeId === null) await api.POST('/api/v1/households/{householdId}/recipes', { params: { path: { householdId } }, body });
+      else await api.PUT('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId } }, body });
       route('/recipes');
     });
   };
   const remove = () =>
     save.run(async () => {
-      await call(api.DELETE('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId: recipeId! } } }));
+      await api.DELETE('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId: recipeId! } } });
       route('/recipes', true);
     });
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Recipe } from '../../api';
+import { api, dataOf, type Recipe } from '../../api';
 import { t } from '../../i18n';
 import { useLocation } from 'preact-iso';
 import { importDraft } from '../../state';
@@ -15,7 +15,7 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
   const refresh = (search: string) =>
     load.run(async () => {
       const query = { limit: '100', ...(search.trim() ? { q: search.trim() } : {}) };
-      setItems((await call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query } }))).items);
+      setItems((await dataOf(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query } }))).items);
       setSearched(search.trim());
     });
   useEffect(() => void refresh(''), [householdId]);
@@ -66,7 +66,7 @@ function ImportFromAddress({ householdId }: { householdId: string }) {
   const submit = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
-      importDraft.value = await call(api.POST('/api/v1/households/{householdId}/recipes/import', { params: { path: { householdId } }, body: { url: url.trim() } }));
+      importDraft.value = await dataOf(api.POST('/api/v1/households/{householdId}/recipes/import', { params: { path: { householdId } }, body: { url: url.trim() } }));
       route('/recipes/new');
     });
   };

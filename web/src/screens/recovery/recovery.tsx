@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../api';
+import { api } from '../../api';
 import { t } from '../../i18n';
 import { loadMe } from '../../state';
 import { Field, Page, Problem, useAction } from '../../ui';
@@ -15,7 +15,7 @@ export function ForgotPassword() {
   const submit = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      await call(api.POST('/api/v1/auth/forgot-password', { body: { email } }));
+      await api.POST('/api/v1/auth/forgot-password', { body: { email } });
       setSent(true);
     });
   };
@@ -46,7 +46,7 @@ export function ResetPassword() {
     e.preventDefault();
     const q = query();
     void run(async () => {
-      await call(api.POST('/api/v1/auth/reset-password', { body: { email: q.get('email') ?? '', token: q.get('token') ?? '', newPassword: password } }));
+      await api.POST('/api/v1/auth/reset-password', { body: { email: q.get('email') ?? '', token: q.get('token') ?? '', newPassword: password } });
       setDone(true);
     });
   };
@@ -99,7 +99,7 @@ function ConfirmOnOpen({ title, confirmed, confirm }: { title: string; confirmed
 
 export function ConfirmEmail() {
   const m = t.value;
-  return <ConfirmOnOpen title={m.confirmEmail} confirmed={m.emailConfirmed} confirm={(q) => call(api.POST('/api/v1/auth/confirm-email', { body: { userId: q.get('userId') ?? '', token: q.get('token') ?? '' } }))} />;
+  return <ConfirmOnOpen title={m.confirmEmail} confirmed={m.emailConfirmed} confirm={(q) => api.POST('/api/v1/auth/confirm-email', { body: { userId: q.get('userId') ?? '', token: q.get('token') ?? '' } })} />;
 }
 
 export function ConfirmEmailChange() {
@@ -108,7 +108,7 @@ export function ConfirmEmailChange() {
     <ConfirmOnOpen
       title={m.confirmEmailChange}
       confirmed={m.emailChanged}
-      confirm={(q) => call(api.POST('/api/v1/auth/confirm-email-change', { body: { userId: q.get('userId') ?? '', newEmail: q.get('newEmail') ?? '', token: q.get('token') ?? '' } }))}
+      confirm={(q) => api.POST('/api/v1/auth/confirm-email-change', { body: { userId: q.get('userId') ?? '', newEmail: q.get('newEmail') ?? '', token: q.get('token') ?? '' } })}
     />
   );
 }

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../api';
+import { api, dataOf } from '../../api';
 import { momentOf } from '../../format';
 import { t } from '../../i18n';
 import { Field, Problem, useAction } from '../../ui';
 
 type Feed = Awaited<ReturnType<typeof readFeeds>>[number];
-const readFeeds = (householdId: string) => call(api.GET('/api/v1/households/{householdId}/calendar-feeds', { params: { path: { householdId } } }));
+const readFeeds = (householdId: string) => dataOf(api.GET('/api/v1/households/{householdId}/calendar-feeds', { params: { path: { householdId } } }));
 
 /**
  * The calendars whose events make an evening busy on the week: an adult subscribes to a calendar's ICS address
@@ -22,7 +22,7 @@ export function CalendarFeeds({ householdId, adult }: { householdId: string; adu
   const adding = useAction();
   const path = { params: { path: { householdId } } };
   const load = async () => {
-    const [f, events] = await Promise.all([readFeeds(householdId), call(api.GET('/api/v1/households/{householdId}/calendar-events', path))]);
+    const [f, events] = await Promise.all([readFeeds(householdId), dataOf(api.GET('/api/v1/households/{householdId}/calendar-events', path))]);
     setFeeds(f);
     setUnreadable(new Set(events.feeds.filter((e) => e.error !== null).map((e) => e.feedId)));
   };
@@ -30,7 +30,7 @@ export function CalendarFeeds({ householdId, adult }: { householdId: string; adu
   const add = (e: Event) => {
     e.preventDefault();
     void adding.run(async () => {
-      await call(api.POST('/api/v1/households/{householdId}/calendar-feeds', { ...path, body: { name: name.trim(), url: url.trim() } }));
+      await api.POST('/api/v1/households/{householdId}/calendar-feeds', { ...path, body: { name: name.trim(), url: url.trim() } });
       setName('');
       setUrl('');
       await load();
@@ -38,7 +38,7 @@ export function CalendarFeeds({ householdId, adult }: { householdId: string; adu
   };
   const remove = (f: Feed) =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/households/{householdId}/calendar-feeds/{feedId}', { params: { path: { householdId, feedId: f.id } } }));
+      await api.DELETE('/api/v1/households/{householdId}/calendar-feeds/{feedId}', { params: { path: { householdId, feedId: f.id } } });
       await load();
     });
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../../api';
+import { ApiProblem, api, dataOf } from '../../api';
 import { t } from '../../i18n';
 import { householdInfo, loadHousehold } from '../../state';
 import { Problem, useAction } from '../../ui';
@@ -16,7 +16,7 @@ export function Chains({ householdId, adult }: { householdId: string; adult: boo
     () =>
       void act.run(async () => {
         try {
-          const programs = await call(api.GET('/api/v1/households/{householdId}/loyalty-programs', { params: { path: { householdId } } }));
+          const programs = await dataOf(api.GET('/api/v1/households/{householdId}/loyalty-programs', { params: { path: { householdId } } }));
           setAll([...new Set(programs.flatMap((p) => p.chains))].sort((a, b) => a.localeCompare(b)));
         } catch (err) {
           // No programmes known for the household's country: the chains are simply not offered.
@@ -31,7 +31,7 @@ export function Chains({ householdId, adult }: { householdId: string; adult: boo
       const chains = on ? [...mine, chain] : mine.filter((c) => c !== chain);
       setPicked(chains);
       try {
-        await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { chains } }));
+        await api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { chains } });
         await loadHousehold();
       } finally {
         setPicked(null);

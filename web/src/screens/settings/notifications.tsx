@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../../api';
+import { ApiProblem, api, dataOf } from '../../api';
 import { t } from '../../i18n';
 import { Problem, useAction } from '../../ui';
 
@@ -7,7 +7,7 @@ type Device = Awaited<ReturnType<typeof readDevice>>;
 type Switch = 'listChanges' | 'householdNews' | 'runDone' | 'reminders';
 const SWITCHES: readonly Switch[] = ['listChanges', 'householdNews', 'reminders', 'runDone'];
 
-const readDevice = (token: string) => call(api.GET('/api/v1/me/devices/{token}', { params: { path: { token } } }));
+const readDevice = (token: string) => dataOf(api.GET('/api/v1/me/devices/{token}', { params: { path: { token } } }));
 
 /** The VAPID key in base64url as the bytes PushManager.subscribe wants. */
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
@@ -37,7 +37,7 @@ export function Notifications() {
     () =>
       void act.run(async () => {
         if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) return setStanding('unsupported');
-        const { vapidPublicKey } = await call(api.GET('/api/v1/app/web-push'));
+        const { vapidPublicKey } = await dataOf(api.GET('/api/v1/app/web-push'));
         if (!vapidPublicKey) return setStanding('not-configured');
         setKey(vapidPublicKey);
         setStanding(Notification.permission === 'denied' ? 'denied' : 'ready');
@@ -62,12 +62,12 @@ export function Notifications() {
       const sub = await Promise.race([subscribing, gaveUp]).catch(() => {
         throw new ApiProblem(0, 'push_subscribe_failed');
       });
-      setDevice(await call(api.PUT('/api/v1/me/devices', { body: { token: JSON.stringify(sub), platform: 'web', provider: 'webpush' } })));
+      setDevice(await dataOf(api.PUT('/api/v1/me/devices', { body: { token: JSON.stringify(sub), platform: 'web', provider: 'webpush' } })));
     });
   const turnOff = () =>
     act.run(async () => {
       const sub = await (await navigator.serviceWorker.ready).pushManager.getSubscription();
-      if (device) await call(api.DELETE('/api/v1/me/devices/{token}', { params: { path: { token: device.token } } }));
+      if (device) await api.DELETE('/api/v1/me/devices/{token}', { params: { path: { token: device.token } } });
       await sub?.unsubscribe();
       setDevice(null);
     });
@@ -78,7 +78,7 @@ export function Notifications() {
       // Shown at once, taken back if the service refuses.
       setDevice({ ...device, [which]: on });
       try {
-        setDevice(await call(api.PATCH('/api/v1/me/devices/{token}', { params: { path: { token: device.token } }, body: next })));
+        setDevice(await dataOf(api.PATCH('/api/v1/me/devices/{token}', { params: { path: { token: device.token } }, body: next })));
       } catch (err) {
         setDevice(device);
         throw err;

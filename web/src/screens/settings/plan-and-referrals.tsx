@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../api';
+import { api, dataOf } from '../../api';
 import { t } from '../../i18n';
 import { householdInfo } from '../../state';
 import { Problem, useAction } from '../../ui';
@@ -11,7 +11,7 @@ export function PlanAndReferrals({ householdId }: { householdId: string }) {
   const [codes, setCodes] = useState<{ code: string; usedAt: string | null }[]>([]);
   const act = useAction();
   useEffect(() => {
-    if (plan === 'Plus') void act.run(async () => setCodes(await call(api.GET('/api/v1/households/{householdId}/referral-codes', { params: { path: { householdId } } }))));
+    if (plan === 'Plus') void act.run(async () => setCodes(await dataOf(api.GET('/api/v1/households/{householdId}/referral-codes', { params: { path: { householdId } } }))));
   }, [householdId, plan]);
   if (!plan) return null;
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, call } from '../../api';
+import { ApiProblem, api, dataOf } from '../../api';
 import { t, type Language } from '../../i18n';
 import { useLocation } from 'preact-iso';
 import { household, householdInfo, loadHousehold, loadMe, me, signOut } from '../../state';
@@ -46,7 +46,7 @@ function Profile() {
       button={m.save}
       done={m.saved}
       onSubmit={async () => {
-        await call(api.PATCH('/api/v1/me', { body: { displayName: name } }));
+        await api.PATCH('/api/v1/me', { body: { displayName: name } });
         await Promise.all([loadMe(), loadHousehold()]);
       }}
     >
@@ -66,7 +66,7 @@ function Password() {
       button={m.changePassword}
       done={m.passwordSaved}
       onSubmit={async () => {
-        await call(api.POST('/api/v1/me/password', { body: { currentPassword: current || null, newPassword: next } }));
+        await api.POST('/api/v1/me/password', { body: { currentPassword: current || null, newPassword: next } });
         setCurrent('');
         setNext('');
       }}
@@ -89,7 +89,7 @@ function EmailChange() {
       done={m.emailChangeSent(sentTo)}
       intro={<p class="muted">{m.emailNow(me.value?.user.email ?? '—')}</p>}
       onSubmit={async () => {
-        await call(api.POST('/api/v1/me/email', { body: { newEmail: email } }));
+        await api.POST('/api/v1/me/email', { body: { newEmail: email } });
         setSentTo(email);
       }}
     >
@@ -112,8 +112,8 @@ function HouseholdSettings({ householdId }: { householdId: string }) {
   const [sharingOff, setSharingOff] = useState<boolean | null>(null);
   const [prices, setPrices] = useState<boolean | null>(null);
   useEffect(() => {
-    void call(api.GET('/api/v1/time-zones')).then((r) => setZones([...r.timeZones].sort()), () => undefined);
-    void call(api.GET('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } } })).then(
+    void dataOf(api.GET('/api/v1/time-zones')).then((r) => setZones([...r.timeZones].sort()), () => undefined);
+    void dataOf(api.GET('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } } })).then(
       (s) => {
         setSharingOff(s.sharingOff);
         setPrices(s.priceCatalogueOn);
@@ -123,9 +123,9 @@ function HouseholdSettings({ householdId }: { householdId: string }) {
   }, [householdId]);
   const save = async () => {
     const words = dislikes.split(',').map((w) => w.trim()).filter((w) => w !== '');
-    await call(api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { name, language: lang, timeZoneId: zone, dinnerTime: dinner, dislikes: words, libraryRecipesOn: library } }));
+    await api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { name, language: lang, timeZoneId: zone, dinnerTime: dinner, dislikes: words, libraryRecipesOn: library } });
     if (sharingOff !== null && prices !== null) {
-      await call(api.PATCH('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } }, body: { sharingOff, priceCatalogueOn: prices } }));
+      await api.PATCH('/api/v1/households/{householdId}/shopping-settings', { params: { path: { householdId } }, body: { sharingOff, priceCatalogueOn: prices } });
     }
     await Promise.all([loadHousehold(), loadMe()]);
   };
@@ -189,13 +189,13 @@ function Leave({ householdId }: { householdId: string }) {
   const mine = household.value;
   const leave = () =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId: mine!.memberId! } } }));
+      await api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId: mine!.memberId! } } });
       await loadMe();
       route('/', true);
     });
   const remove = () =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/me'));
+      await api.DELETE('/api/v1/me');
       await signOut();
       route('/sign-in', true);
     });
@@ -246,13 +246,13 @@ function DinnerCalendar({ householdId, adult }: { householdId: string; adult: bo
   const [copied, setCopied] = useState(false);
   const act = useAction();
   const path = { params: { path: { householdId } } };
-  useEffect(() => void act.run(async () => setLink(await call(api.GET('/api/v1/households/{householdId}/dinner-calendar', path)))), [householdId]);
+  useEffect(() => void act.run(async () => setLink(await dataOf(api.GET('/api/v1/households/{householdId}/dinner-calendar', path)))), [householdId]);
   const change = (what: 'reset' | 'off') =>
     act.run(async () => {
       setCopied(false);
-      if (what === 'reset') setLink(await call(api.POST('/api/v1/households/{householdId}/dinner-calendar/reset', path)));
+      if (what === 'reset') setLink(await dataOf(api.POST('/api/v1/households/{householdId}/dinner-calendar/reset', path)));
       else {
-        await call(api.DELETE('/api/v1/households/{householdId}/dinner-calendar', path));
+        await api.DELETE('/api/v1/households/{householdId}/dinner-calendar', path);
         setLink({ url: null, webcalUrl: null });
       }
     });

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../api';
+import { api, dataOf } from '../../api';
 import { dayOf } from '../../format';
 import { t } from '../../i18n';
 import { Problem, useAction } from '../../ui';
 
 type SignIns = Awaited<ReturnType<typeof readSignIns>>;
-const readSignIns = () => call(api.GET('/api/v1/me/sign-ins'));
+const readSignIns = () => dataOf(api.GET('/api/v1/me/sign-ins'));
 
 /**
  * How the person signs in: their password, the providers linked to the account (each may be unlinked, but never the
@@ -20,7 +20,7 @@ export function SignInMethods() {
   useEffect(
     () =>
       void act.run(async () => {
-        const [s, p] = await Promise.all([readSignIns(), call(api.GET('/api/v1/auth/providers'))]);
+        const [s, p] = await Promise.all([readSignIns(), dataOf(api.GET('/api/v1/auth/providers'))]);
         setMine(s);
         setProviders(p);
       }),
@@ -28,7 +28,7 @@ export function SignInMethods() {
   );
   const unlink = (issuer: string, subject: string) =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/me/sign-ins', { params: { query: { issuer, subject } } }));
+      await api.DELETE('/api/v1/me/sign-ins', { params: { query: { issuer, subject } } });
       setMine(await readSignIns());
     });
   if (!mine) return act.error ? <Problem error={act.error} /> : null;

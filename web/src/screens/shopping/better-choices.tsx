@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../api';
+import { api, dataOf } from '../../api';
 import { kroner } from '../../format';
 import { t } from '../../i18n';
 
 type Choices = Awaited<ReturnType<typeof readChoices>>;
 const readChoices = (householdId: string, planId: string) =>
-  call(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list/better-choices', { params: { path: { householdId, planId } } }));
+  dataOf(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list/better-choices', { params: { path: { householdId, planId } } }));
 
 /**
  * Less processed choices for the list's lines that are often ultra-processed, as the service picks them (the

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../../api';
+import { api, dataOf, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../../api';
 import { changesOf, live, POLL_MS } from '../../live';
 import { queueTick, waiting, whenTickSent } from '../../offline';
 import { me } from '../../state';
 import { useAction } from '../../ui';
 
-type Answer<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
+type Answer<T> = Promise<{ data?: T; response: Response }>;
 
 /**
  * The list's reads and the writes that answer it: every answer's ETag is kept, and reads go one at a time, each with
@@ -17,23 +17,16 @@ function useListReads(householdId: string, planId: string, setList: (l: Shopping
   const reading = useRef<Promise<void> | null>(null);
   const again = useRef(false);
 
-  const take = (data: ShoppingList, response: Response) => {
-    etag.current = response.headers.get('ETag') ?? etag.current;
-    setList(data);
-  };
-  /** A write that answers the list: the answer is shown, and its ETag kept. */
+  /** An answer with the list (a refusal has been thrown as its problem by then): shown, and its ETag kept. */
   const write = async (request: Answer<ShoppingList>) => {
-    const answer = await request.catch(() => null);
-    // No answer: call() turns the failed request into the problem it is.
-    if (!answer) return void (await call(request));
-    take(await call(Promise.resolve(answer)), answer.response);
+    const { data, response } = await request;
+    etag.current = response.headers.get('ETag') ?? etag.current;
+    setList(data as ShoppingList);
   };
   const readOnce = async () => {
     const read = api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path }, headers: etag.current ? { 'If-None-Match': etag.current } : {} });
-    const answer = await read.catch(() => null);
-    if (answer?.response.status === 304) return;
-    // No answer: call() turns the failed request into the problem it is.
-    take(await call(read), answer!.response);
+    // A 304: the copy shown is the list as it is.
+    if ((await read).response.status !== 304) await write(read);
   };
   /** Reads the list again; asked while a read is under way, it reads once more after it, with the newer ETag. */
   const refresh = (): Promise<void> => {
@@ -76,10 +69,10 @@ export function useShoppingList(householdId: string, planId: string) {
     etag.current = null;
     setList(null);
     void act.run(async () => {
-      const [, p] = await Promise.all([refresh(), call(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } }))]);
+      const [, p] = await Promise.all([refresh(), dataOf(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } }))]);
       setPlan(p);
       // The recipes to add come second: the list shows without waiting for them.
-      setRecipes((await call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } }))).items);
+      setRecipes((await dataOf(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } }))).items);
     });
   }, [householdId, planId]);
 
@@ -129,13 +122,13 @@ export function useShoppingList(householdId: string, planId: string) {
     });
   const add = (displayName: string) =>
     act.run(async () => {
-      await call(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/items', { params: { path }, body: { displayName } }));
+      await api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/items', { params: { path }, body: { displayName } });
       await refresh();
       return true;
     });
   const remove = (item: ShoppingItem) =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path: { householdId, itemId: item.id } } }));
+      await api.DELETE('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path: { householdId, itemId: item.id } } });
       await refresh();
     });
   const generate = () => act.run(() => write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/generate', { params: { path } })));

@@ -1,4 +1,4 @@
-import { api, call } from '../../api';
+import { api } from '../../api';
 import { language, t } from '../../i18n';
 import { Page } from '../../ui';
 import { EmailSignup } from '../../ui/email-signup';
@@ -9,7 +9,7 @@ export function Waitlist() {
   return (
     <Page title={m.waitlist}>
       <p>{m.waitlistAbout}</p>
-      <EmailSignup name="waitlist-email" button={m.joinWaitlist} send={(email) => call(api.POST('/api/v1/waitlist', { body: { email, language: language.value } }))} />
+      <EmailSignup name="waitlist-email" button={m.joinWaitlist} send={(email) => api.POST('/api/v1/waitlist', { body: { email, language: language.value } })} />
       <p>
         <a href="/register">{m.haveInvite}</a>
       </p>

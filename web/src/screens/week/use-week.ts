@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type BusyEvening, type MealEvent, type Plan, type Recipe } from '../../api';
+import { api, dataOf, type BusyEvening, type MealEvent, type Plan, type Recipe } from '../../api';
 import { useAction } from '../../ui';
 import { addDays } from './dates';
 
@@ -21,12 +21,12 @@ export function useWeek(householdId: string, monday: string, adult: boolean) {
       const [p, r, e, c] = await Promise.all([
         // The week's plan is read first (so the week opens offline from the service worker's copy); an adult makes
         // it when there is none yet. A Junior reads the week as the adults left it (making a plan is for adults).
-        call(api.GET('/api/v1/households/{householdId}/plans', { params: { path, query: week } }))
+        dataOf(api.GET('/api/v1/households/{householdId}/plans', { params: { path, query: week } }))
           .then((ps) => ps.find((x) => x.weekStart === monday) ?? null)
-          .then((found) => found ?? (adult ? call(api.PUT('/api/v1/households/{householdId}/plans/week/{date}', { params: { path: { householdId, date: monday } } })) : null)),
-        adult ? call(api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '100' } } })) : Promise.resolve({ items: [] }),
-        call(api.GET('/api/v1/households/{householdId}/events', { params: { path, query: { ...week, limit: '100' } } })),
-        call(api.GET('/api/v1/households/{householdId}/calendar-events', { params: { path, query: week } })),
+          .then((found) => found ?? (adult ? dataOf(api.PUT('/api/v1/households/{householdId}/plans/week/{date}', { params: { path: { householdId, date: monday } } })) : null)),
+        adult ? dataOf(api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '100' } } })) : Promise.resolve({ items: [] }),
+        dataOf(api.GET('/api/v1/households/{householdId}/events', { params: { path, query: { ...week, limit: '100' } } })),
+        dataOf(api.GET('/api/v1/households/{householdId}/calendar-events', { params: { path, query: week } })),
       ]);
       setPlan(p);
       setRecipes(r.items);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type DaySuggestion, type SuggestionReason, type WeekSuggestion } from '../../api';
+import { ApiProblem, api, dataOf, type DaySuggestion, type SuggestionReason, type WeekSuggestion } from '../../api';
 import { dayName, kroner, together } from '../../format';
 import { sentenceFor, t, type ReasonFacts } from '../../i18n';
 import { Problem, useAction } from '../../ui';
@@ -47,7 +47,7 @@ export function WeekSuggestions({ householdId, planId, onSaved, onClose }: { hou
 
   /** The proposal; `ai: false` when the AI must not be asked (refused before, or a draw asked again). */
   const suggest = async (ask: Ask, ai?: false): Promise<WeekSuggestion> => {
-    const post = (body: Ask & { ai?: boolean }) => call(api.POST('/api/v1/households/{householdId}/plans/{planId}/suggestions', { ...path, body }));
+    const post = (body: Ask & { ai?: boolean }) => dataOf(api.POST('/api/v1/households/{householdId}/plans/{planId}/suggestions', { ...path, body }));
     if (aiRefused || ai === false) return post({ ...ask, ai: false });
     try {
       return await post(ask);
@@ -107,7 +107,7 @@ export function WeekSuggestions({ householdId, planId, onSaved, onClose }: { hou
       const chosen = (days ?? []).filter((x) => x.include && x.day.recipeId !== null).map((x) => ({ date: x.day.date, recipeId: x.day.recipeId! }));
       setNoneIncluded(chosen.length === 0);
       if (chosen.length === 0) return;
-      await call(api.POST('/api/v1/households/{householdId}/plans/{planId}/suggestions/accept', { ...path, body: { days: chosen } }));
+      await api.POST('/api/v1/households/{householdId}/plans/{planId}/suggestions/accept', { ...path, body: { days: chosen } });
       onSaved();
     });
 

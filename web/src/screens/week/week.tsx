@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ApiProblem, api, call, type BusyEvening, type MealEvent, type PlanDay, type Recipe } from '../../api';
+import { ApiProblem, api, type BusyEvening, type MealEvent, type PlanDay, type Recipe } from '../../api';
 import { dayName, weekday } from '../../format';
 import { t } from '../../i18n';
 import { useLocation } from 'preact-iso';
@@ -145,7 +145,7 @@ function Day(props: { householdId: string; planId: string; day: PlanDay; now: st
   const members = householdInfo.value?.members ?? [];
   const setDish = (recipeId: string) =>
     act.run(async () => {
-      await call(api.PUT('/api/v1/households/{householdId}/plans/{planId}/days/{date}', { params: { path: { householdId, planId, date: day.date } }, body: { recipeId: recipeId || null, portions: day.portionsOverride, note: day.note } }));
+      await api.PUT('/api/v1/households/{householdId}/plans/{planId}/days/{date}', { params: { path: { householdId, planId, date: day.date } }, body: { recipeId: recipeId || null, portions: day.portionsOverride, note: day.note } });
       onChange();
     });
   const addEvent = (replaceDish: boolean) =>
@@ -161,8 +161,8 @@ function Day(props: { householdId: string; planId: string; day: PlanDay; now: st
       };
       const path = { params: { path: { householdId } } };
       // Several days at once go in one call, all or none; so does a change that takes a dish off (only runs offer that).
-      if (through > day.date || replaceDish) await call(api.POST('/api/v1/households/{householdId}/events/run', { ...path, body: { ...fields, from: day.date, through, replaceDish } }));
-      else await call(api.POST('/api/v1/households/{householdId}/events', { ...path, body: { ...fields, date: day.date } }));
+      if (through > day.date || replaceDish) await api.POST('/api/v1/households/{householdId}/events/run', { ...path, body: { ...fields, from: day.date, through, replaceDish } });
+      else await api.POST('/api/v1/households/{householdId}/events', { ...path, body: { ...fields, date: day.date } });
       setGuests('');
       setAvoids('');
       setThrough(day.date);
@@ -171,7 +171,7 @@ function Day(props: { householdId: string; planId: string; day: PlanDay; now: st
     });
   const removeEvent = (e: MealEvent) =>
     act.run(async () => {
-      await call(api.DELETE('/api/v1/households/{householdId}/events/{eventId}', { params: { path: { householdId, eventId: e.id } } }));
+      await api.DELETE('/api/v1/households/{householdId}/events/{eventId}', { params: { path: { householdId, eventId: e.id } } });
       onChange();
     });
   const mayRemove = (e: MealEvent) =>
