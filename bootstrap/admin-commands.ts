@@ -7,7 +7,7 @@ import {
   operatorUnlock,
   type OperatorDeps,
   type OperatorRefusal,
-} from '../core/accounts/operator.js';
+} from '../core/operator/commands.js';
 import type { AiQuotaStore } from '../ports/planner-ai.js';
 import type { HouseholdStore } from '../ports/household-store.js';
 

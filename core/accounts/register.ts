@@ -1,6 +1,5 @@
 import type { ReferralCodeStore } from '../../ports/referral-code-store.js';
 import type { MailingListStore } from '../../ports/mailing-list-store.js';
-import { normalizeReferralCode } from '../reference/referral-codes.js';
 import type { ErrorOf } from '../shared/errors.js';
 import { fail, ok, type Result } from '../shared/result.js';
 import { issueAccountToken } from './account-tokens.js';
@@ -15,6 +14,12 @@ export type RegisterDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'accountT
   referralCodes: Pick<ReferralCodeStore, 'redeem'>;
   waitlist: Pick<MailingListStore, 'linkAccount'>;
 };
+
+/**
+ * A referral code as a person may type or paste it at sign-up: case, spaces and hyphens do not matter (codes are
+ * upper-case letters and digits of one alphabet, shown in groups).
+ */
+export const normalizeReferralCode = (typed: string): string => typed.replace(/[\s-]+/g, '').toUpperCase();
 
 export interface RegisterInput {
   email: string;

@@ -47,9 +47,3 @@ export async function referralCodesOf(
   );
   return ok(await deps.referralCodes.listOf(householdId));
 }
-
-/**
- * A referral code as a person may type or paste it: case, spaces and hyphens do not matter (codes are upper-case
- * letters and digits of one alphabet, shown in groups).
- */
-export const normalizeReferralCode = (typed: string): string => typed.replace(/[\s-]+/g, '').toUpperCase();

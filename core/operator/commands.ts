@@ -1,13 +1,13 @@
 import type { HouseholdStore } from '../../ports/household-store.js';
 import type { MailingListStore } from '../../ports/mailing-list-store.js';
+import { deleteAccount } from '../accounts/delete-account.js';
+import type { AccountDeps } from '../accounts/deps.js';
+import { isEmailAddress, normalizeEmail } from '../accounts/email.js';
+import { throttleKey } from '../accounts/login.js';
+import { acceptablePassword, passwordLength } from '../accounts/passwords.js';
+import { DISPLAY_NAME_MAX, PASSWORD_MAX, type Account, type AccountLanguage } from '../accounts/types.js';
 import type { HouseholdWithMembers, Member } from '../households/types.js';
 import { fail, ok, type Result } from '../shared/result.js';
-import { deleteAccount } from './delete-account.js';
-import type { AccountDeps } from './deps.js';
-import { isEmailAddress, normalizeEmail } from './email.js';
-import { throttleKey } from './login.js';
-import { acceptablePassword, passwordLength } from './passwords.js';
-import { DISPLAY_NAME_MAX, PASSWORD_MAX, type Account, type AccountLanguage } from './types.js';
 
 /**
  * What an operator at the server may do without the API (the admin command, bootstrap/admin.ts): the same rules as
