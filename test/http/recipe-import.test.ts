@@ -2,10 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { databaseKinds } from '../support/databases.js';
-import { startTestServer, TEST_RATE_LIMITS, type TestServer } from '../support/server.js';
-import { signedInClient } from '../support/client.js';
-import { ownedHousehold } from '../support/household.js';
+import { httpSuite } from '../support/http-suite.js';
+import { TEST_RATE_LIMITS } from '../support/server.js';
 
 // Recipe import over HTTP against pages served by a local server that the outbound guard lets through
 // (OUTBOUND_ALLOW_HOSTS), so that every fetch takes the real path: guard, redirects, decompression, charset, caps.
@@ -116,199 +114,194 @@ async function pageServer(): Promise<PageServer> {
   };
 }
 
-for (const kind of databaseKinds()) {
-  describe(`recipe import over HTTP [${kind.name}]`, function () {
-    this.timeout(20_000);
-    let server: TestServer;
-    let pages: PageServer;
-    before(async () => {
-      pages = await pageServer();
-      server = await startTestServer(kind, {
-        OUTBOUND_ALLOW_HOSTS: pages.host,
-        RECIPE_IMPORT_TIMEOUT_MS: String(TIMEOUT_MS),
-        RECIPE_IMPORT_MAX_BYTES: String(MAX_BYTES),
-        RATE_LIMITS: `${TEST_RATE_LIMITS},recipe-import-per-household=4/3600`,
-      });
-    });
-    after(async () => {
-      await server.stop();
-      await pages.close();
-    });
+let pages: PageServer;
+const env = async () => {
+  pages = await pageServer();
+  return {
+    OUTBOUND_ALLOW_HOSTS: pages.host,
+    RECIPE_IMPORT_TIMEOUT_MS: String(TIMEOUT_MS),
+    RECIPE_IMPORT_MAX_BYTES: String(MAX_BYTES),
+    RATE_LIMITS: `${TEST_RATE_LIMITS},recipe-import-per-household=4/3600`,
+  };
+};
 
-    /** A household with its Owner, a Junior of it, and someone not in it. */
-    async function family() {
-      const h = await ownedHousehold(server.url);
-      const { client: junior } = await h.join('Junior');
-      const { client: stranger } = await signedInClient(server.url, 'Stranger');
-      return { owner: h.owner, junior, stranger, h: h.id, base: `${h.base}/recipes`, path: `${h.base}/recipes/import` };
-    }
+httpSuite('recipe import over HTTP', { env }, function (server) {
+  this.timeout(20_000);
+  after(() => pages.close());
 
-    it('reads a page into a RecipeRequest with notes per line, saves nothing, and the preview saves as it is', async () => {
-      const { owner, base, path } = await family();
-      const res = await owner.post(path, { url: `${pages.url}/redirect-in` });
-      expect(res.status, res.text).to.equal(200);
-      const p = res.json;
-      expect(p.recipe.title).to.equal('Taco fredag');
-      expect([p.recipe.servings, p.recipe.totalMinutes, p.recipe.activeMinutes, p.yields]).to.deep.equal([4, 60, 20, '4 porsjoner']);
-      expect(p.recipe.steps).to.deep.equal(['Brun kjøttet.', 'Rør inn krydder & vann.']);
-      expect(p.recipe.ingredients.map((i: { displayName: string; quantity: number | null; unit: string | null }) => [i.quantity, i.unit])).to.deep.equal([
-        [400, 'g'],
-        [1, 'pk'],
-        [2, 'dl'],
-        [null, null],
-        [1.5, 'tbsp'],
-      ]);
-      expect(p.recipe.ingredients[0].displayName).to.equal('kjøttdeig');
-      expect(p.recipe.ingredients[2].optional).to.equal(true);
-      expect(p.lines.map((l: { original: string }) => l.original)).to.deep.equal(['400 g kjøttdeig', '1 pk tacokrydder', '2 dl rømme (valgfritt)', 'salt og pepper', '1 ½ ss olje']);
-      expect(p.lines[0].confidence).to.equal('high');
-      expect(p.lines[3].confidence).to.not.equal('high');
-      // Redirects followed: the address is where the page was found.
-      expect(p.sourceUrl).to.equal(`${pages.url}/taco`);
-      expect(p.imageUrl).to.equal(`${pages.url}/img/taco.jpg`);
-      expect(p.warnings).to.be.an('array');
-      expect((await owner.get(base)).json.total, 'nothing saved').to.equal(0);
-      const saved = await owner.post(base, p.recipe);
-      expect(saved.status, saved.text).to.equal(201);
-      expect(saved.json.ingredients[0].foodKey).to.equal('kjøttdeig');
-      expect(pages.userAgents.at(-1)).to.match(/^Mozilla\/5\.0 \(compatible; DinnerPlanner\/[^;]+; \+http/);
-    });
+  /** A household with its Owner, a Junior of it, and someone not in it. */
+  async function family() {
+    const h = await server.household();
+    const { client: junior } = await h.join('Junior');
+    const { client: stranger } = await server.signedIn('Stranger');
+    return { owner: h.owner, junior, stranger, h: h.id, base: `${h.base}/recipes`, path: `${h.base}/recipes/import` };
+  }
 
-    it('reads HTML the person sends without fetching anything or spending the budget', async () => {
-      const { owner, path } = await family();
-      const before = pages.userAgents.length;
-      for (let i = 0; i < 6; i++) {
-        const res = await owner.post(path, { html: recipePage('Lagret taco', 'bilde.jpg'), url: 'https://mat.example/oppskrift/taco' });
-        expect(res.status, res.text).to.equal(200);
-        expect([res.json.recipe.title, res.json.sourceUrl, res.json.imageUrl]).to.deep.equal(['Lagret taco', 'https://mat.example/oppskrift/taco', 'https://mat.example/oppskrift/bilde.jpg']);
-      }
-      const alone = await owner.post(path, { html: recipePage('Uten adresse', 'https://img.example/a.jpg') });
-      expect([alone.status, alone.json.sourceUrl, alone.json.imageUrl]).to.deep.equal([200, null, 'https://img.example/a.jpg']);
-      expect(pages.userAgents.length).to.equal(before);
-    });
-
-    it('decodes a declared charset and a gzipped page', async () => {
-      const { owner, path } = await family();
-      const latin = await owner.post(path, { url: `${pages.url}/latin1` });
-      expect([latin.status, latin.json.recipe.title]).to.deep.equal([200, 'Rømmegrøt med smør']);
-      const gz = await owner.post(path, { url: `${pages.url}/gzip-page` });
-      expect([gz.status, gz.json.recipe.title]).to.deep.equal([200, 'Pakket taco']);
-    });
-
-    it('refuses addresses the guard refuses with 400 recipe_url_forbidden, redirect hops included', async () => {
-      const port = Number(pages.host.split(':')[1]);
-      const urls = [`http://127.0.0.1:${port + 1}/x`, 'http://localhost/x', 'http://10.0.0.1/x', 'http://[::1]/x', 'ftp://example.com/x', 'http://169.254.169.254/latest/meta-data', `${pages.url}/redirect-out`, `${pages.url}/redirect-localhost`];
-      // Each try counts against the household's budget (4 here): two households share the eight.
-      for (const group of [urls.slice(0, 4), urls.slice(4)]) {
-        const { owner, path } = await family();
-        for (const url of group) {
-          const res = await owner.post(path, { url });
-          expect([res.status, res.json.code], url).to.deep.equal([400, 'recipe_url_forbidden']);
-        }
-      }
-    });
-
-    for (const [what, page, status, code] of [
-      ['an error status', '/missing', 422, 'recipe_page_unreachable'],
-      ['an image', '/image', 422, 'recipe_page_not_html'],
-      ['JSON', '/json', 422, 'recipe_page_not_html'],
-      ['a page over the cap', '/big', 422, 'recipe_page_too_large'],
-    ] as const) {
-      it(`answers ${status} ${code} for ${what}`, async () => {
-        const { owner, path } = await family();
-        const res = await owner.post(path, { url: `${pages.url}${page}` });
-        expect([res.status, res.json.code, res.headers.get('content-type')]).to.deep.equal([status, code, 'application/problem+json']);
-      });
-    }
-
-    it('stops a gzip or brotli bomb at the cap of decoded bytes, a trickle at the deadline, and says when a page has no recipe', async () => {
-      const { owner, path } = await family();
-      for (const bomb of ['/gzip-bomb', '/br-bomb']) {
-        const res = await owner.post(path, { url: `${pages.url}${bomb}` });
-        expect([res.status, res.json.code], bomb).to.deep.equal([422, 'recipe_page_too_large']);
-      }
-      const started = Date.now();
-      const slow = await owner.post(path, { url: `${pages.url}/trickle` });
-      expect([slow.status, slow.json.code]).to.deep.equal([422, 'recipe_page_timeout']);
-      expect(Date.now() - started).to.be.below(TIMEOUT_MS + 2000);
-      const none = await owner.post(path, { url: `${pages.url}/no-recipe` });
-      expect([none.status, none.json.code]).to.deep.equal([422, 'recipe_not_on_page']);
-    });
-
-    it('limits fetches per household (429 with Retry-After); another household goes on', async () => {
-      const { owner, path } = await family();
-      for (let i = 0; i < 4; i++) expect((await owner.post(path, { url: `${pages.url}/taco` })).status).to.equal(200);
-      const over = await owner.post(path, { url: `${pages.url}/taco` });
-      expect([over.status, over.json.code]).to.deep.equal([429, 'rate_limited']);
-      expect(Number(over.headers.get('retry-after'))).to.be.greaterThan(0);
-      const other = await family();
-      expect((await other.owner.post(other.path, { url: `${pages.url}/taco` })).status).to.equal(200);
-    });
-
-    it('is for adults of the household, and checks its body', async () => {
-      const { junior, stranger, path } = await family();
-      const j = await junior.post(path, { url: `${pages.url}/taco` });
-      expect([j.status, j.json.code]).to.deep.equal([403, 'adults_only']);
-      const s = await stranger.post(path, { url: `${pages.url}/taco` });
-      expect([s.status, s.json.code]).to.deep.equal([404, 'household_not_found']);
-      const { owner, path: own } = await family();
-      for (const body of [{}, { url: null }, { url: 'not an address' }, { url: '' }, { html: '' }, { url: 42 }]) {
-        const res = await owner.post(own, body);
-        expect([res.status, res.json.code], JSON.stringify(body)).to.deep.equal([400, 'validation_failed']);
-      }
-    });
-
-    it('keeps the picture of a saved import when its bytes are an image, serves it with an ETag, and saves the recipe without one otherwise', async () => {
-      const { owner, junior, stranger, base, path, h } = await family();
-      const preview = (await owner.post(path, { url: `${pages.url}/taco` })).json;
-      // The preview saves as it is, with where it came from and its picture.
-      const saved = await owner.post(base, preview.recipe);
-      expect(saved.status, saved.text).to.equal(201);
-      const r = saved.json;
-      expect([r.sourceUrl, r.imageUrl]).to.deep.equal([`${pages.url}/taco`, `${pages.url}/img/taco.jpg`]);
-      expect(r.image).to.deep.include({ href: `/api/v1/households/${h}/recipes/${r.id}/image`, mediaType: 'image/png' });
-      for (const reader of [owner, junior]) {
-        const img = await reader.get(r.image.href);
-        expect([img.status, img.headers.get('content-type'), img.headers.get('etag'), img.headers.get('x-content-type-options')]).to.deep.equal([200, 'image/png', r.image.etag, 'nosniff']);
-        expect(img.headers.get('content-security-policy')).to.include("default-src 'none'");
-      }
-      const again = await owner.get(r.image.href, { headers: { 'If-None-Match': r.image.etag } });
-      expect([again.status, again.text]).to.deep.equal([304, '']);
-      expect((await stranger.get(r.image.href)).status).to.equal(404);
-      // An SVG, or HTML calling itself a PNG, is no picture: the recipe is saved, without one (the old one goes).
-      for (const bad of ['/img/evil.svg', '/img/fake.png']) {
-        const res = await owner.put(`${base}/${r.id}`, { ...preview.recipe, imageUrl: `${pages.url}${bad}` });
-        expect([res.status, res.json.image, res.json.imageUrl], bad).to.deep.equal([200, null, `${pages.url}${bad}`]);
-        const gone = await owner.get(r.image.href);
-        expect([gone.status, gone.json.code]).to.deep.equal([404, 'recipe_image_not_found']);
-      }
-      // An address the guard refuses is never fetched, and the recipe is still saved.
-      const inside = await owner.post(base, { ...preview.recipe, imageUrl: 'http://127.0.0.1:9/secret.png' });
-      expect([inside.status, inside.json.image]).to.deep.equal([201, null]);
-      // An old client's replacement keeps both addresses and the picture.
-      const back = await owner.put(`${base}/${r.id}`, { ...preview.recipe, imageUrl: `${pages.url}/img/taco.jpg` });
-      expect(back.json.image.mediaType).to.equal('image/png');
-      const { sourceUrl: _s, imageUrl: _i, ...old } = preview.recipe;
-      const kept = await owner.put(`${base}/${r.id}`, { ...old, title: 'Taco lørdag' });
-      expect([kept.json.title, kept.json.sourceUrl, kept.json.imageUrl, kept.json.image?.mediaType]).to.deep.equal(['Taco lørdag', `${pages.url}/taco`, `${pages.url}/img/taco.jpg`, 'image/png']);
-      for (const address of ['ftp://x.example/a.png', 'not an address', 'javascript:alert(1)']) {
-        const res = await owner.put(`${base}/${r.id}`, { ...old, imageUrl: address });
-        expect([res.status, res.json.code], address).to.deep.equal([400, 'validation_failed']);
-      }
-      // Addresses over 2048 characters are too long, in a recipe and in an import alike; nothing is fetched.
-      const long = `https://img.example/${'a'.repeat(2030)}.png`;
-      for (const res of [await owner.put(`${base}/${r.id}`, { ...old, sourceUrl: long }), await owner.post(path, { url: long })]) {
-        expect([res.status, res.json.code]).to.deep.equal([400, 'value_too_long']);
-      }
-    });
-
-    it('is in the OpenAPI document with every problem code', async () => {
-      const { owner } = await family();
-      const doc = (await owner.get('/api/v1/openapi.json')).json;
-      const op = doc.paths['/api/v1/households/{householdId}/recipes/import'].post;
-      expect(op.operationId).to.equal('previewRecipeImport');
-      const text = JSON.stringify(op.responses);
-      for (const code of ['recipe_url_forbidden', 'recipe_page_unreachable', 'recipe_page_timeout', 'recipe_page_too_large', 'recipe_page_not_html', 'recipe_not_on_page', 'adults_only', 'rate_limited']) expect(text, code).to.include(code);
-    });
+  it('reads a page into a RecipeRequest with notes per line, saves nothing, and the preview saves as it is', async () => {
+    const { owner, base, path } = await family();
+    const res = await owner.post(path, { url: `${pages.url}/redirect-in` });
+    expect(res.status, res.text).to.equal(200);
+    const p = res.json;
+    expect(p.recipe.title).to.equal('Taco fredag');
+    expect([p.recipe.servings, p.recipe.totalMinutes, p.recipe.activeMinutes, p.yields]).to.deep.equal([4, 60, 20, '4 porsjoner']);
+    expect(p.recipe.steps).to.deep.equal(['Brun kjøttet.', 'Rør inn krydder & vann.']);
+    expect(p.recipe.ingredients.map((i: { displayName: string; quantity: number | null; unit: string | null }) => [i.quantity, i.unit])).to.deep.equal([
+      [400, 'g'],
+      [1, 'pk'],
+      [2, 'dl'],
+      [null, null],
+      [1.5, 'tbsp'],
+    ]);
+    expect(p.recipe.ingredients[0].displayName).to.equal('kjøttdeig');
+    expect(p.recipe.ingredients[2].optional).to.equal(true);
+    expect(p.lines.map((l: { original: string }) => l.original)).to.deep.equal(['400 g kjøttdeig', '1 pk tacokrydder', '2 dl rømme (valgfritt)', 'salt og pepper', '1 ½ ss olje']);
+    expect(p.lines[0].confidence).to.equal('high');
+    expect(p.lines[3].confidence).to.not.equal('high');
+    // Redirects followed: the address is where the page was found.
+    expect(p.sourceUrl).to.equal(`${pages.url}/taco`);
+    expect(p.imageUrl).to.equal(`${pages.url}/img/taco.jpg`);
+    expect(p.warnings).to.be.an('array');
+    expect((await owner.get(base)).json.total, 'nothing saved').to.equal(0);
+    const saved = await owner.post(base, p.recipe);
+    expect(saved.status, saved.text).to.equal(201);
+    expect(saved.json.ingredients[0].foodKey).to.equal('kjøttdeig');
+    expect(pages.userAgents.at(-1)).to.match(/^Mozilla\/5\.0 \(compatible; DinnerPlanner\/[^;]+; \+http/);
   });
-}
+
+  it('reads HTML the person sends without fetching anything or spending the budget', async () => {
+    const { owner, path } = await family();
+    const before = pages.userAgents.length;
+    for (let i = 0; i < 6; i++) {
+      const res = await owner.post(path, { html: recipePage('Lagret taco', 'bilde.jpg'), url: 'https://mat.example/oppskrift/taco' });
+      expect(res.status, res.text).to.equal(200);
+      expect([res.json.recipe.title, res.json.sourceUrl, res.json.imageUrl]).to.deep.equal(['Lagret taco', 'https://mat.example/oppskrift/taco', 'https://mat.example/oppskrift/bilde.jpg']);
+    }
+    const alone = await owner.post(path, { html: recipePage('Uten adresse', 'https://img.example/a.jpg') });
+    expect([alone.status, alone.json.sourceUrl, alone.json.imageUrl]).to.deep.equal([200, null, 'https://img.example/a.jpg']);
+    expect(pages.userAgents.length).to.equal(before);
+  });
+
+  it('decodes a declared charset and a gzipped page', async () => {
+    const { owner, path } = await family();
+    const latin = await owner.post(path, { url: `${pages.url}/latin1` });
+    expect([latin.status, latin.json.recipe.title]).to.deep.equal([200, 'Rømmegrøt med smør']);
+    const gz = await owner.post(path, { url: `${pages.url}/gzip-page` });
+    expect([gz.status, gz.json.recipe.title]).to.deep.equal([200, 'Pakket taco']);
+  });
+
+  it('refuses addresses the guard refuses with 400 recipe_url_forbidden, redirect hops included', async () => {
+    const port = Number(pages.host.split(':')[1]);
+    const urls = [`http://127.0.0.1:${port + 1}/x`, 'http://localhost/x', 'http://10.0.0.1/x', 'http://[::1]/x', 'ftp://example.com/x', 'http://169.254.169.254/latest/meta-data', `${pages.url}/redirect-out`, `${pages.url}/redirect-localhost`];
+    // Each try counts against the household's budget (4 here): two households share the eight.
+    for (const group of [urls.slice(0, 4), urls.slice(4)]) {
+      const { owner, path } = await family();
+      for (const url of group) {
+        const res = await owner.post(path, { url });
+        expect([res.status, res.json.code], url).to.deep.equal([400, 'recipe_url_forbidden']);
+      }
+    }
+  });
+
+  for (const [what, page, status, code] of [
+    ['an error status', '/missing', 422, 'recipe_page_unreachable'],
+    ['an image', '/image', 422, 'recipe_page_not_html'],
+    ['JSON', '/json', 422, 'recipe_page_not_html'],
+    ['a page over the cap', '/big', 422, 'recipe_page_too_large'],
+  ] as const) {
+    it(`answers ${status} ${code} for ${what}`, async () => {
+      const { owner, path } = await family();
+      const res = await owner.post(path, { url: `${pages.url}${page}` });
+      expect([res.status, res.json.code, res.headers.get('content-type')]).to.deep.equal([status, code, 'application/problem+json']);
+    });
+  }
+
+  it('stops a gzip or brotli bomb at the cap of decoded bytes, a trickle at the deadline, and says when a page has no recipe', async () => {
+    const { owner, path } = await family();
+    for (const bomb of ['/gzip-bomb', '/br-bomb']) {
+      const res = await owner.post(path, { url: `${pages.url}${bomb}` });
+      expect([res.status, res.json.code], bomb).to.deep.equal([422, 'recipe_page_too_large']);
+    }
+    const started = Date.now();
+    const slow = await owner.post(path, { url: `${pages.url}/trickle` });
+    expect([slow.status, slow.json.code]).to.deep.equal([422, 'recipe_page_timeout']);
+    expect(Date.now() - started).to.be.below(TIMEOUT_MS + 2000);
+    const none = await owner.post(path, { url: `${pages.url}/no-recipe` });
+    expect([none.status, none.json.code]).to.deep.equal([422, 'recipe_not_on_page']);
+  });
+
+  it('limits fetches per household (429 with Retry-After); another household goes on', async () => {
+    const { owner, path } = await family();
+    for (let i = 0; i < 4; i++) expect((await owner.post(path, { url: `${pages.url}/taco` })).status).to.equal(200);
+    const over = await owner.post(path, { url: `${pages.url}/taco` });
+    expect([over.status, over.json.code]).to.deep.equal([429, 'rate_limited']);
+    expect(Number(over.headers.get('retry-after'))).to.be.greaterThan(0);
+    const other = await family();
+    expect((await other.owner.post(other.path, { url: `${pages.url}/taco` })).status).to.equal(200);
+  });
+
+  it('is for adults of the household, and checks its body', async () => {
+    const { junior, stranger, path } = await family();
+    const j = await junior.post(path, { url: `${pages.url}/taco` });
+    expect([j.status, j.json.code]).to.deep.equal([403, 'adults_only']);
+    const s = await stranger.post(path, { url: `${pages.url}/taco` });
+    expect([s.status, s.json.code]).to.deep.equal([404, 'household_not_found']);
+    const { owner, path: own } = await family();
+    for (const body of [{}, { url: null }, { url: 'not an address' }, { url: '' }, { html: '' }, { url: 42 }]) {
+      const res = await owner.post(own, body);
+      expect([res.status, res.json.code], JSON.stringify(body)).to.deep.equal([400, 'validation_failed']);
+    }
+  });
+
+  it('keeps the picture of a saved import when its bytes are an image, serves it with an ETag, and saves the recipe without one otherwise', async () => {
+    const { owner, junior, stranger, base, path, h } = await family();
+    const preview = (await owner.post(path, { url: `${pages.url}/taco` })).json;
+    // The preview saves as it is, with where it came from and its picture.
+    const saved = await owner.post(base, preview.recipe);
+    expect(saved.status, saved.text).to.equal(201);
+    const r = saved.json;
+    expect([r.sourceUrl, r.imageUrl]).to.deep.equal([`${pages.url}/taco`, `${pages.url}/img/taco.jpg`]);
+    expect(r.image).to.deep.include({ href: `/api/v1/households/${h}/recipes/${r.id}/image`, mediaType: 'image/png' });
+    for (const reader of [owner, junior]) {
+      const img = await reader.get(r.image.href);
+      expect([img.status, img.headers.get('content-type'), img.headers.get('etag'), img.headers.get('x-content-type-options')]).to.deep.equal([200, 'image/png', r.image.etag, 'nosniff']);
+      expect(img.headers.get('content-security-policy')).to.include("default-src 'none'");
+    }
+    const again = await owner.get(r.image.href, { headers: { 'If-None-Match': r.image.etag } });
+    expect([again.status, again.text]).to.deep.equal([304, '']);
+    expect((await stranger.get(r.image.href)).status).to.equal(404);
+    // An SVG, or HTML calling itself a PNG, is no picture: the recipe is saved, without one (the old one goes).
+    for (const bad of ['/img/evil.svg', '/img/fake.png']) {
+      const res = await owner.put(`${base}/${r.id}`, { ...preview.recipe, imageUrl: `${pages.url}${bad}` });
+      expect([res.status, res.json.image, res.json.imageUrl], bad).to.deep.equal([200, null, `${pages.url}${bad}`]);
+      const gone = await owner.get(r.image.href);
+      expect([gone.status, gone.json.code]).to.deep.equal([404, 'recipe_image_not_found']);
+    }
+    // An address the guard refuses is never fetched, and the recipe is still saved.
+    const inside = await owner.post(base, { ...preview.recipe, imageUrl: 'http://127.0.0.1:9/secret.png' });
+    expect([inside.status, inside.json.image]).to.deep.equal([201, null]);
+    // An old client's replacement keeps both addresses and the picture.
+    const back = await owner.put(`${base}/${r.id}`, { ...preview.recipe, imageUrl: `${pages.url}/img/taco.jpg` });
+    expect(back.json.image.mediaType).to.equal('image/png');
+    const { sourceUrl: _s, imageUrl: _i, ...old } = preview.recipe;
+    const kept = await owner.put(`${base}/${r.id}`, { ...old, title: 'Taco lørdag' });
+    expect([kept.json.title, kept.json.sourceUrl, kept.json.imageUrl, kept.json.image?.mediaType]).to.deep.equal(['Taco lørdag', `${pages.url}/taco`, `${pages.url}/img/taco.jpg`, 'image/png']);
+    for (const address of ['ftp://x.example/a.png', 'not an address', 'javascript:alert(1)']) {
+      const res = await owner.put(`${base}/${r.id}`, { ...old, imageUrl: address });
+      expect([res.status, res.json.code], address).to.deep.equal([400, 'validation_failed']);
+    }
+    // Addresses over 2048 characters are too long, in a recipe and in an import alike; nothing is fetched.
+    const long = `https://img.example/${'a'.repeat(2030)}.png`;
+    for (const res of [await owner.put(`${base}/${r.id}`, { ...old, sourceUrl: long }), await owner.post(path, { url: long })]) {
+      expect([res.status, res.json.code]).to.deep.equal([400, 'value_too_long']);
+    }
+  });
+
+  it('is in the OpenAPI document with every problem code', async () => {
+    const { owner } = await family();
+    const doc = (await owner.get('/api/v1/openapi.json')).json;
+    const op = doc.paths['/api/v1/households/{householdId}/recipes/import'].post;
+    expect(op.operationId).to.equal('previewRecipeImport');
+    const text = JSON.stringify(op.responses);
+    for (const code of ['recipe_url_forbidden', 'recipe_page_unreachable', 'recipe_page_timeout', 'recipe_page_too_large', 'recipe_page_not_html', 'recipe_not_on_page', 'adults_only', 'rate_limited']) expect(text, code).to.include(code);
+  });
+});
