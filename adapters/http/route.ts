@@ -201,9 +201,13 @@ export function resource<D>(tag: string) {
         const input = { ...request, deps };
         const result = await def.run(input);
         if (!result.ok) throw problemFor(result.error);
-        if (def.status) ctx.status = def.status;
         if (def.headers) ctx.set(def.headers(result.value, input));
-        if (def.status !== 204) ctx.body = def.reply ? def.reply(result.value, input) : result.value;
+        if (def.status !== 204) {
+          const body = def.reply ? def.reply(result.value, input) : result.value;
+          if (body !== undefined) ctx.body = body;
+        }
+        // After the body: Koa makes an empty body a 204, and a 202 with nothing to say keeps its status.
+        if (def.status) ctx.status = def.status;
       });
     },
     handledRoute<A extends Auth = 'session', P = Record<string, never>, Q = Record<string, never>, B = undefined, E extends Tag = never>(def: Handled<D, A, P, Q, B, E>): Declared<D> {

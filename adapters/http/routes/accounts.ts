@@ -14,8 +14,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_LIFETIME_MS } from '../../../core/accounts
 import type { AccountLanguage } from '../../../core/accounts/types.js';
 import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from '../../../core/accounts/types.js';
 import { ROLES } from '../../../core/households/types.js';
-import { problemFor } from '../problem.js';
-import { answerJson, defineRoute, type AnyRoute } from '../route.js';
+import { answerJson, mount, resource } from '../route.js';
 import { Uuid, IsoDateTime } from '../schemas.js';
 import { clearSessionCookie, optionalCaller, setSessionCookie } from '../session-cookie.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
@@ -85,271 +84,268 @@ export function toMeResponse(me: Me): v.InferOutput<typeof MeResponse> {
   };
 }
 
-export function accountRoutes(deps: ServiceDeps, settings: RouteSettings): AnyRoute[] {
-  const tag = 'Account and sign-in';
-  return [
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/auth/register',
-      operationId: 'register',
-      summary: 'Create an account',
-      description:
-        '200 with no body whether or not the address already has an account, so the answer never tells. A fresh ' +
-        'address gets an account, the session cookie and a confirmation mail (link valid ' +
-        hours(TOKEN_LIFETIME_MS['confirm-email']) +
-        '); a known address gets an already-have-an-account mail and no session. Confirmation never gates the app. ' +
-        'Passwords: 8 to 256 characters, not in the breached-password list. Mails are in English when Accept-Language ' +
-        'prefers English, else Norwegian (bokmål). referralCode (optional, null or at most ' + String(REFERRAL_CODE_INPUT_MAX) + ' characters; ' +
-        'case, spaces and hyphens ignored): an unused referral code of any household is spent by the new account (usedAt set ' +
-        'in that household\'s list), once, also when several registrations send it at once; an unknown or spent code is ' +
-        'ignored and registration goes on. A known address spends nothing. A fresh address on the waitlist turns its row into ' +
-        'the new account\'s.',
-      tag,
-      auth: 'public',
-      rateLimit: 'auth',
-      body: RegisterRequest,
-      responses: { 200: { description: 'Accepted (no body); Set-Cookie app_session for a fresh address' } },
-      problems: { signup_rejected: 400, password_pwned: 400 },
-      handler: async (ctx, { body }) => {
-        const result = await register(deps, { ...body, language: languageOf(ctx.get('Accept-Language')) });
-        if (!result.ok) throw problemFor(result.error);
-        if (result.value.kind === 'created') setSessionCookie(ctx, result.value.issued.token, settings.publicBaseUrl);
-        ctx.status = 200;
-        ctx.body = '';
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/auth/login',
-      operationId: 'login',
-      summary: 'Sign in with e-mail and password',
-      description:
-        `Sets a new session cookie app_session on every sign-in (HttpOnly, SameSite=Lax, Secure on https; ${days(SESSION_LIFETIME_MS)} ` +
-        `from last use, at most ${days(SESSION_ABSOLUTE_MS)} from sign-in). Wrong passwords are counted per address (known or not): ` +
-        'a run of them (config LOCKOUT, default 10 within 15 minutes) locks the address for a few minutes (default 5), answering ' +
-        '423 account_locked; forgot-password and reset-password keep working while locked.',
-      tag,
-      auth: 'public',
-      rateLimit: 'auth',
-      body: LoginRequest,
-      responses: { 200: { description: 'Signed in', schema: MeResponse } },
-      problems: { invalid_credentials: 401, account_locked: 423 },
-      handler: async (ctx, { body }) => {
-        const result = await login(deps, body);
-        if (!result.ok) throw problemFor(result.error);
-        setSessionCookie(ctx, result.value.issued.token, settings.publicBaseUrl);
-        answerJson(ctx, toMeResponse(await describeMe(deps, result.value.account)));
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/auth/logout',
-      operationId: 'logout',
-      summary: 'Sign out',
-      description:
-        'Ends this session and rotates the account security stamp, so every other copy of a session minted before ' +
-        'fails its next check (the account is signed out everywhere).',
-      tag,
-      auth: 'session',
-      rateLimit: 'auth',
-      responses: { 204: { description: 'Signed out; the cookie is cleared' } },
-      handler: async (ctx, { caller }) => {
-        await logout(deps, caller);
-        clearSessionCookie(ctx, settings.publicBaseUrl);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/me',
-      operationId: 'getMe',
-      summary: 'The signed-in account and its households',
-      description: '401 also when the cookie belongs to an account that no longer exists.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      responses: { 200: { description: 'The caller', schema: MeResponse } },
-      handler: async (ctx, { caller }) => {
-        answerJson(ctx, toMeResponse(await describeMe(deps, caller.account)));
-      },
-    }),
-    defineRoute({
-      method: 'PATCH',
-      path: '/api/v1/me',
-      operationId: 'updateMe',
-      summary: 'Change the display name',
-      description: 'Only the display name changes; it is trimmed and must then be 1 to 80 characters.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      body: UpdateMeRequest,
-      responses: { 200: { description: 'The caller after the change', schema: MeResponse } },
-      problems: { account_name_length: 400 },
-      handler: async (ctx, { caller, body }) => {
-        const result = await updateMe(deps, caller.account, body);
-        if (!result.ok) throw problemFor(result.error);
-        answerJson(ctx, toMeResponse(result.value));
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: '/api/v1/me',
-      operationId: 'deleteMe',
-      summary: 'Delete the account',
-      description:
-        'Households nobody else uses go with it; shared ones lose this member. The waitlist row it registered with, and ' +
-        'the one of its address, are deleted. Signs out everywhere. 400 owner_required ' +
-        'while the caller is the only Owner of a household other accounts still use.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      responses: { 204: { description: 'Deleted; the cookie is cleared' } },
-      problems: { owner_required: 400 },
-      handler: async (ctx, { caller }) => {
-        const result = await deleteAccount(deps, caller.account);
-        if (!result.ok) throw problemFor(result.error);
-        clearSessionCookie(ctx, settings.publicBaseUrl);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/me/password',
-      operationId: 'changePassword',
-      summary: 'Change the password, or set a first one',
-      description:
-        'currentPassword is required when the account has a password; a social-only account may set a first password with ' +
-        'currentPassword null. This session stays signed in; every other session must sign in again.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      body: ChangePasswordRequest,
-      responses: { 204: { description: 'Changed' } },
-      problems: { wrong_current_password: 400, password_rejected: 400, password_pwned: 400 },
-      handler: async (ctx, { caller, body }) => {
-        const result = await changePassword(deps, caller, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/me/email',
-      operationId: 'changeEmail',
-      summary: 'Ask to move the login to a new address',
-      description:
-        '204 for any well-formed address, without saying whether it is taken (the lookup happens after the answer, so ' +
-        'neither its duration nor its Server-Timing query count tells either). Nothing changes until the link mailed to the ' +
-        `new address (valid ${hours(TOKEN_LIFETIME_MS['change-email'])}) is confirmed; the old address gets a notice with a reset link.`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      body: ChangeEmailRequest,
-      responses: { 204: { description: 'Accepted' } },
-      problems: { email_not_an_address: 400 },
-      handler: async (ctx, { caller, body }) => {
-        // Answered on the address's form alone; whether it is taken is looked up after the answer has gone out.
-        const checked = checkEmailChange(body);
-        if (!checked.ok) throw problemFor(checked.error);
-        settings.afterAnswer.run(ctx, 'email-change', () => requestEmailChange(deps, caller, body));
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/auth/confirm-email',
-      operationId: 'confirmEmail',
-      summary: 'Confirm the address with the mailed link',
-      description: `The token is single-use and valid ${hours(TOKEN_LIFETIME_MS['confirm-email'])}. An address already confirmed answers 204 again.`,
-      tag,
-      auth: 'public',
-      rateLimit: 'auth',
-      body: ConfirmEmailRequest,
-      responses: { 204: { description: 'Confirmed' } },
-      problems: { invalid_token: 400 },
-      handler: async (ctx, { body }) => {
-        const result = await confirmEmail(deps, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/auth/confirm-email-change',
-      operationId: 'confirmEmailChange',
-      summary: 'Move the login to the new address with the mailed link',
-      description:
-        `The token is single-use, valid ${hours(TOKEN_LIFETIME_MS['change-email'])} and bound to the new address. Every other ` +
-        'session is revoked; a browser signed in as this account keeps its own session. 400 invalid_token when expired, used, ' +
-        'or the address was taken meanwhile.',
-      tag,
-      auth: 'public',
-      rateLimit: 'auth',
-      body: ConfirmEmailChangeRequest,
-      responses: { 204: { description: 'Moved' } },
-      problems: { invalid_token: 400 },
-      handler: async (ctx, { body }) => {
-        const result = await confirmEmailChange(deps, { ...body, keepSession: await optionalCaller(ctx, deps) });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/auth/resend-confirmation',
-      operationId: 'resendConfirmation',
-      summary: 'Send the confirmation mail again',
-      description: '204 without mailing when the address is already confirmed; 429 resend_cooldown (with Retry-After) when one went out less than five minutes ago.',
-      tag,
-      auth: 'session',
-      rateLimit: 'auth',
-      responses: { 204: { description: 'Sent, or nothing to send' } },
-      problems: { resend_cooldown: 429 },
-      handler: async (ctx, { caller }) => {
-        const result = await resendConfirmation(deps, caller.account);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/auth/forgot-password',
-      operationId: 'forgotPassword',
-      summary: 'Mail a password-reset link',
-      description:
-        `Always 204, known address or not. A known address gets a single-use link valid ${hours(TOKEN_LIFETIME_MS['reset-password'])}; ` +
-        'a second request for the same account within five minutes is dropped silently. Works while the login is locked. ' +
-        'The address is looked up after the answer has gone out, so neither the answer, its duration nor the query ' +
-        'count in its Server-Timing tells whether the address has an account.',
-      tag,
-      auth: 'public',
-      rateLimit: 'auth',
-      body: ForgotPasswordRequest,
-      responses: { 204: { description: 'Accepted' } },
-      handler: async (ctx, { body }) => {
-        settings.afterAnswer.run(ctx, 'forgot-password', () => forgotPassword(deps, body));
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/auth/reset-password',
-      operationId: 'resetPassword',
-      summary: 'Set a new password with the mailed link',
-      description:
-        'Marks the address confirmed, ends every session of the account and lifts a login lock. The link works once; ' +
-        'a password that is too short or breached leaves it usable.',
-      tag,
-      auth: 'public',
-      rateLimit: 'auth',
-      body: ResetPasswordRequest,
-      responses: { 204: { description: 'Password set' } },
-      problems: { invalid_token: 400, password_rejected: 400, password_pwned: 400 },
-      handler: async (ctx, { body }) => {
-        const result = await resetPassword(deps, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-  ];
-}
+const { route, handledRoute } = resource<ServiceDeps & { readonly settings: RouteSettings }>('Account and sign-in');
+
+const REGISTER_DOC =
+  '200 with no body whether or not the address already has an account, so the answer never tells. A fresh ' +
+  'address gets an account, the session cookie and a confirmation mail (link valid ' +
+  hours(TOKEN_LIFETIME_MS['confirm-email']) +
+  '); a known address gets an already-have-an-account mail and no session. Confirmation never gates the app. ' +
+  'Passwords: 8 to 256 characters, not in the breached-password list. Mails are in English when Accept-Language ' +
+  'prefers English, else Norwegian (bokmål). referralCode (optional, null or at most ' + String(REFERRAL_CODE_INPUT_MAX) + ' characters; ' +
+  'case, spaces and hyphens ignored): an unused referral code of any household is spent by the new account (usedAt set ' +
+  'in that household\'s list), once, also when several registrations send it at once; an unknown or spent code is ' +
+  'ignored and registration goes on. A known address spends nothing. A fresh address on the waitlist turns its row into ' +
+  'the new account\'s.';
+const LOGIN_DOC =
+  `Sets a new session cookie app_session on every sign-in (HttpOnly, SameSite=Lax, Secure on https; ${days(SESSION_LIFETIME_MS)} ` +
+  `from last use, at most ${days(SESSION_ABSOLUTE_MS)} from sign-in). Wrong passwords are counted per address (known or not): ` +
+  'a run of them (config LOCKOUT, default 10 within 15 minutes) locks the address for a few minutes (default 5), answering ' +
+  '423 account_locked; forgot-password and reset-password keep working while locked.';
+const DELETE_ME_DOC =
+  'Households nobody else uses go with it; shared ones lose this member. The waitlist row it registered with, and ' +
+  'the one of its address, are deleted. Signs out everywhere. 400 owner_required ' +
+  'while the caller is the only Owner of a household other accounts still use.';
+const CHANGE_EMAIL_DOC =
+  '204 for any well-formed address, without saying whether it is taken (the lookup happens after the answer, so ' +
+  'neither its duration nor its Server-Timing query count tells either). Nothing changes until the link mailed to the ' +
+  `new address (valid ${hours(TOKEN_LIFETIME_MS['change-email'])}) is confirmed; the old address gets a notice with a reset link.`;
+const CONFIRM_EMAIL_CHANGE_DOC =
+  `The token is single-use, valid ${hours(TOKEN_LIFETIME_MS['change-email'])} and bound to the new address. Every other ` +
+  'session is revoked; a browser signed in as this account keeps its own session. 400 invalid_token when expired, used, ' +
+  'or the address was taken meanwhile.';
+const FORGOT_PASSWORD_DOC =
+  `Always 204, known address or not. A known address gets a single-use link valid ${hours(TOKEN_LIFETIME_MS['reset-password'])}; ` +
+  'a second request for the same account within five minutes is dropped silently. Works while the login is locked. ' +
+  'The address is looked up after the answer has gone out, so neither the answer, its duration nor the query ' +
+  'count in its Server-Timing tells whether the address has an account.';
+
+const registerRoute = handledRoute({
+  method: 'POST',
+  path: '/api/v1/auth/register',
+  operationId: 'register',
+  summary: 'Create an account',
+  description: REGISTER_DOC,
+  auth: 'public',
+  rateLimit: 'auth',
+  body: RegisterRequest,
+  responses: { 200: { description: 'Accepted (no body); Set-Cookie app_session for a fresh address' } },
+  errors: ['signup-rejected', 'password-pwned'],
+  handle: async (ctx, { deps, body, refuse }) => {
+    const result = await register(deps, { ...body, language: languageOf(ctx.get('Accept-Language')) });
+    if (!result.ok) throw refuse(result.error);
+    if (result.value.kind === 'created') setSessionCookie(ctx, result.value.issued.token, deps.settings.publicBaseUrl);
+    ctx.status = 200;
+    ctx.body = '';
+  },
+});
+
+const loginRoute = handledRoute({
+  method: 'POST',
+  path: '/api/v1/auth/login',
+  operationId: 'login',
+  summary: 'Sign in with e-mail and password',
+  description: LOGIN_DOC,
+  auth: 'public',
+  rateLimit: 'auth',
+  body: LoginRequest,
+  responses: { 200: { description: 'Signed in', schema: MeResponse } },
+  errors: ['invalid-credentials', 'account-locked'],
+  handle: async (ctx, { deps, body, refuse }) => {
+    const result = await login(deps, body);
+    if (!result.ok) throw refuse(result.error);
+    setSessionCookie(ctx, result.value.issued.token, deps.settings.publicBaseUrl);
+    answerJson(ctx, toMeResponse(await describeMe(deps, result.value.account)));
+  },
+});
+
+const logoutRoute = handledRoute({
+  method: 'POST',
+  path: '/api/v1/auth/logout',
+  operationId: 'logout',
+  summary: 'Sign out',
+  description:
+    'Ends this session and rotates the account security stamp, so every other copy of a session minted before ' +
+    'fails its next check (the account is signed out everywhere).',
+  rateLimit: 'auth',
+  responses: { 204: { description: 'Signed out; the cookie is cleared' } },
+  handle: async (ctx, { deps, caller }) => {
+    await logout(deps, caller);
+    clearSessionCookie(ctx, deps.settings.publicBaseUrl);
+    ctx.status = 204;
+  },
+});
+
+const getMeRoute = handledRoute({
+  method: 'GET',
+  path: '/api/v1/me',
+  operationId: 'getMe',
+  summary: 'The signed-in account and its households',
+  description: '401 also when the cookie belongs to an account that no longer exists.',
+  responses: { 200: { description: 'The caller', schema: MeResponse } },
+  handle: async (ctx, { deps, caller }) => {
+    answerJson(ctx, toMeResponse(await describeMe(deps, caller.account)));
+  },
+});
+
+const updateMeRoute = handledRoute({
+  method: 'PATCH',
+  path: '/api/v1/me',
+  operationId: 'updateMe',
+  summary: 'Change the display name',
+  description: 'Only the display name changes; it is trimmed and must then be 1 to 80 characters.',
+  body: UpdateMeRequest,
+  responses: { 200: { description: 'The caller after the change', schema: MeResponse } },
+  errors: ['account-name-length', 'unauthenticated'],
+  handle: async (ctx, { deps, caller, body, refuse }) => {
+    const result = await updateMe(deps, caller.account, body);
+    if (!result.ok) throw refuse(result.error);
+    answerJson(ctx, toMeResponse(result.value));
+  },
+});
+
+const deleteMeRoute = handledRoute({
+  method: 'DELETE',
+  path: '/api/v1/me',
+  operationId: 'deleteMe',
+  summary: 'Delete the account',
+  description: DELETE_ME_DOC,
+  responses: { 204: { description: 'Deleted; the cookie is cleared' } },
+  errors: ['owner-required'],
+  handle: async (ctx, { deps, caller, refuse }) => {
+    const result = await deleteAccount(deps, caller.account);
+    if (!result.ok) throw refuse(result.error);
+    clearSessionCookie(ctx, deps.settings.publicBaseUrl);
+    ctx.status = 204;
+  },
+});
+
+const changePasswordRoute = route({
+  method: 'POST',
+  path: '/api/v1/me/password',
+  operationId: 'changePassword',
+  summary: 'Change the password, or set a first one',
+  description:
+    'currentPassword is required when the account has a password; a social-only account may set a first password with ' +
+    'currentPassword null. This session stays signed in; every other session must sign in again.',
+  body: ChangePasswordRequest,
+  responses: { 204: { description: 'Changed' } },
+  errors: ['wrong-current-password', 'password-rejected', 'password-pwned'],
+  run: ({ deps, caller, body }) => changePassword(deps, caller, body),
+  status: 204,
+});
+
+const changeEmailRoute = handledRoute({
+  method: 'POST',
+  path: '/api/v1/me/email',
+  operationId: 'changeEmail',
+  summary: 'Ask to move the login to a new address',
+  description: CHANGE_EMAIL_DOC,
+  body: ChangeEmailRequest,
+  responses: { 204: { description: 'Accepted' } },
+  errors: ['email-not-an-address'],
+  handle: async (ctx, { deps, caller, body, refuse }) => {
+    // Answered on the address's form alone; whether it is taken is looked up after the answer has gone out.
+    const checked = checkEmailChange(body);
+    if (!checked.ok) throw refuse(checked.error);
+    deps.settings.afterAnswer.run(ctx, 'email-change', () => requestEmailChange(deps, caller, body));
+    ctx.status = 204;
+  },
+});
+
+const confirmEmailRoute = route({
+  method: 'POST',
+  path: '/api/v1/auth/confirm-email',
+  operationId: 'confirmEmail',
+  summary: 'Confirm the address with the mailed link',
+  description: `The token is single-use and valid ${hours(TOKEN_LIFETIME_MS['confirm-email'])}. An address already confirmed answers 204 again.`,
+  auth: 'public',
+  rateLimit: 'auth',
+  body: ConfirmEmailRequest,
+  responses: { 204: { description: 'Confirmed' } },
+  errors: ['invalid-token'],
+  run: ({ deps, body }) => confirmEmail(deps, body),
+  status: 204,
+});
+
+const confirmEmailChangeRoute = handledRoute({
+  method: 'POST',
+  path: '/api/v1/auth/confirm-email-change',
+  operationId: 'confirmEmailChange',
+  summary: 'Move the login to the new address with the mailed link',
+  description: CONFIRM_EMAIL_CHANGE_DOC,
+  auth: 'public',
+  rateLimit: 'auth',
+  body: ConfirmEmailChangeRequest,
+  responses: { 204: { description: 'Moved' } },
+  errors: ['invalid-token'],
+  handle: async (ctx, { deps, body, refuse }) => {
+    const result = await confirmEmailChange(deps, { ...body, keepSession: await optionalCaller(ctx, deps) });
+    if (!result.ok) throw refuse(result.error);
+    ctx.status = 204;
+  },
+});
+
+const resendConfirmationRoute = route({
+  method: 'POST',
+  path: '/api/v1/auth/resend-confirmation',
+  operationId: 'resendConfirmation',
+  summary: 'Send the confirmation mail again',
+  description: '204 without mailing when the address is already confirmed; 429 resend_cooldown (with Retry-After) when one went out less than five minutes ago.',
+  rateLimit: 'auth',
+  responses: { 204: { description: 'Sent, or nothing to send' } },
+  errors: ['resend-cooldown'],
+  run: ({ deps, caller }) => resendConfirmation(deps, caller.account),
+  status: 204,
+});
+
+const forgotPasswordRoute = handledRoute({
+  method: 'POST',
+  path: '/api/v1/auth/forgot-password',
+  operationId: 'forgotPassword',
+  summary: 'Mail a password-reset link',
+  description: FORGOT_PASSWORD_DOC,
+  auth: 'public',
+  rateLimit: 'auth',
+  body: ForgotPasswordRequest,
+  responses: { 204: { description: 'Accepted' } },
+  handle: async (ctx, { deps, body }) => {
+    deps.settings.afterAnswer.run(ctx, 'forgot-password', () => forgotPassword(deps, body));
+    ctx.status = 204;
+  },
+});
+
+const resetPasswordRoute = route({
+  method: 'POST',
+  path: '/api/v1/auth/reset-password',
+  operationId: 'resetPassword',
+  summary: 'Set a new password with the mailed link',
+  description:
+    'Marks the address confirmed, ends every session of the account and lifts a login lock. The link works once; ' +
+    'a password that is too short or breached leaves it usable.',
+  auth: 'public',
+  rateLimit: 'auth',
+  body: ResetPasswordRequest,
+  responses: { 204: { description: 'Password set' } },
+  errors: ['invalid-token', 'password-rejected', 'password-pwned'],
+  run: ({ deps, body }) => resetPassword(deps, body),
+  status: 204,
+});
+
+export const accountRoutes = (deps: ServiceDeps, settings: RouteSettings) =>
+  mount({ ...deps, settings }, [
+    registerRoute,
+    loginRoute,
+    logoutRoute,
+    getMeRoute,
+    updateMeRoute,
+    deleteMeRoute,
+    changePasswordRoute,
+    changeEmailRoute,
+    confirmEmailRoute,
+    confirmEmailChangeRoute,
+    resendConfirmationRoute,
+    forgotPasswordRoute,
+    resetPasswordRoute,
+  ]);
+

@@ -19,8 +19,7 @@ import {
 } from '../../../core/calendar/types.js';
 import { upcomingCalendarEvents } from '../../../core/calendar/upcoming.js';
 import type { Logger } from '../../../ports/logger.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 
 const WallTime = v.nullable(v.pipe(v.string(), v.maxLength(5, 'HH:MM'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00 to 23:59')));
@@ -118,156 +117,138 @@ const BUSY_DOC =
   'earliest start wins, then the first title (code-point order), then the earliest end, then the feed listed first. Dates nothing ' +
   'touches are left out; the list is in date order.';
 
-export function calendarRoutes(deps: CalendarFeedDeps, logger: Logger): AnyRoute[] {
-  const tag = 'Calendar feeds';
-  const base = '/api/v1/households/{householdId}';
-  const notMember = { household_not_found: 404 };
-  const adultsOnly = { household_not_found: 404, adults_only: 403 };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: `${base}/calendar-events`,
-      operationId: 'listUpcomingCalendarEvents',
-      summary: 'The events of every calendar feed of the household, and the busy evenings',
-      description:
-        `Any member reads, Junior too. from and to are dates, both included: from defaults to today in the household's time zone, ` +
-        `to to from + ${WINDOW_DEFAULT_DAYS} days. A to later than from + ${WINDOW_MAX_DAYS} days is clamped to from + ${WINDOW_MAX_DAYS} ` +
-        '(the answer\'s from and to are the window used); a to before from is 400 calendar_window_invalid. Every feed of the household ' +
-        `(Ics and Device), oldest first, is one slice; an ICS feed that cannot be read (unreachable, refused address, timeout, too large, ` +
-        `error status, not iCalendar) has no events and error "${FEED_UNREADABLE}", and hides no other slice; error is null otherwise. ` +
-        `${ENTRY_DOC} ${BUSY_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: WindowQuery,
-      responses: { 200: { description: 'The window, its slices and busy evenings', schema: UpcomingCalendarEventsResponse } },
-      problems: { ...notMember, calendar_window_invalid: 400 },
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await upcomingCalendarEvents(deps, caller.account, params.householdId, { from: query.from ?? null, to: query.to ?? null });
-        if (!result.ok) throw problemFor(result.error);
-        const { from, to, feeds, busyEvenings } = result.value;
-        for (const s of feeds) if (s.unreadable) logger.warn('calendar feed unreadable', { householdId: params.householdId, feedId: s.feed.id, reason: s.unreadable.reason });
-        ctx.body = {
-          feeds: feeds.map((s) => ({ feedId: s.feed.id, feedName: s.feed.name, events: s.events.map(eventResponse), error: s.unreadable ? FEED_UNREADABLE : null })),
-          from,
-          to,
-          busyEvenings: busyEvenings.map((b) => ({ date: b.date, title: b.title, startTime: b.startTime, endTime: b.endTime })),
-        };
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/calendar-feeds`,
-      operationId: 'listCalendarFeeds',
-      summary: 'The calendar feeds of the household, both kinds',
-      description: `Any member reads. Oldest first (createdAt, then id). ${FEED_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: FeedsQuery,
-      responses: { 200: { description: 'The feeds', schema: v.array(CalendarFeedResponse) } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listCalendarFeeds(deps, caller.account, params.householdId, { deviceKey: query.deviceKey ?? null });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value.map(feedResponse);
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: `${base}/calendar-feeds`,
-      operationId: 'createCalendarFeed',
-      summary: 'Add an ICS calendar feed (adults only)',
-      description:
-        `name 1 to ${FEED_NAME_MAX} characters (stored trimmed, blank is 400 validation_failed), url at most ${FEED_URL_MAX} characters ` +
-        '(longer is 400 value_too_long). The address must be http or https on the scheme\'s standard port, and its host neither a ' +
-        'loopback, private, link-local, unique-local or otherwise special IP literal, nor a special-use name (localhost and every ' +
-        'name under it, and names under .local, .internal, .home.arpa, .invalid and .test, in any case and with or without a ' +
-        'trailing dot), nor a name resolving to one of those addresses; else 400 ' +
-        'calendar_url_forbidden and nothing is stored. A name that does not resolve is accepted: its slice of calendar-events then ' +
-        'reports the fixed error. Every later fetch checks the address it connects to again. Nothing is fetched here. The answer ' +
-        `carries the whole url, the only one that does. ${FEED_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: CreateCalendarFeedRequest,
-      responses: { 201: { description: 'Created', schema: CalendarFeedResponse } },
-      problems: { ...adultsOnly, calendar_url_forbidden: 400 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await createCalendarFeed(deps, caller.account, params.householdId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.body = feedResponse(result.value);
-      },
-    }),
-    // The device routes come before /calendar-feeds/{feedId}, so that "device" is never read as a feed id.
-    defineRoute({
-      method: 'PUT',
-      path: `${base}/calendar-feeds/device`,
-      operationId: 'syncDeviceCalendar',
-      summary: "Push a phone's calendar events",
-      description:
-        "Any member. The feed is keyed by the caller's login and deviceKey: the first sync creates it, every later one replaces it " +
-        'whole (name and events); the same body sent again leaves the same feed (retry-safe). Of the events sent, those dated from ' +
-        `yesterday through today + ${DEVICE_DAYS_AHEAD} days (the household's today) are kept, all-day ones without times, ordered by ` +
-        `date, all-day first, start, end, title, location; of those the first ${DEVICE_EVENTS_KEPT} are kept and the rest dropped. A ` +
-        `request may carry at most ${DEVICE_EVENTS_SENT_MAX} events (more is 400 value_too_long). deviceKey 1 to ${DEVICE_KEY_MAX} ` +
-        `characters, name 1 to ${FEED_NAME_MAX}; each event: date YYYY-MM-DD, startTime and endTime HH:MM or null (an endTime before ` +
-        `startTime runs past midnight), title at most ${EVENT_TITLE_MAX} characters, location at most ${EVENT_LOCATION_MAX} or null. ` +
-        `syncedAt is now, eventCount the events kept. ${FEED_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: SyncDeviceCalendarRequest,
-      responses: { 200: { description: 'The device feed after the sync', schema: CalendarFeedResponse } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await syncDeviceCalendar(deps, caller.account, params.householdId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = feedResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/calendar-feeds/device/{deviceKey}`,
-      operationId: 'deleteDeviceCalendar',
-      summary: "Remove the caller's own device feed",
-      description: "Any member, for a feed of the caller's own login only: another member's key, or a key never synced, is 404 calendar_feed_not_found.",
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: DevicePath,
-      responses: { 204: { description: 'Removed' } },
-      problems: { ...notMember, calendar_feed_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await deleteDeviceCalendar(deps, caller.account, params.householdId, params.deviceKey);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/calendar-feeds/{feedId}`,
-      operationId: 'deleteCalendarFeed',
-      summary: 'Remove a calendar feed (adults only)',
-      description:
-        'Any ICS feed of the household. A device feed belongs to the login that pushed it: another adult gets 403 ' +
-        'calendar_feed_not_yours. An id that is not a feed of this household is 404 calendar_feed_not_found.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: FeedPath,
-      responses: { 204: { description: 'Removed' } },
-      problems: { ...adultsOnly, calendar_feed_not_found: 404, calendar_feed_not_yours: 403 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await deleteCalendarFeed(deps, caller.account, params.householdId, params.feedId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-  ];
-}
+const { route, handledRoute } = resource<CalendarFeedDeps & { readonly logger: Logger }>('Calendar feeds');
+
+const base = '/api/v1/households/{householdId}';
+
+const LIST_UPCOMING_CALENDAR_EVENTS_DOC =
+  `Any member reads, Junior too. from and to are dates, both included: from defaults to today in the household's time zone, ` +
+  `to to from + ${WINDOW_DEFAULT_DAYS} days. A to later than from + ${WINDOW_MAX_DAYS} days is clamped to from + ${WINDOW_MAX_DAYS} ` +
+  '(the answer\'s from and to are the window used); a to before from is 400 calendar_window_invalid. Every feed of the household ' +
+  `(Ics and Device), oldest first, is one slice; an ICS feed that cannot be read (unreachable, refused address, timeout, too large, ` +
+  `error status, not iCalendar) has no events and error "${FEED_UNREADABLE}", and hides no other slice; error is null otherwise. ` +
+  `${ENTRY_DOC} ${BUSY_DOC}`;
+const CREATE_CALENDAR_FEED_DOC =
+  `name 1 to ${FEED_NAME_MAX} characters (stored trimmed, blank is 400 validation_failed), url at most ${FEED_URL_MAX} characters ` +
+  '(longer is 400 value_too_long). The address must be http or https on the scheme\'s standard port, and its host neither a ' +
+  'loopback, private, link-local, unique-local or otherwise special IP literal, nor a special-use name (localhost and every ' +
+  'name under it, and names under .local, .internal, .home.arpa, .invalid and .test, in any case and with or without a ' +
+  'trailing dot), nor a name resolving to one of those addresses; else 400 ' +
+  'calendar_url_forbidden and nothing is stored. A name that does not resolve is accepted: its slice of calendar-events then ' +
+  'reports the fixed error. Every later fetch checks the address it connects to again. Nothing is fetched here. The answer ' +
+  `carries the whole url, the only one that does. ${FEED_DOC}`;
+const SYNC_DEVICE_CALENDAR_DOC =
+  "Any member. The feed is keyed by the caller's login and deviceKey: the first sync creates it, every later one replaces it " +
+  'whole (name and events); the same body sent again leaves the same feed (retry-safe). Of the events sent, those dated from ' +
+  `yesterday through today + ${DEVICE_DAYS_AHEAD} days (the household's today) are kept, all-day ones without times, ordered by ` +
+  `date, all-day first, start, end, title, location; of those the first ${DEVICE_EVENTS_KEPT} are kept and the rest dropped. A ` +
+  `request may carry at most ${DEVICE_EVENTS_SENT_MAX} events (more is 400 value_too_long). deviceKey 1 to ${DEVICE_KEY_MAX} ` +
+  `characters, name 1 to ${FEED_NAME_MAX}; each event: date YYYY-MM-DD, startTime and endTime HH:MM or null (an endTime before ` +
+  `startTime runs past midnight), title at most ${EVENT_TITLE_MAX} characters, location at most ${EVENT_LOCATION_MAX} or null. ` +
+  `syncedAt is now, eventCount the events kept. ${FEED_DOC}`;
+
+const listUpcomingCalendarEventsRoute = handledRoute({
+  method: 'GET',
+  path: `${base}/calendar-events`,
+  operationId: 'listUpcomingCalendarEvents',
+  summary: 'The events of every calendar feed of the household, and the busy evenings',
+  description: LIST_UPCOMING_CALENDAR_EVENTS_DOC,
+  params: HouseholdPath,
+  query: WindowQuery,
+  responses: { 200: { description: 'The window, its slices and busy evenings', schema: UpcomingCalendarEventsResponse } },
+  errors: ['household-not-found', 'calendar-window-invalid'],
+  handle: async (ctx, { deps, caller, params, query, refuse }) => {
+    const result = await upcomingCalendarEvents(deps, caller.account, params.householdId, { from: query.from ?? null, to: query.to ?? null });
+    if (!result.ok) throw refuse(result.error);
+    const { from, to, feeds, busyEvenings } = result.value;
+    for (const s of feeds) if (s.unreadable) deps.logger.warn('calendar feed unreadable', { householdId: params.householdId, feedId: s.feed.id, reason: s.unreadable.reason });
+    ctx.body = {
+      feeds: feeds.map((s) => ({ feedId: s.feed.id, feedName: s.feed.name, events: s.events.map(eventResponse), error: s.unreadable ? FEED_UNREADABLE : null })),
+      from,
+      to,
+      busyEvenings: busyEvenings.map((b) => ({ date: b.date, title: b.title, startTime: b.startTime, endTime: b.endTime })),
+    };
+  },
+});
+
+const listCalendarFeedsRoute = route({
+  method: 'GET',
+  path: `${base}/calendar-feeds`,
+  operationId: 'listCalendarFeeds',
+  summary: 'The calendar feeds of the household, both kinds',
+  description: `Any member reads. Oldest first (createdAt, then id). ${FEED_DOC}`,
+  params: HouseholdPath,
+  query: FeedsQuery,
+  responses: { 200: { description: 'The feeds', schema: v.array(CalendarFeedResponse) } },
+  errors: ['household-not-found'],
+  run: ({ deps, caller, params, query }) => listCalendarFeeds(deps, caller.account, params.householdId, { deviceKey: query.deviceKey ?? null }),
+  reply: (value) => value.map(feedResponse),
+});
+
+const createCalendarFeedRoute = route({
+  method: 'POST',
+  path: `${base}/calendar-feeds`,
+  operationId: 'createCalendarFeed',
+  summary: 'Add an ICS calendar feed (adults only)',
+  description: CREATE_CALENDAR_FEED_DOC,
+  params: HouseholdPath,
+  body: CreateCalendarFeedRequest,
+  responses: { 201: { description: 'Created', schema: CalendarFeedResponse } },
+  errors: ['household-not-found', 'adults-only', 'calendar-url-forbidden'],
+  run: ({ deps, caller, params, body }) => createCalendarFeed(deps, caller.account, params.householdId, body),
+  status: 201,
+  reply: feedResponse,
+});
+
+const syncDeviceCalendarRoute = route({
+  method: 'PUT',
+  path: `${base}/calendar-feeds/device`,
+  operationId: 'syncDeviceCalendar',
+  summary: "Push a phone's calendar events",
+  description: SYNC_DEVICE_CALENDAR_DOC,
+  params: HouseholdPath,
+  body: SyncDeviceCalendarRequest,
+  responses: { 200: { description: 'The device feed after the sync', schema: CalendarFeedResponse } },
+  errors: ['household-not-found'],
+  run: ({ deps, caller, params, body }) => syncDeviceCalendar(deps, caller.account, params.householdId, body),
+  reply: feedResponse,
+});
+
+const deleteDeviceCalendarRoute = route({
+  method: 'DELETE',
+  path: `${base}/calendar-feeds/device/{deviceKey}`,
+  operationId: 'deleteDeviceCalendar',
+  summary: "Remove the caller's own device feed",
+  description: "Any member, for a feed of the caller's own login only: another member's key, or a key never synced, is 404 calendar_feed_not_found.",
+  params: DevicePath,
+  responses: { 204: { description: 'Removed' } },
+  errors: ['household-not-found', 'calendar-feed-not-found'],
+  run: ({ deps, caller, params }) => deleteDeviceCalendar(deps, caller.account, params.householdId, params.deviceKey),
+  status: 204,
+});
+
+const deleteCalendarFeedRoute = route({
+  method: 'DELETE',
+  path: `${base}/calendar-feeds/{feedId}`,
+  operationId: 'deleteCalendarFeed',
+  summary: 'Remove a calendar feed (adults only)',
+  description:
+    'Any ICS feed of the household. A device feed belongs to the login that pushed it: another adult gets 403 ' +
+    'calendar_feed_not_yours. An id that is not a feed of this household is 404 calendar_feed_not_found.',
+  params: FeedPath,
+  responses: { 204: { description: 'Removed' } },
+  errors: ['household-not-found', 'adults-only', 'calendar-feed-not-found', 'calendar-feed-not-yours'],
+  run: ({ deps, caller, params }) => deleteCalendarFeed(deps, caller.account, params.householdId, params.feedId),
+  status: 204,
+});
+
+export const calendarRoutes = (deps: CalendarFeedDeps, logger: Logger) =>
+  mount({ ...deps, logger }, [
+    listUpcomingCalendarEventsRoute,
+    listCalendarFeedsRoute,
+    createCalendarFeedRoute,
+    syncDeviceCalendarRoute,
+    deleteDeviceCalendarRoute,
+    deleteCalendarFeedRoute,
+  ]);
+

@@ -7,8 +7,7 @@ import {
   subscribeToDinnerPrices,
   unsubscribeFromDinnerPrices,
 } from '../../../core/publicdata/dinner-price-list.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import type { ServiceDeps } from '../deps.js';
 
 // Strict: any field besides these two answers 400 (names still match case-insensitively, as everywhere).
@@ -27,87 +26,92 @@ const days = (ms: number) => `${ms / 86_400_000}`;
 /** The links are clicked in mail programs: answers are neither cached nor indexed. */
 const LINK_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' } as const;
 
-export function dinnerPriceListRoutes(deps: ServiceDeps): AnyRoute[] {
-  const tag = 'Dinner-price list';
-  const base = '/api/v1/data/dinner-prices';
-  return [
-    defineRoute({
-      method: 'POST',
-      path: `${base}/subscribe`,
-      operationId: 'subscribeToDinnerPrices',
-      summary: 'Put an address on the dinner-price list (Public)',
-      description:
-        'Always 202 with an empty body, whatever the list knew: the answer and its timing say nothing about the address. ' +
-        'A new address is listed unconfirmed and gets a confirmation mail in the asked language, carrying a confirm link ' +
-        'and an unsubscribe link, each with a token of its own (256 random bits, stored only as its SHA-256). ' +
-        `An unconfirmed address gets another mail, with fresh links, only when its last one is ${days(CONFIRMATION_MAIL_INTERVAL_MS)} day old or more ` +
-        '(earlier links keep working); inside the day nothing is sent. A confirmed address gets no mail and keeps its language. ' +
-        `An address unconfirmed for over ${days(UNCONFIRMED_LIFETIME_MS)} days is deleted, and a new subscribe starts afresh. ` +
-        'A confirmed address gets one mail with the figures of each month that ends while it is listed (per household type: ' +
-        'median week price, p10–p90 and price per portion, in NOK, in its language, with an unsubscribe link of its own), ' +
-        'sent by an hourly job once the month is published, early the next month: an address confirmed today first gets ' +
-        "this month's figures, never earlier months', and after an outage only the newest month is sent. " +
-        'The body takes exactly email and language; any other field answers 400 validation_failed. ' +
-        'Counted per client IP in the dinner-price-signup-per-ip class (5 an hour by default).',
-      tag,
-      auth: 'public',
-      rateLimit: 'dinner-price-signup-per-ip',
-      body: DinnerPriceSubscribeRequest,
-      responses: { 202: { description: 'Accepted (empty body)' } },
-      problems: { email_invalid: 400 },
-      handler: async (ctx, { body }) => {
-        const result = await subscribeToDinnerPrices(deps, body);
-        if (!result.ok) throw problemFor(result.error);
-        // null first: Koa would otherwise write the status text as a body.
-        ctx.body = null;
-        ctx.status = 202;
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/confirm`,
-      operationId: 'confirmDinnerPrices',
-      summary: 'Confirm an address with its mailed link (Public: the token is the proof)',
-      description:
-        'Answers confirmed on every click while the address is listed. ' +
-        `410 dinner_price_token_expired once the address stayed unconfirmed for over ${days(UNCONFIRMED_LIFETIME_MS)} days (it is deleted); ` +
-        '404 dinner_price_token_unknown for a token never issued, an unsubscribe token, or any link of an address that unsubscribed. ' +
-        `Links of an address that left are remembered (as hashes, without the address) for ${days(LEFT_LINK_MEMORY_MS)} days, then answer 404. ` +
-        'Counted per client IP in the anonymous-per-ip class.',
-      tag,
-      auth: 'public',
-      rateLimit: 'anonymous-per-ip',
-      query: TokenQuery,
-      responses: { 200: { description: 'Confirmed', schema: DinnerPriceConfirmResponse, headers: LINK_HEADERS } },
-      problems: { dinner_price_token_unknown: 404, dinner_price_token_expired: 410 },
-      handler: async (ctx, { query }) => {
-        ctx.set(LINK_HEADERS);
-        const result = await confirmDinnerPrices(deps, query);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = { status: result.value } satisfies v.InferOutput<typeof DinnerPriceConfirmResponse>;
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/unsubscribe`,
-      operationId: 'unsubscribeFromDinnerPrices',
-      summary: 'Take an address off the dinner-price list with its mailed link (Public: the token is the proof)',
-      description:
-        'Deletes the address (nothing is kept of it). A repeat click, or a click after the address expired, answers ' +
-        'unsubscribed again; 404 dinner_price_token_unknown only for a token never issued (or forgotten, ' +
-        `${days(LEFT_LINK_MEMORY_MS)} days after the address left) or a confirm token. Counted per client IP in the anonymous-per-ip class.`,
-      tag,
-      auth: 'public',
-      rateLimit: 'anonymous-per-ip',
-      query: TokenQuery,
-      responses: { 200: { description: 'Unsubscribed', schema: DinnerPriceUnsubscribeResponse, headers: LINK_HEADERS } },
-      problems: { dinner_price_token_unknown: 404 },
-      handler: async (ctx, { query }) => {
-        ctx.set(LINK_HEADERS);
-        const result = await unsubscribeFromDinnerPrices(deps, query);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = { status: result.value } satisfies v.InferOutput<typeof DinnerPriceUnsubscribeResponse>;
-      },
-    }),
-  ];
-}
+const { route, handledRoute } = resource<ServiceDeps>('Dinner-price list');
+
+const base = '/api/v1/data/dinner-prices';
+
+const SUBSCRIBE_TO_DINNER_PRICES_DOC =
+  'Always 202 with an empty body, whatever the list knew: the answer and its timing say nothing about the address. ' +
+  'A new address is listed unconfirmed and gets a confirmation mail in the asked language, carrying a confirm link ' +
+  'and an unsubscribe link, each with a token of its own (256 random bits, stored only as its SHA-256). ' +
+  `An unconfirmed address gets another mail, with fresh links, only when its last one is ${days(CONFIRMATION_MAIL_INTERVAL_MS)} day old or more ` +
+  '(earlier links keep working); inside the day nothing is sent. A confirmed address gets no mail and keeps its language. ' +
+  `An address unconfirmed for over ${days(UNCONFIRMED_LIFETIME_MS)} days is deleted, and a new subscribe starts afresh. ` +
+  'A confirmed address gets one mail with the figures of each month that ends while it is listed (per household type: ' +
+  'median week price, p10–p90 and price per portion, in NOK, in its language, with an unsubscribe link of its own), ' +
+  'sent by an hourly job once the month is published, early the next month: an address confirmed today first gets ' +
+  "this month's figures, never earlier months', and after an outage only the newest month is sent. " +
+  'The body takes exactly email and language; any other field answers 400 validation_failed. ' +
+  'Counted per client IP in the dinner-price-signup-per-ip class (5 an hour by default).';
+const CONFIRM_DINNER_PRICES_DOC =
+  'Answers confirmed on every click while the address is listed. ' +
+  `410 dinner_price_token_expired once the address stayed unconfirmed for over ${days(UNCONFIRMED_LIFETIME_MS)} days (it is deleted); ` +
+  '404 dinner_price_token_unknown for a token never issued, an unsubscribe token, or any link of an address that unsubscribed. ' +
+  `Links of an address that left are remembered (as hashes, without the address) for ${days(LEFT_LINK_MEMORY_MS)} days, then answer 404. ` +
+  'Counted per client IP in the anonymous-per-ip class.';
+const UNSUBSCRIBE_FROM_DINNER_PRICES_DOC =
+  'Deletes the address (nothing is kept of it). A repeat click, or a click after the address expired, answers ' +
+  'unsubscribed again; 404 dinner_price_token_unknown only for a token never issued (or forgotten, ' +
+  `${days(LEFT_LINK_MEMORY_MS)} days after the address left) or a confirm token. Counted per client IP in the anonymous-per-ip class.`;
+
+const subscribeToDinnerPricesRoute = route({
+  method: 'POST',
+  path: `${base}/subscribe`,
+  operationId: 'subscribeToDinnerPrices',
+  summary: 'Put an address on the dinner-price list (Public)',
+  description: SUBSCRIBE_TO_DINNER_PRICES_DOC,
+  auth: 'public',
+  rateLimit: 'dinner-price-signup-per-ip',
+  body: DinnerPriceSubscribeRequest,
+  responses: { 202: { description: 'Accepted (empty body)' } },
+  errors: ['email-invalid'],
+  run: ({ deps, body }) => subscribeToDinnerPrices(deps, body),
+  reply: () => null,
+  status: 202,
+});
+
+const confirmDinnerPricesRoute = handledRoute({
+  method: 'GET',
+  path: `${base}/confirm`,
+  operationId: 'confirmDinnerPrices',
+  summary: 'Confirm an address with its mailed link (Public: the token is the proof)',
+  description: CONFIRM_DINNER_PRICES_DOC,
+  auth: 'public',
+  rateLimit: 'anonymous-per-ip',
+  query: TokenQuery,
+  responses: { 200: { description: 'Confirmed', schema: DinnerPriceConfirmResponse, headers: LINK_HEADERS } },
+  errors: ['dinner-price-token-unknown', 'dinner-price-token-expired'],
+  handle: async (ctx, { deps, query, refuse }) => {
+    ctx.set(LINK_HEADERS);
+    const result = await confirmDinnerPrices(deps, query);
+    if (!result.ok) throw refuse(result.error);
+    ctx.body = { status: result.value } satisfies v.InferOutput<typeof DinnerPriceConfirmResponse>;
+  },
+});
+
+const unsubscribeFromDinnerPricesRoute = handledRoute({
+  method: 'GET',
+  path: `${base}/unsubscribe`,
+  operationId: 'unsubscribeFromDinnerPrices',
+  summary: 'Take an address off the dinner-price list with its mailed link (Public: the token is the proof)',
+  description: UNSUBSCRIBE_FROM_DINNER_PRICES_DOC,
+  auth: 'public',
+  rateLimit: 'anonymous-per-ip',
+  query: TokenQuery,
+  responses: { 200: { description: 'Unsubscribed', schema: DinnerPriceUnsubscribeResponse, headers: LINK_HEADERS } },
+  errors: ['dinner-price-token-unknown'],
+  handle: async (ctx, { deps, query, refuse }) => {
+    ctx.set(LINK_HEADERS);
+    const result = await unsubscribeFromDinnerPrices(deps, query);
+    if (!result.ok) throw refuse(result.error);
+    ctx.body = { status: result.value } satisfies v.InferOutput<typeof DinnerPriceUnsubscribeResponse>;
+  },
+});
+
+export const dinnerPriceListRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    subscribeToDinnerPricesRoute,
+    confirmDinnerPricesRoute,
+    unsubscribeFromDinnerPricesRoute,
+  ]);
+

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { dinnerPriceFiles } from '../../../core/dinnerprices/publish.js';
 import { DINNER_PRICE_SOURCE, HOUSEHOLD_TYPES } from '../../../core/dinnerprices/types.js';
 import type { DinnerPriceStore } from '../../../ports/dinner-price-store.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { ifNoneMatchHolds } from '../conditional.js';
 
 const HouseholdType = v.picklist(HOUSEHOLD_TYPES.map((h) => h.type));
@@ -81,50 +81,56 @@ function serve(ctx: Koa.Context, body: string, etag: string, generatedAt: Date |
   ctx.body = body;
 }
 
-export function dinnerPriceRoutes(deps: { readonly dinnerPrices: DinnerPriceStore }): AnyRoute[] {
-  const tag = 'Public data';
-  const headers = { ETag: '"<SHA-256 of the bytes, hex>"', 'Cache-Control': CACHE_CONTROL, 'Last-Modified': 'generatedAt (absent before the first publication)' };
-  const etagOf = etags();
-  return [
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/data/dinner-prices.json',
-      operationId: 'getDinnerPricesJson',
-      summary: 'Typical dinner prices per household type and month (JSON)',
-      description: `${METHOD_DOC} Before the first publication: generatedAt and recipeSetVersion null, months empty.`,
-      tag,
-      auth: 'public',
-      rateLimit: 'data-per-ip',
-      responses: {
-        200: { description: 'DinnerPricesPublic, rows by month, then household type (single, couple, family)', schema: DinnerPricesPublic, headers },
-        304: { description: 'Not modified since the ETag sent' },
-      },
-      handler: async (ctx) => {
-        const files = await dinnerPriceFiles(deps);
-        serve(ctx, files.json, etagOf('json', files.json), files.generatedAt, 'application/json; charset=utf-8');
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/data/dinner-prices.csv',
-      operationId: 'getDinnerPricesCsv',
-      summary: 'Typical dinner prices per household type and month (CSV)',
-      description:
-        `${METHOD_DOC} RFC 4180, UTF-8, CRLF line ends: a header row month,householdType,medianWeekPrice,p10WeekPrice,` +
-        `p90WeekPrice,pricePerPortion,coverage,chains,source,recipeSetVersion, then one row per household type and ` +
-        `month as in the JSON document (NOK with two decimals; source is "${DINNER_PRICE_SOURCE}"). Before the first ` +
-        'publication: the header row only.',
-      tag,
-      auth: 'public',
-      rateLimit: 'data-per-ip',
-      responses: {
-        200: { description: 'The rows as CSV', contentType: 'text/csv', headers },
-        304: { description: 'Not modified since the ETag sent' },
-      },
-      handler: async (ctx) => {
-        const files = await dinnerPriceFiles(deps);
-        serve(ctx, files.csv, etagOf('csv', files.csv), files.generatedAt, 'text/csv; charset=utf-8');
-      },
-    }),
-  ];
-}
+const { handledRoute } = resource<{ readonly dinnerPrices: DinnerPriceStore }>('Public data');
+
+const headers = { ETag: '"<SHA-256 of the bytes, hex>"', 'Cache-Control': CACHE_CONTROL, 'Last-Modified': 'generatedAt (absent before the first publication)' };
+const etagOf = etags();
+
+const GET_DINNER_PRICES_CSV_DOC =
+  `${METHOD_DOC} RFC 4180, UTF-8, CRLF line ends: a header row month,householdType,medianWeekPrice,p10WeekPrice,` +
+  `p90WeekPrice,pricePerPortion,coverage,chains,source,recipeSetVersion, then one row per household type and ` +
+  `month as in the JSON document (NOK with two decimals; source is "${DINNER_PRICE_SOURCE}"). Before the first ` +
+  'publication: the header row only.';
+
+const getDinnerPricesJsonRoute = handledRoute({
+  method: 'GET',
+  path: '/api/v1/data/dinner-prices.json',
+  operationId: 'getDinnerPricesJson',
+  summary: 'Typical dinner prices per household type and month (JSON)',
+  description: `${METHOD_DOC} Before the first publication: generatedAt and recipeSetVersion null, months empty.`,
+  auth: 'public',
+  rateLimit: 'data-per-ip',
+  responses: {
+    200: { description: 'DinnerPricesPublic, rows by month, then household type (single, couple, family)', schema: DinnerPricesPublic, headers },
+    304: { description: 'Not modified since the ETag sent' },
+  },
+  handle: async (ctx, { deps }) => {
+    const files = await dinnerPriceFiles(deps);
+    serve(ctx, files.json, etagOf('json', files.json), files.generatedAt, 'application/json; charset=utf-8');
+  },
+});
+
+const getDinnerPricesCsvRoute = handledRoute({
+  method: 'GET',
+  path: '/api/v1/data/dinner-prices.csv',
+  operationId: 'getDinnerPricesCsv',
+  summary: 'Typical dinner prices per household type and month (CSV)',
+  description: GET_DINNER_PRICES_CSV_DOC,
+  auth: 'public',
+  rateLimit: 'data-per-ip',
+  responses: {
+    200: { description: 'The rows as CSV', contentType: 'text/csv', headers },
+    304: { description: 'Not modified since the ETag sent' },
+  },
+  handle: async (ctx, { deps }) => {
+    const files = await dinnerPriceFiles(deps);
+    serve(ctx, files.csv, etagOf('csv', files.csv), files.generatedAt, 'text/csv; charset=utf-8');
+  },
+});
+
+export const dinnerPriceRoutes = (deps: { readonly dinnerPrices: DinnerPriceStore }) =>
+  mount(deps, [
+    getDinnerPricesJsonRoute,
+    getDinnerPricesCsvRoute,
+  ]);
+

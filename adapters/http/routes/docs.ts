@@ -1,4 +1,4 @@
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 
 type Json = Record<string, unknown>;
 
@@ -56,39 +56,46 @@ export const DOCS_ASSETS = '/api/docs/assets';
 /** Scripts and styles from this origin only; Swagger UI sets style attributes, and shows SVG icons as data: URLs. */
 export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export function docsRoutes(document: () => Json): AnyRoute[] {
-  let html: string | undefined;
-  return [
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/openapi.json',
-      operationId: 'openApiDocument',
-      summary: 'This OpenAPI 3.1 document',
-      tag: 'Application and health',
-      auth: 'public',
-      rateLimit: 'anonymous-per-ip',
-      responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
-      handler: (ctx) => {
-        ctx.set('Cache-Control', 'public, max-age=300');
-        ctx.body = document();
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/docs',
-      operationId: 'apiReference',
-      summary: 'The API reference (Swagger UI, served from this service) of the OpenAPI document',
-      tag: 'Application and health',
-      auth: 'public',
-      rateLimit: 'anonymous-per-ip',
-      responses: { 200: { description: 'HTML reference', contentType: 'text/html' } },
-      handler: (ctx) => {
-        html ??= renderDocs(document());
-        ctx.set('Cache-Control', 'public, max-age=300');
-        ctx.set('Content-Security-Policy', DOCS_CSP);
-        ctx.type = 'text/html; charset=utf-8';
-        ctx.body = html;
-      },
-    }),
-  ];
-}
+const { handledRoute } = resource<{ readonly document: () => Json }>('?');
+
+let html: string | undefined;
+
+const openApiDocumentRoute = handledRoute({
+  method: 'GET',
+  path: '/api/v1/openapi.json',
+  operationId: 'openApiDocument',
+  summary: 'This OpenAPI 3.1 document',
+  tag: 'Application and health',
+  auth: 'public',
+  rateLimit: 'anonymous-per-ip',
+  responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
+  handle: (ctx, { deps }) => {
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = deps.document();
+  },
+});
+
+const apiReferenceRoute = handledRoute({
+  method: 'GET',
+  path: '/api/docs',
+  operationId: 'apiReference',
+  summary: 'The API reference (Swagger UI, served from this service) of the OpenAPI document',
+  tag: 'Application and health',
+  auth: 'public',
+  rateLimit: 'anonymous-per-ip',
+  responses: { 200: { description: 'HTML reference', contentType: 'text/html' } },
+  handle: (ctx, { deps }) => {
+    html ??= renderDocs(deps.document());
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.set('Content-Security-Policy', DOCS_CSP);
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = html;
+  },
+});
+
+export const docsRoutes = (document: () => Json) =>
+  mount({ document }, [
+    openApiDocumentRoute,
+    apiReferenceRoute,
+  ]);
+

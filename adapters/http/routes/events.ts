@@ -13,8 +13,7 @@ import {
   type MealEvent,
   type MealEventFields,
 } from '../../../core/events/types.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -146,174 +145,156 @@ const JUNIOR_DOC =
   `servingTime, availableCookingMinutes and notes null, no guests, and a date from today through today + ${JUNIOR_WINDOW_DAYS} days ` +
   "in the household's time zone (both included, past dates refused); anything else from a Junior is 403 junior_forbidden.";
 
-export function eventRoutes(deps: ServiceDeps): AnyRoute[] {
-  const tag = 'Meal events';
-  const base = '/api/v1/households/{householdId}/events';
-  const notMember = { household_not_found: 404 };
-  const adultsOnly = { household_not_found: 404, adults_only: 403 };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: base,
-      operationId: 'listMealEvents',
-      summary: 'The household\'s meal events, earliest first',
-      description:
-        'Any member reads. Ordered by date, then createdAt, then id. from and to are inclusive and optional (to before from is 400). ' +
-        `limit 1 to ${EVENTS_PAGE_MAX}, default ${EVENTS_PAGE_DEFAULT}. nextCursor is null on the last page; pass it back as cursor with the same ` +
-        'from and to. Cursors are opaque and sealed: one the service did not hand out for this household and range is 400 validation_failed. ' +
-        'total is always null.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: ListQuery,
-      responses: { 200: { description: 'A page of events', schema: PagedMealEventResponse } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listEvents(deps, caller.account, params.householdId, {
-          from: query.from ?? null,
-          to: query.to ?? null,
-          cursor: query.cursor ?? null,
-          limit: query.limit ?? EVENTS_PAGE_DEFAULT,
-        });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = { items: result.value.items.map(toResponse), nextCursor: result.value.nextCursor, total: null };
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: base,
-      operationId: 'createMealEvent',
-      summary: 'Add a meal event (adults; a Junior only her own presence)',
-      description: `${JUNIOR_DOC} ${SHAPE_DOC} ${AVOID_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: MealEventChangeRequest,
-      responses: { 201: { description: 'Created', schema: MealEventResponse } },
-      problems: { ...notMember, junior_forbidden: 403, avoid_conflict: 409 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await createEvent(deps, caller.account, params.householdId, { ...toFields(body), date: body.date }, { replaceDish: body.replaceDish });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.set('Location', `/api/v1/households/${params.householdId}/events/${result.value.id}`);
-        ctx.body = toResponse(result.value);
-      },
-    }),
-    // The run routes come before /events/{eventId}, so that "run" is never read as an event id.
-    defineRoute({
-      method: 'POST',
-      path: `${base}/run`,
-      operationId: 'createMealEventRun',
-      summary: 'Add the same event on every day of a span (adults only)',
-      description:
-        `One event per day of [from, through], equal but for the date, written in one transaction (all or none). At most ${RUN_MAX_DAYS} days; ` +
-        `more, or through before from, is 400 validation_failed. Rows come back in date order. The shopping list of each week touched is ` +
-        `marked stale once. ${SHAPE_DOC} ${AVOID_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: CreateMealEventRunRequest,
-      responses: { 201: { description: 'Created, in date order', schema: v.array(MealEventResponse) } },
-      problems: { ...adultsOnly, avoid_conflict: 409 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await createRun(deps, caller.account, params.householdId, { ...toFields(body), from: body.from, through: body.through }, { replaceDish: body.replaceDish });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.body = result.value.map(toResponse);
-      },
-    }),
-    defineRoute({
-      method: 'PATCH',
-      path: `${base}/run`,
-      operationId: 'updateMealEventRun',
-      summary: 'Replace the days of a run, or shorten it (adults only)',
-      description:
-        'days[i] replaces the event ids[i] whole (as PATCH /events/{eventId} does); every id past the end of days is removed. days longer ' +
-        'than ids, or an id named twice, is 400 validation_failed (a run cannot be extended). An id that is not an event of this household ' +
-        'is 404 event_not_found with nothing written. One transaction: a concurrent edit of the same run sees all of it or none. ' +
-        `Answers the replaced events in the order of days. ${AVOID_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: UpdateMealEventRunRequest,
-      responses: { 200: { description: 'The replaced events', schema: v.array(MealEventResponse) } },
-      problems: { ...adultsOnly, event_not_found: 404, avoid_conflict: 409 },
-      handler: async (ctx, { caller, params, body }) => {
-        const days = body.days.map((d) => ({ ...toFields(d), date: d.date }));
-        const result = await editRun(deps, caller.account, params.householdId, { ids: body.ids, days }, { replaceDish: body.replaceDish });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value.map(toResponse);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/run`,
-      operationId: 'deleteMealEventRun',
-      summary: 'Remove a run (adults only)',
-      description:
-        'With ids (repeat the parameter): exactly those events are removed; an id not of this household is 404 event_not_found with ' +
-        'nothing removed (type, from and through are then ignored). Without ids: type, from and through name the one run of that type ' +
-        'lying wholly inside [from, through]; a run is a maximal sequence of consecutive days holding events of the same shape (kind, ' +
-        'serving time, cooking minutes, notes and party). None is 404 run_not_found, more than one 409 run_not_unique with nothing ' +
-        'removed. Neither ids nor all of type, from and through is 400 validation_failed.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: DeleteRunQuery,
-      responses: { 204: { description: 'Removed' } },
-      problems: { ...adultsOnly, event_not_found: 404, run_not_found: 404, run_not_unique: 409 },
-      handler: async (ctx, { caller, params, query }) => {
-        let selection: RunSelection;
-        if (query.ids !== undefined) selection = { ids: query.ids };
-        else if (query.type !== undefined && query.from !== undefined && query.through !== undefined) {
-          selection = { eventType: query.type, from: query.from, through: query.through };
-        } else throw problemFor({ type: 'event-invalid', detail: 'name the rows by ids, or the run by type, from and through' });
-        const result = await deleteRun(deps, caller.account, params.householdId, selection);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'PATCH',
-      path: `${base}/{eventId}`,
-      operationId: 'updateMealEvent',
-      summary: 'Replace a meal event (adults only)',
-      description: `Full replacement: every field is written and the participant list rebuilt (avoids left out are removed; participant ids are new). ${SHAPE_DOC} ${AVOID_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: EventPath,
-      body: MealEventChangeRequest,
-      responses: { 200: { description: 'The event after the change', schema: MealEventResponse } },
-      problems: { ...adultsOnly, event_not_found: 404, avoid_conflict: 409 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await replaceEvent(deps, caller.account, params.householdId, params.eventId, { ...toFields(body), date: body.date }, { replaceDish: body.replaceDish });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/{eventId}`,
-      operationId: 'deleteMealEvent',
-      summary: 'Remove a meal event (adults; a Junior only her own presence)',
-      description: `The day gets its usual table back. ${JUNIOR_DOC} The same rule decides which events she may remove.`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: EventPath,
-      responses: { 204: { description: 'Removed' } },
-      problems: { ...notMember, junior_forbidden: 403, event_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await deleteEvent(deps, caller.account, params.householdId, params.eventId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-  ];
-}
+const { route, handledRoute } = resource<ServiceDeps>('Meal events');
+
+const base = '/api/v1/households/{householdId}/events';
+
+const LIST_MEAL_EVENTS_DOC =
+  'Any member reads. Ordered by date, then createdAt, then id. from and to are inclusive and optional (to before from is 400). ' +
+  `limit 1 to ${EVENTS_PAGE_MAX}, default ${EVENTS_PAGE_DEFAULT}. nextCursor is null on the last page; pass it back as cursor with the same ` +
+  'from and to. Cursors are opaque and sealed: one the service did not hand out for this household and range is 400 validation_failed. ' +
+  'total is always null.';
+const CREATE_MEAL_EVENT_RUN_DOC =
+  `One event per day of [from, through], equal but for the date, written in one transaction (all or none). At most ${RUN_MAX_DAYS} days; ` +
+  `more, or through before from, is 400 validation_failed. Rows come back in date order. The shopping list of each week touched is ` +
+  `marked stale once. ${SHAPE_DOC} ${AVOID_DOC}`;
+const UPDATE_MEAL_EVENT_RUN_DOC =
+  'days[i] replaces the event ids[i] whole (as PATCH /events/{eventId} does); every id past the end of days is removed. days longer ' +
+  'than ids, or an id named twice, is 400 validation_failed (a run cannot be extended). An id that is not an event of this household ' +
+  'is 404 event_not_found with nothing written. One transaction: a concurrent edit of the same run sees all of it or none. ' +
+  `Answers the replaced events in the order of days. ${AVOID_DOC}`;
+const DELETE_MEAL_EVENT_RUN_DOC =
+  'With ids (repeat the parameter): exactly those events are removed; an id not of this household is 404 event_not_found with ' +
+  'nothing removed (type, from and through are then ignored). Without ids: type, from and through name the one run of that type ' +
+  'lying wholly inside [from, through]; a run is a maximal sequence of consecutive days holding events of the same shape (kind, ' +
+  'serving time, cooking minutes, notes and party). None is 404 run_not_found, more than one 409 run_not_unique with nothing ' +
+  'removed. Neither ids nor all of type, from and through is 400 validation_failed.';
+
+const listMealEventsRoute = route({
+  method: 'GET',
+  path: base,
+  operationId: 'listMealEvents',
+  summary: 'The household\'s meal events, earliest first',
+  description: LIST_MEAL_EVENTS_DOC,
+  params: HouseholdPath,
+  query: ListQuery,
+  responses: { 200: { description: 'A page of events', schema: PagedMealEventResponse } },
+  errors: ['household-not-found', 'page-cursor-invalid', 'event-invalid'],
+  run: ({ deps, caller, params, query }) => listEvents(deps, caller.account, params.householdId, {
+    from: query.from ?? null,
+    to: query.to ?? null,
+    cursor: query.cursor ?? null,
+    limit: query.limit ?? EVENTS_PAGE_DEFAULT,
+  }),
+  reply: (value) => ({ items: value.items.map(toResponse), nextCursor: value.nextCursor, total: null }),
+});
+
+const createMealEventRoute = route({
+  method: 'POST',
+  path: base,
+  operationId: 'createMealEvent',
+  summary: 'Add a meal event (adults; a Junior only her own presence)',
+  description: `${JUNIOR_DOC} ${SHAPE_DOC} ${AVOID_DOC}`,
+  params: HouseholdPath,
+  body: MealEventChangeRequest,
+  responses: { 201: { description: 'Created', schema: MealEventResponse } },
+  errors: ['household-not-found', 'junior-forbidden', 'avoid-conflict', 'event-invalid'],
+  run: ({ deps, caller, params, body }) => createEvent(deps, caller.account, params.householdId, { ...toFields(body), date: body.date }, { replaceDish: body.replaceDish }),
+  status: 201,
+  headers: (value, { params }) => ({ Location: `/api/v1/households/${params.householdId}/events/${value.id}` }),
+  reply: toResponse,
+});
+
+const createMealEventRunRoute = route({
+  method: 'POST',
+  path: `${base}/run`,
+  operationId: 'createMealEventRun',
+  summary: 'Add the same event on every day of a span (adults only)',
+  description: CREATE_MEAL_EVENT_RUN_DOC,
+  params: HouseholdPath,
+  body: CreateMealEventRunRequest,
+  responses: { 201: { description: 'Created, in date order', schema: v.array(MealEventResponse) } },
+  errors: ['household-not-found', 'adults-only', 'avoid-conflict', 'event-invalid'],
+  run: ({ deps, caller, params, body }) => createRun(deps, caller.account, params.householdId, { ...toFields(body), from: body.from, through: body.through }, { replaceDish: body.replaceDish }),
+  status: 201,
+  reply: (value) => value.map(toResponse),
+});
+
+const updateMealEventRunRoute = handledRoute({
+  method: 'PATCH',
+  path: `${base}/run`,
+  operationId: 'updateMealEventRun',
+  summary: 'Replace the days of a run, or shorten it (adults only)',
+  description: UPDATE_MEAL_EVENT_RUN_DOC,
+  params: HouseholdPath,
+  body: UpdateMealEventRunRequest,
+  responses: { 200: { description: 'The replaced events', schema: v.array(MealEventResponse) } },
+  errors: ['household-not-found', 'adults-only', 'event-not-found', 'avoid-conflict', 'event-invalid'],
+  handle: async (ctx, { deps, caller, params, body, refuse }) => {
+    const days = body.days.map((d) => ({ ...toFields(d), date: d.date }));
+    const result = await editRun(deps, caller.account, params.householdId, { ids: body.ids, days }, { replaceDish: body.replaceDish });
+    if (!result.ok) throw refuse(result.error);
+    ctx.body = result.value.map(toResponse);
+  },
+});
+
+const deleteMealEventRunRoute = handledRoute({
+  method: 'DELETE',
+  path: `${base}/run`,
+  operationId: 'deleteMealEventRun',
+  summary: 'Remove a run (adults only)',
+  description: DELETE_MEAL_EVENT_RUN_DOC,
+  params: HouseholdPath,
+  query: DeleteRunQuery,
+  responses: { 204: { description: 'Removed' } },
+  errors: ['household-not-found', 'adults-only', 'event-not-found', 'run-not-found', 'run-not-unique', 'event-invalid'],
+  handle: async (ctx, { deps, caller, params, query, refuse }) => {
+    let selection: RunSelection;
+    if (query.ids !== undefined) selection = { ids: query.ids };
+    else if (query.type !== undefined && query.from !== undefined && query.through !== undefined) {
+      selection = { eventType: query.type, from: query.from, through: query.through };
+    } else throw refuse({ type: 'event-invalid', detail: 'name the rows by ids, or the run by type, from and through' });
+    const result = await deleteRun(deps, caller.account, params.householdId, selection);
+    if (!result.ok) throw refuse(result.error);
+    ctx.status = 204;
+  },
+});
+
+const updateMealEventRoute = route({
+  method: 'PATCH',
+  path: `${base}/{eventId}`,
+  operationId: 'updateMealEvent',
+  summary: 'Replace a meal event (adults only)',
+  description: `Full replacement: every field is written and the participant list rebuilt (avoids left out are removed; participant ids are new). ${SHAPE_DOC} ${AVOID_DOC}`,
+  params: EventPath,
+  body: MealEventChangeRequest,
+  responses: { 200: { description: 'The event after the change', schema: MealEventResponse } },
+  errors: ['household-not-found', 'adults-only', 'event-not-found', 'avoid-conflict', 'event-invalid'],
+  run: ({ deps, caller, params, body }) => replaceEvent(deps, caller.account, params.householdId, params.eventId, { ...toFields(body), date: body.date }, { replaceDish: body.replaceDish }),
+  reply: toResponse,
+});
+
+const deleteMealEventRoute = route({
+  method: 'DELETE',
+  path: `${base}/{eventId}`,
+  operationId: 'deleteMealEvent',
+  summary: 'Remove a meal event (adults; a Junior only her own presence)',
+  description: `The day gets its usual table back. ${JUNIOR_DOC} The same rule decides which events she may remove.`,
+  params: EventPath,
+  responses: { 204: { description: 'Removed' } },
+  errors: ['household-not-found', 'junior-forbidden', 'event-not-found'],
+  run: ({ deps, caller, params }) => deleteEvent(deps, caller.account, params.householdId, params.eventId),
+  status: 204,
+});
+
+export const eventRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    listMealEventsRoute,
+    createMealEventRoute,
+    createMealEventRunRoute,
+    updateMealEventRunRoute,
+    deleteMealEventRunRoute,
+    updateMealEventRoute,
+    deleteMealEventRoute,
+  ]);
+

@@ -4,8 +4,7 @@ import { AISLES, USE_PRIORITIES } from '../../../core/pantry/model.js';
 import { addObservation, OBSERVATION_LIMITS as L, removeObservation, removeObservations } from '../../../core/pantry/observations.js';
 import { INVENTORY_GROUPS, OBSERVATION_TYPES, STORAGE_LOCATIONS, type PantryRow } from '../../../core/pantry/types.js';
 import { normalizeFoodKey } from '../../../core/shared/food-key.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -88,139 +87,124 @@ const MODEL_DOC = 'Rows are derived from the observation log by the model of doc
 const ORDER_DOC = 'Order: section (UseSoon, LikelyAvailable, Uncertain, Aged), then usePriority (High, Normal, Low), then displayName (lower case), then foodKey.';
 const Q_DOC = 'q matches a row when, in lower case, it is part of the display name or the food key, or when normalizeFoodKey(q) is part of the food key.';
 
-export function pantryInventoryRoutes(deps: ServiceDeps): AnyRoute[] {
-  const tag = 'Pantry';
-  const base = '/api/v1/households/{householdId}/inventory';
-  const notMember = { household_not_found: 404 };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: base,
-      operationId: 'listInventory',
-      summary: 'A page of the pantry',
-      description:
-        `Any member reads. Without group the three live sections (UseSoon, LikelyAvailable, Uncertain) are listed and the archive (Aged) is left out. ` +
-        `${ORDER_DOC} ${Q_DOC} place narrows to one StorageLocation. limit 1 to ${INVENTORY_PAGE_MAX}, default ${INVENTORY_PAGE_DEFAULT}. total counts every ` +
-        'row the filter matches. nextCursor is null on the last page; pass it back with the same q, place and group. A cursor the service did not hand ' +
-        `out for this household and filter is 400 validation_failed. ${MODEL_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: ListQuery,
-      responses: { 200: { description: 'A page of pantry rows', schema: PagedInventoryItemResponse } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listInventory(deps, caller.account, params.householdId, {
-          q: query.q ?? null,
-          place: query.place ?? null,
-          group: query.group ?? null,
-          cursor: query.cursor ?? null,
-          limit: query.limit ?? INVENTORY_PAGE_DEFAULT,
-        });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = { items: result.value.items.map(toPantryRowResponse), nextCursor: result.value.nextCursor, total: result.value.total };
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/summary`,
-      operationId: 'inventorySummary',
-      summary: 'Counts of the pantry by section and place',
-      description:
-        `Any member reads. byGroup and total follow q and place (total includes archived rows and equals the sum of byGroup); matchesByPlace counts ` +
-        'the rows q and place match, by place, archived rows left out. byPlace and triage cover the whole pantry: byPlace leaves archived (Aged) rows ' +
-        `out; triage counts the live rows that are Uncertain or ask for a date. ${Q_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: SummaryQuery,
-      responses: { 200: { description: 'The counts', schema: InventorySummaryResponse } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await inventorySummary(deps, caller.account, params.householdId, { q: query.q ?? null, place: query.place ?? null });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value;
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: `${base}/observations`,
-      operationId: 'addInventoryObservation',
-      summary: 'Record what the household saw, bought, used or finished',
-      description:
-        `Any member. observationType is required (${OBSERVATION_TYPES.join(', ')}), and foodKey or displayName: the food key is ` +
-        'normalizeFoodKey(foodKey), or of displayName when foodKey is left out (one without a letter or digit is 400 validation_failed). Every other ' +
-        'field may be left out or null, which keeps the row\'s earlier value (or the default of the model). quantity 0 to ' +
-        `${L.quantityMax}, confidence 0 to 1, unit 1 to ${L.unitMax} characters, displayName 1 to ${L.displayNameMax}. Answers the observation's id and ` +
-        'the food\'s row after it, merges applied. bestBefore (YYYY-MM-DD, optional) is the date on the pack: the row keeps the latest ' +
-        'one given until it is emptied, stops asking for a date (asksForDate, true for meat and dairy outside the freezer until then), ' +
-        'is UseSoon from two days before it, and past it loses confidence by half every day on top of its place\'s decay. After a Gone ' +
-        'observation (or a Used one that leaves nothing) the row is empty: ' +
-        `estimatedQuantity 0, usePriority Low, group Aged, asksForDate false, bestBefore null. ${MODEL_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: AddInventoryObservationRequest,
-      responses: { 200: { description: 'The observation and the row after it', schema: AddObservationResponse } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await addObservation(deps, caller.account, params.householdId, {
-          foodKey: body.foodKey ?? null,
-          displayName: body.displayName ?? null,
-          observationType: body.observationType,
-          quantity: body.quantity ?? null,
-          unit: body.unit ?? null,
-          storageLocation: body.storageLocation ?? null,
-          confidence: body.confidence ?? null,
-          bestBefore: body.bestBefore ?? null,
-        });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = { observationId: result.value.observationId, item: toPantryRowResponse(result.value.item) };
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/observations`,
-      operationId: 'removeInventoryObservations',
-      summary: 'Clear the pantry, or one place of it (adults only)',
-      description:
-        'Without location every observation of the household goes. With location, every observation of each food whose row is now in that place ' +
-        '(merges applied, archived rows included) goes: those of the row\'s own key and of the keys merged into it. Answers how many went.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: RemoveQuery,
-      responses: { 200: { description: 'How many observations went', schema: v.object({ removedObservations: v.number() }) } },
-      problems: { ...notMember, adults_only: 403 },
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await removeObservations(deps, caller.account, params.householdId, query.location ?? null);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value;
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/observations/{observationId}`,
-      operationId: 'removeInventoryObservation',
-      summary: 'Take back one observation',
-      description:
-        'Any member. The row is derived from the log, so it returns to exactly its state before the observation. 404 observation_not_found when the ' +
-        'household has no observation with this id: it is already gone, so clients treat the 404 as done (a retry, or a second device, got there first).',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: ObservationPath,
-      responses: { 204: { description: 'Removed' } },
-      problems: { ...notMember, observation_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await removeObservation(deps, caller.account, params.householdId, params.observationId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-  ];
-}
+const { route } = resource<ServiceDeps>('Pantry');
+
+const base = '/api/v1/households/{householdId}/inventory';
+
+const LIST_INVENTORY_DOC =
+  `Any member reads. Without group the three live sections (UseSoon, LikelyAvailable, Uncertain) are listed and the archive (Aged) is left out. ` +
+  `${ORDER_DOC} ${Q_DOC} place narrows to one StorageLocation. limit 1 to ${INVENTORY_PAGE_MAX}, default ${INVENTORY_PAGE_DEFAULT}. total counts every ` +
+  'row the filter matches. nextCursor is null on the last page; pass it back with the same q, place and group. A cursor the service did not hand ' +
+  `out for this household and filter is 400 validation_failed. ${MODEL_DOC}`;
+const INVENTORY_SUMMARY_DOC =
+  `Any member reads. byGroup and total follow q and place (total includes archived rows and equals the sum of byGroup); matchesByPlace counts ` +
+  'the rows q and place match, by place, archived rows left out. byPlace and triage cover the whole pantry: byPlace leaves archived (Aged) rows ' +
+  `out; triage counts the live rows that are Uncertain or ask for a date. ${Q_DOC}`;
+const ADD_INVENTORY_OBSERVATION_DOC =
+  `Any member. observationType is required (${OBSERVATION_TYPES.join(', ')}), and foodKey or displayName: the food key is ` +
+  'normalizeFoodKey(foodKey), or of displayName when foodKey is left out (one without a letter or digit is 400 validation_failed). Every other ' +
+  'field may be left out or null, which keeps the row\'s earlier value (or the default of the model). quantity 0 to ' +
+  `${L.quantityMax}, confidence 0 to 1, unit 1 to ${L.unitMax} characters, displayName 1 to ${L.displayNameMax}. Answers the observation's id and ` +
+  'the food\'s row after it, merges applied. bestBefore (YYYY-MM-DD, optional) is the date on the pack: the row keeps the latest ' +
+  'one given until it is emptied, stops asking for a date (asksForDate, true for meat and dairy outside the freezer until then), ' +
+  'is UseSoon from two days before it, and past it loses confidence by half every day on top of its place\'s decay. After a Gone ' +
+  'observation (or a Used one that leaves nothing) the row is empty: ' +
+  `estimatedQuantity 0, usePriority Low, group Aged, asksForDate false, bestBefore null. ${MODEL_DOC}`;
+const REMOVE_INVENTORY_OBSERVATIONS_DOC =
+  'Without location every observation of the household goes. With location, every observation of each food whose row is now in that place ' +
+  '(merges applied, archived rows included) goes: those of the row\'s own key and of the keys merged into it. Answers how many went.';
+const REMOVE_INVENTORY_OBSERVATION_DOC =
+  'Any member. The row is derived from the log, so it returns to exactly its state before the observation. 404 observation_not_found when the ' +
+  'household has no observation with this id: it is already gone, so clients treat the 404 as done (a retry, or a second device, got there first).';
+
+const listInventoryRoute = route({
+  method: 'GET',
+  path: base,
+  operationId: 'listInventory',
+  summary: 'A page of the pantry',
+  description: LIST_INVENTORY_DOC,
+  params: HouseholdPath,
+  query: ListQuery,
+  responses: { 200: { description: 'A page of pantry rows', schema: PagedInventoryItemResponse } },
+  errors: ['household-not-found', 'page-cursor-invalid'],
+  run: ({ deps, caller, params, query }) => listInventory(deps, caller.account, params.householdId, {
+    q: query.q ?? null,
+    place: query.place ?? null,
+    group: query.group ?? null,
+    cursor: query.cursor ?? null,
+    limit: query.limit ?? INVENTORY_PAGE_DEFAULT,
+  }),
+  reply: (value) => ({ items: value.items.map(toPantryRowResponse), nextCursor: value.nextCursor, total: value.total }),
+});
+
+const inventorySummaryRoute = route({
+  method: 'GET',
+  path: `${base}/summary`,
+  operationId: 'inventorySummary',
+  summary: 'Counts of the pantry by section and place',
+  description: INVENTORY_SUMMARY_DOC,
+  params: HouseholdPath,
+  query: SummaryQuery,
+  responses: { 200: { description: 'The counts', schema: InventorySummaryResponse } },
+  errors: ['household-not-found'],
+  run: ({ deps, caller, params, query }) => inventorySummary(deps, caller.account, params.householdId, { q: query.q ?? null, place: query.place ?? null }),
+});
+
+const addInventoryObservationRoute = route({
+  method: 'POST',
+  path: `${base}/observations`,
+  operationId: 'addInventoryObservation',
+  summary: 'Record what the household saw, bought, used or finished',
+  description: ADD_INVENTORY_OBSERVATION_DOC,
+  params: HouseholdPath,
+  body: AddInventoryObservationRequest,
+  responses: { 200: { description: 'The observation and the row after it', schema: AddObservationResponse } },
+  errors: ['household-not-found', 'food-key-empty'],
+  run: ({ deps, caller, params, body }) => addObservation(deps, caller.account, params.householdId, {
+    foodKey: body.foodKey ?? null,
+    displayName: body.displayName ?? null,
+    observationType: body.observationType,
+    quantity: body.quantity ?? null,
+    unit: body.unit ?? null,
+    storageLocation: body.storageLocation ?? null,
+    confidence: body.confidence ?? null,
+    bestBefore: body.bestBefore ?? null,
+  }),
+  reply: (value) => ({ observationId: value.observationId, item: toPantryRowResponse(value.item) }),
+});
+
+const removeInventoryObservationsRoute = route({
+  method: 'DELETE',
+  path: `${base}/observations`,
+  operationId: 'removeInventoryObservations',
+  summary: 'Clear the pantry, or one place of it (adults only)',
+  description: REMOVE_INVENTORY_OBSERVATIONS_DOC,
+  params: HouseholdPath,
+  query: RemoveQuery,
+  responses: { 200: { description: 'How many observations went', schema: v.object({ removedObservations: v.number() }) } },
+  errors: ['household-not-found', 'adults-only'],
+  run: ({ deps, caller, params, query }) => removeObservations(deps, caller.account, params.householdId, query.location ?? null),
+});
+
+const removeInventoryObservationRoute = route({
+  method: 'DELETE',
+  path: `${base}/observations/{observationId}`,
+  operationId: 'removeInventoryObservation',
+  summary: 'Take back one observation',
+  description: REMOVE_INVENTORY_OBSERVATION_DOC,
+  params: ObservationPath,
+  responses: { 204: { description: 'Removed' } },
+  errors: ['household-not-found', 'observation-not-found'],
+  run: ({ deps, caller, params }) => removeObservation(deps, caller.account, params.householdId, params.observationId),
+  status: 204,
+});
+
+export const pantryInventoryRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    listInventoryRoute,
+    inventorySummaryRoute,
+    addInventoryObservationRoute,
+    removeInventoryObservationsRoute,
+    removeInventoryObservationRoute,
+  ]);
+

@@ -12,8 +12,7 @@ import { MERGE_SIGNALS } from '../../../core/pantry/merge-suggestions.js';
 import { MERGE_PAGE_DEFAULT, MERGE_PAGE_MAX, MERGE_SUGGESTIONS_MAX, UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
 import type { UnitWeight } from '../../../core/pantry/types.js';
 import { listUnitWeights, removeUnitWeight, setUnitWeight } from '../../../core/pantry/unit-weights.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PantryRowResponse, toPantryRowResponse } from './pantry-inventory.js';
@@ -68,227 +67,199 @@ const KEY_DOC = 'Keys are normalized with normalizeFoodKey (so "Cherrytomater" a
 const PAGE_DOC = `limit 1 to ${MERGE_PAGE_MAX}, default ${MERGE_PAGE_DEFAULT}; nextCursor is null on the last page. Cursors are opaque and sealed to this list and household: any other is 400 validation_failed. total counts the whole list.`;
 const UNIT_DOC = 'The unit is compared trimmed, with inner spaces single and in lower case ("Stk" and "stk" are one unit).';
 
-export function pantryMergeRoutes(deps: ServiceDeps): AnyRoute[] {
-  const tag = 'Pantry';
-  const base = '/api/v1/households/{householdId}/inventory';
-  const notMember = { household_not_found: 404 };
-  const adultsOnly = { household_not_found: 404, adults_only: 403 };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: `${base}/merge-suggestions`,
-      operationId: 'listPantryMergeSuggestions',
-      summary: 'Pairs of pantry rows that look like one food',
-      description:
-        `Any member reads. Computed on every read from the rows as they are now (merges applied); at most ${MERGE_SUGGESTIONS_MAX} pairs, no id (the key pair ` +
-        'identifies one). signal ContainedTokens: the words of to.foodKey (split on "-") appear, in order, among the words of from.foodKey, each as a ' +
-        'whole word or, for words of three or more letters, as its ending (Norwegian compounds: cherrytomat holds tomat, basmatiris holds ris, ' +
-        'hakkede-tomat holds tomat; tomatsaus does not). from is the more specific row, to the one that survives a merge. Pairs with a stored answer ' +
-        '(merged, or rejected as different foods) are left out. Order: by to.foodKey, then from.foodKey (code-point order).',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      responses: { 200: { description: 'Up to three pairs', schema: v.array(PantryMergeSuggestionResponse) } },
-      problems: notMember,
-      handler: async (ctx, { caller, params }) => {
-        const result = await listMergeSuggestions(deps, caller.account, params.householdId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value.map((s) => ({ from: toPantryRowResponse(s.from), to: toPantryRowResponse(s.to), signal: s.signal }));
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/merges`,
-      operationId: 'listPantryMerges',
-      summary: 'The merges that stand',
-      description: `Any member reads. Ordered by the surviving key (toKey), then the newest answer first (mergedAt), then fromKey. ${PAGE_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: PageQuery,
-      responses: { 200: { description: 'A page of merges', schema: page(MergeEntry) } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listPantryMerges(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit ?? MERGE_PAGE_DEFAULT });
-        if (!result.ok) throw problemFor(result.error);
-        const { items, nextCursor, total } = result.value;
-        ctx.body = {
-          items: items.map((m) => ({ fromKey: m.fromKey, fromDisplayName: m.fromDisplayName, toKey: m.toKey, toDisplayName: m.toDisplayName, mergedAt: m.mergedAt.toISOString() })),
-          nextCursor,
-          total,
-        };
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: `${base}/merges`,
-      operationId: 'mergePantryKeys',
-      summary: 'Say that two food keys are one food (adults only)',
-      description:
-        `From now on fromKey's observations count toward toKey's row. ${KEY_DOC} Both keys the same food: 400 same_food. ` +
-        'Chains are resolved so that merges stay one step deep: with B→C standing, A→B is stored and answered as A→C; merging B→C while A→B ' +
-        'stands points A at C too. When toKey (resolved) is merged into fromKey already, the rows would point at each other: 409 mutual_merge. ' +
-        'A food merges into one other: merging a key merged elsewhere before re-points it. An earlier different-foods answer for the pair is removed. ' +
-        'The same pair again writes nothing and gives the same answer (mergedAt unchanged). toKey need not have observations of its own ' +
-        "(fromKey's row then shows under toKey), but one of the two keys must have a pantry row now, else 404 pantry_food_not_found. " +
-        'item is the surviving row after the merge. source (Suggestion, Manual) says where the answer came from and is not stored.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: MergePantryKeysRequest,
-      responses: { 200: { description: 'The merge and the surviving row', schema: PantryMergeResponse } },
-      problems: { ...adultsOnly, same_food: 400, mutual_merge: 409, pantry_food_not_found: 404 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await mergePantryKeys(deps, caller.account, params.householdId, { fromKey: body.fromKey, toKey: body.toKey });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = { fromKey: result.value.fromKey, toKey: result.value.toKey, item: toPantryRowResponse(result.value.item) };
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/merges/{fromKey}`,
-      operationId: 'splitPantryMerge',
-      summary: 'Split a merge (adults only)',
-      description:
-        `The rows split again, and the pair is remembered as different foods (a rejection is stored, dated now, unless one is) so it is not suggested again. ` +
-        `Other keys merged into the same row stay. ${KEY_DOC} No merge on that key: 404 merge_not_found.`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: FromKeyPath,
-      responses: { 204: { description: 'Split' } },
-      problems: { ...adultsOnly, merge_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await splitPantryMerge(deps, caller.account, params.householdId, params.fromKey);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/merge-rejections`,
-      operationId: 'listPantryMergeRejections',
-      summary: 'Pairs answered as different foods',
-      description: `Any member reads. Newest answer first (decidedAt), then keyA, then keyB; keyA < keyB. ${PAGE_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: PageQuery,
-      responses: { 200: { description: 'A page of rejections', schema: page(RejectionEntry) } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listPantryMergeRejections(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit ?? MERGE_PAGE_DEFAULT });
-        if (!result.ok) throw problemFor(result.error);
-        const { items, nextCursor, total } = result.value;
-        ctx.body = {
-          items: items.map((r) => ({ keyA: r.keyA, keyADisplayName: r.keyADisplayName, keyB: r.keyB, keyBDisplayName: r.keyBDisplayName, decidedAt: r.decidedAt.toISOString() })),
-          nextCursor,
-          total,
-        };
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: `${base}/merge-rejections`,
-      operationId: 'rejectPantryMerge',
-      summary: 'Say that two food keys are different foods (adults only)',
-      description:
-        `An unordered pair, stored sorted (keyA < keyB). Idempotent: the first answer's decidedAt stays. The pair is no longer suggested. ` +
-        `A merge standing directly between the two keys is split (the latest answer wins). ${KEY_DOC} Both keys the same food: 400 same_food.`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: RejectPantryMergeRequest,
-      responses: { 204: { description: 'Stored' } },
-      problems: { ...adultsOnly, same_food: 400 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await rejectPantryMerge(deps, caller.account, params.householdId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/merge-rejections/{keyA}/{keyB}`,
-      operationId: 'removePantryMergeRejection',
-      summary: 'Forget a different-foods answer (adults only)',
-      description: `The keys may come in either order: the server sorts them. The pair can be suggested again. ${KEY_DOC} None stored: 404 merge_rejection_not_found.`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: PairPath,
-      responses: { 204: { description: 'Removed' } },
-      problems: { ...adultsOnly, merge_rejection_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await removePantryMergeRejection(deps, caller.account, params.householdId, { keyA: params.keyA, keyB: params.keyB });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/unit-weights`,
-      operationId: 'listUnitWeights',
-      summary: "The household's own grams per food and unit",
-      description: `Any member reads. Not paged; ordered by foodKey, then unit. foodKey (normalized with normalizeFoodKey) narrows to one food.`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: UnitWeightQuery,
-      responses: { 200: { description: 'The weights', schema: v.array(UnitWeightResponse) } },
-      problems: notMember,
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listUnitWeights(deps, caller.account, params.householdId, query.foodKey ?? null);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value.map(toUnitWeight);
-      },
-    }),
-    defineRoute({
-      method: 'PUT',
-      path: `${base}/unit-weights/{foodKey}/{unit}`,
-      operationId: 'setUnitWeight',
-      summary: 'Set the grams in one unit of a food (adults only)',
-      description:
-        `grams must be greater than 0 and at most ${UNIT_WEIGHT_MAX_GRAMS}, else 400 validation_failed. One answer per food and unit: a put replaces ` +
-        `it (retry-safe; concurrent puts leave one). ${KEY_DOC} ${UNIT_DOC} displayName is the pantry row's when the food has one, else the foodKey as ` +
-        'sent. No shopping list is rebuilt: the purchase conversion reads the weight when it next runs (a food merged into another uses the ' +
-        "surviving food's weight when it has none of its own).",
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: UnitWeightPath,
-      body: SetUnitWeightRequest,
-      responses: { 200: { description: 'The stored weight', schema: UnitWeightResponse } },
-      problems: adultsOnly,
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await setUnitWeight(deps, caller.account, params.householdId, { foodKey: params.foodKey, unit: params.unit, grams: body.grams });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toUnitWeight(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/unit-weights/{foodKey}/{unit}`,
-      operationId: 'removeUnitWeight',
-      summary: 'Remove a unit weight (adults only)',
-      description: `Unit conversion for that food and unit refuses again. ${KEY_DOC} ${UNIT_DOC} None stored: 404 unit_weight_not_found.`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: UnitWeightPath,
-      responses: { 204: { description: 'Removed' } },
-      problems: { ...adultsOnly, unit_weight_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await removeUnitWeight(deps, caller.account, params.householdId, { foodKey: params.foodKey, unit: params.unit });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-  ];
-}
+const { route, handledRoute } = resource<ServiceDeps>('Pantry');
+
+const base = '/api/v1/households/{householdId}/inventory';
+
+const LIST_PANTRY_MERGE_SUGGESTIONS_DOC =
+  `Any member reads. Computed on every read from the rows as they are now (merges applied); at most ${MERGE_SUGGESTIONS_MAX} pairs, no id (the key pair ` +
+  'identifies one). signal ContainedTokens: the words of to.foodKey (split on "-") appear, in order, among the words of from.foodKey, each as a ' +
+  'whole word or, for words of three or more letters, as its ending (Norwegian compounds: cherrytomat holds tomat, basmatiris holds ris, ' +
+  'hakkede-tomat holds tomat; tomatsaus does not). from is the more specific row, to the one that survives a merge. Pairs with a stored answer ' +
+  '(merged, or rejected as different foods) are left out. Order: by to.foodKey, then from.foodKey (code-point order).';
+const MERGE_PANTRY_KEYS_DOC =
+  `From now on fromKey's observations count toward toKey's row. ${KEY_DOC} Both keys the same food: 400 same_food. ` +
+  'Chains are resolved so that merges stay one step deep: with B→C standing, A→B is stored and answered as A→C; merging B→C while A→B ' +
+  'stands points A at C too. When toKey (resolved) is merged into fromKey already, the rows would point at each other: 409 mutual_merge. ' +
+  'A food merges into one other: merging a key merged elsewhere before re-points it. An earlier different-foods answer for the pair is removed. ' +
+  'The same pair again writes nothing and gives the same answer (mergedAt unchanged). toKey need not have observations of its own ' +
+  "(fromKey's row then shows under toKey), but one of the two keys must have a pantry row now, else 404 pantry_food_not_found. " +
+  'item is the surviving row after the merge. source (Suggestion, Manual) says where the answer came from and is not stored.';
+const SPLIT_PANTRY_MERGE_DOC =
+  `The rows split again, and the pair is remembered as different foods (a rejection is stored, dated now, unless one is) so it is not suggested again. ` +
+  `Other keys merged into the same row stay. ${KEY_DOC} No merge on that key: 404 merge_not_found.`;
+const REJECT_PANTRY_MERGE_DOC =
+  `An unordered pair, stored sorted (keyA < keyB). Idempotent: the first answer's decidedAt stays. The pair is no longer suggested. ` +
+  `A merge standing directly between the two keys is split (the latest answer wins). ${KEY_DOC} Both keys the same food: 400 same_food.`;
+const SET_UNIT_WEIGHT_DOC =
+  `grams must be greater than 0 and at most ${UNIT_WEIGHT_MAX_GRAMS}, else 400 validation_failed. One answer per food and unit: a put replaces ` +
+  `it (retry-safe; concurrent puts leave one). ${KEY_DOC} ${UNIT_DOC} displayName is the pantry row's when the food has one, else the foodKey as ` +
+  'sent. No shopping list is rebuilt: the purchase conversion reads the weight when it next runs (a food merged into another uses the ' +
+  "surviving food's weight when it has none of its own).";
+
+const listPantryMergeSuggestionsRoute = route({
+  method: 'GET',
+  path: `${base}/merge-suggestions`,
+  operationId: 'listPantryMergeSuggestions',
+  summary: 'Pairs of pantry rows that look like one food',
+  description: LIST_PANTRY_MERGE_SUGGESTIONS_DOC,
+  params: HouseholdPath,
+  responses: { 200: { description: 'Up to three pairs', schema: v.array(PantryMergeSuggestionResponse) } },
+  errors: ['household-not-found'],
+  run: ({ deps, caller, params }) => listMergeSuggestions(deps, caller.account, params.householdId),
+  reply: (value) => value.map((s) => ({ from: toPantryRowResponse(s.from), to: toPantryRowResponse(s.to), signal: s.signal })),
+});
+
+const listPantryMergesRoute = handledRoute({
+  method: 'GET',
+  path: `${base}/merges`,
+  operationId: 'listPantryMerges',
+  summary: 'The merges that stand',
+  description: `Any member reads. Ordered by the surviving key (toKey), then the newest answer first (mergedAt), then fromKey. ${PAGE_DOC}`,
+  params: HouseholdPath,
+  query: PageQuery,
+  responses: { 200: { description: 'A page of merges', schema: page(MergeEntry) } },
+  errors: ['household-not-found', 'page-cursor-invalid'],
+  handle: async (ctx, { deps, caller, params, query, refuse }) => {
+    const result = await listPantryMerges(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit ?? MERGE_PAGE_DEFAULT });
+    if (!result.ok) throw refuse(result.error);
+    const { items, nextCursor, total } = result.value;
+    ctx.body = {
+      items: items.map((m) => ({ fromKey: m.fromKey, fromDisplayName: m.fromDisplayName, toKey: m.toKey, toDisplayName: m.toDisplayName, mergedAt: m.mergedAt.toISOString() })),
+      nextCursor,
+      total,
+    };
+  },
+});
+
+const mergePantryKeysRoute = route({
+  method: 'POST',
+  path: `${base}/merges`,
+  operationId: 'mergePantryKeys',
+  summary: 'Say that two food keys are one food (adults only)',
+  description: MERGE_PANTRY_KEYS_DOC,
+  params: HouseholdPath,
+  body: MergePantryKeysRequest,
+  responses: { 200: { description: 'The merge and the surviving row', schema: PantryMergeResponse } },
+  errors: ['household-not-found', 'adults-only', 'same-food', 'mutual-merge', 'pantry-food-not-found', 'food-key-empty'],
+  run: ({ deps, caller, params, body }) => mergePantryKeys(deps, caller.account, params.householdId, { fromKey: body.fromKey, toKey: body.toKey }),
+  reply: (value) => ({ fromKey: value.fromKey, toKey: value.toKey, item: toPantryRowResponse(value.item) }),
+});
+
+const splitPantryMergeRoute = route({
+  method: 'DELETE',
+  path: `${base}/merges/{fromKey}`,
+  operationId: 'splitPantryMerge',
+  summary: 'Split a merge (adults only)',
+  description: SPLIT_PANTRY_MERGE_DOC,
+  params: FromKeyPath,
+  responses: { 204: { description: 'Split' } },
+  errors: ['household-not-found', 'adults-only', 'merge-not-found', 'food-key-empty'],
+  run: ({ deps, caller, params }) => splitPantryMerge(deps, caller.account, params.householdId, params.fromKey),
+  status: 204,
+});
+
+const listPantryMergeRejectionsRoute = handledRoute({
+  method: 'GET',
+  path: `${base}/merge-rejections`,
+  operationId: 'listPantryMergeRejections',
+  summary: 'Pairs answered as different foods',
+  description: `Any member reads. Newest answer first (decidedAt), then keyA, then keyB; keyA < keyB. ${PAGE_DOC}`,
+  params: HouseholdPath,
+  query: PageQuery,
+  responses: { 200: { description: 'A page of rejections', schema: page(RejectionEntry) } },
+  errors: ['household-not-found', 'page-cursor-invalid'],
+  handle: async (ctx, { deps, caller, params, query, refuse }) => {
+    const result = await listPantryMergeRejections(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit ?? MERGE_PAGE_DEFAULT });
+    if (!result.ok) throw refuse(result.error);
+    const { items, nextCursor, total } = result.value;
+    ctx.body = {
+      items: items.map((r) => ({ keyA: r.keyA, keyADisplayName: r.keyADisplayName, keyB: r.keyB, keyBDisplayName: r.keyBDisplayName, decidedAt: r.decidedAt.toISOString() })),
+      nextCursor,
+      total,
+    };
+  },
+});
+
+const rejectPantryMergeRoute = route({
+  method: 'POST',
+  path: `${base}/merge-rejections`,
+  operationId: 'rejectPantryMerge',
+  summary: 'Say that two food keys are different foods (adults only)',
+  description: REJECT_PANTRY_MERGE_DOC,
+  params: HouseholdPath,
+  body: RejectPantryMergeRequest,
+  responses: { 204: { description: 'Stored' } },
+  errors: ['household-not-found', 'adults-only', 'same-food', 'food-key-empty'],
+  run: ({ deps, caller, params, body }) => rejectPantryMerge(deps, caller.account, params.householdId, body),
+  status: 204,
+});
+
+const removePantryMergeRejectionRoute = route({
+  method: 'DELETE',
+  path: `${base}/merge-rejections/{keyA}/{keyB}`,
+  operationId: 'removePantryMergeRejection',
+  summary: 'Forget a different-foods answer (adults only)',
+  description: `The keys may come in either order: the server sorts them. The pair can be suggested again. ${KEY_DOC} None stored: 404 merge_rejection_not_found.`,
+  params: PairPath,
+  responses: { 204: { description: 'Removed' } },
+  errors: ['household-not-found', 'adults-only', 'merge-rejection-not-found', 'food-key-empty'],
+  run: ({ deps, caller, params }) => removePantryMergeRejection(deps, caller.account, params.householdId, { keyA: params.keyA, keyB: params.keyB }),
+  status: 204,
+});
+
+const listUnitWeightsRoute = route({
+  method: 'GET',
+  path: `${base}/unit-weights`,
+  operationId: 'listUnitWeights',
+  summary: "The household's own grams per food and unit",
+  description: `Any member reads. Not paged; ordered by foodKey, then unit. foodKey (normalized with normalizeFoodKey) narrows to one food.`,
+  params: HouseholdPath,
+  query: UnitWeightQuery,
+  responses: { 200: { description: 'The weights', schema: v.array(UnitWeightResponse) } },
+  errors: ['household-not-found', 'food-key-empty'],
+  run: ({ deps, caller, params, query }) => listUnitWeights(deps, caller.account, params.householdId, query.foodKey ?? null),
+  reply: (value) => value.map(toUnitWeight),
+});
+
+const setUnitWeightRoute = route({
+  method: 'PUT',
+  path: `${base}/unit-weights/{foodKey}/{unit}`,
+  operationId: 'setUnitWeight',
+  summary: 'Set the grams in one unit of a food (adults only)',
+  description: SET_UNIT_WEIGHT_DOC,
+  params: UnitWeightPath,
+  body: SetUnitWeightRequest,
+  responses: { 200: { description: 'The stored weight', schema: UnitWeightResponse } },
+  errors: ['household-not-found', 'adults-only', 'food-key-empty', 'unit-empty', 'unit-weight-out-of-bounds'],
+  run: ({ deps, caller, params, body }) => setUnitWeight(deps, caller.account, params.householdId, { foodKey: params.foodKey, unit: params.unit, grams: body.grams }),
+  reply: toUnitWeight,
+});
+
+const removeUnitWeightRoute = route({
+  method: 'DELETE',
+  path: `${base}/unit-weights/{foodKey}/{unit}`,
+  operationId: 'removeUnitWeight',
+  summary: 'Remove a unit weight (adults only)',
+  description: `Unit conversion for that food and unit refuses again. ${KEY_DOC} ${UNIT_DOC} None stored: 404 unit_weight_not_found.`,
+  params: UnitWeightPath,
+  responses: { 204: { description: 'Removed' } },
+  errors: ['household-not-found', 'adults-only', 'unit-weight-not-found', 'food-key-empty', 'unit-empty'],
+  run: ({ deps, caller, params }) => removeUnitWeight(deps, caller.account, params.householdId, { foodKey: params.foodKey, unit: params.unit }),
+  status: 204,
+});
+
+export const pantryMergeRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    listPantryMergeSuggestionsRoute,
+    listPantryMergesRoute,
+    mergePantryKeysRoute,
+    splitPantryMergeRoute,
+    listPantryMergeRejectionsRoute,
+    rejectPantryMergeRoute,
+    removePantryMergeRejectionRoute,
+    listUnitWeightsRoute,
+    setUnitWeightRoute,
+    removeUnitWeightRoute,
+  ]);
+

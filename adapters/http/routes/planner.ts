@@ -4,8 +4,7 @@ import { AI_TIPS_PER_DAY } from '../../../core/plans/planner-ai.js';
 import { acceptSuggestions, EATEN_LATELY_DAYS, suggestWeek, type WeekSuggestion } from '../../../core/plans/suggestions.js';
 import type { PlanView } from '../../../core/plans/plans.js';
 import { householdAi, pauseHouseholdAi, type HouseholdAiView } from '../../../core/plans/ai-pause.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PlanResponse, toPlan } from './plans.js';
@@ -107,84 +106,78 @@ const ACCEPT_DOC =
   'of the same title is there (then that one is used); 404 recipe_not_found while the household has the library off. The ' +
   'other members with a login hear of it by push (week-planned, under the runDone switch). Retry-safe.';
 
-export function plannerRoutes(deps: ServiceDeps): AnyRoute[] {
-  const tag = 'Weekly plans';
-  const base = '/api/v1/households/{householdId}/plans/{planId}/suggestions';
-  return [
-    defineRoute({
-      method: 'POST',
-      path: base,
-      operationId: 'suggestWeek',
-      summary: 'Suggest dinners for the week (adults only); nothing is written',
-      description: SUGGEST_DOC,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid, planId: Uuid }),
-      body: SuggestRequest,
-      responses: { 200: { description: 'The proposal', schema: SuggestionResponse } },
-      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, ai_quota_used: 429, ai_paused: 429, rate_limited: 429 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await suggestWeek(deps, caller.account, params.householdId, params.planId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toSuggestion(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: `${base}/accept`,
-      operationId: 'acceptSuggestions',
-      summary: 'Save suggested dinners to the week (adults only)',
-      description: ACCEPT_DOC,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid, planId: Uuid }),
-      body: AcceptRequest,
-      responses: { 200: { description: 'The plan as saved', schema: PlanResponse } },
-      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, recipe_not_found: 404, avoid_conflict: 409 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await acceptSuggestions(deps, caller.account, params.householdId, params.planId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toPlan(result.value as PlanView);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/admin/households/{householdId}/ai',
-      operationId: 'getHouseholdAi',
-      summary: "A household's AI: its pause and this month's calls (platform admins)",
-      description: "For the operator: whether an AI is configured, the household's pause, and the calls counted in its current month (in its time zone) against AI_MONTHLY_CALLS. Only a login with a confirmed address listed in ADMIN_EMAILS (else 403 platform_admin_only); any household, member or not.",
-      tag: 'Operator',
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid }),
-      responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
-      problems: { platform_admin_only: 403, household_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await householdAi(deps, caller.account, params.householdId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toHouseholdAi(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'PUT',
-      path: '/api/v1/admin/households/{householdId}/ai',
-      operationId: 'pauseHouseholdAi',
-      summary: "Pause a household's AI until a time, or lift the pause (platform admins)",
-      description: "pausedUntil: until then the household's planner requests that ask for AI answer 429 ai_paused with Retry-After as that time (an HTTP date); null, or a time already past, lifts the pause. Retry-safe. Platform admins only (403 platform_admin_only).",
-      tag: 'Operator',
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid }),
-      body: PauseAiRequest,
-      responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
-      problems: { platform_admin_only: 403, household_not_found: 404 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await pauseHouseholdAi(deps, caller.account, params.householdId, body.pausedUntil === null ? null : new Date(body.pausedUntil));
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toHouseholdAi(result.value);
-      },
-    }),
-  ];
-}
+const { route } = resource<ServiceDeps>('Weekly plans');
+
+const base = '/api/v1/households/{householdId}/plans/{planId}/suggestions';
+
+const GET_HOUSEHOLD_AI_DOC =
+  "For the operator: whether an AI is configured, the household's pause, and the calls counted in its current month (in its time zone) against AI_MONTHLY_CALLS. Only a login with a confirmed address listed in ADMIN_EMAILS (else 403 platform_admin_only); any household, member or not.";
+const PAUSE_HOUSEHOLD_AI_DOC =
+  "pausedUntil: until then the household's planner requests that ask for AI answer 429 ai_paused with Retry-After as that time (an HTTP date); null, or a time already past, lifts the pause. Retry-safe. Platform admins only (403 platform_admin_only).";
+
+const suggestWeekRoute = route({
+  method: 'POST',
+  path: base,
+  operationId: 'suggestWeek',
+  summary: 'Suggest dinners for the week (adults only); nothing is written',
+  description: SUGGEST_DOC,
+  params: v.object({ householdId: Uuid, planId: Uuid }),
+  body: SuggestRequest,
+  responses: { 200: { description: 'The proposal', schema: SuggestionResponse } },
+  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'ai-quota-used', 'ai-paused', 'planner-throttled'],
+  problems: { rate_limited: 429 },
+  run: ({ deps, caller, params, body }) => suggestWeek(deps, caller.account, params.householdId, params.planId, body),
+  reply: toSuggestion,
+});
+
+const acceptSuggestionsRoute = route({
+  method: 'POST',
+  path: `${base}/accept`,
+  operationId: 'acceptSuggestions',
+  summary: 'Save suggested dinners to the week (adults only)',
+  description: ACCEPT_DOC,
+  params: v.object({ householdId: Uuid, planId: Uuid }),
+  body: AcceptRequest,
+  responses: { 200: { description: 'The plan as saved', schema: PlanResponse } },
+  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
+  run: ({ deps, caller, params, body }) => acceptSuggestions(deps, caller.account, params.householdId, params.planId, body),
+  reply: (value) => toPlan(value as PlanView),
+});
+
+const getHouseholdAiRoute = route({
+  method: 'GET',
+  path: '/api/v1/admin/households/{householdId}/ai',
+  operationId: 'getHouseholdAi',
+  summary: "A household's AI: its pause and this month's calls (platform admins)",
+  description: GET_HOUSEHOLD_AI_DOC,
+  tag: 'Operator',
+  params: v.object({ householdId: Uuid }),
+  responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
+  errors: ['platform-admin-only', 'household-not-found'],
+  run: ({ deps, caller, params }) => householdAi(deps, caller.account, params.householdId),
+  reply: toHouseholdAi,
+});
+
+const pauseHouseholdAiRoute = route({
+  method: 'PUT',
+  path: '/api/v1/admin/households/{householdId}/ai',
+  operationId: 'pauseHouseholdAi',
+  summary: "Pause a household's AI until a time, or lift the pause (platform admins)",
+  description: PAUSE_HOUSEHOLD_AI_DOC,
+  tag: 'Operator',
+  params: v.object({ householdId: Uuid }),
+  body: PauseAiRequest,
+  responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
+  errors: ['platform-admin-only', 'household-not-found'],
+  run: ({ deps, caller, params, body }) => pauseHouseholdAi(deps, caller.account, params.householdId, body.pausedUntil === null ? null : new Date(body.pausedUntil)),
+  reply: toHouseholdAi,
+});
+
+export const plannerRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    suggestWeekRoute,
+    acceptSuggestionsRoute,
+    getHouseholdAiRoute,
+    pauseHouseholdAiRoute,
+  ]);
+

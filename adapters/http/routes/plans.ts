@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { clearPlanDay, ensureWeekPlan, getPlan, listPlans, PLAN_RANGE_MAX_DAYS, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -62,107 +61,91 @@ const DAY_DOC =
   'the ids of the day\'s meal events (whether the week\'s shopping list holds back more to buy is the list\'s staleSince and ' +
   'wouldAdd). Derived at every read, so events and member changes show at once.';
 
-export function planRoutes(deps: ServiceDeps): AnyRoute[] {
-  const tag = 'Weekly plans';
-  const base = '/api/v1/households/{householdId}/plans';
-  return [
-    defineRoute({
-      method: 'PUT',
-      path: `${base}/week/{date}`,
-      operationId: 'ensureWeekPlan',
-      summary: 'Get or create the plan of the week holding a date (adults only)',
-      description: `Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. ${DAY_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid, date: IsoDate }),
-      responses: { 200: { description: 'The week\'s plan', schema: PlanResponse } },
-      problems: { household_not_found: 404, adults_only: 403 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await ensureWeekPlan(deps, caller.account, params.householdId, params.date);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toPlan(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: base,
-      operationId: 'listPlans',
-      summary: 'Plans of the weeks overlapping a range',
-      description: `from defaults to today in the household's time zone, to to four weeks on; at most ${PLAN_RANGE_MAX_DAYS} days. Only weeks with a plan are listed. ${DAY_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid }),
-      query: v.object({ from: v.optional(IsoDate), to: v.optional(IsoDate) }),
-      responses: { 200: { description: 'Plans by week', schema: v.array(PlanResponse) } },
-      problems: { household_not_found: 404 },
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listPlans(deps, caller.account, params.householdId, query);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value.map(toPlan);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/{planId}`,
-      operationId: 'getPlan',
-      summary: 'One plan',
-      description: DAY_DOC,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid, planId: Uuid }),
-      responses: { 200: { description: 'The plan', schema: PlanResponse } },
-      problems: { household_not_found: 404, plan_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await getPlan(deps, caller.account, params.householdId, params.planId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toPlan(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'PUT',
-      path: `${base}/{planId}/days/{date}`,
-      operationId: 'setPlanDay',
-      summary: 'Set a day\'s dish, portions and note (adults only)',
-      description:
-        'recipeId is a recipe of the household (404 recipe_not_found otherwise) or null; portions null means derived, else 1 to 100; ' +
-        'a date outside the plan\'s week gives 400 date_outside_week. Full replacement of the day; retry-safe. A dish one of whose ' +
-        'ingredients (or those of the base recipes it uses, however deep; optional ones too, since the gate fails closed) matches ' +
-        'an avoid of that day\'s guests is refused with 409 avoid_conflict, naming date, recipeId, recipeTitle, avoid and ' +
-        'ingredient; nothing is written. Matching: words, compounds and inflections in nb and en, and the EU\'s 14 allergen ' +
-        'groups (core/shared/avoids.ts).',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
-      body: SetDayRequest,
-      responses: { 200: { description: 'The day', schema: PlanDayResponse } },
-      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400, recipe_not_found: 404, avoid_conflict: 409 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await setPlanDay(deps, caller.account, params.householdId, params.planId, params.date, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toDay(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/{planId}/days/{date}`,
-      operationId: 'clearPlanDay',
-      summary: 'The day has no dish (adults only)',
-      description: 'Clears the dish, the portions override and the note; the day and its events stay.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
-      responses: { 204: { description: 'Cleared' } },
-      problems: { household_not_found: 404, adults_only: 403, plan_not_found: 404, date_outside_week: 400 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await clearPlanDay(deps, caller.account, params.householdId, params.planId, params.date);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-  ];
-}
+const { route } = resource<ServiceDeps>('Weekly plans');
+
+const base = '/api/v1/households/{householdId}/plans';
+
+const SET_PLAN_DAY_DOC =
+  'recipeId is a recipe of the household (404 recipe_not_found otherwise) or null; portions null means derived, else 1 to 100; ' +
+  'a date outside the plan\'s week gives 400 date_outside_week. Full replacement of the day; retry-safe. A dish one of whose ' +
+  'ingredients (or those of the base recipes it uses, however deep; optional ones too, since the gate fails closed) matches ' +
+  'an avoid of that day\'s guests is refused with 409 avoid_conflict, naming date, recipeId, recipeTitle, avoid and ' +
+  'ingredient; nothing is written. Matching: words, compounds and inflections in nb and en, and the EU\'s 14 allergen ' +
+  'groups (core/shared/avoids.ts).';
+
+const ensureWeekPlanRoute = route({
+  method: 'PUT',
+  path: `${base}/week/{date}`,
+  operationId: 'ensureWeekPlan',
+  summary: 'Get or create the plan of the week holding a date (adults only)',
+  description: `Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. ${DAY_DOC}`,
+  params: v.object({ householdId: Uuid, date: IsoDate }),
+  responses: { 200: { description: 'The week\'s plan', schema: PlanResponse } },
+  errors: ['household-not-found', 'adults-only'],
+  run: ({ deps, caller, params }) => ensureWeekPlan(deps, caller.account, params.householdId, params.date),
+  reply: toPlan,
+});
+
+const listPlansRoute = route({
+  method: 'GET',
+  path: base,
+  operationId: 'listPlans',
+  summary: 'Plans of the weeks overlapping a range',
+  description: `from defaults to today in the household's time zone, to to four weeks on; at most ${PLAN_RANGE_MAX_DAYS} days. Only weeks with a plan are listed. ${DAY_DOC}`,
+  params: v.object({ householdId: Uuid }),
+  query: v.object({ from: v.optional(IsoDate), to: v.optional(IsoDate) }),
+  responses: { 200: { description: 'Plans by week', schema: v.array(PlanResponse) } },
+  errors: ['household-not-found', 'plan-range-invalid'],
+  run: ({ deps, caller, params, query }) => listPlans(deps, caller.account, params.householdId, query),
+  reply: (value) => value.map(toPlan),
+});
+
+const getPlanRoute = route({
+  method: 'GET',
+  path: `${base}/{planId}`,
+  operationId: 'getPlan',
+  summary: 'One plan',
+  description: DAY_DOC,
+  params: v.object({ householdId: Uuid, planId: Uuid }),
+  responses: { 200: { description: 'The plan', schema: PlanResponse } },
+  errors: ['household-not-found', 'plan-not-found'],
+  run: ({ deps, caller, params }) => getPlan(deps, caller.account, params.householdId, params.planId),
+  reply: toPlan,
+});
+
+const setPlanDayRoute = route({
+  method: 'PUT',
+  path: `${base}/{planId}/days/{date}`,
+  operationId: 'setPlanDay',
+  summary: 'Set a day\'s dish, portions and note (adults only)',
+  description: SET_PLAN_DAY_DOC,
+  params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
+  body: SetDayRequest,
+  responses: { 200: { description: 'The day', schema: PlanDayResponse } },
+  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
+  run: ({ deps, caller, params, body }) => setPlanDay(deps, caller.account, params.householdId, params.planId, params.date, body),
+  reply: toDay,
+});
+
+const clearPlanDayRoute = route({
+  method: 'DELETE',
+  path: `${base}/{planId}/days/{date}`,
+  operationId: 'clearPlanDay',
+  summary: 'The day has no dish (adults only)',
+  description: 'Clears the dish, the portions override and the note; the day and its events stay.',
+  params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
+  responses: { 204: { description: 'Cleared' } },
+  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
+  run: ({ deps, caller, params }) => clearPlanDay(deps, caller.account, params.householdId, params.planId, params.date),
+  status: 204,
+});
+
+export const planRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    ensureWeekPlanRoute,
+    listPlansRoute,
+    getPlanRoute,
+    setPlanDayRoute,
+    clearPlanDayRoute,
+  ]);
+

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { deletePushDevice, getPushDevice, registerPushDevice, updatePushDevice, type PushDeviceDeps } from '../../../core/push/devices.js';
 import { PUSH_PLATFORMS, PUSH_TOKEN_MAX, SWITCH_OF, type PushDevice } from '../../../core/push/types.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDateTime } from '../schemas.js';
 
 const Token = v.pipe(
@@ -51,110 +50,96 @@ const DEVICE_DOC =
 
 const WebPushResponse = v.object({ vapidPublicKey: v.nullable(v.string()) });
 
-/** `webPushKey`: the VAPID public key (base64url) when Web Push is configured (VAPID_*), else null. */
-export function pushDeviceRoutes(deps: PushDeviceDeps, webPushKey: string | null): AnyRoute[] {
-  const tag = 'Push devices';
-  const notFound = { push_device_not_found: 404 };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/app/web-push',
-      operationId: 'webPushKey',
-      summary: "The application server key a browser subscribes with, for the web app's Web Push",
-      description:
-        'The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; ' +
-        'the subscription\'s JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). ' +
-        'null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Signed in only (only the routes declared public need no session); cached privately 5 minutes.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      responses: { 200: { description: 'The key, or null', schema: WebPushResponse, headers: { 'Cache-Control': 'private, max-age=300' } } },
-      handler: (ctx) => {
-        ctx.set('Cache-Control', 'private, max-age=300');
-        ctx.body = { vapidPublicKey: webPushKey };
-      },
-    }),
-    defineRoute({
-      method: 'PUT',
-      path: '/api/v1/me/devices',
-      operationId: 'registerPushDevice',
-      summary: "Register this phone (or browser) for the caller's pushes",
-      description:
-        'Idempotent per token, always 200 (the apps register at every start): a new token is stored with every switch on; the ' +
-        "caller's own known token is marked seen (lastSeenAt now), takes the platform and provider sent and keeps its switches; " +
-        "a token registered to another login is handed to the caller with every switch on, and the other login gets nothing more " +
-        `on it. Never two rows for one token. token: 1 to ${PUSH_TOKEN_MAX} printable ASCII characters (an FCM or APNs token, or ` +
-        'for platform web the Web Push subscription as JSON). platform: ios, android, or web (this service\'s addition for the ' +
-        "web app's Web Push). provider null means the server's default (PUSH_PROVIDER); a provider this server does not " +
-        `have is 400 push_provider_unknown. ${DEVICE_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      body: RegisterPushDeviceRequest,
-      responses: { 200: { description: 'The device as registered', schema: PushDeviceResponse } },
-      problems: { push_provider_unknown: 400 },
-      handler: async (ctx, { caller, body }) => {
-        const result = await registerPushDevice(deps, caller.account, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = deviceResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/me/devices/{token}',
-      operationId: 'getPushDevice',
-      summary: 'One of the caller\'s devices',
-      description: `404 push_device_not_found when the token is not registered to the caller. ${DEVICE_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: TokenPath,
-      responses: { 200: { description: 'The device', schema: PushDeviceResponse } },
-      problems: notFound,
-      handler: async (ctx, { caller, params }) => {
-        const result = await getPushDevice(deps, caller.account, params.token);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = deviceResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'PATCH',
-      path: '/api/v1/me/devices/{token}',
-      operationId: 'updatePushDevice',
-      summary: "Set a device's switches",
-      description:
-        'listChanges, householdNews and runDone are set as sent; reminders left out or null keeps its current value. ' +
-        `A switch turned off also stops pushes of its kind queued but not yet sent. 404 push_device_not_found when the token is not the caller's. ${DEVICE_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: TokenPath,
-      body: UpdatePushDeviceRequest,
-      responses: { 200: { description: 'The device after the change', schema: PushDeviceResponse } },
-      problems: notFound,
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await updatePushDevice(deps, caller.account, params.token, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = deviceResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: '/api/v1/me/devices/{token}',
-      operationId: 'deletePushDevice',
-      summary: 'Unregister a device',
-      description: "Nothing more is sent to it, pushes queued for it included. 404 push_device_not_found when the token is not the caller's.",
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: TokenPath,
-      responses: { 204: { description: 'Unregistered' } },
-      problems: notFound,
-      handler: async (ctx, { caller, params }) => {
-        const result = await deletePushDevice(deps, caller.account, params.token);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-  ];
-}
+const { route, handledRoute } = resource<PushDeviceDeps & { readonly webPushKey: string | null }>('Push devices');
+
+const WEB_PUSH_KEY_DOC =
+  'The VAPID public key (uncompressed P-256, base64url) to pass as applicationServerKey to PushManager.subscribe; ' +
+  'the subscription\'s JSON is then registered as a device of platform web and provider webpush (PUT /api/v1/me/devices). ' +
+  'null when this service has no Web Push configured (VAPID_* unset): browsers cannot get pushes then. Signed in only (only the routes declared public need no session); cached privately 5 minutes.';
+const REGISTER_PUSH_DEVICE_DOC =
+  'Idempotent per token, always 200 (the apps register at every start): a new token is stored with every switch on; the ' +
+  "caller's own known token is marked seen (lastSeenAt now), takes the platform and provider sent and keeps its switches; " +
+  "a token registered to another login is handed to the caller with every switch on, and the other login gets nothing more " +
+  `on it. Never two rows for one token. token: 1 to ${PUSH_TOKEN_MAX} printable ASCII characters (an FCM or APNs token, or ` +
+  'for platform web the Web Push subscription as JSON). platform: ios, android, or web (this service\'s addition for the ' +
+  "web app's Web Push). provider null means the server's default (PUSH_PROVIDER); a provider this server does not " +
+  `have is 400 push_provider_unknown. ${DEVICE_DOC}`;
+const UPDATE_PUSH_DEVICE_DOC =
+  'listChanges, householdNews and runDone are set as sent; reminders left out or null keeps its current value. ' +
+  `A switch turned off also stops pushes of its kind queued but not yet sent. 404 push_device_not_found when the token is not the caller's. ${DEVICE_DOC}`;
+
+const webPushKeyRoute = handledRoute({
+  method: 'GET',
+  path: '/api/v1/app/web-push',
+  operationId: 'webPushKey',
+  summary: "The application server key a browser subscribes with, for the web app's Web Push",
+  description: WEB_PUSH_KEY_DOC,
+  responses: { 200: { description: 'The key, or null', schema: WebPushResponse, headers: { 'Cache-Control': 'private, max-age=300' } } },
+  handle: (ctx, { deps }) => {
+    ctx.set('Cache-Control', 'private, max-age=300');
+    ctx.body = { vapidPublicKey: deps.webPushKey };
+  },
+});
+
+const registerPushDeviceRoute = route({
+  method: 'PUT',
+  path: '/api/v1/me/devices',
+  operationId: 'registerPushDevice',
+  summary: "Register this phone (or browser) for the caller's pushes",
+  description: REGISTER_PUSH_DEVICE_DOC,
+  body: RegisterPushDeviceRequest,
+  responses: { 200: { description: 'The device as registered', schema: PushDeviceResponse } },
+  errors: ['push-provider-unknown'],
+  run: ({ deps, caller, body }) => registerPushDevice(deps, caller.account, body),
+  reply: deviceResponse,
+});
+
+const getPushDeviceRoute = route({
+  method: 'GET',
+  path: '/api/v1/me/devices/{token}',
+  operationId: 'getPushDevice',
+  summary: 'One of the caller\'s devices',
+  description: `404 push_device_not_found when the token is not registered to the caller. ${DEVICE_DOC}`,
+  params: TokenPath,
+  responses: { 200: { description: 'The device', schema: PushDeviceResponse } },
+  errors: ['push-device-not-found'],
+  run: ({ deps, caller, params }) => getPushDevice(deps, caller.account, params.token),
+  reply: deviceResponse,
+});
+
+const updatePushDeviceRoute = route({
+  method: 'PATCH',
+  path: '/api/v1/me/devices/{token}',
+  operationId: 'updatePushDevice',
+  summary: "Set a device's switches",
+  description: UPDATE_PUSH_DEVICE_DOC,
+  params: TokenPath,
+  body: UpdatePushDeviceRequest,
+  responses: { 200: { description: 'The device after the change', schema: PushDeviceResponse } },
+  errors: ['push-device-not-found'],
+  run: ({ deps, caller, params, body }) => updatePushDevice(deps, caller.account, params.token, body),
+  reply: deviceResponse,
+});
+
+const deletePushDeviceRoute = route({
+  method: 'DELETE',
+  path: '/api/v1/me/devices/{token}',
+  operationId: 'deletePushDevice',
+  summary: 'Unregister a device',
+  description: "Nothing more is sent to it, pushes queued for it included. 404 push_device_not_found when the token is not the caller's.",
+  params: TokenPath,
+  responses: { 204: { description: 'Unregistered' } },
+  errors: ['push-device-not-found'],
+  run: ({ deps, caller, params }) => deletePushDevice(deps, caller.account, params.token),
+  status: 204,
+});
+
+export const pushDeviceRoutes = (deps: PushDeviceDeps, webPushKey: string | null) =>
+  mount({ ...deps, webPushKey }, [
+    webPushKeyRoute,
+    registerPushDeviceRoute,
+    getPushDeviceRoute,
+    updatePushDeviceRoute,
+    deletePushDeviceRoute,
+  ]);
+

@@ -2,8 +2,7 @@ import * as v from 'valibot';
 import { addReceipt, listReceipts, purchaseClassification } from '../../../core/food/receipts.js';
 import { RECEIPT_LIMITS as L } from '../../../core/food/types.js';
 import type { ServiceDeps } from '../deps.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 
 const trimmed = (max: number, what: string) =>
@@ -57,82 +56,80 @@ const ClassificationQuery = v.object({
   ),
 });
 
-export function receiptRoutes(deps: ServiceDeps): AnyRoute[] {
-  const base = '/api/v1/households/{householdId}';
-  return [
-    defineRoute({
-      method: 'POST',
-      path: `${base}/receipts`,
-      operationId: 'addReceipt',
-      summary: 'Record a receipt',
-      description:
-        'Any member. 1..200 lines; productName 1..200, ean 8..14 digits or null, quantity > 0 and ≤ 100000, unitPrice ' +
-        'and totalPrice ≥ 0 or null (else 400). A line is recognised when it matches a product of the food table: by ' +
-        'EAN, else by its normalized name (the food-key rule) against product names, else against food keys.',
-      tag: 'Receipts',
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: ReceiptRequest,
-      responses: { 201: { description: 'Recorded', schema: ReceiptCreated } },
-      problems: { household_not_found: 404 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await addReceipt(deps, caller.account, params.householdId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.body = { id: result.value.id, linesRecognised: result.value.linesRecognised, linesTotal: result.value.linesTotal };
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/receipts`,
-      operationId: 'listReceipts',
-      summary: "A page of the household's receipts",
-      description:
-        'Any member. Newest purchase first (purchasedAt, then id, descending). limit 1..100, default 50 (else 400). ' +
-        'cursor is the nextCursor of the previous page; any other value gives 400 validation_failed. nextCursor is ' +
-        "null on the last page; total counts all the household's receipts.",
-      tag: 'Receipts',
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: ListQuery,
-      responses: { 200: { description: 'A page', schema: ReceiptPage } },
-      problems: { household_not_found: 404 },
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listReceipts(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = {
-          items: result.value.items.map((r) => ({ id: r.id, purchasedAt: r.purchasedAt.toISOString(), chain: r.chain, linesTotal: r.linesTotal, linesRecognised: r.linesRecognised })),
-          nextCursor: result.value.nextCursor,
-          total: result.value.total,
-        };
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/shopping/purchase-classification`,
-      operationId: 'purchaseClassification',
-      summary: 'How processed the household buys',
-      description:
-        "Any member; the household's own receipts only. days 1..365, default 30 (else 400): receipts purchased at " +
-        'or after now − days × 24 h. Counts distinct priced lines (a unitPrice or a totalPrice): one per food-table ' +
-        'product when recognised, else one per normalized name. By the NOVA group the food table gives the product ' +
-        'now: 4 heavilyProcessed, 3 processed, 1–2 lightlyProcessed; unrecognised lines (or products since removed ' +
-        'from the table) are processingUnknown. heavilyProcessed + processed + lightlyProcessed = linesRecognised: a ' +
-        'share is of recognised lines only. examples: up to five heavily processed products, by name then id.',
-      tag: 'Shopping',
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: ClassificationQuery,
-      responses: { 200: { description: 'The classification', schema: PurchaseClassificationResponse } },
-      problems: { household_not_found: 404 },
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await purchaseClassification(deps, caller.account, params.householdId, query.days);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = { ...result.value, examples: result.value.examples.map((e) => ({ ...e })) };
-      },
-    }),
-  ];
-}
+const { route } = resource<ServiceDeps>('?');
+
+const base = '/api/v1/households/{householdId}';
+
+const ADD_RECEIPT_DOC =
+  'Any member. 1..200 lines; productName 1..200, ean 8..14 digits or null, quantity > 0 and ≤ 100000, unitPrice ' +
+  'and totalPrice ≥ 0 or null (else 400). A line is recognised when it matches a product of the food table: by ' +
+  'EAN, else by its normalized name (the food-key rule) against product names, else against food keys.';
+const LIST_RECEIPTS_DOC =
+  'Any member. Newest purchase first (purchasedAt, then id, descending). limit 1..100, default 50 (else 400). ' +
+  'cursor is the nextCursor of the previous page; any other value gives 400 validation_failed. nextCursor is ' +
+  "null on the last page; total counts all the household's receipts.";
+const PURCHASE_CLASSIFICATION_DOC =
+  "Any member; the household's own receipts only. days 1..365, default 30 (else 400): receipts purchased at " +
+  'or after now − days × 24 h. Counts distinct priced lines (a unitPrice or a totalPrice): one per food-table ' +
+  'product when recognised, else one per normalized name. By the NOVA group the food table gives the product ' +
+  'now: 4 heavilyProcessed, 3 processed, 1–2 lightlyProcessed; unrecognised lines (or products since removed ' +
+  'from the table) are processingUnknown. heavilyProcessed + processed + lightlyProcessed = linesRecognised: a ' +
+  'share is of recognised lines only. examples: up to five heavily processed products, by name then id.';
+
+const addReceiptRoute = route({
+  method: 'POST',
+  path: `${base}/receipts`,
+  operationId: 'addReceipt',
+  summary: 'Record a receipt',
+  description: ADD_RECEIPT_DOC,
+  tag: 'Receipts',
+  params: HouseholdPath,
+  body: ReceiptRequest,
+  responses: { 201: { description: 'Recorded', schema: ReceiptCreated } },
+  errors: ['household-not-found'],
+  run: ({ deps, caller, params, body }) => addReceipt(deps, caller.account, params.householdId, body),
+  status: 201,
+  reply: (value) => ({ id: value.id, linesRecognised: value.linesRecognised, linesTotal: value.linesTotal }),
+});
+
+const listReceiptsRoute = route({
+  method: 'GET',
+  path: `${base}/receipts`,
+  operationId: 'listReceipts',
+  summary: "A page of the household's receipts",
+  description: LIST_RECEIPTS_DOC,
+  tag: 'Receipts',
+  params: HouseholdPath,
+  query: ListQuery,
+  responses: { 200: { description: 'A page', schema: ReceiptPage } },
+  errors: ['household-not-found', 'page-cursor-invalid'],
+  run: ({ deps, caller, params, query }) => listReceipts(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit }),
+  reply: (value) => ({
+    items: value.items.map((r) => ({ id: r.id, purchasedAt: r.purchasedAt.toISOString(), chain: r.chain, linesTotal: r.linesTotal, linesRecognised: r.linesRecognised })),
+    nextCursor: value.nextCursor,
+    total: value.total,
+  }),
+});
+
+const purchaseClassificationRoute = route({
+  method: 'GET',
+  path: `${base}/shopping/purchase-classification`,
+  operationId: 'purchaseClassification',
+  summary: 'How processed the household buys',
+  description: PURCHASE_CLASSIFICATION_DOC,
+  tag: 'Shopping',
+  params: HouseholdPath,
+  query: ClassificationQuery,
+  responses: { 200: { description: 'The classification', schema: PurchaseClassificationResponse } },
+  errors: ['household-not-found'],
+  run: ({ deps, caller, params, query }) => purchaseClassification(deps, caller.account, params.householdId, query.days),
+  reply: (value) => ({ ...value, examples: value.examples.map((e) => ({ ...e })) }),
+});
+
+export const receiptRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    addReceiptRoute,
+    listReceiptsRoute,
+    purchaseClassificationRoute,
+  ]);
+

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { previewRecipeImport, type RecipeImportDeps, DEFAULT_IMPORT_SERVINGS } from '../../../core/recipes/import.js';
 import type { HouseholdDeps } from '../../../core/households/households.js';
 import { problemFor, RECIPE_PAGE_PROBLEMS } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 
 const URL_MAX = 2048;
@@ -67,27 +67,30 @@ const DESCRIPTION =
     .join('; ') +
   '. A Junior gets 403 adults_only.';
 
-export function recipeImportRoutes(deps: RecipeImportDeps & Pick<HouseholdDeps, 'households'>): AnyRoute[] {
-  return [
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/households/{householdId}/recipes/import',
-      operationId: 'previewRecipeImport',
-      summary: 'Read the recipe on a web page, to save after a look (adults only)',
-      description: DESCRIPTION,
-      tag: 'Recipes',
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: v.object({ householdId: Uuid }),
-      body: RecipeImportRequest,
-      responses: { 200: { description: 'What the page holds, as a RecipeRequest with notes per line', schema: RecipeImportPreview } },
-      problems: { household_not_found: 404, adults_only: 403, rate_limited: 429, ...problems },
-      handler: async (ctx, { caller, params, body }) => {
-        const source = body.html !== undefined ? { html: body.html, url: body.url ?? null } : { url: body.url! };
-        const result = await previewRecipeImport(deps, caller.account, params.householdId, source);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = result.value;
-      },
-    }),
-  ];
-}
+const { handledRoute } = resource<RecipeImportDeps & Pick<HouseholdDeps, 'households'>>('?');
+
+const previewRecipeImportRoute = handledRoute({
+  method: 'POST',
+  path: '/api/v1/households/{householdId}/recipes/import',
+  operationId: 'previewRecipeImport',
+  summary: 'Read the recipe on a web page, to save after a look (adults only)',
+  description: DESCRIPTION,
+  tag: 'Recipes',
+  params: v.object({ householdId: Uuid }),
+  body: RecipeImportRequest,
+  responses: { 200: { description: 'What the page holds, as a RecipeRequest with notes per line', schema: RecipeImportPreview } },
+  errors: ['household-not-found', 'adults-only', 'recipe-page-failed', 'recipe-import-throttled'],
+  problems: { rate_limited: 429 },
+  handle: async (ctx, { deps, caller, params, body, refuse }) => {
+    const source = body.html !== undefined ? { html: body.html, url: body.url ?? null } : { url: body.url! };
+    const result = await previewRecipeImport(deps, caller.account, params.householdId, source);
+    if (!result.ok) throw refuse(result.error);
+    ctx.body = result.value;
+  },
+});
+
+export const recipeImportRoutes = (deps: RecipeImportDeps & Pick<HouseholdDeps, 'households'>) =>
+  mount(deps, [
+    previewRecipeImportRoute,
+  ]);
+

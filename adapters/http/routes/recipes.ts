@@ -4,8 +4,7 @@ import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../co
 import { ifNoneMatchHolds } from '../conditional.js';
 import { normalizeFoodKey } from '../../../core/shared/food-key.js';
 import type { ServiceDeps } from '../deps.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 
 const FOOD_KEY_RULE =
@@ -142,147 +141,132 @@ const WRITE_RULES =
   'or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the ' +
   'recipe is saved all the same, with image null. image.href serves the kept bytes. ';
 
-export function recipeRoutes(deps: ServiceDeps): AnyRoute[] {
-  const tag = 'Recipes';
-  const base = '/api/v1/households/{householdId}/recipes';
-  return [
-    defineRoute({
-      method: 'POST',
-      path: base,
-      operationId: 'createRecipe',
-      summary: 'Add a recipe (adults only)',
-      description: WRITE_RULES + FOOD_KEY_RULE,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      body: RecipeRequest,
-      responses: { 201: { description: 'Created', schema: RecipeResponse } },
-      problems: { household_not_found: 404, adults_only: 403, base_recipe_unknown: 400, recipe_cycle: 400 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await createRecipe(deps, caller.account, params.householdId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.set('Location', `/api/v1/households/${params.householdId}/recipes/${result.value.id}`);
-        ctx.body = toRecipeResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: base,
-      operationId: 'listRecipes',
-      summary: "A page of the household's recipes",
-      description:
-        'Any member. Ordered by title without regard to case (NFKC, lower case, code point order), then id. q keeps ' +
-        'the titles containing it, any case. limit 1..100, default 50 (else 400). cursor is the nextCursor of the ' +
-        'previous page, opaque and bound to this household and q; any other value gives 400 validation_failed. ' +
-        'nextCursor is null on the last page; total counts every recipe matching q.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      query: ListQuery,
-      responses: { 200: { description: 'A page', schema: RecipePage } },
-      problems: { household_not_found: 404 },
-      handler: async (ctx, { caller, params, query }) => {
-        const result = await listRecipes(deps, caller.account, params.householdId, { q: query.q ?? null, cursor: query.cursor ?? null, limit: query.limit });
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = { items: result.value.items.map(toRecipeResponse), nextCursor: result.value.nextCursor, total: result.value.total };
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/{recipeId}`,
-      operationId: 'getRecipe',
-      summary: 'One recipe',
-      description: "Any member. A recipe of another household answers 404 recipe_not_found, as if it did not exist.",
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: RecipePath,
-      responses: { 200: { description: 'The recipe', schema: RecipeResponse } },
-      problems: { household_not_found: 404, recipe_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await getRecipe(deps, caller.account, params.householdId, params.recipeId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toRecipeResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'PUT',
-      path: `${base}/{recipeId}`,
-      operationId: 'replaceRecipe',
-      summary: 'Replace a recipe (adults only)',
-      description: 'Full replacement: every field and every line is written anew; createdAt stays. ' + WRITE_RULES + FOOD_KEY_RULE,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: RecipePath,
-      body: RecipeRequest,
-      responses: { 200: { description: 'The recipe after the change', schema: RecipeResponse } },
-      problems: { household_not_found: 404, adults_only: 403, recipe_not_found: 404, base_recipe_unknown: 400, recipe_cycle: 400 },
-      handler: async (ctx, { caller, params, body }) => {
-        const result = await replaceRecipe(deps, caller.account, params.householdId, params.recipeId, body);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toRecipeResponse(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `${base}/{recipeId}/image`,
-      operationId: 'getRecipeImage',
-      summary: 'The picture kept for a recipe',
-      description:
-        'Any member. The bytes fetched from the recipe\'s imageUrl, as image/jpeg, image/png or image/webp (sniffed from the ' +
-        'bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, ' +
-        'no-cache (a new picture under the same address shows at once). 404 recipe_image_not_found when the recipe keeps ' +
-        'no picture or is not the household\'s.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: RecipePath,
-      responses: {
-        200: { description: 'The picture', contentType: 'image/*', headers: { ETag: 'a strong tag of the bytes', 'Cache-Control': 'private, no-cache' } },
-        304: { description: 'If-None-Match holds the ETag' },
-      },
-      problems: { household_not_found: 404, recipe_image_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await recipeImage(deps, caller.account, params.householdId, params.recipeId);
-        if (!result.ok) throw problemFor(result.error);
-        const image = result.value;
-        ctx.set('ETag', image.etag);
-        ctx.set('Cache-Control', 'private, no-cache');
-        ctx.set('X-Content-Type-Options', 'nosniff');
-        // A picture is never a document: nothing in it may run, even opened on its own.
-        ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-        if (ifNoneMatchHolds(ctx.get('If-None-Match'), image.etag)) {
-          ctx.status = 304;
-          return;
-        }
-        ctx.type = image.mediaType;
-        ctx.body = Buffer.from(image.bytes);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: `${base}/{recipeId}`,
-      operationId: 'deleteRecipe',
-      summary: 'Delete a recipe (adults only)',
-      description:
-        'Plan days that served it keep the day and lose the dish. Lines of other recipes that used it as their base ' +
-        'keep their place and become a named reference (baseRecipeId null, reference = the deleted title), so the ' +
-        'shopping list reports them in skippedReferences instead of buying them; those recipes get a new updatedAt.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: RecipePath,
-      responses: { 204: { description: 'Deleted' } },
-      problems: { household_not_found: 404, adults_only: 403, recipe_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await deleteRecipe(deps, caller.account, params.householdId, params.recipeId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-  ];
-}
+const { route, handledRoute } = resource<ServiceDeps>('Recipes');
+
+const base = '/api/v1/households/{householdId}/recipes';
+
+const LIST_RECIPES_DOC =
+  'Any member. Ordered by title without regard to case (NFKC, lower case, code point order), then id. q keeps ' +
+  'the titles containing it, any case. limit 1..100, default 50 (else 400). cursor is the nextCursor of the ' +
+  'previous page, opaque and bound to this household and q; any other value gives 400 validation_failed. ' +
+  'nextCursor is null on the last page; total counts every recipe matching q.';
+const GET_RECIPE_IMAGE_DOC =
+  'Any member. The bytes fetched from the recipe\'s imageUrl, as image/jpeg, image/png or image/webp (sniffed from the ' +
+  'bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, ' +
+  'no-cache (a new picture under the same address shows at once). 404 recipe_image_not_found when the recipe keeps ' +
+  'no picture or is not the household\'s.';
+const DELETE_RECIPE_DOC =
+  'Plan days that served it keep the day and lose the dish. Lines of other recipes that used it as their base ' +
+  'keep their place and become a named reference (baseRecipeId null, reference = the deleted title), so the ' +
+  'shopping list reports them in skippedReferences instead of buying them; those recipes get a new updatedAt.';
+
+const createRecipeRoute = route({
+  method: 'POST',
+  path: base,
+  operationId: 'createRecipe',
+  summary: 'Add a recipe (adults only)',
+  description: WRITE_RULES + FOOD_KEY_RULE,
+  params: HouseholdPath,
+  body: RecipeRequest,
+  responses: { 201: { description: 'Created', schema: RecipeResponse } },
+  errors: ['household-not-found', 'adults-only', 'base-recipe-unknown', 'recipe-cycle'],
+  run: ({ deps, caller, params, body }) => createRecipe(deps, caller.account, params.householdId, body),
+  status: 201,
+  headers: (value, { params }) => ({ Location: `/api/v1/households/${params.householdId}/recipes/${value.id}` }),
+  reply: toRecipeResponse,
+});
+
+const listRecipesRoute = route({
+  method: 'GET',
+  path: base,
+  operationId: 'listRecipes',
+  summary: "A page of the household's recipes",
+  description: LIST_RECIPES_DOC,
+  params: HouseholdPath,
+  query: ListQuery,
+  responses: { 200: { description: 'A page', schema: RecipePage } },
+  errors: ['household-not-found', 'page-cursor-invalid'],
+  run: ({ deps, caller, params, query }) => listRecipes(deps, caller.account, params.householdId, { q: query.q ?? null, cursor: query.cursor ?? null, limit: query.limit }),
+  reply: (value) => ({ items: value.items.map(toRecipeResponse), nextCursor: value.nextCursor, total: value.total }),
+});
+
+const getRecipeRoute = route({
+  method: 'GET',
+  path: `${base}/{recipeId}`,
+  operationId: 'getRecipe',
+  summary: 'One recipe',
+  description: "Any member. A recipe of another household answers 404 recipe_not_found, as if it did not exist.",
+  params: RecipePath,
+  responses: { 200: { description: 'The recipe', schema: RecipeResponse } },
+  errors: ['household-not-found', 'recipe-not-found'],
+  run: ({ deps, caller, params }) => getRecipe(deps, caller.account, params.householdId, params.recipeId),
+  reply: toRecipeResponse,
+});
+
+const replaceRecipeRoute = route({
+  method: 'PUT',
+  path: `${base}/{recipeId}`,
+  operationId: 'replaceRecipe',
+  summary: 'Replace a recipe (adults only)',
+  description: 'Full replacement: every field and every line is written anew; createdAt stays. ' + WRITE_RULES + FOOD_KEY_RULE,
+  params: RecipePath,
+  body: RecipeRequest,
+  responses: { 200: { description: 'The recipe after the change', schema: RecipeResponse } },
+  errors: ['household-not-found', 'adults-only', 'recipe-not-found', 'base-recipe-unknown', 'recipe-cycle'],
+  run: ({ deps, caller, params, body }) => replaceRecipe(deps, caller.account, params.householdId, params.recipeId, body),
+  reply: toRecipeResponse,
+});
+
+const getRecipeImageRoute = handledRoute({
+  method: 'GET',
+  path: `${base}/{recipeId}/image`,
+  operationId: 'getRecipeImage',
+  summary: 'The picture kept for a recipe',
+  description: GET_RECIPE_IMAGE_DOC,
+  params: RecipePath,
+  responses: {
+    200: { description: 'The picture', contentType: 'image/*', headers: { ETag: 'a strong tag of the bytes', 'Cache-Control': 'private, no-cache' } },
+    304: { description: 'If-None-Match holds the ETag' },
+  },
+  errors: ['household-not-found', 'recipe-image-not-found'],
+  handle: async (ctx, { deps, caller, params, refuse }) => {
+    const result = await recipeImage(deps, caller.account, params.householdId, params.recipeId);
+    if (!result.ok) throw refuse(result.error);
+    const image = result.value;
+    ctx.set('ETag', image.etag);
+    ctx.set('Cache-Control', 'private, no-cache');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    // A picture is never a document: nothing in it may run, even opened on its own.
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    if (ifNoneMatchHolds(ctx.get('If-None-Match'), image.etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = image.mediaType;
+    ctx.body = Buffer.from(image.bytes);
+  },
+});
+
+const deleteRecipeRoute = route({
+  method: 'DELETE',
+  path: `${base}/{recipeId}`,
+  operationId: 'deleteRecipe',
+  summary: 'Delete a recipe (adults only)',
+  description: DELETE_RECIPE_DOC,
+  params: RecipePath,
+  responses: { 204: { description: 'Deleted' } },
+  errors: ['household-not-found', 'adults-only', 'recipe-not-found'],
+  run: ({ deps, caller, params }) => deleteRecipe(deps, caller.account, params.householdId, params.recipeId),
+  status: 204,
+});
+
+export const recipeRoutes = (deps: ServiceDeps) =>
+  mount(deps, [
+    createRecipeRoute,
+    listRecipesRoute,
+    getRecipeRoute,
+    replaceRecipeRoute,
+    getRecipeImageRoute,
+    deleteRecipeRoute,
+  ]);
+

@@ -6860,7 +6860,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description household_not_found, plan_not_found */
+            /** @description household_not_found, plan_not_found, recipe_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6869,7 +6869,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            /** @description avoid_conflict; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
             409: {
                 headers: {
                     [name: string]: unknown;
