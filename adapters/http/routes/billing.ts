@@ -10,7 +10,7 @@ import type { ServiceDeps } from '../deps.js';
 
 const WebhookReceived = v.object({ status: v.picklist(['applied', 'replayed', 'ignored']) });
 
-const { handledRoute } = resource<ServiceDeps & { readonly logger: Logger }>('?');
+const { handledRoute } = resource<ServiceDeps & { readonly logger: Logger }>('Billing');
 
 const RECEIVE_BILLING_WEBHOOK_DOC =
   [
@@ -47,7 +47,6 @@ const receiveBillingWebhookRoute = handledRoute({
   operationId: 'receiveBillingWebhook',
   summary: "The payment provider's event webhook",
   description: RECEIVE_BILLING_WEBHOOK_DOC,
-  tag: 'Billing',
   auth: 'public',
   rateLimit: 'anonymous-per-ip',
   rawBody: {

@@ -56,7 +56,7 @@ const ClassificationQuery = v.object({
   ),
 });
 
-const { route } = resource<ServiceDeps>('?');
+const { route } = resource<ServiceDeps>('Receipts');
 
 const base = '/api/v1/households/{householdId}';
 
@@ -82,7 +82,6 @@ const addReceiptRoute = route({
   operationId: 'addReceipt',
   summary: 'Record a receipt',
   description: ADD_RECEIPT_DOC,
-  tag: 'Receipts',
   params: HouseholdPath,
   body: ReceiptRequest,
   responses: { 201: { description: 'Recorded', schema: ReceiptCreated } },
@@ -98,7 +97,6 @@ const listReceiptsRoute = route({
   operationId: 'listReceipts',
   summary: "A page of the household's receipts",
   description: LIST_RECEIPTS_DOC,
-  tag: 'Receipts',
   params: HouseholdPath,
   query: ListQuery,
   responses: { 200: { description: 'A page', schema: ReceiptPage } },

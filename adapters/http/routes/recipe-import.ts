@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { previewRecipeImport, type RecipeImportDeps, DEFAULT_IMPORT_SERVINGS } from '../../../core/recipes/import.js';
 import type { HouseholdDeps } from '../../../core/households/households.js';
-import { problemFor, RECIPE_PAGE_PROBLEMS } from '../problem.js';
+import { RECIPE_PAGE_PROBLEMS } from '../problem.js';
 import { mount, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 
@@ -67,7 +67,7 @@ const DESCRIPTION =
     .join('; ') +
   '. A Junior gets 403 adults_only.';
 
-const { handledRoute } = resource<RecipeImportDeps & Pick<HouseholdDeps, 'households'>>('?');
+const { handledRoute } = resource<RecipeImportDeps & Pick<HouseholdDeps, 'households'>>('Recipes');
 
 const previewRecipeImportRoute = handledRoute({
   method: 'POST',
@@ -75,7 +75,6 @@ const previewRecipeImportRoute = handledRoute({
   operationId: 'previewRecipeImport',
   summary: 'Read the recipe on a web page, to save after a look (adults only)',
   description: DESCRIPTION,
-  tag: 'Recipes',
   params: v.object({ householdId: Uuid }),
   body: RecipeImportRequest,
   responses: { 200: { description: 'What the page holds, as a RecipeRequest with notes per line', schema: RecipeImportPreview } },
