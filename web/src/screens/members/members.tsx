@@ -1,43 +1,16 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiProblem, api, dataOf } from '../../api';
 import { t } from '../../i18n';
-import { householdInfo, loadHousehold, loadMe, me, pickHousehold } from '../../state';
+import { householdInfo, loadMe, me, pickHousehold } from '../../state';
 import { Field, Page, Problem, useAction } from '../../ui';
-
-type Role = 'Owner' | 'Adult' | 'Junior';
+import { useMembers, type Role } from './use-members';
 
 /** Members with their roles; adults invite a named person (a link to send), change roles and remove members. */
 export function Members({ householdId, role }: { householdId: string; role: Role }) {
   const m = t.value;
   const household = householdInfo.value;
-  const [name, setName] = useState('');
-  const [inviteRole, setInviteRole] = useState<'Adult' | 'Junior'>('Adult');
-  const [link, setLink] = useState<{ name: string; url: string } | null>(null);
-  const act = useAction();
+  const { act, invite, setRole, remove } = useMembers(householdId);
   const adult = role !== 'Junior';
-  // Someone may have joined since the household was read: read it again on opening.
-  const refresh = () => Promise.all([loadHousehold(), loadMe()]);
-  useEffect(() => void refresh(), [householdId]);
-  const invite = (e: Event) => {
-    e.preventDefault();
-    void act.run(async () => {
-      const member = await dataOf(api.POST('/api/v1/households/{householdId}/members', { params: { path: { householdId } }, body: { displayName: name, role: inviteRole } }));
-      const created = await dataOf(api.POST('/api/v1/households/{householdId}/invites', { params: { path: { householdId } }, body: { role: inviteRole, memberId: member.id } }));
-      setLink({ name, url: `${window.location.origin}/invite?code=${encodeURIComponent(created.code)}` });
-      setName('');
-      await refresh();
-    });
-  };
-  const setRole = (memberId: string, next: Role) =>
-    act.run(async () => {
-      await api.PATCH('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } }, body: { role: next } });
-      await refresh();
-    });
-  const remove = (memberId: string) =>
-    act.run(async () => {
-      await api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } } });
-      await refresh();
-    });
   return (
     <Page title={m.members}>
       <Problem error={act.error} />
@@ -70,36 +43,53 @@ export function Members({ householdId, role }: { householdId: string; role: Role
           ))}
         </ul>
       )}
-      {adult && (
-        <>
-          <h2>{m.invite}</h2>
-          <form onSubmit={invite} class="stack">
-            <Field label={m.inviteName} name="inviteName" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-            <div class="field">
-              <label for="f-invite-role">{m.roleLabel}</label>
-              <select id="f-invite-role" value={inviteRole} onChange={(e) => setInviteRole(e.currentTarget.value as 'Adult' | 'Junior')}>
-                <option value="Adult">{m.role['Adult']}</option>
-                <option value="Junior">{m.role['Junior']}</option>
-              </select>
-            </div>
-            <button type="submit" disabled={act.busy}>
-              {m.invite}
-            </button>
-          </form>
-          {link && (
-            <div class="ask" role="status">
-              <p>{m.inviteLink(link.name)}</p>
-              <p>
-                <code class="link-text">{link.url}</code>
-              </p>
-              <button type="button" onClick={() => void navigator.clipboard?.writeText(link.url)}>
-                {m.copy}
-              </button>
-            </div>
-          )}
-        </>
-      )}
+      {adult && <InviteForm busy={act.busy} invite={invite} />}
     </Page>
+  );
+}
+
+/** "Invite": a named person and their role; the link to send them is shown, to copy. */
+function InviteForm({ busy, invite }: { busy: boolean; invite: (name: string, role: 'Adult' | 'Junior') => Promise<string | undefined> }) {
+  const m = t.value;
+  const [name, setName] = useState('');
+  const [inviteRole, setInviteRole] = useState<'Adult' | 'Junior'>('Adult');
+  const [link, setLink] = useState<{ name: string; url: string } | null>(null);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void invite(name, inviteRole).then((url) => {
+      if (url === undefined) return;
+      setLink({ name, url });
+      setName('');
+    });
+  };
+  return (
+    <>
+      <h2>{m.invite}</h2>
+      <form onSubmit={submit} class="stack">
+        <Field label={m.inviteName} name="inviteName" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <div class="field">
+          <label for="f-invite-role">{m.roleLabel}</label>
+          <select id="f-invite-role" value={inviteRole} onChange={(e) => setInviteRole(e.currentTarget.value as 'Adult' | 'Junior')}>
+            <option value="Adult">{m.role['Adult']}</option>
+            <option value="Junior">{m.role['Junior']}</option>
+          </select>
+        </div>
+        <button type="submit" disabled={busy}>
+          {m.invite}
+        </button>
+      </form>
+      {link && (
+        <div class="ask" role="status">
+          <p>{m.inviteLink(link.name)}</p>
+          <p>
+            <code class="link-text">{link.url}</code>
+          </p>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(link.url)}>
+            {m.copy}
+          </button>
+        </div>
+      )}
+    </>
   );
 }
 

@@ -1,68 +1,32 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, dataOf, type PantryRow } from '../../api';
+import { useState } from 'preact/hooks';
+import { ApiProblem, api, type PantryRow } from '../../api';
 import { amount, dayAndMonth } from '../../format';
 import { t } from '../../i18n';
 import { Field, Page, Problem, SearchForm, useAction } from '../../ui';
 import { ClearPlace, MergeSuggestions, PLACES, UnitWeights } from './pantry-tools';
-
-const PAGE = '50';
-const GROUPS = ['UseSoon', 'LikelyAvailable', 'Uncertain', 'Aged'] as const;
-type Place = (typeof PLACES)[number];
-type Group = (typeof GROUPS)[number];
+import { GROUPS, usePantry, type Place } from './use-pantry';
 
 /** What the household has, as the service estimates it from what it saw (bought, used, counted), in its sections. */
 export function Pantry({ householdId, role }: { householdId: string; role: string }) {
   const m = t.value;
-  const [rows, setRows] = useState<PantryRow[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [total, setTotal] = useState(0);
+  const { rows, sections, total, next, searched, where, act, search, more, filter, reread } = usePantry(householdId);
   const [q, setQ] = useState('');
-  const [searched, setSearched] = useState('');
-  const [place, setPlace] = useState<Place | ''>('');
-  const [group, setGroup] = useState<Group | ''>('');
-  const act = useAction();
   // Merging, clearing and weights change the household's pantry for everyone: for adults.
   const adult = role !== 'Junior';
-  const fetchPage = (search: string, cursor: string | null, where = { place, group }) =>
-    dataOf(
-      api.GET('/api/v1/households/{householdId}/inventory', {
-        params: {
-          path: { householdId },
-          query: { limit: PAGE, ...(search ? { q: search } : {}), ...(cursor ? { cursor } : {}), ...(where.place ? { place: where.place } : {}), ...(where.group ? { group: where.group } : {}) },
-        },
-      }),
-    );
-  const search = (text: string, where = { place, group }) =>
-    act.run(async () => {
-      const page = await fetchPage(text.trim(), null, where);
-      setRows(page.items);
-      setNext(page.nextCursor);
-      setTotal(page.total);
-      setSearched(text.trim());
-    });
-  const more = () =>
-    act.run(async () => {
-      const page = await fetchPage(searched, next);
-      setRows((r) => [...(r ?? []), ...page.items]);
-      setNext(page.nextCursor);
-    });
-  useEffect(() => void search(''), [householdId]);
-  const sections = new Map<string, PantryRow[]>();
-  for (const r of rows ?? []) sections.set(r.group, [...(sections.get(r.group) ?? []), r]);
   return (
     <Page title={m.pantry}>
-      <HaveForm householdId={householdId} onAdded={() => void search(searched)} />
-      {adult && <MergeSuggestions householdId={householdId} onChange={() => void search(searched)} />}
+      <HaveForm householdId={householdId} onAdded={reread} />
+      {adult && <MergeSuggestions householdId={householdId} onChange={reread} />}
       <SearchForm id="f-pantry-q" label={m.searchPantry} button={m.search} value={q} onInput={setQ} onSearch={(text) => void search(text)} />
       <div class="row filters">
-        <Filter id="f-place" label={m.placeFilter} all={m.everywhere} value={place} options={PLACES.map((p) => [p, m.place[p]!])} onPick={(next) => { setPlace(next); void search(searched, { place: next, group }); }} />
-        <Filter id="f-group" label={m.groupFilter} all={m.allGroups} value={group} options={GROUPS.map((g) => [g, m.pantryGroup[g]!])} onPick={(next) => { setGroup(next); void search(searched, { place, group: next }); }} />
+        <Filter id="f-place" label={m.placeFilter} all={m.everywhere} value={where.place} options={PLACES.map((p) => [p, m.place[p]!])} onPick={(place) => filter({ place })} />
+        <Filter id="f-group" label={m.groupFilter} all={m.allGroups} value={where.group} options={GROUPS.map((g) => [g, m.pantryGroup[g]!])} onPick={(group) => filter({ group })} />
       </div>
       <Problem error={act.error} />
       {rows === null ? (
         !act.error && <p>{m.loading}</p>
       ) : rows.length === 0 ? (
-        <p>{searched || place || group ? m.pantryNoMatch : m.pantryEmpty}</p>
+        <p>{searched || where.place || where.group ? m.pantryNoMatch : m.pantryEmpty}</p>
       ) : (
         <>
           <p class="muted" role="status">
@@ -84,7 +48,7 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
                         {r.bestBefore && ` · ${m.bestBefore(dayAndMonth(r.bestBefore))}`}
                       </span>
                     </span>
-                    <RowActions householdId={householdId} row={r} onChange={() => void search(searched)} />
+                    <RowActions householdId={householdId} row={r} onChange={reread} />
                   </li>
                 ))}
               </ul>
@@ -98,7 +62,7 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
         </>
       )}
       <UnitWeights householdId={householdId} adult={adult} />
-      {adult && <ClearPlace householdId={householdId} onChange={() => void search(searched)} />}
+      {adult && <ClearPlace householdId={householdId} onChange={reread} />}
     </Page>
   );
 }
