@@ -159,3 +159,21 @@ export function SettingsForm(props: { id: string; title: string; button: string;
     </section>
   );
 }
+
+/** The second press an action that cannot be undone asks for: the question, the yes, and a way back. */
+export function AskFirst(props: { id: string; question: string; yes: string; danger?: boolean; busy: boolean; onYes: () => void; onCancel: () => void; children?: ComponentChildren }) {
+  return (
+    <div class="ask" role="alertdialog" aria-labelledby={props.id}>
+      <p id={props.id}>{props.question}</p>
+      <div class="row">
+        <button type="button" class={props.danger ? 'danger' : undefined} disabled={props.busy} onClick={props.onYes}>
+          {props.yes}
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          {t.value.cancel}
+        </button>
+      </div>
+      {props.children}
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, api, dataOf } from '../../api';
 import { number, unitName } from '../../format';
 import { t } from '../../i18n';
-import { Field, Problem, useAction } from '../../ui';
+import { AskFirst, Field, Problem, useAction } from '../../ui';
 
 type Suggestion = Awaited<ReturnType<typeof readSuggestions>>[number];
 type Merge = Awaited<ReturnType<typeof readMerges>>['items'][number];
@@ -184,17 +184,7 @@ export function ClearPlace({ householdId, onChange }: { householdId: string; onC
         </select>
       </div>
       {asking ? (
-        <div class="ask" role="alertdialog" aria-labelledby="clear-q">
-          <p id="clear-q">{m.clearConfirm(name)}</p>
-          <div class="row">
-            <button type="button" disabled={act.busy} onClick={() => void clear()}>
-              {m.clearYes}
-            </button>
-            <button type="button" class="secondary" onClick={() => setAsking(false)}>
-              {m.cancel}
-            </button>
-          </div>
-        </div>
+        <AskFirst id="clear-q" question={m.clearConfirm(name)} yes={m.clearYes} busy={act.busy} onYes={() => void clear()} onCancel={() => setAsking(false)} />
       ) : (
         <button type="button" class="secondary" onClick={() => setAsking(true)}>
           {m.clearPlaceButton(name)}

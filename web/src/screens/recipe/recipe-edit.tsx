@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiProblem } from '../../api';
 import { t } from '../../i18n';
-import { Field, Page, Problem, fieldsOf } from '../../ui';
+import { AskFirst, Field, Page, Problem, fieldsOf } from '../../ui';
 import { IngredientLines } from './ingredient-lines';
 import { RecipeView } from './recipe-view';
 import { useRecipe } from './use-recipe';
@@ -70,17 +70,7 @@ function DeleteRecipe({ title, busy, onDelete }: { title: string; busy: boolean;
     <section class="danger-zone" aria-labelledby="delete-h">
       <h2 id="delete-h">{m.deleteRecipe}</h2>
       {confirming ? (
-        <div class="ask" role="alertdialog" aria-labelledby="confirm-delete">
-          <p id="confirm-delete">{m.confirmDelete(title)}</p>
-          <div class="row">
-            <button type="button" class="danger" disabled={busy} onClick={onDelete}>
-              {m.yesDelete}
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming(false)}>
-              {m.cancel}
-            </button>
-          </div>
-        </div>
+        <AskFirst id="confirm-delete" question={m.confirmDelete(title)} yes={m.yesDelete} danger busy={busy} onYes={onDelete} onCancel={() => setConfirming(false)} />
       ) : (
         <button type="button" class="secondary" onClick={() => setConfirming(true)}>
           {m.deleteRecipeNamed(title)}

@@ -9,7 +9,7 @@ import { Chains } from './chains';
 import { PlanAndReferrals } from './plan-and-referrals';
 import { Notifications } from './notifications';
 import { SignInMethods } from './sign-ins';
-import { Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../../ui';
+import { AskFirst, Field, LanguageAndZone, Page, Problem, SettingsForm, useAction } from '../../ui';
 
 /** The person's own settings, and (for adults) the household's: each part saves on its own. */
 export function Settings({ householdId }: { householdId: string }) {
@@ -215,25 +215,20 @@ function Leave({ householdId }: { householdId: string }) {
           </button>
         </div>
       ) : (
-        <div class="ask" role="alertdialog" aria-labelledby="leave-q">
-          <p id="leave-q">{asking === 'leave' ? m.confirmLeave(mine?.householdName ?? '') : m.confirmDeleteAccount}</p>
-          <div class="row">
-            <button type="button" class="danger" disabled={act.busy} onClick={() => void (asking === 'leave' ? leave() : remove())}>
-              {asking === 'leave' ? m.yesLeave : m.yesDeleteAccount}
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              onClick={() => {
-                setAsking(null);
-                act.setError(null);
-              }}
-            >
-              {m.cancel}
-            </button>
-          </div>
+        <AskFirst
+          id="leave-q"
+          question={asking === 'leave' ? m.confirmLeave(mine?.householdName ?? '') : m.confirmDeleteAccount}
+          yes={asking === 'leave' ? m.yesLeave : m.yesDeleteAccount}
+          danger
+          busy={act.busy}
+          onYes={() => void (asking === 'leave' ? leave() : remove())}
+          onCancel={() => {
+            setAsking(null);
+            act.setError(null);
+          }}
+        >
           {refused && <Problem error={act.error} />}
-        </div>
+        </AskFirst>
       )}
     </section>
   );
