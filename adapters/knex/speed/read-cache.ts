@@ -90,122 +90,83 @@ function frozen<T>(value: T): T {
   return value;
 }
 
-export function readCache(source: ChangeSource, options: ReadCacheOptions = {}): ReadCache {
-  const maxEntries = options.maxEntries ?? 10_000;
-  const ttlMs = options.ttlMs ?? 60_000;
-  const now = options.now ?? Date.now;
-  type Entry = { value: unknown; at: number };
-  const entries = new Map<string, Entry>();
-  // Values read for a household, by household (oldest household first).
+type Entry = { value: unknown; at: number };
+
+/** Values read for a household, by household (oldest household first), at most `maxEntries` in all. */
+function householdValues(maxEntries: number) {
   const households = new Map<string, Map<string, Entry>>();
-  let householdEntries = 0;
-  // Moves on with every change learned of: a value loaded while it moved may be older than the change.
-  let generation = 0;
-  // The same for households' values: every household's, and each household's with a load under way.
-  let householdsGeneration = 0;
-  const loading = new Map<string, { loads: number; generation: number }>();
-  // Store calls under way that wrote a cached table (or only households' tables), and writes made outside any
-  // store call, not yet settled.
+  let count = 0;
+  return {
+    get: (household: string, key: string): Entry | undefined => households.get(household)?.get(key),
+    keep(household: string, key: string, entry: Entry): void {
+      let kept = households.get(household);
+      if (kept) households.delete(household);
+      else kept = new Map();
+      households.set(household, kept);
+      count -= kept.size;
+      kept.delete(key);
+      kept.set(key, entry);
+      count += kept.size;
+      while (count > maxEntries) {
+        const [oldest, values] = households.entries().next().value!;
+        count -= values.size;
+        households.delete(oldest);
+      }
+    },
+    drop(household: string): void {
+      count -= households.get(household)?.size ?? 0;
+      households.delete(household);
+    },
+    clear(): void {
+      households.clear();
+      count = 0;
+    },
+  };
+}
+
+/**
+ * Syncs with `source`, shared: `fromNow` resolves once a sync that started after the call has finished (at once where
+ * changes are seen at once). Each sync covers the tickets handed out before it started.
+ */
+function syncs(source: ChangeSource) {
+  let tickets = 0;
+  let covered = 0;
+  let syncing: Promise<void> | null = null;
+  return {
+    async fromNow(): Promise<void> {
+      const sync = source.sync;
+      if (!sync) return;
+      const ticket = ++tickets;
+      while (covered < ticket) {
+        syncing ??= (async () => {
+          const upTo = tickets;
+          try {
+            await sync();
+          } finally {
+            covered = Math.max(covered, upTo);
+          }
+        })().finally(() => (syncing = null));
+        await syncing;
+      }
+    },
+  };
+}
+
+/**
+ * Writes under way that may change kept values: store calls that wrote a cached table (or only households' tables),
+ * and writes made outside any store call, not yet settled. Nothing they may change is answered from memory or kept
+ * while they are `pending`.
+ */
+function writesUnderWay(changed: () => void, householdChanged: (household: null) => void, syncFromNow: () => Promise<void>) {
   let writingCalls = 0;
   let writingHouseholdCalls = 0;
   let strayWrites = 0;
   let settledStrayWrites = 0;
   let strayHouseholdWrites = 0;
   let settledStrayHouseholdWrites = 0;
-  // Syncs with the source: each covers the tickets handed out before it started.
-  let tickets = 0;
-  let covered = 0;
-  let syncing: Promise<void> | null = null;
-  const householdChanged = (household: string | null) => {
-    if (household === null) {
-      householdsGeneration++;
-      households.clear();
-      householdEntries = 0;
-      for (const l of loading.values()) l.generation++;
-      return;
-    }
-    const l = loading.get(household);
-    if (l) l.generation++;
-    householdEntries -= households.get(household)?.size ?? 0;
-    households.delete(household);
-  };
-  const changed = () => {
-    generation++;
-    entries.clear();
-    householdChanged(null);
-  };
-  const pending = (household: boolean) =>
-    writingCalls > 0 || strayWrites > settledStrayWrites || (household && (writingHouseholdCalls > 0 || strayHouseholdWrites > settledStrayHouseholdWrites));
-  const keepFor = (household: string, key: string, entry: Entry) => {
-    let kept = households.get(household);
-    if (kept) households.delete(household);
-    else kept = new Map();
-    households.set(household, kept);
-    householdEntries -= kept.size;
-    kept.delete(key);
-    kept.set(key, entry);
-    householdEntries += kept.size;
-    while (householdEntries > maxEntries) {
-      const [oldest, values] = households.entries().next().value!;
-      householdEntries -= values.size;
-      households.delete(oldest);
-    }
-  };
-  /** Resolves once a sync that started after this call has finished (at once where changes are seen at once). */
-  const syncFromNow = async (): Promise<void> => {
-    const sync = source.sync;
-    if (!sync) return;
-    const ticket = ++tickets;
-    while (covered < ticket) {
-      syncing ??= (async () => {
-        const upTo = tickets;
-        try {
-          await sync();
-        } finally {
-          covered = Math.max(covered, upTo);
-        }
-      })().finally(() => (syncing = null));
-      await syncing;
-    }
-  };
-  /** A value read from the database, kept when nothing changed while it was read. */
-  const loadAndKeep = async <T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household: string | undefined, usable: boolean): Promise<T> => {
-    const before = generation;
-    if (household === undefined) {
-      const value = await load();
-      if (usable && before === generation && !pending(false) && keep(value)) {
-        entries.delete(key);
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-        entries.set(key, { value: frozen(value), at: now() });
-      }
-      return value;
-    }
-    const beforeHouseholds = householdsGeneration;
-    const l = loading.get(household) ?? { loads: 0, generation: 0 };
-    loading.set(household, l);
-    l.loads++;
-    const beforeHousehold = l.generation;
-    let value: T;
-    try {
-      value = await load();
-    } finally {
-      if (--l.loads === 0) loading.delete(household);
-    }
-    const unchanged = before === generation && beforeHouseholds === householdsGeneration && beforeHousehold === l.generation;
-    if (usable && unchanged && !pending(true) && keep(value)) keepFor(household, key, { value: frozen(value), at: now() });
-    return value;
-  };
-  source.start(changed, householdChanged);
-  return {
-    // Not an async function: a value from memory costs one promise (W1, docs/performance.md).
-    read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household?: string): Promise<T> {
-      const usable = !pending(household !== undefined) && source.usable();
-      if (usable) {
-        const hit = household === undefined ? entries.get(key) : households.get(household)?.get(key);
-        if (hit && now() - hit.at < ttlMs) return Promise.resolve(hit.value as T);
-      }
-      return loadAndKeep(key, load, keep, household, usable);
-    },
+  const tracker: Pick<ReadCache, 'writing' | 'settled'> & { pending(household: boolean): boolean } = {
+    pending: (household) =>
+      writingCalls > 0 || strayWrites > settledStrayWrites || (household && (writingHouseholdCalls > 0 || strayHouseholdWrites > settledStrayHouseholdWrites)),
     writing(call, scope = 'all') {
       if (scope === 'households') {
         if (!call) strayHouseholdWrites++;
@@ -248,6 +209,80 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
         else householdChanged(null);
       });
     },
+  };
+  return tracker;
+}
+
+export function readCache(source: ChangeSource, options: ReadCacheOptions = {}): ReadCache {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const ttlMs = options.ttlMs ?? 60_000;
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  const households = householdValues(maxEntries);
+  // Moves on with every change learned of: a value loaded while it moved may be older than the change.
+  let generation = 0;
+  // The same for households' values: every household's, and each household's with a load under way.
+  let householdsGeneration = 0;
+  const loading = new Map<string, { loads: number; generation: number }>();
+  const syncFromNow = syncs(source).fromNow;
+  const householdChanged = (household: string | null) => {
+    if (household === null) {
+      householdsGeneration++;
+      households.clear();
+      for (const l of loading.values()) l.generation++;
+      return;
+    }
+    const l = loading.get(household);
+    if (l) l.generation++;
+    households.drop(household);
+  };
+  const changed = () => {
+    generation++;
+    entries.clear();
+    householdChanged(null);
+  };
+  const writes = writesUnderWay(changed, householdChanged, syncFromNow);
+  const pending = writes.pending;
+  /** A value read from the database, kept when nothing changed while it was read. */
+  const loadAndKeep = async <T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household: string | undefined, usable: boolean): Promise<T> => {
+    const before = generation;
+    if (household === undefined) {
+      const value = await load();
+      if (usable && before === generation && !pending(false) && keep(value)) {
+        entries.delete(key);
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+        entries.set(key, { value: frozen(value), at: now() });
+      }
+      return value;
+    }
+    const beforeHouseholds = householdsGeneration;
+    const l = loading.get(household) ?? { loads: 0, generation: 0 };
+    loading.set(household, l);
+    l.loads++;
+    const beforeHousehold = l.generation;
+    let value: T;
+    try {
+      value = await load();
+    } finally {
+      if (--l.loads === 0) loading.delete(household);
+    }
+    const unchanged = before === generation && beforeHouseholds === householdsGeneration && beforeHousehold === l.generation;
+    if (usable && unchanged && !pending(true) && keep(value)) households.keep(household, key, { value: frozen(value), at: now() });
+    return value;
+  };
+  source.start(changed, householdChanged);
+  return {
+    // Not an async function: a value from memory costs one promise (W1, docs/performance.md).
+    read<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household?: string): Promise<T> {
+      const usable = !pending(household !== undefined) && source.usable();
+      if (usable) {
+        const hit = household === undefined ? entries.get(key) : households.get(household, key);
+        if (hit && now() - hit.at < ttlMs) return Promise.resolve(hit.value as T);
+      }
+      return loadAndKeep(key, load, keep, household, usable);
+    },
+    writing: writes.writing,
+    settled: writes.settled,
     caughtUp: () => syncFromNow(),
     unreachable() {
       source.unreachable?.();
@@ -255,7 +290,6 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
     async close() {
       entries.clear();
       households.clear();
-      householdEntries = 0;
       await source.close();
     },
   };
