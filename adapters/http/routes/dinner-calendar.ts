@@ -10,8 +10,7 @@ import {
   type DinnerCalendarLinkView,
 } from '../../../core/calendar/dinner-calendar.js';
 import { dinnerCalendarIcs } from '../dinner-calendar-ics.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
 
@@ -28,102 +27,90 @@ const LINK_DOC =
   'active from the household\'s creation: its token is drawn the first time a member reads the link (nobody can hold ' +
   'a token before that), once, however many read at the same time.';
 
-export function dinnerCalendarRoutes(deps: ServiceDeps, settings: Pick<RouteSettings, 'publicBaseUrl'>): AnyRoute[] {
-  const tag = 'Dinner calendar';
-  const base = '/api/v1/households/{householdId}/dinner-calendar';
-  const toLink = (link: DinnerCalendarLinkView): v.InferOutput<typeof DinnerCalendarLinkResponse> => {
-    if (link.token === null) return { url: null, webcalUrl: null };
-    const url = `${settings.publicBaseUrl}/api/v1/calendar/${link.token}.ics`;
-    return { url, webcalUrl: url.replace(/^https?:/, 'webcal:') };
-  };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: base,
-      operationId: 'getDinnerCalendarLink',
-      summary: 'The household\'s dinner calendar link',
-      description: `Any member, Junior included. ${LINK_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      responses: { 200: { description: 'The link (both null while turned off)', schema: DinnerCalendarLinkResponse } },
-      problems: { household_not_found: 404 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await readDinnerCalendarLink(deps, caller.account, params.householdId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toLink(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: `${base}/reset`,
-      operationId: 'resetDinnerCalendarLink',
-      summary: 'A new dinner calendar link (adults only)',
-      description: `Draws a new token: the old address answers 404 from now on. A turned-off link is turned on again by this. ${LINK_DOC}`,
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      responses: { 200: { description: 'The new link', schema: DinnerCalendarLinkResponse } },
-      problems: { household_not_found: 404, adults_only: 403 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await resetDinnerCalendarLink(deps, caller.account, params.householdId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.body = toLink(result.value);
-      },
-    }),
-    defineRoute({
-      method: 'DELETE',
-      path: base,
-      operationId: 'turnOffDinnerCalendarLink',
-      summary: 'Turn the dinner calendar link off (adults only)',
-      description: 'The address answers 404 from now on, and the link reads as null, until an adult resets it. Idempotent.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      responses: { 204: { description: 'Turned off' } },
-      problems: { household_not_found: 404, adults_only: 403 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await turnOffDinnerCalendarLink(deps, caller.account, params.householdId);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 204;
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/calendar/{token}.ics',
-      operationId: 'dinnerCalendarFeed',
-      summary: 'The household\'s dinners as an iCalendar feed (Public: the token is the proof)',
-      description:
-        `One VEVENT per day cooked at home that has a dish, from ${DINNER_CALENDAR_DAYS_BACK} days back to ${DINNER_CALENDAR_DAYS_AHEAD} days ahead of today ` +
-        'in the household\'s time zone; days an EatingOut or Travel event closes, and days without a dish, have none. ' +
-        'The event runs from the start of cooking to serving, in UTC. Serving is the earliest servingTime of the day\'s ' +
-        'events, else the household\'s dinnerTime. Cooking takes the recipe\'s totalMinutes, else its activeMinutes, else ' +
-        `the smallest availableCookingMinutes of the day's events, else ${DEFAULT_COOKING_MINUTES} minutes. SUMMARY is the dish's title; ` +
-        'UID is dinner-{date}@{householdId}, stable when the dish changes. X-WR-CALNAME is the household\'s name. ' +
-        'An unknown, replaced, turned-off or malformed token answers 404 calendar_not_found alike. Counted per client IP in ' +
-        'the anonymous-per-ip class (a calendar service fetches many households\' feeds from few addresses). ' +
-        `Cache-Control: ${ICS_CACHE_CONTROL}.`,
-      tag,
-      auth: 'public',
-      rateLimit: 'anonymous-per-ip',
-      // The path parameter is checked by the use case: a malformed token answers 404 like an unknown one, not 400.
-      params: v.object({ token: v.string() }),
-      responses: {
-        200: { description: 'iCalendar (RFC 5545) text', contentType: 'text/calendar', headers: { 'Cache-Control': ICS_CACHE_CONTROL } },
-      },
-      problems: { calendar_not_found: 404 },
-      handler: async (ctx, { params }) => {
-        const result = await dinnerCalendarOf(deps, params.token);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.set('Cache-Control', ICS_CACHE_CONTROL);
-        ctx.set('X-Robots-Tag', 'noindex');
-        ctx.set('Content-Disposition', 'inline; filename="dinners.ics"');
-        ctx.type = 'text/calendar; charset=utf-8';
-        ctx.body = dinnerCalendarIcs(result.value);
-      },
-    }),
-  ];
-}
+const FEED_DOC =
+  `One VEVENT per day cooked at home that has a dish, from ${DINNER_CALENDAR_DAYS_BACK} days back to ${DINNER_CALENDAR_DAYS_AHEAD} days ahead of today ` +
+  'in the household\'s time zone; days an EatingOut or Travel event closes, and days without a dish, have none. ' +
+  'The event runs from the start of cooking to serving, in UTC. Serving is the earliest servingTime of the day\'s ' +
+  'events, else the household\'s dinnerTime. Cooking takes the recipe\'s totalMinutes, else its activeMinutes, else ' +
+  `the smallest availableCookingMinutes of the day's events, else ${DEFAULT_COOKING_MINUTES} minutes. SUMMARY is the dish's title; ` +
+  'UID is dinner-{date}@{householdId}, stable when the dish changes. X-WR-CALNAME is the household\'s name. ' +
+  'An unknown, replaced, turned-off or malformed token answers 404 calendar_not_found alike. Counted per client IP in ' +
+  'the anonymous-per-ip class (a calendar service fetches many households\' feeds from few addresses). ' +
+  `Cache-Control: ${ICS_CACHE_CONTROL}.`;
+
+type DinnerCalendarRouteDeps = ServiceDeps & { readonly settings: Pick<RouteSettings, 'publicBaseUrl'> };
+const { route, handledRoute } = resource<DinnerCalendarRouteDeps>('Dinner calendar');
+const base = '/api/v1/households/{householdId}/dinner-calendar';
+
+const toLink = (link: DinnerCalendarLinkView, { deps }: { readonly deps: DinnerCalendarRouteDeps }): v.InferOutput<typeof DinnerCalendarLinkResponse> => {
+  if (link.token === null) return { url: null, webcalUrl: null };
+  const url = `${deps.settings.publicBaseUrl}/api/v1/calendar/${link.token}.ics`;
+  return { url, webcalUrl: url.replace(/^https?:/, 'webcal:') };
+};
+
+const getDinnerCalendarLinkRoute = route({
+  method: 'GET',
+  path: base,
+  operationId: 'getDinnerCalendarLink',
+  summary: 'The household\'s dinner calendar link',
+  description: `Any member, Junior included. ${LINK_DOC}`,
+  params: HouseholdPath,
+  responses: { 200: { description: 'The link (both null while turned off)', schema: DinnerCalendarLinkResponse } },
+  errors: ['household-not-found'],
+  run: ({ deps, caller, params }) => readDinnerCalendarLink(deps, caller.account, params.householdId),
+  reply: toLink,
+});
+
+const resetDinnerCalendarLinkRoute = route({
+  method: 'POST',
+  path: `${base}/reset`,
+  operationId: 'resetDinnerCalendarLink',
+  summary: 'A new dinner calendar link (adults only)',
+  description: `Draws a new token: the old address answers 404 from now on. A turned-off link is turned on again by this. ${LINK_DOC}`,
+  params: HouseholdPath,
+  responses: { 200: { description: 'The new link', schema: DinnerCalendarLinkResponse } },
+  errors: ['household-not-found', 'adults-only'],
+  run: ({ deps, caller, params }) => resetDinnerCalendarLink(deps, caller.account, params.householdId),
+  reply: toLink,
+});
+
+const turnOffDinnerCalendarLinkRoute = route({
+  method: 'DELETE',
+  path: base,
+  operationId: 'turnOffDinnerCalendarLink',
+  summary: 'Turn the dinner calendar link off (adults only)',
+  description: 'The address answers 404 from now on, and the link reads as null, until an adult resets it. Idempotent.',
+  params: HouseholdPath,
+  responses: { 204: { description: 'Turned off' } },
+  errors: ['household-not-found', 'adults-only'],
+  run: ({ deps, caller, params }) => turnOffDinnerCalendarLink(deps, caller.account, params.householdId),
+  status: 204,
+});
+
+const dinnerCalendarFeedRoute = handledRoute({
+  method: 'GET',
+  path: '/api/v1/calendar/{token}.ics',
+  operationId: 'dinnerCalendarFeed',
+  summary: 'The household\'s dinners as an iCalendar feed (Public: the token is the proof)',
+  description: FEED_DOC,
+  auth: 'public',
+  rateLimit: 'anonymous-per-ip',
+  // The path parameter is checked by the use case: a malformed token answers 404 like an unknown one, not 400.
+  params: v.object({ token: v.string() }),
+  responses: {
+    200: { description: 'iCalendar (RFC 5545) text', contentType: 'text/calendar', headers: { 'Cache-Control': ICS_CACHE_CONTROL } },
+  },
+  errors: ['dinner-calendar-not-found'],
+  handle: async (ctx, { deps, params, refuse }) => {
+    const result = await dinnerCalendarOf(deps, params.token);
+    if (!result.ok) throw refuse(result.error);
+    ctx.set('Cache-Control', ICS_CACHE_CONTROL);
+    ctx.set('X-Robots-Tag', 'noindex');
+    ctx.set('Content-Disposition', 'inline; filename="dinners.ics"');
+    ctx.type = 'text/calendar; charset=utf-8';
+    ctx.body = dinnerCalendarIcs(result.value);
+  },
+});
+
+export const dinnerCalendarRoutes = (deps: ServiceDeps, settings: Pick<RouteSettings, 'publicBaseUrl'>) =>
+  mount<DinnerCalendarRouteDeps>({ ...deps, settings }, [getDinnerCalendarLinkRoute, resetDinnerCalendarLinkRoute, turnOffDinnerCalendarLinkRoute, dinnerCalendarFeedRoute]);

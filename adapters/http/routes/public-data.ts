@@ -1,8 +1,10 @@
+import type Koa from 'koa';
 import { DERIVED_FILES, type DerivedFileName } from '../../../core/publicdata/derived-documents.js';
 import { derivedFile } from '../../../core/publicdata/derived-files.js';
 import type { PublicDataFiles } from '../../../ports/public-data-files.js';
-import { problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import type { ErrorOf } from '../../../core/shared/errors.js';
+import type { HttpProblem } from '../problem.js';
+import { mount, resource } from '../route.js';
 import { ifNoneMatchHolds } from '../conditional.js';
 
 /**
@@ -26,11 +28,32 @@ function notModified(ifNoneMatch: string, ifModifiedSince: string, sha256: strin
   return ifModifiedSince !== '' && Number.isFinite(since) && Math.floor(builtAt.getTime() / 1000) * 1000 <= since;
 }
 
-export function publicDataRoutes(deps: { publicDataFiles: PublicDataFiles }): AnyRoute[] {
-  const tag = 'Public data';
-  const download = (name: DerivedFileName) => async (ctx: Parameters<AnyRoute['handler']>[0]) => {
+const FOOD_DB_DOC =
+  `${FORMAT_DOC} After the header: one \`product\` line per product row held (id, ean, name, foodKey, foodGroup, ` +
+  'novaGroup, nutriScore, prices: the chain list prices), ordered by id, then one `barcode` line (ean, foodKey) per ' +
+  'distinct mapping, ordered by EAN. The header names the food source\'s licence, source and attribution (the ' +
+  'embedded sample catalogue: CC-BY-4.0). 404 food_db_not_built until the food table\'s first sync has run.';
+const LIBRARY_DOC =
+  `${FORMAT_DOC} After the header: one \`recipe\` line per library recipe carrying a share-alike licence ` +
+  '(CC BY-SA family), ordered by id: id, title, servings, licence, source, attribution, ingredients (foodKey, ' +
+  'displayName, quantity, unit; quantity and unit null for "to taste"). Recipes under other licences (CC-BY-4.0, ' +
+  'CC0-1.0) are left out. The header names the licence (their one licence, or an SPDX AND of several), the ' +
+  'sources and the attribution. Always 200: with only the header line when no recipe is seeded ' +
+  '(RECIPE_LIBRARY=none). The file is built at start and after each sync.';
+
+type Deps = { readonly publicDataFiles: PublicDataFiles };
+type NotBuilt = 'food-db-not-built' | 'library-file-not-built';
+const { handledRoute } = resource<Deps>('Public data');
+
+/**
+ * Answers one derived file, or the problem of its absence. derivedFile fails only with the failure of the file it
+ * was asked for, so each route declares (and documents) that one alone.
+ */
+const download =
+  <E extends NotBuilt>(name: DerivedFileName) =>
+  async (ctx: Koa.Context, { deps, refuse }: { readonly deps: Deps; readonly refuse: (error: ErrorOf<E>) => HttpProblem }) => {
     const result = await derivedFile(deps, name);
-    if (!result.ok) throw problemFor(result.error);
+    if (!result.ok) throw refuse(result.error as ErrorOf<E>);
     const file = result.value;
     ctx.set('ETag', `"${file.sha256}"`);
     ctx.set('Cache-Control', DERIVED_FILE_CACHE_CONTROL);
@@ -43,49 +66,40 @@ export function publicDataRoutes(deps: { publicDataFiles: PublicDataFiles }): An
     ctx.type = 'application/gzip';
     ctx.body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   };
-  const headers = { ETag: '"<SHA-256 of the bytes, hex>"', 'Cache-Control': DERIVED_FILE_CACHE_CONTROL, 'Last-Modified': 'when these bytes were built' };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: `/api/v1/data/${DERIVED_FILES.foodDb}`,
-      operationId: 'foodDbDerived',
-      summary: 'Every product row and barcode-to-food-key mapping of the food table, as gzipped JSON lines',
-      description:
-        `${FORMAT_DOC} After the header: one \`product\` line per product row held (id, ean, name, foodKey, foodGroup, ` +
-        'novaGroup, nutriScore, prices: the chain list prices), ordered by id, then one `barcode` line (ean, foodKey) per ' +
-        'distinct mapping, ordered by EAN. The header names the food source\'s licence, source and attribution (the ' +
-        'embedded sample catalogue: CC-BY-4.0). 404 food_db_not_built until the food table\'s first sync has run.',
-      tag,
-      auth: 'public',
-      rateLimit: 'data-per-ip',
-      responses: {
-        200: { description: 'The gzipped JSON lines', contentType: 'application/gzip', headers },
-        304: { description: 'Not modified: the ETag sent is the current file\'s' },
-      },
-      problems: { food_db_not_built: 404 },
-      handler: download(DERIVED_FILES.foodDb),
-    }),
-    defineRoute({
-      method: 'GET',
-      path: `/api/v1/data/${DERIVED_FILES.library}`,
-      operationId: 'libraryDerived',
-      summary: 'The library recipes under a share-alike licence, as gzipped JSON lines',
-      description:
-        `${FORMAT_DOC} After the header: one \`recipe\` line per library recipe carrying a share-alike licence ` +
-        '(CC BY-SA family), ordered by id: id, title, servings, licence, source, attribution, ingredients (foodKey, ' +
-        'displayName, quantity, unit; quantity and unit null for "to taste"). Recipes under other licences (CC-BY-4.0, ' +
-        'CC0-1.0) are left out. The header names the licence (their one licence, or an SPDX AND of several), the ' +
-        'sources and the attribution. Always 200: with only the header line when no recipe is seeded ' +
-        '(RECIPE_LIBRARY=none). The file is built at start and after each sync.',
-      tag,
-      auth: 'public',
-      rateLimit: 'data-per-ip',
-      responses: {
-        200: { description: 'The gzipped JSON lines', contentType: 'application/gzip', headers },
-        304: { description: 'Not modified: the ETag sent is the current file\'s' },
-      },
-      problems: { library_not_built: 503 },
-      handler: download(DERIVED_FILES.library),
-    }),
-  ];
-}
+
+const responses = {
+  200: {
+    description: 'The gzipped JSON lines',
+    contentType: 'application/gzip',
+    headers: { ETag: '"<SHA-256 of the bytes, hex>"', 'Cache-Control': DERIVED_FILE_CACHE_CONTROL, 'Last-Modified': 'when these bytes were built' },
+  },
+  304: { description: 'Not modified: the ETag sent is the current file\'s' },
+};
+
+const foodDbDerivedRoute = handledRoute({
+  method: 'GET',
+  path: `/api/v1/data/${DERIVED_FILES.foodDb}`,
+  operationId: 'foodDbDerived',
+  summary: 'Every product row and barcode-to-food-key mapping of the food table, as gzipped JSON lines',
+  description: FOOD_DB_DOC,
+  auth: 'public',
+  rateLimit: 'data-per-ip',
+  responses,
+  errors: ['food-db-not-built'],
+  handle: download(DERIVED_FILES.foodDb),
+});
+
+const libraryDerivedRoute = handledRoute({
+  method: 'GET',
+  path: `/api/v1/data/${DERIVED_FILES.library}`,
+  operationId: 'libraryDerived',
+  summary: 'The library recipes under a share-alike licence, as gzipped JSON lines',
+  description: LIBRARY_DOC,
+  auth: 'public',
+  rateLimit: 'data-per-ip',
+  responses,
+  errors: ['library-file-not-built'],
+  handle: download(DERIVED_FILES.library),
+});
+
+export const publicDataRoutes = (deps: Deps) => mount(deps, [foodDbDerivedRoute, libraryDerivedRoute]);

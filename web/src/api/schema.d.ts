@@ -13060,7 +13060,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description household_not_found, recipe_not_found */
+            /** @description household_not_found, recipe_not_found, plan_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13645,7 +13645,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description household_not_found, shopping_item_not_found */
+            /** @description household_not_found, shopping_item_not_found, plan_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
