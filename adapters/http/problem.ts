@@ -3,7 +3,8 @@ import type { AppError } from '../../core/shared/errors.js';
 
 /**
  * An answer that is not a success, rendered as application/problem+json. Only this layer knows status codes
- * and problem codes; core hands it tagged values (AppError) and `problemFor` maps them in one switch.
+ * and problem codes; core hands it tagged values (AppError) and `problemFor` answers them from one table, through the
+ * route kit (adapters/http/route.ts).
  */
 export class HttpProblem extends Error {
   constructor(

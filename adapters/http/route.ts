@@ -128,12 +128,6 @@ export interface RouteDef<A extends Auth, P, Q, B> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteDef<Auth, any, any, any>;
 
-export function defineRoute<A extends Auth, P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  def: RouteDef<A, P, Q, B>,
-): AnyRoute {
-  return def as AnyRoute;
-}
-
 type Tag = AppError['type'];
 
 /**
@@ -187,7 +181,10 @@ function declared<D, A extends Auth, P, Q, B, E extends Tag>(tag: string, def: D
   for (const type of def.errors ?? []) for (const a of answersOf(type)) if (!answeredByEveryRoute(a.code, auth)) problems[a.code] = a.status;
   Object.assign(problems, def.problems);
   const { errors = [], ...rest } = def;
-  return (deps) => defineRoute<A, P, Q, B>({ ...rest, tag: def.tag ?? tag, auth, rateLimit: def.rateLimit ?? 'backstop', errors, problems, handler: handler(deps) });
+  return (deps) => {
+    const route: RouteDef<A, P, Q, B> = { ...rest, tag: def.tag ?? tag, auth, rateLimit: def.rateLimit ?? 'backstop', errors, problems, handler: handler(deps) };
+    return route as AnyRoute;
+  };
 }
 
 /**

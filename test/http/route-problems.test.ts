@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { createRuntime, type Runtime } from '../../bootstrap/runtime.js';
 import { loadConfig } from '../../config/config.js';
@@ -82,6 +84,14 @@ describe('routes and their problems', () => {
       }
       expect(missing).to.deep.equal([]);
       expect(checked).to.be.greaterThan(150);
+    });
+
+    it('are declared through the route kit: no route file makes a problem of a failure by itself', () => {
+      const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+      const routeFiles = files('adapters/http/routes');
+      const own = routeFiles.filter((f) => /\bproblemFor\b/.test(readFileSync(f, 'utf8')));
+      expect(routeFiles.length).to.be.greaterThan(20);
+      expect(own).to.deep.equal([]);
     });
   });
 });

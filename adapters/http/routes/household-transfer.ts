@@ -13,8 +13,8 @@ import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES, SHOPPING_QUANTITY_MAX } f
 import type { RecipeImage } from '../../../ports/recipe-image.js';
 import { inspectImage } from '../../recipe-import/image.js';
 import type { ServiceDeps } from '../deps.js';
-import { HttpProblem, problemFor } from '../problem.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { HttpProblem } from '../problem.js';
+import { mount, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import { Address, IngredientRequest, minutes, trimmed } from './recipes.js';
 import { HouseholdResponse, toHouseholdResponse } from './households.js';
@@ -283,7 +283,6 @@ function recogniseDocument(body: unknown): void {
   }
 }
 
-const tag = 'Households';
 const HouseholdPath = v.object({ householdId: Uuid });
 
 const FORMAT_DOC =
@@ -295,82 +294,85 @@ const FORMAT_DOC =
   'calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing ' +
   'plan and the AI quota.';
 
-export function householdTransferRoutes(deps: ServiceDeps, settings: TransferSettings): AnyRoute[] {
-  const schema = documentSchema(settings.imageMaxBytes);
-  const schemaUrl = `${settings.publicBaseUrl}${HOUSEHOLD_SCHEMA_PATH}`;
-  return [
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/households/{householdId}/export',
-      operationId: 'exportHousehold',
-      summary: 'Download the household',
-      description:
-        `Owners only (another member: 403 owner_only). ${FORMAT_DOC} Answered as a download (Content-Disposition: attachment) ` +
-        'and read in one consistent snapshot of the database.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      params: HouseholdPath,
-      responses: {
-        200: { description: 'The household document', schema, headers: { 'Content-Disposition': 'attachment; filename="<name>-<YYYY-MM-DD>.json"' } },
-      },
-      problems: { household_not_found: 404, owner_only: 403 },
-      handler: async (ctx, { caller, params }) => {
-        const result = await exportHousehold(deps, caller.account, params.householdId);
-        if (!result.ok) throw problemFor(result.error);
-        const name = fileName(result.value.household.name, result.value.exportedAt);
-        ctx.set('Content-Disposition', `attachment; filename="${name.ascii}"; filename*=UTF-8''${encodeURIComponent(name.utf8)}`);
-        ctx.set('Cache-Control', 'no-store');
-        ctx.type = 'application/json';
-        ctx.body = JSON.stringify(toJson(result.value, schemaUrl));
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/households/import',
-      operationId: 'importHousehold',
-      summary: 'Make a new household from an export',
-      description:
-        `${FORMAT_DOC} The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); ` +
-        'every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner ' +
-        'arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household ' +
-        'is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference ' +
-        'between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), ' +
-        'and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 ' +
-        `not_a_household_document; a later version than ${HOUSEHOLD_FORMAT_VERSION} is 400 household_document_too_new. ` +
-        `Bodies up to ${Math.round(settings.importMaxBytes / 1024 / 1024)} MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above), uploaded within ` +
-        `${Math.round(settings.importTimeoutMs / 1000)} s (HOUSEHOLD_IMPORT_TIMEOUT_MS; 408 request_timeout after). ` +
-        'Nothing is written unless all of it is: one transaction.',
-      tag,
-      auth: 'session',
-      rateLimit: 'backstop',
-      largeJson: {
-        description: 'The household document, as GET .../export answered it (application/json).',
-        schema,
-        maxBytes: settings.importMaxBytes,
-        timeoutMs: settings.importTimeoutMs,
-        recognise: recogniseDocument,
-      },
-      responses: { 201: { description: 'The new household', schema: HouseholdResponse, headers: { Location: '/api/v1/households/{id}' } } },
-      problems: { household_document_invalid: 400, not_a_household_document: 400, household_document_too_new: 400, time_zone_unknown: 400, request_timeout: 408 },
-      handler: async (ctx, { caller, body: doc }) => {
-        const images = new Map<string, RecipeImage>();
-        for (const [i, r] of doc.recipes.entries()) {
-          if (!r.image) continue;
-          const bytes = new Uint8Array(Buffer.from(r.image.data, 'base64'));
-          const inspected = bytes.length > settings.imageMaxBytes ? null : await inspectImage(bytes);
-          if (!inspected?.ok) {
-            throw problemFor({ type: 'household-document-invalid', path: `recipes.${i}.image.data`, detail: 'is not a JPEG, PNG or WebP picture of at most 40 megapixels' });
-          }
-          images.set(r.id, { sourceUrl: r.image.sourceUrl, mediaType: inspected.mediaType, bytes, etag: inspected.etag });
+const EXPORT_DOC =
+  `Owners only (another member: 403 owner_only). ${FORMAT_DOC} Answered as a download (Content-Disposition: attachment) ` +
+  'and read in one consistent snapshot of the database.';
+/** The import's rules, with the limits this service was started with. */
+const importDoc = (settings: TransferSettings) =>
+  `${FORMAT_DOC} The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); ` +
+    'every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner ' +
+    'arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household ' +
+    'is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference ' +
+    'between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), ' +
+    'and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 ' +
+    `not_a_household_document; a later version than ${HOUSEHOLD_FORMAT_VERSION} is 400 household_document_too_new. ` +
+    `Bodies up to ${Math.round(settings.importMaxBytes / 1024 / 1024)} MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above), uploaded within ` +
+    `${Math.round(settings.importTimeoutMs / 1000)} s (HOUSEHOLD_IMPORT_TIMEOUT_MS; 408 request_timeout after). ` +
+    'Nothing is written unless all of it is: one transaction.';
+
+type TransferRouteDeps = ServiceDeps & { readonly settings: TransferSettings };
+const { handledRoute } = resource<TransferRouteDeps>('Households');
+
+// Both routes carry the document's schema, which holds the picture limit this service was started with.
+const exportHouseholdRoute = (settings: TransferSettings) =>
+  handledRoute({
+    method: 'GET',
+    path: '/api/v1/households/{householdId}/export',
+    operationId: 'exportHousehold',
+    summary: 'Download the household',
+    description: EXPORT_DOC,
+    params: HouseholdPath,
+    responses: {
+      200: { description: 'The household document', schema: documentSchema(settings.imageMaxBytes), headers: { 'Content-Disposition': 'attachment; filename="<name>-<YYYY-MM-DD>.json"' } },
+    },
+    errors: ['household-not-found', 'export-owner-only'],
+    handle: async (ctx, { deps, caller, params, refuse }) => {
+      const result = await exportHousehold(deps, caller.account, params.householdId);
+      if (!result.ok) throw refuse(result.error);
+      const name = fileName(result.value.household.name, result.value.exportedAt);
+      ctx.set('Content-Disposition', `attachment; filename="${name.ascii}"; filename*=UTF-8''${encodeURIComponent(name.utf8)}`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify(toJson(result.value, `${deps.settings.publicBaseUrl}${HOUSEHOLD_SCHEMA_PATH}`));
+    },
+  });
+
+const importHouseholdRoute = (settings: TransferSettings) =>
+  handledRoute({
+    method: 'POST',
+    path: '/api/v1/households/import',
+    operationId: 'importHousehold',
+    summary: 'Make a new household from an export',
+    description: importDoc(settings),
+    largeJson: {
+      description: 'The household document, as GET .../export answered it (application/json).',
+      schema: documentSchema(settings.imageMaxBytes),
+      maxBytes: settings.importMaxBytes,
+      timeoutMs: settings.importTimeoutMs,
+      recognise: recogniseDocument,
+    },
+    responses: { 201: { description: 'The new household', schema: HouseholdResponse, headers: { Location: '/api/v1/households/{id}' } } },
+    errors: ['household-document-invalid', 'time-zone-unknown'],
+    problems: { not_a_household_document: 400, household_document_too_new: 400, request_timeout: 408 },
+    handle: async (ctx, { deps, caller, body: doc, refuse }) => {
+      const images = new Map<string, RecipeImage>();
+      for (const [i, r] of doc.recipes.entries()) {
+        if (!r.image) continue;
+        const bytes = new Uint8Array(Buffer.from(r.image.data, 'base64'));
+        const inspected = bytes.length > deps.settings.imageMaxBytes ? null : await inspectImage(bytes);
+        if (!inspected?.ok) {
+          throw refuse({ type: 'household-document-invalid', path: `recipes.${i}.image.data`, detail: 'is not a JPEG, PNG or WebP picture of at most 40 megapixels' });
         }
-        const document: HouseholdDocument = { ...doc, recipes: doc.recipes.map((r) => ({ ...r, image: images.get(r.id) ?? null })) };
-        const result = await importHousehold(deps, caller.account, document, images);
-        if (!result.ok) throw problemFor(result.error);
-        ctx.status = 201;
-        ctx.set('Location', `/api/v1/households/${result.value.id}`);
-        ctx.body = toHouseholdResponse(result.value);
-      },
-    }),
-  ];
-}
+        images.set(r.id, { sourceUrl: r.image.sourceUrl, mediaType: inspected.mediaType, bytes, etag: inspected.etag });
+      }
+      const document: HouseholdDocument = { ...doc, recipes: doc.recipes.map((r) => ({ ...r, image: images.get(r.id) ?? null })) };
+      const result = await importHousehold(deps, caller.account, document, images);
+      if (!result.ok) throw refuse(result.error);
+      ctx.status = 201;
+      ctx.set('Location', `/api/v1/households/${result.value.id}`);
+      ctx.body = toHouseholdResponse(result.value);
+    },
+  });
+
+export const householdTransferRoutes = (deps: ServiceDeps, settings: TransferSettings) =>
+  mount<TransferRouteDeps>({ ...deps, settings }, [exportHouseholdRoute(settings), importHouseholdRoute(settings)]);

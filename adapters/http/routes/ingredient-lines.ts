@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { parseIngredientLine } from '../../../core/recipes/ingredient-line.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 
 const LINES_MAX = 200;
 const LINE_MAX = 500;
@@ -30,24 +30,19 @@ const DESCRIPTION =
   'answered in the order sent, with its original text, confidence (high, medium, low), note and flags. A line the ' +
   `reader cannot read is kept whole as displayName with no quantity. At most ${LINES_MAX} lines of ${LINE_MAX} characters.`;
 
-export function ingredientLineRoutes(): AnyRoute[] {
-  return [
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/ingredient-lines',
-      operationId: 'readIngredientLines',
-      summary: 'Read ingredient lines into amount, unit and food',
-      description: DESCRIPTION,
-      tag: 'Recipes',
-      auth: 'session',
-      rateLimit: 'backstop',
-      body: IngredientLinesRequest,
-      responses: { 200: { description: 'The lines as read, ingredients only', schema: IngredientLinesResponse } },
-      handler: (ctx, { body }) => {
-        const read = body.lines.map(parseIngredientLine);
-        const ingredients = read.filter((l) => !l.flags.includes('not_an_ingredient') && !l.flags.includes('heading'));
-        ctx.body = { lines: ingredients, dropped: read.length - ingredients.length };
-      },
-    }),
-  ];
-}
+const readIngredientLinesRoute = resource<unknown>('Recipes').handledRoute({
+  method: 'POST',
+  path: '/api/v1/ingredient-lines',
+  operationId: 'readIngredientLines',
+  summary: 'Read ingredient lines into amount, unit and food',
+  description: DESCRIPTION,
+  body: IngredientLinesRequest,
+  responses: { 200: { description: 'The lines as read, ingredients only', schema: IngredientLinesResponse } },
+  handle: (ctx, { body }) => {
+    const read = body.lines.map(parseIngredientLine);
+    const ingredients = read.filter((l) => !l.flags.includes('not_an_ingredient') && !l.flags.includes('heading'));
+    ctx.body = { lines: ingredients, dropped: read.length - ingredients.length };
+  },
+});
+
+export const ingredientLineRoutes = () => mount(undefined, [readIngredientLinesRoute]);

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import * as v from 'valibot';
 import type { LiveEndReason, LiveStreams } from '../../../core/households/live.js';
 import { CURSOR_MAX } from '../../../core/households/live.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { mount, resource } from '../route.js';
 
 /** How long a browser waits before it opens a dropped stream again (SSE `retry`). */
 const RETRY_MS = 2000;
@@ -32,72 +32,74 @@ const DESCRIPTION = [
 
 const frame = (event: string, data: unknown, id?: string) => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-export function liveRoutes(live: LiveStreams, options: { heartbeatMs: number }): AnyRoute[] {
-  // One heartbeat for every open stream, running only while one is open.
+/** One heartbeat for every open stream, running only while one is open. */
+function heartbeat(live: LiveStreams, heartbeatMs: number) {
   const open = new Set<PassThrough>();
   let beat: NodeJS.Timeout | null = null;
-  const track = (out: PassThrough) => {
-    open.add(out);
-    beat ??= setInterval(() => {
-      for (const s of open) s.write(': ping\n\n');
-      live.recheck();
-    }, options.heartbeatMs).unref();
+  return {
+    track(out: PassThrough) {
+      open.add(out);
+      beat ??= setInterval(() => {
+        for (const s of open) s.write(': ping\n\n');
+        live.recheck();
+      }, heartbeatMs).unref();
+    },
+    untrack(out: PassThrough) {
+      open.delete(out);
+      if (open.size === 0 && beat) {
+        clearInterval(beat);
+        beat = null;
+      }
+    },
   };
-  const untrack = (out: PassThrough) => {
-    open.delete(out);
-    if (open.size === 0 && beat) {
-      clearInterval(beat);
-      beat = null;
-    }
-  };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/me/changes',
-      operationId: 'streamChanges',
-      summary: "Hear of changes to the caller's households as they happen (server-sent events)",
-      description: DESCRIPTION,
-      tag: 'Households',
-      auth: 'session',
-      rateLimit: 'backstop',
-      responses: {
-        200: { description: 'The stream (see the operation description for its events)', contentType: 'text/event-stream', schema: v.string() },
-      },
-      handler: async (ctx, { caller }) => {
-        const out = new PassThrough();
-        let ended = false;
-        const finish = (reason: LiveEndReason) => {
-          if (ended) return;
-          ended = true;
-          untrack(out);
-          out.end(frame('end', { reason }));
-        };
-        const lastEventId = ctx.get('Last-Event-ID');
-        const stream = await live.open(
-          { accountId: caller.account.id, sessionKey: caller.session.tokenHash },
-          lastEventId === '' ? null : lastEventId,
-          {
-            ready: (households, cursor) => out.write(`retry: ${RETRY_MS}\n${frame('ready', { households }, cursor)}`),
-            changed: (households, cursor) => out.write(frame('changed', { households }, cursor)),
-            end: (reason) => finish(reason),
-          },
-        );
-        // The client went away: the stream is closed on our side too (nothing is written to a gone socket).
-        ctx.res.once('close', () => {
-          ended = true;
-          untrack(out);
-          stream.close();
-        });
-        track(out);
-        ctx.req.socket.setTimeout(0);
-        ctx.req.socket.setNoDelay(true);
-        ctx.status = 200;
-        ctx.type = 'text/event-stream';
-        ctx.set('Cache-Control', 'no-store');
-        // A reverse proxy (nginx) passes each event on at once instead of buffering the response.
-        ctx.set('X-Accel-Buffering', 'no');
-        ctx.body = out;
-      },
-    }),
-  ];
 }
+
+type LiveRouteDeps = { readonly live: LiveStreams; readonly heartbeat: ReturnType<typeof heartbeat> };
+
+const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
+  method: 'GET',
+  path: '/api/v1/me/changes',
+  operationId: 'streamChanges',
+  summary: "Hear of changes to the caller's households as they happen (server-sent events)",
+  description: DESCRIPTION,
+  responses: {
+    200: { description: 'The stream (see the operation description for its events)', contentType: 'text/event-stream', schema: v.string() },
+  },
+  handle: async (ctx, { deps, caller }) => {
+    const out = new PassThrough();
+    let ended = false;
+    const finish = (reason: LiveEndReason) => {
+      if (ended) return;
+      ended = true;
+      deps.heartbeat.untrack(out);
+      out.end(frame('end', { reason }));
+    };
+    const lastEventId = ctx.get('Last-Event-ID');
+    const stream = await deps.live.open(
+      { accountId: caller.account.id, sessionKey: caller.session.tokenHash },
+      lastEventId === '' ? null : lastEventId,
+      {
+        ready: (households, cursor) => out.write(`retry: ${RETRY_MS}\n${frame('ready', { households }, cursor)}`),
+        changed: (households, cursor) => out.write(frame('changed', { households }, cursor)),
+        end: (reason) => finish(reason),
+      },
+    );
+    // The client went away: the stream is closed on our side too (nothing is written to a gone socket).
+    ctx.res.once('close', () => {
+      ended = true;
+      deps.heartbeat.untrack(out);
+      stream.close();
+    });
+    deps.heartbeat.track(out);
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.type = 'text/event-stream';
+    ctx.set('Cache-Control', 'no-store');
+    // A reverse proxy (nginx) passes each event on at once instead of buffering the response.
+    ctx.set('X-Accel-Buffering', 'no');
+    ctx.body = out;
+  },
+});
+
+export const liveRoutes = (live: LiveStreams, options: { heartbeatMs: number }) => mount({ live, heartbeat: heartbeat(live, options.heartbeatMs) }, [streamChangesRoute]);

@@ -6215,7 +6215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description household_document_invalid, not_a_household_document, household_document_too_new, time_zone_unknown; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            /** @description household_document_invalid, time_zone_unknown, not_a_household_document, household_document_too_new; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
