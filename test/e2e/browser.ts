@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import type { RuntimeOptions } from '../../bootstrap/runtime.js';
 import type { Client } from '../support/client.js';
 import type { DatabaseKind } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { httpService, type HttpService, type HttpServiceOptions } from '../support/http-suite.js';
 
 /** Debian's Chromium (`apt-get install chromium`); CHROMIUM_PATH names another. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -92,7 +91,7 @@ export async function checkedShot(page: Page, name: string): Promise<void> {
 
 /** What a browser suite gives its tests, once its `before` has run. */
 export interface BrowserSuite {
-  readonly server: TestServer;
+  readonly server: HttpService;
   readonly browser: Browser;
   /** A context of its own (phone-sized, Norwegian, unless `options` say otherwise), closed after the suite. */
   context(options?: BrowserContextOptions): Promise<BrowserContext>;
@@ -104,33 +103,31 @@ export interface BrowserSuite {
 
 /**
  * The set-up every browser suite shares, as hooks of the describe it is called in: the web app's build checked
- * (with `requires` in it), the real service on `kind`'s database serving it (WEB_DIR, and `env`), Chromium, and
- * contexts closed after the suite; a failed test leaves a screenshot of the last page it opened or watched,
+ * (with `requires` in it), Chromium, the real service on `kind`'s database serving it (WEB_DIR, and what `options`
+ * say, as httpService takes them: env, runtime, a clock, a mail capture), and contexts closed after the suite,
+ * before the service stops; a failed test leaves a screenshot of the last page it opened or watched,
  * test-results/screens/FAILED-<name>-<kind>.png.
  */
-export function browserSuite(name: string, kind: DatabaseKind, options: { env?: Record<string, string>; runtime?: RuntimeOptions; requires?: string } = {}): BrowserSuite {
-  let server: TestServer | undefined;
+export function browserSuite(name: string, kind: DatabaseKind, options: HttpServiceOptions & { requires?: string } = {}): BrowserSuite {
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   let last: Page | undefined;
   before(async () => {
     requireChromiumAndBuild(options.requires);
-    server = await startTestServer(kind, { WEB_DIR, ...options.env }, options.runtime);
     browser = await launch();
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed' && last) await last.screenshot({ path: `${SCREENS_DIR}/FAILED-${name}-${kind.name}.png`, fullPage: true }).catch(() => undefined);
   });
+  // Registered before the service's own: pages hold streams open to it.
   after(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
-    await server?.stop();
   });
+  const { env } = options;
+  const server = httpService(kind, { ...options, env: async () => ({ WEB_DIR, ...(typeof env === 'function' ? await env() : env) }) });
   const suite: BrowserSuite = {
-    get server() {
-      if (!server) throw new Error('the suite has not started');
-      return server;
-    },
+    server,
     get browser() {
       if (!browser) throw new Error('the suite has not started');
       return browser;

@@ -1,26 +1,15 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { DESKTOP, launch, requireChromiumAndBuild, screens } from './browser.js';
+import { browserSuite, DESKTOP, screens } from './browser.js';
 
 describe('the API reference in Chromium', function () {
-  let server: TestServer;
-  let browser: Browser;
-  before(async () => {
-    requireChromiumAndBuild();
-    server = await startTestServer(databaseKinds()[0]!);
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = browserSuite('docs', databaseKinds()[0]!);
 
   it('renders every operation with Swagger UI from this service alone, with no CSP violation', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const { server } = suite;
+    const context = await suite.context({ viewport: DESKTOP });
     try {
-      const page = await context.newPage();
+      const page = suite.watch(await context.newPage());
       const problems: string[] = [];
       const elsewhere: string[] = [];
       const failed: string[] = [];

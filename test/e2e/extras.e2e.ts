@@ -1,12 +1,8 @@
 import { expect } from 'chai';
-import { fixedClock } from '../../adapters/clock/system-clock.js';
-import { jobsOf, runExclusive } from '../../bootstrap/jobs.js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { signedInClient } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { startSmtpCapture, type SmtpCapture } from '../support/smtp.js';
-import { checkedShot, launch, PHONE, requireChromiumAndBuild, WEB_DIR } from './browser.js';
+import { browserSuite, checkedShot } from './browser.js';
 
 const PICTURE = 'docs/screens/list-asks-phone.png';
 
@@ -17,40 +13,18 @@ const PICTURE = 'docs/screens/list-asks-phone.png';
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: dinner prices, waitlist, feedback, chains and plan [${kind.name}]`, function () {
     this.timeout(120_000);
-    let server: TestServer;
-    let smtp: SmtpCapture;
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
-    let page: Page;
+    const providers = JSON.stringify([{ scheme: 'google', displayName: 'Google', issuer: 'https://accounts.example.com', clientId: 'dinner', clientSecret: 'secret' }]);
     // The service's clock: March 2026 measured week by week, then published on the first of April.
-    const clock = fixedClock(new Date('2026-03-02T04:00:00.000Z'));
-
-    before(async () => {
-      requireChromiumAndBuild();
-      smtp = await startSmtpCapture();
-      const providers = JSON.stringify([{ scheme: 'google', displayName: 'Google', issuer: 'https://accounts.example.com', clientId: 'dinner', clientSecret: 'secret' }]);
-      server = await startTestServer(kind, { WEB_DIR, SMTP_URL: smtp.url, ADMIN_EMAILS: 'ops@dinner.example', AUTH_PROVIDERS: providers }, { clock });
-      browser = await launch();
+    const suite = browserSuite('extras', kind, {
+      mail: true,
+      now: new Date('2026-03-02T04:00:00.000Z'),
+      keepTime: true,
+      env: { ADMIN_EMAILS: 'ops@dinner.example', AUTH_PROVIDERS: providers },
     });
-    const runJob = async (name: string) => {
-      const job = jobsOf(server.runtime).find((j) => j.name === name)!;
-      expect(await runExclusive(server.runtime.db, server.runtime.logger, job), `${name} ran`).to.equal(true);
-    };
-    afterEach(async function () {
-      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-extras-${kind.name}.png`, fullPage: true }).catch(() => undefined);
-    });
-    after(async () => {
-      for (const c of contexts) await c.close();
-      await browser?.close();
-      await server?.stop();
-      await smtp?.close();
-    });
-
-    const fresh = async () => {
-      const context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
-      contexts.push(context);
-      return context;
-    };
+    const { server } = suite;
+    const { clock, runJob } = server;
+    let page: Page;
+    const fresh = () => suite.context();
 
     it('lets a visitor read the dinner prices, sign up for their mail and join the waitlist, without an account', async () => {
       for (let week = 0; week < 5; week++) {
@@ -59,7 +33,7 @@ for (const kind of databaseKinds()) {
       }
       clock.set(new Date('2026-04-01T04:00:00.000Z'));
       await runJob('publish-dinner-prices');
-      page = await (await fresh()).newPage();
+      page = suite.watch(await (await fresh()).newPage());
       await page.goto(`${server.url}/sign-in`);
       await page.getByRole('link', { name: 'Middagspriser' }).click();
       await page.getByRole('heading', { name: 'Middagspriser' }).waitFor();
@@ -73,7 +47,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('textbox', { name: 'E-post' }).fill(email);
       await page.getByRole('button', { name: 'Meld meg på' }).click();
       await page.getByRole('status').filter({ hasText: 'Sjekk e-posten din' }).waitFor();
-      expect((await smtp.waitFor(email)).text).to.match(/\/api\/v1\/data\/dinner-prices\/confirm\?token=/);
+      expect((await server.smtp.waitFor(email)).text).to.match(/\/api\/v1\/data\/dinner-prices\/confirm\?token=/);
       await checkedShot(page, `dinner-prices-${kind.name}`);
 
       await page.goto(`${server.url}/waitlist`);
@@ -84,7 +58,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('textbox', { name: 'E-post' }).fill(waiting);
       await page.getByRole('button', { name: 'Sett meg på ventelista' }).click();
       await page.getByRole('status').filter({ hasText: 'Sjekk e-posten din' }).waitFor();
-      expect((await smtp.waitFor(waiting)).text).to.match(/\/api\/v1\/waitlist\/confirm\?token=/);
+      expect((await server.smtp.waitFor(waiting)).text).to.match(/\/api\/v1\/waitlist\/confirm\?token=/);
       await checkedShot(page, `waitlist-${kind.name}`);
     });
 
@@ -93,7 +67,7 @@ for (const kind of databaseKinds()) {
       const h = (await k.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
       const context = await fresh();
       await context.addCookies([{ name: 'app_session', value: k.client.cookie!, url: server.url }]);
-      page = await context.newPage();
+      page = suite.watch(await context.newPage());
 
       // A provider linked earlier (Apple, not configured here: named by its host) can be unlinked, as Kari has a
       // password; Google, configured and not linked, is offered.
@@ -128,7 +102,7 @@ for (const kind of databaseKinds()) {
       await page.getByLabel(/Skjermbilde/).setInputFiles(PICTURE);
       await page.getByRole('button', { name: 'Send' }).click();
       await page.getByRole('status').filter({ hasText: 'Takk! Tilbakemeldingen er sendt.' }).waitFor();
-      const alert = await smtp.waitFor('ops@dinner.example');
+      const alert = await server.smtp.waitFor('ops@dinner.example');
       expect(alert.text).to.include('Handlelista er fin, men jeg savner mørk modus.');
       await checkedShot(page, `feedback-${kind.name}`);
     });

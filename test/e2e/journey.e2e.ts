@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { linkIn, startSmtpCapture, type SmtpCapture } from '../support/smtp.js';
-import { CHROMIUM, launch, overflowAtNarrow, PHONE, screens, seriousViolations } from './browser.js';
+import type { HttpService } from '../support/http-suite.js';
+import { linkIn, type SmtpCapture } from '../support/smtp.js';
+import { browserSuite, checkedShot, overflowAtNarrow, PHONE, screens, seriousViolations } from './browser.js';
 
 const FISH_SOUP_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Fiskesuppe</title>
 <script type="application/ld+json">${JSON.stringify({
@@ -23,32 +22,14 @@ const FISH_SOUP_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>
 // The weekly loop in a real browser, against the built web app served by the real service (npm run test:e2e
 // builds it first), on SQLite and on Postgres. Every screen is photographed at phone and desktop size into
 // test-results/screens/ and checked with axe-core.
-const WEB_DIR = 'web/dist';
 
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: the weekly loop [${kind.name}]`, function () {
     this.timeout(120_000);
-    let server: TestServer;
-    let smtp: SmtpCapture;
-    let browser: Browser;
-    let context: BrowserContext;
-    let page: Page;
-    let second: BrowserContext | undefined;
-    let ola: Page;
-    const shot = async (name: string) => {
-      await screens(page, `${name}-${kind.name}`);
-      const violations = await seriousViolations(page);
-      expect(violations, `${name}: ${JSON.stringify(violations)}`).to.deep.equal([]);
-      expect(await overflowAtNarrow(page), `${name} is wider than 360 px`).to.equal(0);
-    };
-
     // A recipe site of its own, let through the outbound guard (OUTBOUND_ALLOW_HOSTS) for the import screen.
     let site: http.Server;
     let siteUrl = '';
-    before(async function () {
-      if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
-      if (!existsSync(`${WEB_DIR}/index.html`)) throw new Error('the web app is not built: npm run build:web');
-      smtp = await startSmtpCapture();
+    async function startSite() {
       site = http.createServer((req, res) => {
         if (req.url === '/img/suppe.png') {
           res.writeHead(200, { 'content-type': 'image/png' });
@@ -59,22 +40,21 @@ for (const kind of databaseKinds()) {
       });
       await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
       siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-      server = await startTestServer(kind, { WEB_DIR, SMTP_URL: smtp.url, OUTBOUND_ALLOW_HOSTS: siteUrl.slice('http://'.length) });
-      browser = await launch();
-      context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
-      page = await context.newPage();
+      return { OUTBOUND_ALLOW_HOSTS: siteUrl.slice('http://'.length) };
+    }
+    const suite = browserSuite('journey', kind, { mail: true, env: startSite });
+    after(() => new Promise((resolve) => site?.close(resolve)));
+    let server: HttpService;
+    let smtp: SmtpCapture;
+    let browser: Browser;
+    let page: Page;
+    let ola: Page;
+    before(async () => {
+      ({ server, browser } = suite);
+      smtp = server.smtp;
+      page = await suite.page();
     });
-    // A failing step leaves a picture of where it stopped.
-    afterEach(async function () {
-      if (this.currentTest?.state === 'failed' && page) await page.screenshot({ path: `test-results/screens/FAILED-${kind.name}.png`, fullPage: true }).catch(() => undefined);
-    });
-    after(async () => {
-      await second?.close();
-      await browser?.close();
-      await server?.stop();
-      await smtp?.close();
-      await new Promise((resolve) => site?.close(resolve));
-    });
+    const shot = (name: string) => checkedShot(page, `${name}-${kind.name}`);
 
     it('registers, confirms the address from the mail, makes a household, plans a week with guests and shops it', async () => {
       const email = `e2e.${Date.now()}.${kind.name}@example.com`;
@@ -118,8 +98,7 @@ for (const kind of databaseKinds()) {
       const inviteUrl = (await page.locator('code.link-text').textContent())!;
       expect(inviteUrl).to.match(/\/invite\?code=/);
       await shot('members');
-      second = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
-      ola = await second.newPage();
+      ola = await (await suite.context()).newPage();
       await ola.goto(inviteUrl);
       await ola.getByRole('link', { name: 'Opprett konto' }).click();
       await ola.getByLabel('Navnet ditt').fill('Ola');

@@ -2,15 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { schemaUrl } from '../cluster/cluster.js';
-import { Client, signedInClient } from '../support/client.js';
-import { databaseKinds, freshSchema } from '../support/databases.js';
-import { startTestServer, TEST_RATE_LIMITS } from '../support/server.js';
+import { signedInClient, type Client } from '../support/client.js';
+import { databaseKinds } from '../support/databases.js';
+import { TEST_RATE_LIMITS } from '../support/server.js';
 import { freePort, spawnService, stopProcess, type ServiceProcess } from '../support/service-process.js';
 import { openSse, type SseStream } from '../support/sse.js';
-import { checkedShot, requireChromiumAndBuild, launch, PHONE, thisMonday, WEB_DIR } from './browser.js';
-
+import { browserSuite, checkedShot, thisMonday, WEB_DIR } from './browser.js';
 
 /**
  * Two people shop one list, each in a browser of their own, and see each other's ticks within 2 s without
@@ -21,71 +20,56 @@ import { checkedShot, requireChromiumAndBuild, launch, PHONE, thisMonday, WEB_DI
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: two shoppers on one list, live [${kind.name}]`, function () {
     this.timeout(120_000);
-    // Kari's service and Ola's (the same one on SQLite).
+    // Kari's service (the suite's) and Ola's (on Postgres a process of its own on the suite's database).
     let urls: [string, string];
-    let stop: () => Promise<void>;
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
+    let second: ServiceProcess | undefined;
+    let dir: string | undefined;
     let kari: Page;
     let ola: Page;
     const extra: SseStream[] = [];
+    // Registered before the suite's hooks, so that Ola's process stops before the suite's database is dropped.
+    after(async () => {
+      for (const s of extra) s.close();
+      if (second) await stopProcess(second);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+    const suite = browserSuite('live', kind);
 
     before(async function () {
-      requireChromiumAndBuild();
-      if (kind.name === 'postgres') {
-        const pgUrl = process.env['DATABASE_URL_PG']!;
-        const { schema, drop } = await freshSchema(pgUrl, 'live');
-        const dir = mkdtempSync(join(tmpdir(), 'dinner-live-'));
-        const processes: ServiceProcess[] = [];
-        stop = async () => {
-          await Promise.all(processes.map((p) => stopProcess(p)));
-          await drop();
-          rmSync(dir, { recursive: true, force: true });
-        };
-        const ports = [await freePort(), await freePort()];
-        for (const [i, port] of ports.entries()) {
-          processes.push(
-            spawnService(
-              {
-                DATABASE_URL: schemaUrl(pgUrl, schema),
-                PORT: String(port),
-                WEB_DIR,
-                OUTBOX_DIR: join(dir, `outbox-${i}`),
-                RATE_LIMITS: TEST_RATE_LIMITS,
-                PASSWORD_HASH_CPU_PERCENT: '100',
-                BUILD_ID: 'live-e2e',
-                LOG_LEVEL: 'info',
-              },
-              `process ${i === 0 ? 'a' : 'b'}`,
-            ),
-          );
-          // One after the other: the second finds the schema migrated.
-          await processes[i]!.logLine((l) => l['msg'] === 'listening');
-        }
-        urls = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`];
-      } else {
-        const server = await startTestServer(kind, { WEB_DIR });
+      const { server } = suite;
+      if (kind.name !== 'postgres') {
         urls = [server.url, server.url];
-        stop = () => server.stop();
+        return;
       }
-      browser = await launch();
+      const { target, schema } = server.database;
+      if (target.kind !== 'postgres' || !schema) throw new Error('a Postgres suite database has a URL and a schema');
+      dir = mkdtempSync(join(tmpdir(), 'dinner-live-'));
+      const port = await freePort();
+      second = spawnService(
+        {
+          DATABASE_URL: schemaUrl(target.url, schema),
+          PORT: String(port),
+          WEB_DIR,
+          OUTBOX_DIR: join(dir, 'outbox'),
+          RATE_LIMITS: TEST_RATE_LIMITS,
+          PASSWORD_HASH_CPU_PERCENT: '100',
+          BUILD_ID: 'live-e2e',
+          LOG_LEVEL: 'info',
+        },
+        'process b',
+      );
+      await second.logLine((l) => l['msg'] === 'listening');
+      urls = [server.url, `http://127.0.0.1:${port}`];
     });
     afterEach(async function () {
       if (this.currentTest?.state === 'failed') {
         for (const [name, p] of [['kari', kari], ['ola', ola]] as const) await p?.screenshot({ path: `test-results/screens/FAILED-live-${name}-${kind.name}.png`, fullPage: true }).catch(() => undefined);
       }
     });
-    after(async () => {
-      for (const s of extra) s.close();
-      for (const c of contexts) await c.close();
-      await browser?.close();
-      await stop?.();
-    });
 
     /** A browser of the person's own, signed in with the session `client` holds, on the list; resolves once its live stream is open. */
     async function shopper(client: Client, url: string, planId: string): Promise<Page> {
-      const context = await browser.newContext({ viewport: PHONE, locale: 'nb-NO' });
-      contexts.push(context);
+      const context = await suite.context();
       await context.addCookies([{ name: 'app_session', value: client.cookie!, url }]);
       const page = await context.newPage();
       const stream = page.waitForResponse((r) => r.url().endsWith('/api/v1/me/changes') && r.status() === 200);
