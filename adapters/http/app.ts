@@ -120,7 +120,6 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
   const ipClass = route.rateLimit !== 'none' && route.rateLimit !== 'backstop' ? route.rateLimit : null;
   const crossSite = route.method !== 'GET' ? crossSiteGuard(settings.config.publicBaseUrl) : null;
   const authenticate = route.auth === 'session' ? authenticateRequest(settings.sessions, settings.config.publicBaseUrl) : null;
-  const takesJson = route.body !== undefined;
   const rawBody = route.rawBody;
   const largeJson = route.largeJson;
   const multipartDef = route.multipart;
@@ -181,7 +180,7 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       if (counting) await counting;
     }
     crossSite?.(ctx);
-    let since = process.hrtime.bigint();
+    const since = process.hrtime.bigint();
     if (authenticate) {
       try {
         await authenticate(ctx);
@@ -193,58 +192,82 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       const counting = limit(metrics, 'backstop', ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`);
       if (counting) await counting;
     }
-    since = process.hrtime.bigint();
-    let raw: Buffer | undefined;
-    let multipart: ParsedMultipart | undefined;
-    let json: { text: string; value: unknown } | undefined;
-    let streamed: StreamedJson | undefined;
-    if (rawBody) {
-      try {
-        raw = await withinDeadline(BODY_TIMEOUT_MS, readRawBody(ctx, rawBody.maxBytes));
-      } finally {
-        stepDone(metrics, 'body', since);
-      }
-    } else if (multipartDef) {
-      try {
-        multipart = await withinDeadline(BODY_TIMEOUT_MS, readMultipart(ctx, multipartDef));
-      } finally {
-        stepDone(metrics, 'multipart', since);
-      }
-    } else if (largeJson) {
-      if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
-      try {
-        streamed = await withinDeadline(largeJson.timeoutMs, readJsonStream(ctx, largeJson.schema, largeJson.maxBytes));
-      } finally {
-        stepDone(metrics, 'body', since);
-      }
-    } else if (!takesJson) {
-      if (hasBody(ctx)) await withinDeadline(BODY_TIMEOUT_MS, refuseIgnoredBody(ctx, JSON_BODY_LIMIT_BYTES));
-    } else if (hasBody(ctx)) {
-      if (!ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
-      try {
-        json = await withinDeadline(BODY_TIMEOUT_MS, readJsonBody(ctx, JSON_BODY_LIMIT_BYTES));
-      } finally {
-        stepDone(metrics, 'body', since);
-      }
-    }
+    // Most requests send no body: no reader, and no promise, for them.
+    const body = rawBody || multipartDef || largeJson || hasBody(ctx) ? await readBody(ctx, route, metrics) : NO_BODY;
+    const { raw, multipart, json, streamed } = body;
     const login = idempotent ? (ctx.state['caller'] as { session: { tokenHash: string } } | undefined)?.session.tokenHash : undefined;
     if (!login) {
       await handle(ctx, metrics, raw, multipart, streamed ? streamed.value : json?.value, streamed?.validated);
       return;
     }
     // What the request sent, for telling a repeat from another request under the same key.
-    const fingerprint = () =>
-      requestFingerprint(
-        raw
-          ? [raw]
-          : multipart
-            ? [JSON.stringify(multipart.fields), ...Object.entries(multipart.files).sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([name, f]) => [name, f.bytes])]
-            : streamed
-              ? [streamed.digest]
-              : [json?.text ?? ''],
-      );
+    const fingerprint = () => bodyFingerprint(body);
     await underIdempotencyKey(settings.idempotency, ctx, login, fingerprint, () => handle(ctx, metrics, raw, multipart, streamed ? streamed.value : json?.value, streamed?.validated));
   };
+}
+
+/** The body of a request, read as its route takes it. */
+interface ReadBody {
+  readonly raw?: Buffer;
+  readonly multipart?: ParsedMultipart;
+  readonly json?: { text: string; value: unknown };
+  readonly streamed?: StreamedJson;
+}
+
+const NO_BODY: ReadBody = Object.freeze({});
+
+/**
+ * Reads the request's body as the route takes it (raw bytes, multipart, a large JSON read in steps, or JSON), each
+ * within its deadline and timed as a step; a body sent to a route that takes none is read only to be refused.
+ */
+async function readBody(ctx: Koa.Context, route: AnyRoute, metrics: RequestMetrics): Promise<ReadBody> {
+  const since = process.hrtime.bigint();
+  if (route.rawBody) {
+    try {
+      return { raw: await withinDeadline(BODY_TIMEOUT_MS, readRawBody(ctx, route.rawBody.maxBytes)) };
+    } finally {
+      stepDone(metrics, 'body', since);
+    }
+  }
+  if (route.multipart) {
+    try {
+      return { multipart: await withinDeadline(BODY_TIMEOUT_MS, readMultipart(ctx, route.multipart)) };
+    } finally {
+      stepDone(metrics, 'multipart', since);
+    }
+  }
+  if (route.largeJson) {
+    if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
+    try {
+      return { streamed: await withinDeadline(route.largeJson.timeoutMs, readJsonStream(ctx, route.largeJson.schema, route.largeJson.maxBytes)) };
+    } finally {
+      stepDone(metrics, 'body', since);
+    }
+  }
+  if (!hasBody(ctx)) return NO_BODY;
+  if (route.body === undefined) {
+    await withinDeadline(BODY_TIMEOUT_MS, refuseIgnoredBody(ctx, JSON_BODY_LIMIT_BYTES));
+    return NO_BODY;
+  }
+  if (!ctx.is('application/json', '+json')) throw problems.unsupportedMediaType();
+  try {
+    return { json: await withinDeadline(BODY_TIMEOUT_MS, readJsonBody(ctx, JSON_BODY_LIMIT_BYTES)) };
+  } finally {
+    stepDone(metrics, 'body', since);
+  }
+}
+
+/** A digest of what the request sent, for telling a repeat from another request under one Idempotency-Key. */
+function bodyFingerprint({ raw, multipart, streamed, json }: ReadBody): string {
+  return requestFingerprint(
+    raw
+      ? [raw]
+      : multipart
+        ? [JSON.stringify(multipart.fields), ...Object.entries(multipart.files).sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([name, f]) => [name, f.bytes])]
+        : streamed
+          ? [streamed.digest]
+          : [json?.text ?? ''],
+  );
 }
 
 /** A rate limiter's answer for the request: its step timed, and 429 when it was refused. */

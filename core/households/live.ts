@@ -135,13 +135,6 @@ export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
       });
   };
 
-  /** Each stream's sign-in still alive, and the households it now belongs to (null: the sign-in ended). */
-  const households = async (s: Open): Promise<HouseholdId[] | null> => {
-    const found = await deps.sessions.lookup(s.sessionKey);
-    if (!found || found.account.id !== s.accountId || !sessionLive(found.session, found.account, deps.clock.now())) return null;
-    return (await deps.households.membershipsOf(s.accountId)).map((m) => m.householdId);
-  };
-
   const drain = async () => {
     while (streams.size > 0 && (pendingAll || pendingAccess || pendingHouseholds.size > 0)) {
       const all = pendingAll;
@@ -164,47 +157,8 @@ export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
 
   const check = async (all: boolean, access: boolean, named: ReadonlySet<HouseholdId>) => {
     // Households a stream has just been let into: changed for it, whatever their state.
-    const joined = new Map<Open, Set<HouseholdId>>();
-    if (access) {
-      // One read per sign-in, however many of its streams are open.
-      const bySignIn = new Map<string, Promise<HouseholdId[] | null>>();
-      for (const s of [...streams]) {
-        const read = bySignIn.get(s.sessionKey) ?? households(s);
-        bySignIn.set(s.sessionKey, read);
-        const now = await read;
-        if (s.ended) continue;
-        if (now === null) {
-          end(s, 'signed-out');
-          continue;
-        }
-        const next = new Map<HouseholdId, string>();
-        const added = new Set<HouseholdId>();
-        for (const id of now) {
-          const state = s.seen.get(id);
-          if (state === undefined) added.add(id);
-          next.set(id, state ?? '');
-        }
-        // A household left is dropped without a word: the stream carries only the sign-in's households.
-        s.seen = next;
-        if (added.size > 0) joined.set(s, added);
-      }
-    }
-    const wanted = new Set<HouseholdId>();
-    for (const s of streams) for (const id of s.seen.keys()) if (all || named.has(id) || joined.get(s)?.has(id)) wanted.add(id);
-    if (wanted.size === 0) return;
-    const states = await deps.changes.states([...wanted]);
-    for (const s of [...streams]) {
-      const changed: HouseholdId[] = [];
-      for (const [id, state] of s.seen) {
-        if (!wanted.has(id)) continue;
-        const now = states.get(id);
-        // A household gone: its members' memberships went with it, which the access check drops.
-        if (now === undefined) continue;
-        if (now !== state || joined.get(s)?.has(id)) changed.push(id);
-        s.seen.set(id, now);
-      }
-      if (changed.length > 0 && !s.ended) s.sink.changed(changed.sort(), encodeCursor(s.seen));
-    }
+    const joined = access ? await recheckAccess(deps, streams, end) : new Map<Open, Set<HouseholdId>>();
+    await sendChanged(deps, streams, { all, named, joined });
   };
 
   return {
@@ -248,4 +202,65 @@ export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
       for (const s of [...streams]) end(s, 'closing');
     },
   };
+}
+
+/** Each stream's sign-in still alive, and the households it now belongs to (null: the sign-in ended). */
+async function signInHouseholds(deps: LiveDeps, s: Open): Promise<HouseholdId[] | null> {
+  const found = await deps.sessions.lookup(s.sessionKey);
+  if (!found || found.account.id !== s.accountId || !sessionLive(found.session, found.account, deps.clock.now())) return null;
+  return (await deps.households.membershipsOf(s.accountId)).map((m) => m.householdId);
+}
+
+/**
+ * After a change of who may see what: each stream's households read again, one read per sign-in however many of
+ * its streams are open; a stream whose sign-in ended is ended. Answers the households each stream was just let into.
+ */
+async function recheckAccess(deps: LiveDeps, streams: ReadonlySet<Open>, end: (s: Open, reason: LiveEndReason) => void): Promise<Map<Open, Set<HouseholdId>>> {
+  const joined = new Map<Open, Set<HouseholdId>>();
+  const bySignIn = new Map<string, Promise<HouseholdId[] | null>>();
+  for (const s of [...streams]) {
+    const read = bySignIn.get(s.sessionKey) ?? signInHouseholds(deps, s);
+    bySignIn.set(s.sessionKey, read);
+    const now = await read;
+    if (s.ended) continue;
+    if (now === null) {
+      end(s, 'signed-out');
+      continue;
+    }
+    const next = new Map<HouseholdId, string>();
+    const added = new Set<HouseholdId>();
+    for (const id of now) {
+      const state = s.seen.get(id);
+      if (state === undefined) added.add(id);
+      next.set(id, state ?? '');
+    }
+    // A household left is dropped without a word: the stream carries only the sign-in's households.
+    s.seen = next;
+    if (added.size > 0) joined.set(s, added);
+  }
+  return joined;
+}
+
+/** Reads the state of the households that may have moved and tells each stream the ones it carries that did. */
+async function sendChanged(
+  deps: LiveDeps,
+  streams: ReadonlySet<Open>,
+  { all, named, joined }: { all: boolean; named: ReadonlySet<HouseholdId>; joined: ReadonlyMap<Open, ReadonlySet<HouseholdId>> },
+): Promise<void> {
+  const wanted = new Set<HouseholdId>();
+  for (const s of streams) for (const id of s.seen.keys()) if (all || named.has(id) || joined.get(s)?.has(id)) wanted.add(id);
+  if (wanted.size === 0) return;
+  const states = await deps.changes.states([...wanted]);
+  for (const s of [...streams]) {
+    const changed: HouseholdId[] = [];
+    for (const [id, state] of s.seen) {
+      if (!wanted.has(id)) continue;
+      const now = states.get(id);
+      // A household gone: its members' memberships went with it, which the access check drops.
+      if (now === undefined) continue;
+      if (now !== state || joined.get(s)?.has(id)) changed.push(id);
+      s.seen.set(id, now);
+    }
+    if (changed.length > 0 && !s.ended) s.sink.changed(changed.sort(), encodeCursor(s.seen));
+  }
 }
