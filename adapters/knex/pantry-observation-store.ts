@@ -73,16 +73,13 @@ const addedValues = (o: PantryObservation): Knex.Value[] => {
 const logOf = (rows: readonly SeqRow[]): LoggedObservation[] => rows.map((r) => ({ o: Object.freeze(toObservation(r)), seq: Number(r.seq) })).sort(logOrder);
 const inLogOrder = (rows: readonly SeqRow[]): PantryObservation[] => logOf(rows).map((l) => l.o);
 
-export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
+/**
+ * The food logs POST observations reads after its write: adding an observation to its food's log and answering the
+ * log, kept between writes under the food's revision.
+ */
+function foodLogWrites(knex: Knex): { add(o: PantryObservation): Promise<PantryObservation[]> } {
   const postgres = knex.client.config.client === 'pg';
   const table = () => knex<ObservationRow>('pantry_observations');
-  // A household's log, read once and kept while it does not change (adapters/knex/speed/pantry-logs.ts): every read first
-  // asks the database for the household's revision, one read by key, so a change made by any process is seen at
-  // once. Reading and mapping thousands of rows is what a pantry read cost before. Not the row count with the
-  // newest seq: a sequence hands out seq outside transactions, so on Postgres a late commit and a deletion can bring
-  // those back to a value already seen (test/knex/pantry-log-version.test.ts).
-  const logs = speedOf(knex).pantryLogs;
-  const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
   // The food logs POST observations reads after its write, kept between writes under the food's revision
   // (migration 0029, speed/pantry-logs.ts): a food gathers many observations over months of use, and reading them back
   // was a large share of the request's time (docs/performance.md, figures from code comments).
@@ -148,6 +145,25 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
     foodLogs.keep(o.householdId, o.foodKey, revision, log);
     return answered;
   };
+  return {
+    add(o) {
+      const before = foodLogs.held(o.householdId, o.foodKey);
+      return postgres ? addToFoodOnPostgres(o, before) : addToFoodOnSqlite(o, before);
+    },
+  };
+}
+
+export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
+  const postgres = knex.client.config.client === 'pg';
+  const table = () => knex<ObservationRow>('pantry_observations');
+  // A household's log, read once and kept while it does not change (adapters/knex/speed/pantry-logs.ts): every read first
+  // asks the database for the household's revision, one read by key, so a change made by any process is seen at
+  // once. Reading and mapping thousands of rows is what a pantry read cost before. Not the row count with the
+  // newest seq: a sequence hands out seq outside transactions, so on Postgres a late commit and a deletion can bring
+  // those back to a value already seen (test/knex/pantry-log-version.test.ts).
+  const logs = speedOf(knex).pantryLogs;
+  const read = async (q: Knex.QueryBuilder): Promise<PantryObservation[]> => ((await q.select(COLUMNS).orderBy(LOG_ORDER)) as ObservationRow[]).map(toObservation);
+  const food = foodLogWrites(knex);
   const store: PantryObservationStore = translated<PantryObservationStore>(knex, {
     async add(o) {
       await table().insert(observationRow(o));
@@ -172,8 +188,7 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
     async addToFoodLog(o, foodKeys) {
       // The usual case: the food's own log (no other food merged into it), kept between writes.
       if (foodKeys.length === 1 && foodKeys[0] === o.foodKey) {
-        const before = foodLogs.held(o.householdId, o.foodKey);
-        return postgres ? addToFoodOnPostgres(o, before) : addToFoodOnSqlite(o, before);
+        return food.add(o);
       }
       if (!postgres || foodKeys.length === 0 || foodKeys.length > CHUNK) {
         await table().insert(observationRow(o));

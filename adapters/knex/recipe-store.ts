@@ -98,71 +98,69 @@ const basesOf = (c: RecipeContent) => [...new Set(c.ingredients.map((i) => i.bas
 /** LIKE pattern for "contains", with the wildcards of the text escaped. */
 const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * Serializes the recipe writes of one household for the rest of the transaction, so that the base checks and
+ * the write are one step (SQLite: the single connection and its write lock already do).
+ */
+async function lockHousehold(trx: Knex.Transaction, householdId: string) {
+  if (trx.client.config.client === 'pg') await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`recipes:${householdId}`]);
+}
+
+async function withLines(db: Knex | Knex.Transaction, rows: readonly RecipeRow[]): Promise<Recipe[]> {
+  if (rows.length === 0) return [];
+  const lines = (await db<IngredientRow>('recipe_ingredients')
+    .whereIn(
+      'recipe_id',
+      rows.map((r) => r.id),
+    )
+    .orderBy([{ column: 'recipe_id' }, { column: 'position' }])) as IngredientRow[];
+  const byRecipe = new Map<string, IngredientRow[]>();
+  for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
+  // The pictures' descriptions, never their bytes.
+  const images = (await db<ImageInfoRow>('recipe_images')
+    .whereIn(
+      'recipe_id',
+      rows.map((r) => r.id),
+    )
+    .select('recipe_id', 'source_url', 'media_type', 'etag')) as ImageInfoRow[];
+  const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
+  return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null));
+}
+
+async function one(db: Knex | Knex.Transaction, householdId: string, recipeId: string): Promise<Recipe | null> {
+  const row = (await db<RecipeRow>('recipes').where({ household_id: householdId, id: recipeId }).first()) as RecipeRow | undefined;
+  return row ? ((await withLines(db, [row]))[0] ?? null) : null;
+}
+
+/** The first base that is not a recipe of the household (`self` counts as known: the cycle check refuses it). */
+async function unknownBase(trx: Knex.Transaction, householdId: string, bases: readonly string[], self: string | null): Promise<string | null> {
+  const wanted = bases.filter((b) => b !== self);
+  if (wanted.length === 0) return null;
+  const found = new Set(((await trx('recipes').where({ household_id: householdId }).whereIn('id', wanted).select('id')) as { id: string }[]).map((r) => r.id));
+  return wanted.find((b) => !found.has(b)) ?? null;
+}
+
+async function refusal(trx: Knex.Transaction, householdId: string, recipeId: string, content: RecipeContent): Promise<RecipeWriteRefusal | null> {
+  const bases = basesOf(content);
+  const unknown = await unknownBase(trx, householdId, bases, recipeId);
+  if (unknown !== null) return { refused: 'unknown-base', baseRecipeId: unknown };
+  const rows = (await trx('recipe_ingredients')
+    .where({ household_id: householdId })
+    .whereNotNull('base_recipe_id')
+    .select('recipe_id', 'base_recipe_id')) as { recipe_id: string; base_recipe_id: string }[];
+  const links = new Map<string, string[]>();
+  for (const r of rows) (links.get(r.recipe_id) ?? links.set(r.recipe_id, []).get(r.recipe_id)!).push(r.base_recipe_id);
+  links.set(recipeId, bases);
+  return reachesItself(recipeId, links) ? { refused: 'cycle' } : null;
+}
+
+async function writeLines(trx: Knex.Transaction, householdId: string, recipeId: string, content: RecipeContent) {
+  const rows = lineRows(householdId, recipeId, content);
+  // Chunks stay well under SQLite's bound-parameter limit.
+  for (let i = 0; i < rows.length; i += 50) await trx('recipe_ingredients').insert(rows.slice(i, i + 50));
+}
+
 export function knexRecipeStore(knex: Knex): RecipeStore {
-  const postgres = knex.client.config.client === 'pg';
-
-  /**
-   * Serializes the recipe writes of one household for the rest of the transaction, so that the base checks and
-   * the write are one step (SQLite: the single connection and its write lock already do).
-   */
-  async function lockHousehold(trx: Knex.Transaction, householdId: string) {
-    if (postgres) await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`recipes:${householdId}`]);
-  }
-
-  async function withLines(db: Knex | Knex.Transaction, rows: readonly RecipeRow[]): Promise<Recipe[]> {
-    if (rows.length === 0) return [];
-    const lines = (await db<IngredientRow>('recipe_ingredients')
-      .whereIn(
-        'recipe_id',
-        rows.map((r) => r.id),
-      )
-      .orderBy([{ column: 'recipe_id' }, { column: 'position' }])) as IngredientRow[];
-    const byRecipe = new Map<string, IngredientRow[]>();
-    for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
-    // The pictures' descriptions, never their bytes.
-    const images = (await db<ImageInfoRow>('recipe_images')
-      .whereIn(
-        'recipe_id',
-        rows.map((r) => r.id),
-      )
-      .select('recipe_id', 'source_url', 'media_type', 'etag')) as ImageInfoRow[];
-    const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
-    return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null));
-  }
-
-  async function one(db: Knex | Knex.Transaction, householdId: string, recipeId: string): Promise<Recipe | null> {
-    const row = (await db<RecipeRow>('recipes').where({ household_id: householdId, id: recipeId }).first()) as RecipeRow | undefined;
-    return row ? ((await withLines(db, [row]))[0] ?? null) : null;
-  }
-
-  /** The first base that is not a recipe of the household (`self` counts as known: the cycle check refuses it). */
-  async function unknownBase(trx: Knex.Transaction, householdId: string, bases: readonly string[], self: string | null): Promise<string | null> {
-    const wanted = bases.filter((b) => b !== self);
-    if (wanted.length === 0) return null;
-    const found = new Set(((await trx('recipes').where({ household_id: householdId }).whereIn('id', wanted).select('id')) as { id: string }[]).map((r) => r.id));
-    return wanted.find((b) => !found.has(b)) ?? null;
-  }
-
-  async function refusal(trx: Knex.Transaction, householdId: string, recipeId: string, content: RecipeContent): Promise<RecipeWriteRefusal | null> {
-    const bases = basesOf(content);
-    const unknown = await unknownBase(trx, householdId, bases, recipeId);
-    if (unknown !== null) return { refused: 'unknown-base', baseRecipeId: unknown };
-    const rows = (await trx('recipe_ingredients')
-      .where({ household_id: householdId })
-      .whereNotNull('base_recipe_id')
-      .select('recipe_id', 'base_recipe_id')) as { recipe_id: string; base_recipe_id: string }[];
-    const links = new Map<string, string[]>();
-    for (const r of rows) (links.get(r.recipe_id) ?? links.set(r.recipe_id, []).get(r.recipe_id)!).push(r.base_recipe_id);
-    links.set(recipeId, bases);
-    return reachesItself(recipeId, links) ? { refused: 'cycle' } : null;
-  }
-
-  async function writeLines(trx: Knex.Transaction, householdId: string, recipeId: string, content: RecipeContent) {
-    const rows = lineRows(householdId, recipeId, content);
-    // Chunks stay well under SQLite's bound-parameter limit.
-    for (let i = 0; i < rows.length; i += 50) await trx('recipe_ingredients').insert(rows.slice(i, i + 50));
-  }
-
   return translated<RecipeStore>(knex, {
     async create(householdId, id, content, at) {
       return knex.transaction(async (trx) => {

@@ -277,6 +277,22 @@ const STATE_SQL =
   'l.id, l.version, l.completed_at, l.derived_from, l.fresh_until ' +
   'from (select 1 as one) o left join households h on h.id = ? left join shopping_lists l on l.household_id = ? and l.plan_id = ?';
 
+// The list and its lines in one statement, its text built once (no query builder on every read).
+const selectList = `SELECT ${[...LIST_COLUMNS.map((c) => `l.${c}`), ...LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`)].join(', ')} FROM shopping_lists l LEFT JOIN shopping_list_lines x ON x.list_id = l.id`;
+const byPlanSql = `${selectList} WHERE l.household_id = ? AND l.plan_id = ? ORDER BY x.position`;
+const byLineSql = `${selectList} WHERE l.household_id = ? AND l.id IN (SELECT list_id FROM shopping_list_lines WHERE id = ?) ORDER BY x.position`;
+const contentColumns = (c: ShoppingListContent) => ({
+  generated_at: iso(c.generatedAt),
+  completed_at: c.completedAt === null ? null : iso(c.completedAt),
+  skipped_references: toJsonText(c.skippedReferences),
+  added_references: toJsonText(c.addedReferences),
+  trip: c.trip === null ? null : toJsonText(c.trip),
+  made_for: toJsonText(c.madeFor),
+  would_add: toJsonText(c.wouldAdd),
+  stale_since: c.staleSince === null ? null : iso(c.staleSince),
+});
+const derivationColumns = (d: Derivation | null) => ({ derived_from: d?.from ?? null, fresh_until: d === null ? null : iso(d.until) });
+
 export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   const postgres = knex.client.config.client === 'pg';
   const inputs = inputsSql(postgres);
@@ -284,27 +300,12 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   // reading and mapping thousands of rows on every derivation is what the revision spares; the one statement
   // carries the check.
   const logs = speedOf(knex).pantryLogs;
-  // The list and its lines in one statement, its text built once (no query builder on every read).
-  const selectList = `SELECT ${[...LIST_COLUMNS.map((c) => `l.${c}`), ...LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`)].join(', ')} FROM shopping_lists l LEFT JOIN shopping_list_lines x ON x.list_id = l.id`;
-  const byPlanSql = `${selectList} WHERE l.household_id = ? AND l.plan_id = ? ORDER BY x.position`;
-  const byLineSql = `${selectList} WHERE l.household_id = ? AND l.id IN (SELECT list_id FROM shopping_list_lines WHERE id = ?) ORDER BY x.position`;
   /** `lock` (Postgres, in a transaction) holds the list's row. */
   const read = async (db: Knex | Knex.Transaction, sql: string, bindings: readonly string[], lock = false): Promise<ShoppingList | null> => {
     const result = await db.raw(lock ? `${sql} FOR UPDATE OF l` : sql, [...bindings]);
     // better-sqlite3 answers the rows, pg a result holding them.
     return listOf((postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[]);
   };
-  const contentColumns = (c: ShoppingListContent) => ({
-    generated_at: iso(c.generatedAt),
-    completed_at: c.completedAt === null ? null : iso(c.completedAt),
-    skipped_references: toJsonText(c.skippedReferences),
-    added_references: toJsonText(c.addedReferences),
-    trip: c.trip === null ? null : toJsonText(c.trip),
-    made_for: toJsonText(c.madeFor),
-    would_add: toJsonText(c.wouldAdd),
-    stale_since: c.staleSince === null ? null : iso(c.staleSince),
-  });
-  const derivationColumns = (d: Derivation | null) => ({ derived_from: d?.from ?? null, fresh_until: d === null ? null : iso(d.until) });
   // A trip's pantry evidence and the change's pushes, in the change's transaction.
   const applyEffects = async (trx: Knex.Transaction, householdId: string, e: ListEffects) => {
     const added = (e.addObservations ?? []).map(observationRow);
