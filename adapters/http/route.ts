@@ -1,10 +1,11 @@
 import type Koa from 'koa';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { RateClass } from '../../config/config.js';
 import type { Authenticated } from '../../core/accounts/sessions.js';
 import type { AppError, ErrorOf } from '../../core/shared/errors.js';
 import type { Result } from '../../core/shared/result.js';
 import { answersOf, problemFor, type HttpProblem } from './problem.js';
+import { Uuid } from './schemas.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Closed by default: a route is Public only when it says so. */
@@ -169,6 +170,12 @@ interface Handled<D, A extends Auth, P, Q, B, E extends Tag> extends Declaration
   handle(ctx: Koa.Context, input: Input<D, A, P, Q, B> & { readonly refuse: (error: ErrorOf<NoInfer<E>>) => HttpProblem }): Promise<void> | void;
 }
 
+/** The path of a household's own routes, /api/v1/households/{householdId}/…, with no other parameter. */
+export const HouseholdPath = v.object({ householdId: Uuid });
+type InHousehold = v.InferOutput<typeof HouseholdPath>;
+/** A declaration of a household's route, which leaves out its path schema and that the household may not be found. */
+type OfHousehold<T, E extends Tag> = Omit<T, 'params' | 'errors'> & { readonly errors?: readonly E[] };
+
 /** A declared route, waiting for the dependencies of its resource. */
 export type Declared<D> = (deps: D) => AnyRoute;
 
@@ -192,23 +199,40 @@ function declared<D, A extends Auth, P, Q, B, E extends Tag>(tag: string, def: D
  * `route` declares a route one use case answers, `handledRoute` one that answers by itself.
  */
 export function resource<D>(tag: string) {
+  function route<A extends Auth = 'session', P = Record<string, never>, Q = Record<string, never>, B = undefined, E extends Tag = never, O = unknown>(def: Answered<D, A, P, Q, B, E, O>): Declared<D> {
+    return declared<D, A, P, Q, B, E>(tag, def, (deps) => async (ctx, request) => {
+      const input = { ...request, deps };
+      const result = await def.run(input);
+      if (!result.ok) throw problemFor(result.error);
+      if (def.headers) ctx.set(def.headers(result.value, input));
+      if (def.status !== 204) {
+        const body = def.reply ? def.reply(result.value, input) : result.value;
+        if (body !== undefined) ctx.body = body;
+      }
+      // After the body: Koa makes an empty body a 204, and a 202 with nothing to say keeps its status.
+      if (def.status) ctx.status = def.status;
+    });
+  }
+  function handledRoute<A extends Auth = 'session', P = Record<string, never>, Q = Record<string, never>, B = undefined, E extends Tag = never>(def: Handled<D, A, P, Q, B, E>): Declared<D> {
+    return declared<D, A, P, Q, B, E>(tag, def, (deps) => (ctx, request) => def.handle(ctx, { ...request, deps, refuse: problemFor }));
+  }
   return {
-    route<A extends Auth = 'session', P = Record<string, never>, Q = Record<string, never>, B = undefined, E extends Tag = never, O = unknown>(def: Answered<D, A, P, Q, B, E, O>): Declared<D> {
-      return declared<D, A, P, Q, B, E>(tag, def, (deps) => async (ctx, request) => {
-        const input = { ...request, deps };
-        const result = await def.run(input);
-        if (!result.ok) throw problemFor(result.error);
-        if (def.headers) ctx.set(def.headers(result.value, input));
-        if (def.status !== 204) {
-          const body = def.reply ? def.reply(result.value, input) : result.value;
-          if (body !== undefined) ctx.body = body;
-        }
-        // After the body: Koa makes an empty body a 204, and a 202 with nothing to say keeps its status.
-        if (def.status) ctx.status = def.status;
-      });
+    route,
+    handledRoute,
+    /**
+     * A route of a household (the path's only parameter is householdId): HouseholdPath validates it, and
+     * household-not-found, the answer to anyone not a member, comes before the failures the route lists.
+     */
+    householdRoute<A extends Auth = 'session', Q = Record<string, never>, B = undefined, E extends Tag = never, O = unknown>(
+      def: OfHousehold<Answered<D, A, InHousehold, Q, B, E | 'household-not-found', O>, E>,
+    ): Declared<D> {
+      return route<A, InHousehold, Q, B, E | 'household-not-found', O>({ ...def, params: HouseholdPath, errors: ['household-not-found', ...(def.errors ?? [])] });
     },
-    handledRoute<A extends Auth = 'session', P = Record<string, never>, Q = Record<string, never>, B = undefined, E extends Tag = never>(def: Handled<D, A, P, Q, B, E>): Declared<D> {
-      return declared<D, A, P, Q, B, E>(tag, def, (deps) => (ctx, request) => def.handle(ctx, { ...request, deps, refuse: problemFor }));
+    /** householdRoute for a route that answers by itself. */
+    handledHouseholdRoute<A extends Auth = 'session', Q = Record<string, never>, B = undefined, E extends Tag = never>(
+      def: OfHousehold<Handled<D, A, InHousehold, Q, B, E | 'household-not-found'>, E>,
+    ): Declared<D> {
+      return handledRoute<A, InHousehold, Q, B, E | 'household-not-found'>({ ...def, params: HouseholdPath, errors: ['household-not-found', ...(def.errors ?? [])] });
     },
   };
 }

@@ -71,7 +71,6 @@ const UpcomingCalendarEventsResponse = v.object({
   busyEvenings: v.array(BusyEveningResponse),
 });
 
-const HouseholdPath = v.object({ householdId: Uuid });
 const FeedPath = v.object({ householdId: Uuid, feedId: Uuid });
 const DevicePath = v.object({ householdId: Uuid, deviceKey: DeviceKey });
 const WindowQuery = v.object({ from: v.optional(IsoDate), to: v.optional(IsoDate) });
@@ -117,7 +116,7 @@ const BUSY_DOC =
   'earliest start wins, then the first title (code-point order), then the earliest end, then the feed listed first. Dates nothing ' +
   'touches are left out; the list is in date order.';
 
-const { route, handledRoute } = resource<CalendarFeedDeps & { readonly logger: Logger }>('Calendar feeds');
+const { route, handledHouseholdRoute, householdRoute } = resource<CalendarFeedDeps & { readonly logger: Logger }>('Calendar feeds');
 
 const base = '/api/v1/households/{householdId}';
 
@@ -147,16 +146,15 @@ const SYNC_DEVICE_CALENDAR_DOC =
   `startTime runs past midnight), title at most ${EVENT_TITLE_MAX} characters, location at most ${EVENT_LOCATION_MAX} or null. ` +
   `syncedAt is now, eventCount the events kept. ${FEED_DOC}`;
 
-const listUpcomingCalendarEventsRoute = handledRoute({
+const listUpcomingCalendarEventsRoute = handledHouseholdRoute({
   method: 'GET',
   path: `${base}/calendar-events`,
   operationId: 'listUpcomingCalendarEvents',
   summary: 'The events of every calendar feed of the household, and the busy evenings',
   description: LIST_UPCOMING_CALENDAR_EVENTS_DOC,
-  params: HouseholdPath,
   query: WindowQuery,
   responses: { 200: { description: 'The window, its slices and busy evenings', schema: UpcomingCalendarEventsResponse } },
-  errors: ['household-not-found', 'calendar-window-invalid'],
+  errors: ['calendar-window-invalid'],
   handle: async (ctx, { deps, caller, params, query, refuse }) => {
     const result = await upcomingCalendarEvents(deps, caller.account, params.householdId, { from: query.from ?? null, to: query.to ?? null });
     if (!result.ok) throw refuse(result.error);
@@ -171,45 +169,40 @@ const listUpcomingCalendarEventsRoute = handledRoute({
   },
 });
 
-const listCalendarFeedsRoute = route({
+const listCalendarFeedsRoute = householdRoute({
   method: 'GET',
   path: `${base}/calendar-feeds`,
   operationId: 'listCalendarFeeds',
   summary: 'The calendar feeds of the household, both kinds',
   description: `Any member reads. Oldest first (createdAt, then id). ${FEED_DOC}`,
-  params: HouseholdPath,
   query: FeedsQuery,
   responses: { 200: { description: 'The feeds', schema: v.array(CalendarFeedResponse) } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params, query }) => listCalendarFeeds(deps, caller.account, params.householdId, { deviceKey: query.deviceKey ?? null }),
   reply: (value) => value.map(feedResponse),
 });
 
-const createCalendarFeedRoute = route({
+const createCalendarFeedRoute = householdRoute({
   method: 'POST',
   path: `${base}/calendar-feeds`,
   operationId: 'createCalendarFeed',
   summary: 'Add an ICS calendar feed (adults only)',
   description: CREATE_CALENDAR_FEED_DOC,
-  params: HouseholdPath,
   body: CreateCalendarFeedRequest,
   responses: { 201: { description: 'Created', schema: CalendarFeedResponse } },
-  errors: ['household-not-found', 'adults-only', 'calendar-url-forbidden'],
+  errors: ['adults-only', 'calendar-url-forbidden'],
   run: ({ deps, caller, params, body }) => createCalendarFeed(deps, caller.account, params.householdId, body),
   status: 201,
   reply: feedResponse,
 });
 
-const syncDeviceCalendarRoute = route({
+const syncDeviceCalendarRoute = householdRoute({
   method: 'PUT',
   path: `${base}/calendar-feeds/device`,
   operationId: 'syncDeviceCalendar',
   summary: "Push a phone's calendar events",
   description: SYNC_DEVICE_CALENDAR_DOC,
-  params: HouseholdPath,
   body: SyncDeviceCalendarRequest,
   responses: { 200: { description: 'The device feed after the sync', schema: CalendarFeedResponse } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params, body }) => syncDeviceCalendar(deps, caller.account, params.householdId, body),
   reply: feedResponse,
 });

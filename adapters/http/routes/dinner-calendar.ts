@@ -15,7 +15,6 @@ import { Uuid } from '../schemas.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
 
 const DinnerCalendarLinkResponse = v.object({ url: v.nullable(v.string()), webcalUrl: v.nullable(v.string()) });
-const HouseholdPath = v.object({ householdId: Uuid });
 
 /** Subscribing clients poll; five minutes spares the database without hiding a changed dish for long. */
 const ICS_CACHE_CONTROL = 'private, max-age=300';
@@ -39,7 +38,7 @@ const FEED_DOC =
   `Cache-Control: ${ICS_CACHE_CONTROL}.`;
 
 type DinnerCalendarRouteDeps = ServiceDeps & { readonly settings: Pick<RouteSettings, 'publicBaseUrl'> };
-const { route, handledRoute } = resource<DinnerCalendarRouteDeps>('Dinner calendar');
+const { handledRoute, householdRoute } = resource<DinnerCalendarRouteDeps>('Dinner calendar');
 const base = '/api/v1/households/{householdId}/dinner-calendar';
 
 const toLink = (link: DinnerCalendarLinkView, { deps }: { readonly deps: DinnerCalendarRouteDeps }): v.InferOutput<typeof DinnerCalendarLinkResponse> => {
@@ -48,41 +47,37 @@ const toLink = (link: DinnerCalendarLinkView, { deps }: { readonly deps: DinnerC
   return { url, webcalUrl: url.replace(/^https?:/, 'webcal:') };
 };
 
-const getDinnerCalendarLinkRoute = route({
+const getDinnerCalendarLinkRoute = householdRoute({
   method: 'GET',
   path: base,
   operationId: 'getDinnerCalendarLink',
   summary: 'The household\'s dinner calendar link',
   description: `Any member, Junior included. ${LINK_DOC}`,
-  params: HouseholdPath,
   responses: { 200: { description: 'The link (both null while turned off)', schema: DinnerCalendarLinkResponse } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params }) => readDinnerCalendarLink(deps, caller.account, params.householdId),
   reply: toLink,
 });
 
-const resetDinnerCalendarLinkRoute = route({
+const resetDinnerCalendarLinkRoute = householdRoute({
   method: 'POST',
   path: `${base}/reset`,
   operationId: 'resetDinnerCalendarLink',
   summary: 'A new dinner calendar link (adults only)',
   description: `Draws a new token: the old address answers 404 from now on. A turned-off link is turned on again by this. ${LINK_DOC}`,
-  params: HouseholdPath,
   responses: { 200: { description: 'The new link', schema: DinnerCalendarLinkResponse } },
-  errors: ['household-not-found', 'adults-only'],
+  errors: ['adults-only'],
   run: ({ deps, caller, params }) => resetDinnerCalendarLink(deps, caller.account, params.householdId),
   reply: toLink,
 });
 
-const turnOffDinnerCalendarLinkRoute = route({
+const turnOffDinnerCalendarLinkRoute = householdRoute({
   method: 'DELETE',
   path: base,
   operationId: 'turnOffDinnerCalendarLink',
   summary: 'Turn the dinner calendar link off (adults only)',
   description: 'The address answers 404 from now on, and the link reads as null, until an adult resets it. Idempotent.',
-  params: HouseholdPath,
   responses: { 204: { description: 'Turned off' } },
-  errors: ['household-not-found', 'adults-only'],
+  errors: ['adults-only'],
   run: ({ deps, caller, params }) => turnOffDinnerCalendarLink(deps, caller.account, params.householdId),
   status: 204,
 });

@@ -83,7 +83,6 @@ const MealEventResponse = v.object({
 });
 const PagedMealEventResponse = v.object({ items: v.array(MealEventResponse), nextCursor: v.nullable(v.string()), total: v.null() });
 
-const HouseholdPath = v.object({ householdId: Uuid });
 const EventPath = v.object({ householdId: Uuid, eventId: Uuid });
 const ListQuery = v.object({
   from: v.optional(IsoDate),
@@ -145,7 +144,7 @@ const JUNIOR_DOC =
   `servingTime, availableCookingMinutes and notes null, no guests, and a date from today through today + ${JUNIOR_WINDOW_DAYS} days ` +
   "in the household's time zone (both included, past dates refused); anything else from a Junior is 403 junior_forbidden.";
 
-const { route, handledRoute } = resource<ServiceDeps>('Meal events');
+const { route, handledHouseholdRoute, householdRoute } = resource<ServiceDeps>('Meal events');
 
 const base = '/api/v1/households/{householdId}/events';
 
@@ -170,16 +169,15 @@ const DELETE_MEAL_EVENT_RUN_DOC =
   'serving time, cooking minutes, notes and party). None is 404 run_not_found, more than one 409 run_not_unique with nothing ' +
   'removed. Neither ids nor all of type, from and through is 400 validation_failed.';
 
-const listMealEventsRoute = route({
+const listMealEventsRoute = householdRoute({
   method: 'GET',
   path: base,
   operationId: 'listMealEvents',
   summary: 'The household\'s meal events, earliest first',
   description: LIST_MEAL_EVENTS_DOC,
-  params: HouseholdPath,
   query: ListQuery,
   responses: { 200: { description: 'A page of events', schema: PagedMealEventResponse } },
-  errors: ['household-not-found', 'page-cursor-invalid', 'event-invalid'],
+  errors: ['page-cursor-invalid', 'event-invalid'],
   run: ({ deps, caller, params, query }) => listEvents(deps, caller.account, params.householdId, {
     from: query.from ?? null,
     to: query.to ?? null,
@@ -189,47 +187,44 @@ const listMealEventsRoute = route({
   reply: (value) => ({ items: value.items.map(toResponse), nextCursor: value.nextCursor, total: null }),
 });
 
-const createMealEventRoute = route({
+const createMealEventRoute = householdRoute({
   method: 'POST',
   path: base,
   operationId: 'createMealEvent',
   summary: 'Add a meal event (adults; a Junior only her own presence)',
   description: `${JUNIOR_DOC} ${SHAPE_DOC} ${AVOID_DOC}`,
-  params: HouseholdPath,
   body: MealEventChangeRequest,
   responses: { 201: { description: 'Created', schema: MealEventResponse } },
-  errors: ['household-not-found', 'junior-forbidden', 'avoid-conflict', 'event-invalid'],
+  errors: ['junior-forbidden', 'avoid-conflict', 'event-invalid'],
   run: ({ deps, caller, params, body }) => createEvent(deps, caller.account, params.householdId, { ...toFields(body), date: body.date }, { replaceDish: body.replaceDish }),
   status: 201,
   headers: (value, { params }) => ({ Location: `/api/v1/households/${params.householdId}/events/${value.id}` }),
   reply: toResponse,
 });
 
-const createMealEventRunRoute = route({
+const createMealEventRunRoute = householdRoute({
   method: 'POST',
   path: `${base}/run`,
   operationId: 'createMealEventRun',
   summary: 'Add the same event on every day of a span (adults only)',
   description: CREATE_MEAL_EVENT_RUN_DOC,
-  params: HouseholdPath,
   body: CreateMealEventRunRequest,
   responses: { 201: { description: 'Created, in date order', schema: v.array(MealEventResponse) } },
-  errors: ['household-not-found', 'adults-only', 'avoid-conflict', 'event-invalid'],
+  errors: ['adults-only', 'avoid-conflict', 'event-invalid'],
   run: ({ deps, caller, params, body }) => createRun(deps, caller.account, params.householdId, { ...toFields(body), from: body.from, through: body.through }, { replaceDish: body.replaceDish }),
   status: 201,
   reply: (value) => value.map(toResponse),
 });
 
-const updateMealEventRunRoute = handledRoute({
+const updateMealEventRunRoute = handledHouseholdRoute({
   method: 'PATCH',
   path: `${base}/run`,
   operationId: 'updateMealEventRun',
   summary: 'Replace the days of a run, or shorten it (adults only)',
   description: UPDATE_MEAL_EVENT_RUN_DOC,
-  params: HouseholdPath,
   body: UpdateMealEventRunRequest,
   responses: { 200: { description: 'The replaced events', schema: v.array(MealEventResponse) } },
-  errors: ['household-not-found', 'adults-only', 'event-not-found', 'avoid-conflict', 'event-invalid'],
+  errors: ['adults-only', 'event-not-found', 'avoid-conflict', 'event-invalid'],
   handle: async (ctx, { deps, caller, params, body, refuse }) => {
     const days = body.days.map((d) => ({ ...toFields(d), date: d.date }));
     const result = await editRun(deps, caller.account, params.householdId, { ids: body.ids, days }, { replaceDish: body.replaceDish });
@@ -238,16 +233,15 @@ const updateMealEventRunRoute = handledRoute({
   },
 });
 
-const deleteMealEventRunRoute = handledRoute({
+const deleteMealEventRunRoute = handledHouseholdRoute({
   method: 'DELETE',
   path: `${base}/run`,
   operationId: 'deleteMealEventRun',
   summary: 'Remove a run (adults only)',
   description: DELETE_MEAL_EVENT_RUN_DOC,
-  params: HouseholdPath,
   query: DeleteRunQuery,
   responses: { 204: { description: 'Removed' } },
-  errors: ['household-not-found', 'adults-only', 'event-not-found', 'run-not-found', 'run-not-unique', 'event-invalid'],
+  errors: ['adults-only', 'event-not-found', 'run-not-found', 'run-not-unique', 'event-invalid'],
   handle: async (ctx, { deps, caller, params, query, refuse }) => {
     let selection: RunSelection;
     if (query.ids !== undefined) selection = { ids: query.ids };

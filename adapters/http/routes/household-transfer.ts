@@ -283,7 +283,6 @@ function recogniseDocument(body: unknown): void {
   }
 }
 
-const HouseholdPath = v.object({ householdId: Uuid });
 
 const FORMAT_DOC =
   `The document is JSON of format "${HOUSEHOLD_FORMAT}", version ${HOUSEHOLD_FORMAT_VERSION}, described by the JSON Schema at ${HOUSEHOLD_SCHEMA_PATH}. ` +
@@ -311,21 +310,20 @@ const importDoc = (settings: TransferSettings) =>
     'Nothing is written unless all of it is: one transaction.';
 
 type TransferRouteDeps = ServiceDeps & { readonly settings: TransferSettings };
-const { handledRoute } = resource<TransferRouteDeps>('Households');
+const { handledRoute, handledHouseholdRoute } = resource<TransferRouteDeps>('Households');
 
 // Both routes carry the document's schema, which holds the picture limit this service was started with.
 const exportHouseholdRoute = (settings: TransferSettings) =>
-  handledRoute({
+  handledHouseholdRoute({
     method: 'GET',
     path: '/api/v1/households/{householdId}/export',
     operationId: 'exportHousehold',
     summary: 'Download the household',
     description: EXPORT_DOC,
-    params: HouseholdPath,
     responses: {
       200: { description: 'The household document', schema: documentSchema(settings.imageMaxBytes), headers: { 'Content-Disposition': 'attachment; filename="<name>-<YYYY-MM-DD>.json"' } },
     },
-    errors: ['household-not-found', 'export-owner-only'],
+    errors: ['export-owner-only'],
     handle: async (ctx, { deps, caller, params, refuse }) => {
       const result = await exportHousehold(deps, caller.account, params.householdId);
       if (!result.ok) throw refuse(result.error);

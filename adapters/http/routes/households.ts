@@ -53,7 +53,6 @@ const UpdateHouseholdRequest = v.object({
   ),
   libraryRecipesOn: v.optional(v.boolean()),
 });
-const HouseholdPath = v.object({ householdId: Uuid });
 const MemberPath = v.object({ householdId: Uuid, memberId: Uuid });
 const InvitePath = v.object({ householdId: Uuid, code: v.pipe(v.string(), v.maxLength(32, 'at most 32 characters')) });
 const MemberName = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(80, 'at most 80 characters'));
@@ -87,7 +86,7 @@ export function toHouseholdResponse(h: HouseholdWithMembers): v.InferOutput<type
   };
 }
 
-const { route } = resource<ServiceDeps>('Households');
+const { route, householdRoute } = resource<ServiceDeps>('Households');
 
 const UPDATE_HOUSEHOLD_DOC =
   'Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes ' +
@@ -123,43 +122,39 @@ const createHouseholdRoute = route({
   reply: toHouseholdResponse,
 });
 
-const getHouseholdRoute = route({
+const getHouseholdRoute = householdRoute({
   method: 'GET',
   path: '/api/v1/households/{householdId}',
   operationId: 'getHousehold',
   summary: 'A household the caller belongs to',
   description: 'Any member reads. A household the caller is not in answers 404, as if it did not exist.',
-  params: HouseholdPath,
   responses: { 200: { description: 'The household', schema: HouseholdResponse } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params }) => getHousehold(deps, caller.account, params.householdId),
   reply: toHouseholdResponse,
 });
 
-const updateHouseholdRoute = route({
+const updateHouseholdRoute = householdRoute({
   method: 'PATCH',
   path: '/api/v1/households/{householdId}',
   operationId: 'updateHousehold',
   summary: 'Change a household (adults only)',
   description: UPDATE_HOUSEHOLD_DOC,
-  params: HouseholdPath,
   body: UpdateHouseholdRequest,
   responses: { 200: { description: 'The household after the change', schema: HouseholdResponse } },
-  errors: ['household-not-found', 'adults-only', 'time-zone-unknown'],
+  errors: ['adults-only', 'time-zone-unknown'],
   run: ({ deps, caller, params, body }) => updateHousehold(deps, caller.account, params.householdId, body),
   reply: toHouseholdResponse,
 });
 
-const addMemberRoute = route({
+const addMemberRoute = householdRoute({
   method: 'POST',
   path: '/api/v1/households/{householdId}/members',
   operationId: 'addMember',
   summary: 'Add a named person without an account (adults only)',
   description: 'A child, or a partner who has not signed up yet. An invite made for this person links their account when they join.',
-  params: HouseholdPath,
   body: AddMemberRequest,
   responses: { 201: { description: 'Added', schema: MemberResponse } },
-  errors: ['household-not-found', 'adults-only'],
+  errors: ['adults-only'],
   run: ({ deps, caller, params, body }) => addNamedMember(deps, caller.account, params.householdId, body),
   status: 201,
   reply: toMemberResponse,
@@ -192,29 +187,27 @@ const removeMemberRoute = route({
   status: 204,
 });
 
-const createInviteRoute = route({
+const createInviteRoute = householdRoute({
   method: 'POST',
   path: '/api/v1/households/{householdId}/invites',
   operationId: 'createInvite',
   summary: 'Make an invite code (adults only)',
   description: CREATE_INVITE_DOC,
-  params: HouseholdPath,
   body: CreateInviteRequest,
   responses: { 201: { description: 'Created', schema: InviteResponse } },
-  errors: ['household-not-found', 'adults-only', 'member-not-found'],
+  errors: ['adults-only', 'member-not-found'],
   run: ({ deps, caller, params, body }) => createInvite(deps, caller.account, params.householdId, body),
   status: 201,
   reply: toInviteResponse,
 });
 
-const listInvitesRoute = route({
+const listInvitesRoute = householdRoute({
   method: 'GET',
   path: '/api/v1/households/{householdId}/invites',
   operationId: 'listInvites',
   summary: 'The unused, unexpired invite codes (adults only)',
-  params: HouseholdPath,
   responses: { 200: { description: 'Open codes, newest first', schema: v.array(InviteResponse) } },
-  errors: ['household-not-found', 'adults-only'],
+  errors: ['adults-only'],
   run: ({ deps, caller, params }) => listInvites(deps, caller.account, params.householdId),
   reply: (invites) => invites.map(toInviteResponse),
 });

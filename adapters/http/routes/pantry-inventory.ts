@@ -67,7 +67,6 @@ const InventorySummaryResponse = v.object({
   matchesByPlace: PlaceCounts,
 });
 
-const HouseholdPath = v.object({ householdId: Uuid });
 const ObservationPath = v.object({ householdId: Uuid, observationId: Uuid });
 const Q = v.optional(v.pipe(v.string(), v.maxLength(L.displayNameMax, `at most ${L.displayNameMax} characters`)));
 const SummaryQuery = v.object({ q: Q, place: v.optional(v.picklist(STORAGE_LOCATIONS)) });
@@ -87,7 +86,7 @@ const MODEL_DOC = 'Rows are derived from the observation log by the model of doc
 const ORDER_DOC = 'Order: section (UseSoon, LikelyAvailable, Uncertain, Aged), then usePriority (High, Normal, Low), then displayName (lower case), then foodKey.';
 const Q_DOC = 'q matches a row when, in lower case, it is part of the display name or the food key, or when normalizeFoodKey(q) is part of the food key.';
 
-const { route } = resource<ServiceDeps>('Pantry');
+const { route, householdRoute } = resource<ServiceDeps>('Pantry');
 
 const base = '/api/v1/households/{householdId}/inventory';
 
@@ -117,16 +116,15 @@ const REMOVE_INVENTORY_OBSERVATION_DOC =
   'Any member. The row is derived from the log, so it returns to exactly its state before the observation. 404 observation_not_found when the ' +
   'household has no observation with this id: it is already gone, so clients treat the 404 as done (a retry, or a second device, got there first).';
 
-const listInventoryRoute = route({
+const listInventoryRoute = householdRoute({
   method: 'GET',
   path: base,
   operationId: 'listInventory',
   summary: 'A page of the pantry',
   description: LIST_INVENTORY_DOC,
-  params: HouseholdPath,
   query: ListQuery,
   responses: { 200: { description: 'A page of pantry rows', schema: PagedInventoryItemResponse } },
-  errors: ['household-not-found', 'page-cursor-invalid'],
+  errors: ['page-cursor-invalid'],
   run: ({ deps, caller, params, query }) => listInventory(deps, caller.account, params.householdId, {
     q: query.q ?? null,
     place: query.place ?? null,
@@ -137,29 +135,26 @@ const listInventoryRoute = route({
   reply: (value) => ({ items: value.items.map(toPantryRowResponse), nextCursor: value.nextCursor, total: value.total }),
 });
 
-const inventorySummaryRoute = route({
+const inventorySummaryRoute = householdRoute({
   method: 'GET',
   path: `${base}/summary`,
   operationId: 'inventorySummary',
   summary: 'Counts of the pantry by section and place',
   description: INVENTORY_SUMMARY_DOC,
-  params: HouseholdPath,
   query: SummaryQuery,
   responses: { 200: { description: 'The counts', schema: InventorySummaryResponse } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params, query }) => inventorySummary(deps, caller.account, params.householdId, { q: query.q ?? null, place: query.place ?? null }),
 });
 
-const addInventoryObservationRoute = route({
+const addInventoryObservationRoute = householdRoute({
   method: 'POST',
   path: `${base}/observations`,
   operationId: 'addInventoryObservation',
   summary: 'Record what the household saw, bought, used or finished',
   description: ADD_INVENTORY_OBSERVATION_DOC,
-  params: HouseholdPath,
   body: AddInventoryObservationRequest,
   responses: { 200: { description: 'The observation and the row after it', schema: AddObservationResponse } },
-  errors: ['household-not-found', 'food-key-empty'],
+  errors: ['food-key-empty'],
   run: ({ deps, caller, params, body }) => addObservation(deps, caller.account, params.householdId, {
     foodKey: body.foodKey ?? null,
     displayName: body.displayName ?? null,
@@ -173,16 +168,15 @@ const addInventoryObservationRoute = route({
   reply: (value) => ({ observationId: value.observationId, item: toPantryRowResponse(value.item) }),
 });
 
-const removeInventoryObservationsRoute = route({
+const removeInventoryObservationsRoute = householdRoute({
   method: 'DELETE',
   path: `${base}/observations`,
   operationId: 'removeInventoryObservations',
   summary: 'Clear the pantry, or one place of it (adults only)',
   description: REMOVE_INVENTORY_OBSERVATIONS_DOC,
-  params: HouseholdPath,
   query: RemoveQuery,
   responses: { 200: { description: 'How many observations went', schema: v.object({ removedObservations: v.number() }) } },
-  errors: ['household-not-found', 'adults-only'],
+  errors: ['adults-only'],
   run: ({ deps, caller, params, query }) => removeObservations(deps, caller.account, params.householdId, query.location ?? null),
 });
 

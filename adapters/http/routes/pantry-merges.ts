@@ -10,7 +10,7 @@ import {
 } from '../../../core/pantry/merges.js';
 import { MERGE_SIGNALS } from '../../../core/pantry/merge-suggestions.js';
 import { MERGE_PAGE_DEFAULT, MERGE_PAGE_MAX, MERGE_SUGGESTIONS_MAX, UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
-import type { UnitWeight } from '../../../core/pantry/types.js';
+import type { PantryMerge, PantryMergeRejection, UnitWeight } from '../../../core/pantry/types.js';
 import { listUnitWeights, removeUnitWeight, setUnitWeight } from '../../../core/pantry/unit-weights.js';
 import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
@@ -40,9 +40,14 @@ const PantryMergeResponse = v.object({ fromKey: v.string(), toKey: v.string(), i
 const MergeEntry = v.object({ fromKey: v.string(), fromDisplayName: v.string(), toKey: v.string(), toDisplayName: v.string(), mergedAt: IsoDateTime });
 const RejectionEntry = v.object({ keyA: v.string(), keyADisplayName: v.string(), keyB: v.string(), keyBDisplayName: v.string(), decidedAt: IsoDateTime });
 const page = <T extends v.GenericSchema>(item: T) => v.object({ items: v.array(item), nextCursor: v.nullable(v.string()), total: v.number() });
+/** The page a list route was asked for. */
+const pageAsked = (query: { cursor?: string | undefined; limit?: number | undefined }) => ({ cursor: query.cursor ?? null, limit: query.limit ?? MERGE_PAGE_DEFAULT });
+/** A page of a list as answered: its items made answers, the cursor and the count as they are. */
+const pageOf =
+  <T, R>(answer: (item: T) => R) =>
+  (p: { readonly items: readonly T[]; readonly nextCursor: string | null; readonly total: number }) => ({ items: p.items.map(answer), nextCursor: p.nextCursor, total: p.total });
 const UnitWeightResponse = v.object({ foodKey: v.string(), unit: v.string(), displayName: v.string(), grams: v.number(), updatedAt: IsoDateTime });
 
-const HouseholdPath = v.object({ householdId: Uuid });
 const FromKeyPath = v.object({ householdId: Uuid, fromKey: FoodKey });
 const PairPath = v.object({ householdId: Uuid, keyA: FoodKey, keyB: FoodKey });
 const UnitWeightPath = v.object({ householdId: Uuid, foodKey: FoodKey, unit: Unit });
@@ -67,7 +72,7 @@ const KEY_DOC = 'Keys are normalized with normalizeFoodKey (so "Cherrytomater" a
 const PAGE_DOC = `limit 1 to ${MERGE_PAGE_MAX}, default ${MERGE_PAGE_DEFAULT}; nextCursor is null on the last page. Cursors are opaque and sealed to this list and household: any other is 400 validation_failed. total counts the whole list.`;
 const UNIT_DOC = 'The unit is compared trimmed, with inner spaces single and in lower case ("Stk" and "stk" are one unit).';
 
-const { route, handledRoute } = resource<ServiceDeps>('Pantry');
+const { route, householdRoute } = resource<ServiceDeps>('Pantry');
 
 const base = '/api/v1/households/{householdId}/inventory';
 
@@ -97,51 +102,39 @@ const SET_UNIT_WEIGHT_DOC =
   'sent. No shopping list is rebuilt: the purchase conversion reads the weight when it next runs (a food merged into another uses the ' +
   "surviving food's weight when it has none of its own).";
 
-const listPantryMergeSuggestionsRoute = route({
+const listPantryMergeSuggestionsRoute = householdRoute({
   method: 'GET',
   path: `${base}/merge-suggestions`,
   operationId: 'listPantryMergeSuggestions',
   summary: 'Pairs of pantry rows that look like one food',
   description: LIST_PANTRY_MERGE_SUGGESTIONS_DOC,
-  params: HouseholdPath,
   responses: { 200: { description: 'Up to three pairs', schema: v.array(PantryMergeSuggestionResponse) } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params }) => listMergeSuggestions(deps, caller.account, params.householdId),
   reply: (value) => value.map((s) => ({ from: toPantryRowResponse(s.from), to: toPantryRowResponse(s.to), signal: s.signal })),
 });
 
-const listPantryMergesRoute = handledRoute({
+const listPantryMergesRoute = householdRoute({
   method: 'GET',
   path: `${base}/merges`,
   operationId: 'listPantryMerges',
   summary: 'The merges that stand',
   description: `Any member reads. Ordered by the surviving key (toKey), then the newest answer first (mergedAt), then fromKey. ${PAGE_DOC}`,
-  params: HouseholdPath,
   query: PageQuery,
   responses: { 200: { description: 'A page of merges', schema: page(MergeEntry) } },
-  errors: ['household-not-found', 'page-cursor-invalid'],
-  handle: async (ctx, { deps, caller, params, query, refuse }) => {
-    const result = await listPantryMerges(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit ?? MERGE_PAGE_DEFAULT });
-    if (!result.ok) throw refuse(result.error);
-    const { items, nextCursor, total } = result.value;
-    ctx.body = {
-      items: items.map((m) => ({ fromKey: m.fromKey, fromDisplayName: m.fromDisplayName, toKey: m.toKey, toDisplayName: m.toDisplayName, mergedAt: m.mergedAt.toISOString() })),
-      nextCursor,
-      total,
-    };
-  },
+  errors: ['page-cursor-invalid'],
+  run: ({ deps, caller, params, query }) => listPantryMerges(deps, caller.account, params.householdId, pageAsked(query)),
+  reply: pageOf((m: PantryMerge) => ({ fromKey: m.fromKey, fromDisplayName: m.fromDisplayName, toKey: m.toKey, toDisplayName: m.toDisplayName, mergedAt: m.mergedAt.toISOString() })),
 });
 
-const mergePantryKeysRoute = route({
+const mergePantryKeysRoute = householdRoute({
   method: 'POST',
   path: `${base}/merges`,
   operationId: 'mergePantryKeys',
   summary: 'Say that two food keys are one food (adults only)',
   description: MERGE_PANTRY_KEYS_DOC,
-  params: HouseholdPath,
   body: MergePantryKeysRequest,
   responses: { 200: { description: 'The merge and the surviving row', schema: PantryMergeResponse } },
-  errors: ['household-not-found', 'adults-only', 'same-food', 'mutual-merge', 'pantry-food-not-found', 'food-key-empty'],
+  errors: ['adults-only', 'same-food', 'mutual-merge', 'pantry-food-not-found', 'food-key-empty'],
   run: ({ deps, caller, params, body }) => mergePantryKeys(deps, caller.account, params.householdId, { fromKey: body.fromKey, toKey: body.toKey }),
   reply: (value) => ({ fromKey: value.fromKey, toKey: value.toKey, item: toPantryRowResponse(value.item) }),
 });
@@ -159,38 +152,28 @@ const splitPantryMergeRoute = route({
   status: 204,
 });
 
-const listPantryMergeRejectionsRoute = handledRoute({
+const listPantryMergeRejectionsRoute = householdRoute({
   method: 'GET',
   path: `${base}/merge-rejections`,
   operationId: 'listPantryMergeRejections',
   summary: 'Pairs answered as different foods',
   description: `Any member reads. Newest answer first (decidedAt), then keyA, then keyB; keyA < keyB. ${PAGE_DOC}`,
-  params: HouseholdPath,
   query: PageQuery,
   responses: { 200: { description: 'A page of rejections', schema: page(RejectionEntry) } },
-  errors: ['household-not-found', 'page-cursor-invalid'],
-  handle: async (ctx, { deps, caller, params, query, refuse }) => {
-    const result = await listPantryMergeRejections(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit ?? MERGE_PAGE_DEFAULT });
-    if (!result.ok) throw refuse(result.error);
-    const { items, nextCursor, total } = result.value;
-    ctx.body = {
-      items: items.map((r) => ({ keyA: r.keyA, keyADisplayName: r.keyADisplayName, keyB: r.keyB, keyBDisplayName: r.keyBDisplayName, decidedAt: r.decidedAt.toISOString() })),
-      nextCursor,
-      total,
-    };
-  },
+  errors: ['page-cursor-invalid'],
+  run: ({ deps, caller, params, query }) => listPantryMergeRejections(deps, caller.account, params.householdId, pageAsked(query)),
+  reply: pageOf((r: PantryMergeRejection) => ({ keyA: r.keyA, keyADisplayName: r.keyADisplayName, keyB: r.keyB, keyBDisplayName: r.keyBDisplayName, decidedAt: r.decidedAt.toISOString() })),
 });
 
-const rejectPantryMergeRoute = route({
+const rejectPantryMergeRoute = householdRoute({
   method: 'POST',
   path: `${base}/merge-rejections`,
   operationId: 'rejectPantryMerge',
   summary: 'Say that two food keys are different foods (adults only)',
   description: REJECT_PANTRY_MERGE_DOC,
-  params: HouseholdPath,
   body: RejectPantryMergeRequest,
   responses: { 204: { description: 'Stored' } },
-  errors: ['household-not-found', 'adults-only', 'same-food', 'food-key-empty'],
+  errors: ['adults-only', 'same-food', 'food-key-empty'],
   run: ({ deps, caller, params, body }) => rejectPantryMerge(deps, caller.account, params.householdId, body),
   status: 204,
 });
@@ -208,16 +191,15 @@ const removePantryMergeRejectionRoute = route({
   status: 204,
 });
 
-const listUnitWeightsRoute = route({
+const listUnitWeightsRoute = householdRoute({
   method: 'GET',
   path: `${base}/unit-weights`,
   operationId: 'listUnitWeights',
   summary: "The household's own grams per food and unit",
   description: `Any member reads. Not paged; ordered by foodKey, then unit. foodKey (normalized with normalizeFoodKey) narrows to one food.`,
-  params: HouseholdPath,
   query: UnitWeightQuery,
   responses: { 200: { description: 'The weights', schema: v.array(UnitWeightResponse) } },
-  errors: ['household-not-found', 'food-key-empty'],
+  errors: ['food-key-empty'],
   run: ({ deps, caller, params, query }) => listUnitWeights(deps, caller.account, params.householdId, query.foodKey ?? null),
   reply: (value) => value.map(toUnitWeight),
 });

@@ -4,7 +4,7 @@ import { AI_TIPS_PER_DAY } from '../../../core/plans/planner-ai.js';
 import { acceptSuggestions, EATEN_LATELY_DAYS, suggestWeek, type WeekSuggestion } from '../../../core/plans/suggestions.js';
 import type { PlanView } from '../../../core/plans/plans.js';
 import { householdAi, pauseHouseholdAi, type HouseholdAiView } from '../../../core/plans/ai-pause.js';
-import { mount, resource } from '../route.js';
+import { HouseholdPath, mount, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PlanResponse, toPlan } from './plans.js';
@@ -151,7 +151,7 @@ const getHouseholdAiRoute = route({
   summary: "A household's AI: its pause and this month's calls (platform admins)",
   description: GET_HOUSEHOLD_AI_DOC,
   tag: 'Operator',
-  params: v.object({ householdId: Uuid }),
+  params: HouseholdPath,
   responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
   errors: ['platform-admin-only', 'household-not-found'],
   run: ({ deps, caller, params }) => householdAi(deps, caller.account, params.householdId),
@@ -165,7 +165,7 @@ const pauseHouseholdAiRoute = route({
   summary: "Pause a household's AI until a time, or lift the pause (platform admins)",
   description: PAUSE_HOUSEHOLD_AI_DOC,
   tag: 'Operator',
-  params: v.object({ householdId: Uuid }),
+  params: HouseholdPath,
   body: PauseAiRequest,
   responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
   errors: ['platform-admin-only', 'household-not-found'],

@@ -61,7 +61,7 @@ const DAY_DOC =
   'the ids of the day\'s meal events (whether the week\'s shopping list holds back more to buy is the list\'s staleSince and ' +
   'wouldAdd). Derived at every read, so events and member changes show at once.';
 
-const { route } = resource<ServiceDeps>('Weekly plans');
+const { route, householdRoute } = resource<ServiceDeps>('Weekly plans');
 
 const base = '/api/v1/households/{householdId}/plans';
 
@@ -86,16 +86,15 @@ const ensureWeekPlanRoute = route({
   reply: toPlan,
 });
 
-const listPlansRoute = route({
+const listPlansRoute = householdRoute({
   method: 'GET',
   path: base,
   operationId: 'listPlans',
   summary: 'Plans of the weeks overlapping a range',
   description: `from defaults to today in the household's time zone, to to four weeks on; at most ${PLAN_RANGE_MAX_DAYS} days. Only weeks with a plan are listed. ${DAY_DOC}`,
-  params: v.object({ householdId: Uuid }),
   query: v.object({ from: v.optional(IsoDate), to: v.optional(IsoDate) }),
   responses: { 200: { description: 'Plans by week', schema: v.array(PlanResponse) } },
-  errors: ['household-not-found', 'plan-range-invalid'],
+  errors: ['plan-range-invalid'],
   run: ({ deps, caller, params, query }) => listPlans(deps, caller.account, params.householdId, query),
   reply: (value) => value.map(toPlan),
 });

@@ -35,7 +35,6 @@ const PurchaseClassificationResponse = v.object({
   examples: v.array(v.object({ productName: v.string(), novaGroup: v.number(), nutriScore: v.nullable(v.string()) })),
 });
 
-const HouseholdPath = v.object({ householdId: Uuid });
 const ListQuery = v.object({
   cursor: v.optional(v.pipe(v.string(), v.check((c) => c.length <= 8192, 'not a cursor of this list'))),
   limit: v.optional(
@@ -56,7 +55,7 @@ const ClassificationQuery = v.object({
   ),
 });
 
-const { route } = resource<ServiceDeps>('Receipts');
+const { householdRoute } = resource<ServiceDeps>('Receipts');
 
 const base = '/api/v1/households/{householdId}';
 
@@ -76,31 +75,28 @@ const PURCHASE_CLASSIFICATION_DOC =
   'from the table) are processingUnknown. heavilyProcessed + processed + lightlyProcessed = linesRecognised: a ' +
   'share is of recognised lines only. examples: up to five heavily processed products, by name then id.';
 
-const addReceiptRoute = route({
+const addReceiptRoute = householdRoute({
   method: 'POST',
   path: `${base}/receipts`,
   operationId: 'addReceipt',
   summary: 'Record a receipt',
   description: ADD_RECEIPT_DOC,
-  params: HouseholdPath,
   body: ReceiptRequest,
   responses: { 201: { description: 'Recorded', schema: ReceiptCreated } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params, body }) => addReceipt(deps, caller.account, params.householdId, body),
   status: 201,
   reply: (value) => ({ id: value.id, linesRecognised: value.linesRecognised, linesTotal: value.linesTotal }),
 });
 
-const listReceiptsRoute = route({
+const listReceiptsRoute = householdRoute({
   method: 'GET',
   path: `${base}/receipts`,
   operationId: 'listReceipts',
   summary: "A page of the household's receipts",
   description: LIST_RECEIPTS_DOC,
-  params: HouseholdPath,
   query: ListQuery,
   responses: { 200: { description: 'A page', schema: ReceiptPage } },
-  errors: ['household-not-found', 'page-cursor-invalid'],
+  errors: ['page-cursor-invalid'],
   run: ({ deps, caller, params, query }) => listReceipts(deps, caller.account, params.householdId, { cursor: query.cursor ?? null, limit: query.limit }),
   reply: (value) => ({
     items: value.items.map((r) => ({ id: r.id, purchasedAt: r.purchasedAt.toISOString(), chain: r.chain, linesTotal: r.linesTotal, linesRecognised: r.linesRecognised })),
@@ -109,17 +105,15 @@ const listReceiptsRoute = route({
   }),
 });
 
-const purchaseClassificationRoute = route({
+const purchaseClassificationRoute = householdRoute({
   method: 'GET',
   path: `${base}/shopping/purchase-classification`,
   operationId: 'purchaseClassification',
   summary: 'How processed the household buys',
   description: PURCHASE_CLASSIFICATION_DOC,
   tag: 'Shopping',
-  params: HouseholdPath,
   query: ClassificationQuery,
   responses: { 200: { description: 'The classification', schema: PurchaseClassificationResponse } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params, query }) => purchaseClassification(deps, caller.account, params.householdId, query.days),
   reply: (value) => ({ ...value, examples: value.examples.map((e) => ({ ...e })) }),
 });

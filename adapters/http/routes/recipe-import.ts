@@ -67,18 +67,17 @@ const DESCRIPTION =
     .join('; ') +
   '. A Junior gets 403 adults_only.';
 
-const { handledRoute } = resource<RecipeImportDeps & Pick<HouseholdDeps, 'households'>>('Recipes');
+const { handledHouseholdRoute } = resource<RecipeImportDeps & Pick<HouseholdDeps, 'households'>>('Recipes');
 
-const previewRecipeImportRoute = handledRoute({
+const previewRecipeImportRoute = handledHouseholdRoute({
   method: 'POST',
   path: '/api/v1/households/{householdId}/recipes/import',
   operationId: 'previewRecipeImport',
   summary: 'Read the recipe on a web page, to save after a look (adults only)',
   description: DESCRIPTION,
-  params: v.object({ householdId: Uuid }),
   body: RecipeImportRequest,
   responses: { 200: { description: 'What the page holds, as a RecipeRequest with notes per line', schema: RecipeImportPreview } },
-  errors: ['household-not-found', 'adults-only', 'recipe-page-failed', 'recipe-import-throttled'],
+  errors: ['adults-only', 'recipe-page-failed', 'recipe-import-throttled'],
   problems: { rate_limited: 429 },
   handle: async (ctx, { deps, caller, params, body, refuse }) => {
     const source = body.html !== undefined ? { html: body.html, url: body.url ?? null } : { url: body.url! };

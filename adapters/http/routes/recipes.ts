@@ -90,7 +90,6 @@ const RecipeResponse = v.object({
 });
 const RecipePage = v.object({ items: v.array(RecipeResponse), nextCursor: v.nullable(v.string()), total: v.number() });
 
-const HouseholdPath = v.object({ householdId: Uuid });
 const RecipePath = v.object({ householdId: Uuid, recipeId: Uuid });
 const ListQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.maxLength(L.titleMax, `at most ${L.titleMax} characters`))),
@@ -141,7 +140,7 @@ const WRITE_RULES =
   'or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the ' +
   'recipe is saved all the same, with image null. image.href serves the kept bytes. ';
 
-const { route, handledRoute } = resource<ServiceDeps>('Recipes');
+const { route, handledRoute, householdRoute } = resource<ServiceDeps>('Recipes');
 
 const base = '/api/v1/households/{householdId}/recipes';
 
@@ -160,32 +159,30 @@ const DELETE_RECIPE_DOC =
   'keep their place and become a named reference (baseRecipeId null, reference = the deleted title), so the ' +
   'shopping list reports them in skippedReferences instead of buying them; those recipes get a new updatedAt.';
 
-const createRecipeRoute = route({
+const createRecipeRoute = householdRoute({
   method: 'POST',
   path: base,
   operationId: 'createRecipe',
   summary: 'Add a recipe (adults only)',
   description: WRITE_RULES + FOOD_KEY_RULE,
-  params: HouseholdPath,
   body: RecipeRequest,
   responses: { 201: { description: 'Created', schema: RecipeResponse } },
-  errors: ['household-not-found', 'adults-only', 'base-recipe-unknown', 'recipe-cycle'],
+  errors: ['adults-only', 'base-recipe-unknown', 'recipe-cycle'],
   run: ({ deps, caller, params, body }) => createRecipe(deps, caller.account, params.householdId, body),
   status: 201,
   headers: (value, { params }) => ({ Location: `/api/v1/households/${params.householdId}/recipes/${value.id}` }),
   reply: toRecipeResponse,
 });
 
-const listRecipesRoute = route({
+const listRecipesRoute = householdRoute({
   method: 'GET',
   path: base,
   operationId: 'listRecipes',
   summary: "A page of the household's recipes",
   description: LIST_RECIPES_DOC,
-  params: HouseholdPath,
   query: ListQuery,
   responses: { 200: { description: 'A page', schema: RecipePage } },
-  errors: ['household-not-found', 'page-cursor-invalid'],
+  errors: ['page-cursor-invalid'],
   run: ({ deps, caller, params, query }) => listRecipes(deps, caller.account, params.householdId, { q: query.q ?? null, cursor: query.cursor ?? null, limit: query.limit }),
   reply: (value) => ({ items: value.items.map(toRecipeResponse), nextCursor: value.nextCursor, total: value.total }),
 });

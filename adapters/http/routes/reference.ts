@@ -8,9 +8,8 @@ import type { ServiceDeps } from '../deps.js';
 
 const LoyaltyProgramResponse = v.object({ id: v.string(), name: v.string(), chains: v.array(v.string()), country: v.string() });
 const ReferralCodeResponse = v.object({ code: v.string(), usedAt: v.nullable(IsoDateTime), createdAt: IsoDateTime });
-const HouseholdPath = v.object({ householdId: Uuid });
 
-const { route } = resource<ServiceDeps>('Household reference data');
+const { householdRoute } = resource<ServiceDeps>('Household reference data');
 
 const LIST_LOYALTY_PROGRAMS_DOC =
   [
@@ -30,28 +29,25 @@ const LIST_REFERRAL_CODES_DOC =
   'the caller is not in answers 404 household_not_found.',
       ].join(' ');
 
-const listLoyaltyProgramsRoute = route({
+const listLoyaltyProgramsRoute = householdRoute({
   method: 'GET',
   path: '/api/v1/households/{householdId}/loyalty-programs',
   operationId: 'listLoyaltyPrograms',
   summary: "Loyalty programmes of the household's country",
   description: LIST_LOYALTY_PROGRAMS_DOC,
-  params: HouseholdPath,
   responses: { 200: { description: 'The programmes of the country', schema: v.array(LoyaltyProgramResponse) } },
-  errors: ['household-not-found', 'loyalty-programs-unavailable'],
+  errors: ['loyalty-programs-unavailable'],
   run: ({ deps, caller, params }) => loyaltyProgramsOf(deps, caller.account, params.householdId),
   reply: (value) => value.map((p) => ({ id: p.id, name: p.name, chains: [...p.chains], country: p.country })),
 });
 
-const listReferralCodesRoute = route({
+const listReferralCodesRoute = householdRoute({
   method: 'GET',
   path: '/api/v1/households/{householdId}/referral-codes',
   operationId: 'listReferralCodes',
   summary: "The household's referral codes",
   description: LIST_REFERRAL_CODES_DOC,
-  params: HouseholdPath,
   responses: { 200: { description: 'The codes, oldest first', schema: v.array(ReferralCodeResponse) } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params }) => referralCodesOf(deps, caller.account, params.householdId),
   reply: (value) => value.map((c) => ({ code: c.code, usedAt: c.usedAt?.toISOString() ?? null, createdAt: c.createdAt.toISOString() })),
 });

@@ -31,7 +31,7 @@ const ADD_RECIPE_BY_WEEK_DOC =
   'for plans/{planId}/shopping-list/recipe. 404 when the recipe is not the household\'s.';
 
 // Closing and reopening the shopping trip, and adding a recipe's lines to a week's list: each answers the whole list.
-const { route } = resource<ShoppingRouteDeps>('Shopping list');
+const { route, householdRoute } = resource<ShoppingRouteDeps>('Shopping list');
 
 export const completeShoppingTripRoute = route({
   method: 'POST',
@@ -74,17 +74,16 @@ export const addRecipeToShoppingListRoute = route({
   ...listAnswer,
 });
 
-export const addRecipeToWeekShoppingListRoute = route({
+export const addRecipeToWeekShoppingListRoute = householdRoute({
   method: 'POST',
   path: '/api/v1/households/{householdId}/shopping-list/recipe',
   operationId: 'addRecipeToWeekShoppingList',
   summary: 'Add a recipe\'s lines to a week\'s list, by week',
   description: ADD_RECIPE_BY_WEEK_DOC,
-  params: v.object({ householdId: Uuid }),
   body: AddRecipeToWeekShoppingListRequest,
   responses: LIST_RESPONSES,
   // plan-not-found: the week's plan was deleted while the recipe's lines were being added.
-  errors: ['household-not-found', 'recipe-not-found', 'plan-not-found'],
+  errors: ['recipe-not-found', 'plan-not-found'],
   run: ({ deps, caller, params, body }) => addRecipeToWeekList(deps, caller.account, params.householdId, body),
   ...listAnswer,
 });

@@ -27,7 +27,6 @@ const UpdateShoppingItemRequest = v.object({
 
 const ShoppingSettingsResponse = v.object({ sharingOff: v.boolean(), priceCatalogueOn: v.boolean() });
 const UpdateShoppingSettingsRequest = v.object({ sharingOff: v.optional(v.boolean()), priceCatalogueOn: v.optional(v.boolean()) });
-const HouseholdPath = v.object({ householdId: Uuid });
 const ItemPath = v.object({ householdId: Uuid, itemId: Uuid });
 const SETTINGS_DOC =
   'sharingOff (default false): no list pushes (an item added, items ticked) reach the other members; pushes already queued ' +
@@ -78,30 +77,27 @@ const REMOVE_ITEM_DOC =
   'hand. The list is brought up to date first, so a line whose dish has left the week counts as hand-added. An unknown ' +
   'id or another household\'s line answers 404 shopping_item_not_found.';
 
-const { route, handledRoute } = resource<ShoppingRouteDeps>('Shopping list');
+const { route, handledRoute, householdRoute } = resource<ShoppingRouteDeps>('Shopping list');
 
-const getShoppingSettingsRoute = route({
+const getShoppingSettingsRoute = householdRoute({
   method: 'GET',
   path: '/api/v1/households/{householdId}/shopping-settings',
   operationId: 'getShoppingSettings',
   summary: "The household's shopping settings",
   description: `Any member. ${SETTINGS_DOC}`,
-  params: HouseholdPath,
   responses: { 200: { description: 'The settings', schema: ShoppingSettingsResponse } },
-  errors: ['household-not-found'],
   run: ({ deps, caller, params }) => getShoppingSettings(deps, caller.account, params.householdId),
 });
 
-const updateShoppingSettingsRoute = route({
+const updateShoppingSettingsRoute = householdRoute({
   method: 'PATCH',
   path: '/api/v1/households/{householdId}/shopping-settings',
   operationId: 'updateShoppingSettings',
   summary: "Change the household's shopping settings (adults only)",
   description: `Adults only (a Junior gets 403 adults_only). A setting left out keeps its value; an empty body changes nothing. ${SETTINGS_DOC}`,
-  params: HouseholdPath,
   body: UpdateShoppingSettingsRequest,
   responses: { 200: { description: 'The settings after the change', schema: ShoppingSettingsResponse } },
-  errors: ['household-not-found', 'adults-only'],
+  errors: ['adults-only'],
   run: ({ deps, caller, params, body }) => updateShoppingSettings(deps, caller.account, params.householdId, body),
 });
 
