@@ -92,9 +92,8 @@ function gitCommit(): string | null {
   }
 }
 
-/** The composition root: config in, a migrated database and a ready Koa app out. */
-export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const logger = options.logger ?? jsonLogger(config.logLevel);
+/** The database of the config, migrated; closed again when the migrations fail. */
+async function migratedDatabase(config: Config, options: RuntimeOptions) {
   const db = openDatabase(config.database, {
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     queryTimeoutMs: config.postgresQueryTimeoutMs,
@@ -106,6 +105,40 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     await db.close();
     throw err;
   }
+  return db;
+}
+
+/**
+ * argon2 shares the CPU with the event loop: a bounded number at once (PASSWORD_HASH_CONCURRENCY), on threads of
+ * lower priority that each work at most PASSWORD_HASH_CPU_PERCENT of the time, so a burst of sign-ins cannot hold
+ * up the requests being served (W7 in docs/performance.md).
+ */
+function passwordHasher(config: Config) {
+  const hashThreads = config.passwordHashConcurrency;
+  const hashEngine = lowPriorityThreads({ threads: hashThreads, nice: HASH_THREAD_NICE, cpuShare: config.passwordHashCpuPercent / 100 });
+  return boundedHasher(argon2Hasher(OWASP_ARGON2ID, hashEngine), hashThreads);
+}
+
+/** What must hold before the server listens; a failure is logged, and the scheduled jobs or the next start try again. */
+async function prepareData(deps: ServiceDeps, logger: Logger): Promise<void> {
+  // A fresh install gets the embedded food table at once.
+  try {
+    if (await syncFoodTableIfEmpty(deps)) logger.info('food table synced at start', { products: await deps.foodTable.count() });
+  } catch (err) {
+    logger.warn('food table sync at start failed', { err });
+  }
+  // The public downloads: the library always ("always 200"), the food db only after a sync.
+  try {
+    for (const b of await ensureDerivedFiles(deps)) if (b.state === 'written') logger.info('public data file built', { ...b });
+  } catch (err) {
+    logger.warn('public data files at start failed', { err });
+  }
+}
+
+/** The composition root: config in, a migrated database and a ready Koa app out. */
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const logger = options.logger ?? jsonLogger(config.logLevel);
+  const db = await migratedDatabase(config, options);
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const direct = smtp ?? outboxMailer(config.outboxDir, config.mailFrom, logger);
   const mailer = backgroundMailer(direct, logger);
@@ -114,26 +147,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     : offlineBreachedPasswords();
   // The push providers from config, unless the caller brings its own (tests: recording senders).
   const pushSenders = options.push ? null : createPushSenders(config.push, { logger, ...(options.clock ? { clock: options.clock } : {}) });
-  // argon2 shares the CPU with the event loop: a bounded number at once (PASSWORD_HASH_CONCURRENCY), on threads
-  // of lower priority that each work at most PASSWORD_HASH_CPU_PERCENT of the time, so a burst of sign-ins cannot
-  // hold up the requests being served (W7 in docs/performance.md).
-  const hashThreads = config.passwordHashConcurrency;
-  const hashEngine = lowPriorityThreads({ threads: hashThreads, nice: HASH_THREAD_NICE, cpuShare: config.passwordHashCpuPercent / 100 });
-  const hasher = boundedHasher(argon2Hasher(OWASP_ARGON2ID, hashEngine), hashThreads);
-  const deps = databaseDeps(db, config, { mailer, breached, hasher, ...options, push: options.push ?? pushSenders! });
-  // A fresh install gets the embedded food table at once; a failure is logged, the scheduled sync tries again.
-  try {
-    if (await syncFoodTableIfEmpty(deps)) logger.info('food table synced at start', { products: await deps.foodTable.count() });
-  } catch (err) {
-    logger.warn('food table sync at start failed', { err });
-  }
-  // The public downloads are built before the server listens: the library always ("always 200"), the food db only
-  // after a sync. A failure is logged; the next start or sync builds them.
-  try {
-    for (const b of await ensureDerivedFiles(deps)) if (b.state === 'written') logger.info('public data file built', { ...b });
-  } catch (err) {
-    logger.warn('public data files at start failed', { err });
-  }
+  const deps = databaseDeps(db, config, { mailer, breached, hasher: passwordHasher(config), ...options, push: options.push ?? pushSenders! });
+  await prepareData(deps, logger);
   const afterAnswer = afterAnswerQueue(logger);
   const version = buildVersion();
   const settings: RouteSettings = {
