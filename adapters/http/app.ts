@@ -76,14 +76,10 @@ const routeKey = (segments: readonly string[], positions: readonly number[]): st
 };
 
 /**
- * The routes as several @koa/routers, each holding the routes a path could match by its number of segments and its
- * segments at KEY_POSITIONS where no route has a parameter; a request is handed to the one router of its path's key
- * (or passed on when there is none), and that router alone matches it: its patterns, the path's parameters
- * (percent-decoded, or left as sent when they do not decode), HEAD for a GET route, and the routes of the path by
- * other methods for a 405. A path's routes all share one router, so that 405 still sees them all.
- * Why not one router: @koa/router tests every route's pattern of a router for each request, and a router mounted in
- * another (`router.use(prefix, nested.routes())`) has its routes copied into the outer one, so nesting tests as many;
- * a router called from another's route adds a dispatch of its own. docs/performance.md has the figures.
+ * Dispatches to the routes as several routers, each holding the routes a path could match by its number of segments
+ * and its segments at KEY_POSITIONS where no route has a parameter; a request is matched against one of them.
+ * @koa/router tests every route's pattern of a router in turn (105 for each request with every route in one
+ * router). A path's routes all share one router, so the 405 for a known path still sees them.
  */
 function routing(settings: HttpSettings, routes: readonly AnyRoute[]): Koa.Middleware {
   const templates = routes.map((r) => koaPath(r.path).split('/'));
@@ -91,18 +87,107 @@ function routing(settings: HttpSettings, routes: readonly AnyRoute[]): Koa.Middl
   if (templates.some((t) => t.some((segment) => segment.includes('*')))) throw new Error('routes with a wildcard cannot be grouped by their segments');
   const positions = KEY_POSITIONS.filter((p) => templates.every((t) => !(t[p] ?? '').includes(':')));
   const grouped = new Map<string, Router>();
+  const middleware = routes.map((route) => routeMiddleware(settings, route));
   routes.forEach((route, i) => {
     const key = routeKey(templates[i]!, positions);
     // Exact paths only: one spelling per route, so the version gate's exemptions and the routes agree.
     const router = grouped.get(key) ?? new Router({ strict: true, sensitive: true });
     grouped.set(key, router);
-    router.register(templates[i]!.join('/'), [route.method], routeMiddleware(settings, route), { name: route.operationId });
+    router.register(templates[i]!.join('/'), [route.method], middleware[i]!, { name: route.operationId });
   });
   const dispatch = new Map([...grouped].map(([key, router]) => [key, router.routes()]));
+  const table = routes.map((route, i) => ({ method: route.method, template: templates[i]!, answer: middleware[i]! }));
+  const exact = exactRoutes(table);
+  const withParameters = segmentRoutes(table);
   return (ctx, next) => {
-    const routed = dispatch.get(routeKey(ctx.path.split('/'), positions));
+    const path = ctx.path;
+    const route = exact.get(ctx.method)?.get(path);
+    if (route) return route(ctx, next);
+    const segments = path.split('/');
+    const found = withParameters(ctx.method, segments);
+    if (found) {
+      ctx.params = found.params;
+      return found.answer(ctx, next);
+    }
+    // No route answers the path by its method: the router tells 405 (a route of another method) from 404.
+    const routed = dispatch.get(routeKey(segments, positions));
     return routed ? routed(ctx as Parameters<typeof routed>[0], next) : next();
   };
+}
+
+/** A template segment that is one parameter and nothing else, ':name' (the router's `[^/]+`). */
+const PARAMETER = /^:[A-Za-z0-9_]+$/;
+
+/**
+ * The route of a path by its method, as @koa/router finds it, with the path's parameters: of the routes of the
+ * method (a GET route answers HEAD too) with as many segments, the first registered whose fixed segments equal the
+ * path's, exactly (the routers are strict and case-sensitive and match the path as sent), and whose parameter
+ * segments are not empty; each parameter percent-decoded, or left as sent when it does not decode, as the router
+ * does. The router would run that route first, and a route never passes a request on. Its own matching tests every
+ * pattern of the group and builds a chain of closures for each request: about 5 µs of CPU a request (W1, W5;
+ * docs/performance.md). No match: null, and the router answers (405 or 404).
+ */
+export function segmentRoutes<T>(routes: readonly { method: string; template: readonly string[]; answer: T }[]): (method: string, segments: readonly string[]) => { answer: T; params: Record<string, string> } | null {
+  // A route with another kind of parameter (':token.ics', part of a segment) is left to the router: a path that
+  // reaches it among the candidates, unmatched so far and with its fixed segments, is the router's to answer.
+  type Compiled = { answer: T; fixed: [number, string][]; parameters: [number, string][]; routerOnly: boolean };
+  const byMethod = new Map<string, Map<number, Compiled[]>>();
+  for (const route of routes) {
+    const fixed: [number, string][] = [];
+    const parameters: [number, string][] = [];
+    route.template.forEach((segment, k) => {
+      if (!segment.includes(':')) fixed.push([k, segment]);
+      else parameters.push([k, segment.slice(1)]);
+    });
+    const compiled: Compiled = { answer: route.answer, fixed, parameters, routerOnly: !parameters.every(([k]) => PARAMETER.test(route.template[k]!)) };
+    for (const method of route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) {
+      const bySize = byMethod.get(method) ?? new Map<number, Compiled[]>();
+      byMethod.set(method, bySize);
+      bySize.set(route.template.length, [...(bySize.get(route.template.length) ?? []), compiled]);
+    }
+  }
+  return (method, segments) => {
+    const candidates = byMethod.get(method)?.get(segments.length);
+    if (!candidates) return null;
+    for (const c of candidates) {
+      if (!c.fixed.every(([k, segment]) => segments[k] === segment)) continue;
+      if (c.routerOnly) return null;
+      if (!c.parameters.every(([k]) => segments[k] !== '')) continue;
+      const params: Record<string, string> = {};
+      for (const [k, name] of c.parameters) params[name] = decodedOrAsSent(segments[k]!);
+      return { answer: c.answer, params };
+    }
+    return null;
+  };
+}
+
+const decodedOrAsSent = (text: string): string => {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * segmentRoutes' answers for the paths of the routes without a parameter, by method and exact path: such a request
+ * goes straight to its route without splitting its path. A path whose route segmentRoutes would not answer (another
+ * route comes first, or the router's own) is left out. `template` is a route's Koa path split at '/'.
+ */
+export function exactRoutes<T>(routes: readonly { method: string; template: readonly string[]; answer: T }[]): Map<string, Map<string, T>> {
+  const find = segmentRoutes(routes.map((route, i) => ({ ...route, answer: i })));
+  const byMethod = new Map<string, Map<string, T>>();
+  routes.forEach((route, i) => {
+    if (route.template.some((segment) => segment.includes(':'))) return;
+    for (const method of route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) {
+      if (find(method, route.template)?.answer !== i) continue;
+      const paths = byMethod.get(method) ?? new Map<string, T>();
+      byMethod.set(method, paths);
+      paths.set(route.template.join('/'), route.answer);
+    }
+  });
+  return byMethod;
 }
 
 /**
