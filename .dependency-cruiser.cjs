@@ -6,7 +6,7 @@
  * (tsPreCompilationDeps).
  */
 const CORE_LAYERS = [
-  ['shared'], // the words every folder speaks: ids, dates, results, errors, food keys, avoids
+  ['kernel'], // the words every folder speaks: ids, dates, results, errors, food keys, avoids
   ['accounts'], // who signs in
   ['households'], // who eats together, and who may do what in a household
   ['billing', 'feedback', 'food', 'operator', 'reference', 'waitlist'], // food: the units every amount is in, prices, receipts
@@ -54,10 +54,10 @@ module.exports = {
     },
     {
       name: 'ports-depend-on-ports-and-domain-types-only',
-      comment: 'ports/ may name the domain types of core (types.ts, shared/), never a use case, and no I/O.',
+      comment: 'ports/ may name the domain types of core (types.ts, kernel/), never a use case, and no I/O.',
       severity: 'error',
       from: { path: '^ports/' },
-      to: { pathNot: '^(ports/|core/shared/|core/[^/]+/types\\.ts$)' },
+      to: { pathNot: '^(ports/|core/kernel/|core/[^/]+/types\\.ts$)' },
     },
     {
       name: 'adapters-never-reach-the-composition-root',

@@ -1,5 +1,5 @@
 import type { Account, AccountLanguage, Session } from '../core/accounts/types.js';
-import type { AccountId } from '../core/shared/ids.js';
+import type { AccountId } from '../core/kernel/ids.js';
 
 export interface NewAccount {
   readonly id: AccountId;

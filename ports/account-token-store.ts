@@ -1,4 +1,4 @@
-import type { AccountId } from '../core/shared/ids.js';
+import type { AccountId } from '../core/kernel/ids.js';
 
 export type TokenPurpose = 'confirm-email' | 'reset-password' | 'change-email';
 

@@ -1,6 +1,6 @@
 import type { SubscriptionState } from '../core/billing/types.js';
 import type { Plan } from '../core/households/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /** A provider event the webhook applied: its id is what makes a replay recognisable. */
 export interface AppliedEvent {

@@ -1,6 +1,6 @@
 import type { CalendarEvent, CalendarFeed, DeviceFeed, IcsFeed } from '../core/calendar/types.js';
-import type { IsoDate } from '../core/shared/dates.js';
-import type { AccountId, HouseholdId, MemberId } from '../core/shared/ids.js';
+import type { IsoDate } from '../core/kernel/dates.js';
+import type { AccountId, HouseholdId, MemberId } from '../core/kernel/ids.js';
 
 /** What one device sync writes. */
 export interface DeviceSync {

@@ -1,4 +1,4 @@
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /**
  * A household's dinner calendar link. The token is a capability: whoever holds the `.ics` address reads the

@@ -3,7 +3,7 @@ import type { HouseholdWithMembers } from '../core/households/types.js';
 import type { PantryMerge, PantryMergeRejection, PantryObservation, UnitWeight } from '../core/pantry/types.js';
 import type { Recipe } from '../core/recipes/types.js';
 import type { ShoppingList } from '../core/shopping/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 import type { PlanRow } from './plan-store.js';
 import type { RecipeImage } from './recipe-image.js';
 

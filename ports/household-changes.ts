@@ -1,4 +1,4 @@
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /** What a commit may have changed, as the live stream needs to know it. */
 export type HouseholdChange =

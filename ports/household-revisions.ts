@@ -1,4 +1,4 @@
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /**
  * The revision of what a week's shopping list is derived from: the household's settings and members, its recipes,

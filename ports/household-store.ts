@@ -1,5 +1,5 @@
 import type { Household, HouseholdRole, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
-import type { AccountId, HouseholdId, MemberId } from '../core/shared/ids.js';
+import type { AccountId, HouseholdId, MemberId } from '../core/kernel/ids.js';
 
 /** A new household; its shopping settings start as sharing on and the price catalogue on, the library off, unless given. */
 export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'> &

@@ -1,4 +1,4 @@
-import type { AccountId } from '../core/shared/ids.js';
+import type { AccountId } from '../core/kernel/ids.js';
 
 /**
  * Sign-in through someone else's identity: the identities linked to accounts, the sign-in flows under way

@@ -1,5 +1,5 @@
 import type { HouseholdRole, Member } from '../core/households/types.js';
-import type { AccountId, HouseholdId, MemberId } from '../core/shared/ids.js';
+import type { AccountId, HouseholdId, MemberId } from '../core/kernel/ids.js';
 import type { NewMember } from './household-store.js';
 import type { OutboxEntry } from './push-outbox.js';
 

@@ -1,5 +1,5 @@
 import type { IsoDate, MealEvent } from '../core/events/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /**
  * Meal events of a household. The full set of writes (create, runs, replace, delete, paging) belongs to the

@@ -1,4 +1,4 @@
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 import type { PantryMerge, PantryMergeRejection } from '../core/pantry/types.js';
 
 /** The merges that stand: how the pantry model folds one food key into another. */

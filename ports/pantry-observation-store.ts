@@ -1,5 +1,5 @@
 import type { PantryObservation } from '../core/pantry/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /**
  * The pantry log of each household. Reads answer in log order: observedAt, then the order written (two

@@ -1,5 +1,5 @@
 import type { IsoDate } from '../core/events/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 import type { OutboxEntry } from './push-outbox.js';
 
 export interface PlanDayRow {

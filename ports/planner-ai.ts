@@ -1,6 +1,6 @@
 import type { Language } from '../core/households/types.js';
-import type { IsoDate } from '../core/shared/dates.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { IsoDate } from '../core/kernel/dates.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /** One proposed dinner the planner asks the AI to write serving notes and tips for. */
 export interface AiDinner {

@@ -1,5 +1,5 @@
 import type { PushSwitch } from '../core/push/types.js';
-import type { AccountId, HouseholdId } from '../core/shared/ids.js';
+import type { AccountId, HouseholdId } from '../core/kernel/ids.js';
 import type { PushMessage } from './push-sender.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { PushDevice, PushPlatform, PushSwitches } from '../core/push/types.js';
-import type { AccountId } from '../core/shared/ids.js';
+import type { AccountId } from '../core/kernel/ids.js';
 
 export interface DeviceRegistration {
   readonly token: string;

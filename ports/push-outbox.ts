@@ -1,4 +1,4 @@
-import type { AccountId, HouseholdId } from '../core/shared/ids.js';
+import type { AccountId, HouseholdId } from '../core/kernel/ids.js';
 
 /**
  * Push events waiting for delivery: recorded with the change that caused them, drained by the delivery step

@@ -1,5 +1,5 @@
 import type { Receipt, ReceiptLine, ReceiptSummary } from '../core/food/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /** Where a page of receipts continues: after this receipt in (purchasedAt desc, id desc) order. */
 export interface ReceiptPosition {

@@ -1,4 +1,4 @@
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 import type { RecipeId, RecipeImageType } from '../core/recipes/types.js';
 
 export { RECIPE_IMAGE_TYPES, type RecipeImageType } from '../core/recipes/types.js';

@@ -1,4 +1,4 @@
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 import type { Recipe, RecipeContent, RecipeId, RecipePosition } from '../core/recipes/types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReferralCode } from '../core/reference/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 export interface NewReferralCode {
   readonly code: string;

@@ -4,7 +4,7 @@ import type { PantryMerge, PantryObservation, UnitWeight } from '../core/pantry/
 import type { Recipe } from '../core/recipes/types.js';
 import type { PlanRow } from './plan-store.js';
 import type { Derivation, ListStamp, ShoppingLine, ShoppingList, ShoppingListContent, ShoppingSettings } from '../core/shopping/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 import type { OutboxEntry } from './push-outbox.js';
 
 /** Writes that belong to a list change and land in its transaction (or not at all), the household's only. */

@@ -1,5 +1,5 @@
 import type { UnitWeight } from '../core/pantry/types.js';
-import type { HouseholdId } from '../core/shared/ids.js';
+import type { HouseholdId } from '../core/kernel/ids.js';
 
 /** The household's grams per food and unit: one answer per (food, unit). */
 export interface UnitWeightStore {

@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ean13CheckDigit } from '../core/food/ean.js';
 import type { FoodProduct, NovaGroup, NutriScore } from '../core/food/types.js';
-import { normalizeFoodKey } from '../core/shared/food-key.js';
-import { mulberry32 } from '../core/shared/seeded.js';
+import { normalizeFoodKey } from '../core/kernel/food-key.js';
+import { mulberry32 } from '../core/kernel/seeded.js';
 
 type Base = [name: string, group: string, nova: NovaGroup, nutri: NutriScore | null, price: number, unit: string, sizes: (number | null)[], brands: string[]];
 

@@ -10,7 +10,7 @@ import type { RateDecision } from '../adapters/ratelimit/decision.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import { DEFAULT_RATE_LIMITS } from '../config/config.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
-import { mulberry32 } from '../core/shared/seeded.js';
+import { mulberry32 } from '../core/kernel/seeded.js';
 
 function sharedRow(points: number): SharedCounter & { calls: number; consumed: () => Promise<number> } {
   const limiter = new RateLimiterMemory({ points, duration: 60 });

@@ -1,5 +1,5 @@
 import type { RecipePageFailure } from '../../ports/recipe-page-reader.js';
-import type { AppError } from '../../core/shared/errors.js';
+import type { AppError } from '../../core/kernel/errors.js';
 
 /**
  * An answer that is not a success, rendered as application/problem+json. Only this layer knows status codes

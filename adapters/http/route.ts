@@ -2,8 +2,8 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import type { RateClass } from '../../config/config.js';
 import type { Authenticated } from '../../core/accounts/sessions.js';
-import type { AppError, ErrorOf } from '../../core/shared/errors.js';
-import type { Result } from '../../core/shared/result.js';
+import type { AppError, ErrorOf } from '../../core/kernel/errors.js';
+import type { Result } from '../../core/kernel/result.js';
 import { answersOf, problemFor, type HttpProblem } from './problem.js';
 import { Uuid } from './schemas.js';
 

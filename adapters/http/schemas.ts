@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isIsoDate } from '../../core/shared/dates.js';
+import { isIsoDate } from '../../core/kernel/dates.js';
 import { ISSUE_TEXT_MAX, MAX_PROBLEMS } from './validation.js';
 
 /** Schemas shared by many routes. */

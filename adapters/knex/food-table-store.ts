@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChainPrice, FoodProduct, NovaGroup, NutriScore } from '../../core/food/types.js';
-import { normalizeFoodKey } from '../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 import type { FoodTableStore } from '../../ports/food-table-store.js';
 import { translated } from './errors.js';
 import { fromJsonText, iso, toDate, toJsonText } from './rows.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PlanDayRow, PlanRow, PlanStore } from '../../ports/plan-store.js';
-import { weekDates } from '../../core/shared/dates.js';
+import { weekDates } from '../../core/kernel/dates.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { outboxRow } from './push-outbox.js';
 import { iso, toDate } from './rows.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { normalizeFoodKey } from '../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 import type { LibraryIngredient, LibraryRecipe, RecipeLibrary } from '../../ports/recipe-library.js';
 import sample from './sample-library.json' with { type: 'json' };
 

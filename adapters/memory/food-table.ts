@@ -1,5 +1,5 @@
 import type { FoodProduct, Receipt, ReceiptSummary } from '../../core/food/types.js';
-import { normalizeFoodKey } from '../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 import type { FoodTableStore } from '../../ports/food-table-store.js';
 import type { ReceiptStore } from '../../ports/receipt-store.js';
 import type { MemoryTables } from './stores.js';

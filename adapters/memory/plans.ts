@@ -1,5 +1,5 @@
 import type { PlanRow, PlanStore } from '../../ports/plan-store.js';
-import { weekDates, weekStartOf } from '../../core/shared/dates.js';
+import { weekDates, weekStartOf } from '../../core/kernel/dates.js';
 import type { MemoryPushOutbox } from './invites.js';
 import { bumpRevision, type MemoryTables } from './stores.js';
 

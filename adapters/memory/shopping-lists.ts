@@ -1,4 +1,4 @@
-import { addDays } from '../../core/shared/dates.js';
+import { addDays } from '../../core/kernel/dates.js';
 import { shoppingSettingsOf } from '../../core/shopping/types.js';
 import type { Recipe } from '../../core/recipes/types.js';
 import type { FoodTableStore } from '../../ports/food-table-store.js';

@@ -1,7 +1,7 @@
 import type { HouseholdStore } from '../../ports/household-store.js';
 import type { MailingListStore } from '../../ports/mailing-list-store.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { AccountDeps } from './deps.js';
 import { normalizeEmail } from './email.js';
 import type { Account } from './types.js';

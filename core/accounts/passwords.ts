@@ -1,6 +1,6 @@
 import type { BreachedPasswords } from '../../ports/breached-passwords.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { PASSWORD_MIN } from './types.js';
 
 /** Counted in characters (code points), never truncated; the 256 ceiling is checked before any hashing. */

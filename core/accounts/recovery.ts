@@ -1,5 +1,5 @@
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { issueAccountToken } from './account-tokens.js';
 import type { AccountDeps } from './deps.js';
 import { isEmailAddress, normalizeEmail } from './email.js';

@@ -1,7 +1,7 @@
 import type { ReferralCodeStore } from '../../ports/referral-code-store.js';
 import type { MailingListStore } from '../../ports/mailing-list-store.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { issueAccountToken } from './account-tokens.js';
 import type { AccountDeps } from './deps.js';
 import { isEmailAddress, normalizeEmail } from './email.js';

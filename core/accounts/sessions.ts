@@ -1,8 +1,8 @@
 import type { Clock } from '../../ports/clock.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
 import type { SessionStore } from '../../ports/account-store.js';
-import { fail, ok, type Result } from '../shared/result.js';
-import type { ErrorOf } from '../shared/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
 import type { Account, Session } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import type { IdentityStore, LinkedIdentity } from '../../ports/identity-store.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { Account } from './types.js';
 
 /** How the account signs in: a password or not, and the providers linked to it (oldest first). */

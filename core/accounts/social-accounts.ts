@@ -4,8 +4,8 @@ import type { ExternalIdentity } from '../../ports/identity-provider.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { isEmailAddress, normalizeEmail } from './email.js';
 import { DISPLAY_NAME_MAX, type Account, type AccountLanguage } from './types.js';
 

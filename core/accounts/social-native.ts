@@ -1,7 +1,7 @@
 import type { SessionStore } from '../../ports/account-store.js';
 import type { NativeIdentityTokens } from '../../ports/identity-provider.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { startSession, type IssuedSession } from './sessions.js';
 import { accountForIdentity, displayNameFrom, usableEmail, type IdentityAccountDeps } from './social-accounts.js';
 import type { Account, AccountLanguage } from './types.js';

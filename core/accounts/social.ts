@@ -1,8 +1,8 @@
 import type { SessionStore } from '../../ports/account-store.js';
 import type { NativeIdentityTokens, Pkce, SocialProvider, SocialSignIn } from '../../ports/identity-provider.js';
 import type { SignInCodeStore, SignInFlowStore } from '../../ports/identity-store.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { startSession, type IssuedSession } from './sessions.js';
 import { accountForIdentity, displayNameFrom, type IdentityAccountDeps } from './social-accounts.js';
 import type { Account, AccountLanguage } from './types.js';

@@ -1,4 +1,4 @@
-import type { AccountId } from '../shared/ids.js';
+import type { AccountId } from '../kernel/ids.js';
 
 export interface Account {
   readonly id: AccountId;

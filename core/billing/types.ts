@@ -1,5 +1,5 @@
 import type { Plan } from '../households/types.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { HouseholdId } from '../kernel/ids.js';
 
 /**
  * The four event types the billing webhook (POST /api/v1/billing/webhook in the OpenAPI document) applies; any other

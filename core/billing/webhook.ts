@@ -3,8 +3,8 @@ import type { BillingStore } from '../../ports/billing-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { applyChange, changeOf, householdPlanOf } from './subscriptions.js';
 import type { BillingEvent, SubscriptionState } from './types.js';
 

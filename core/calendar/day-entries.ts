@@ -1,5 +1,5 @@
 import type { FeedEvent } from '../../ports/calendar-fetcher.js';
-import { addDays, type IsoDate } from '../shared/dates.js';
+import { addDays, type IsoDate } from '../kernel/dates.js';
 import { DINNER_HOUR_MINUTES, type CalendarEvent } from './types.js';
 import { minutesOf, wallClockAt } from './wall-clock.js';
 

@@ -1,9 +1,9 @@
 import type { Account } from '../accounts/types.js';
 import { requireMember } from '../households/access.js';
-import { addDays, dateIn } from '../shared/dates.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { addDays, dateIn } from '../kernel/dates.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { compareEntries } from './day-entries.js';
 import { viewOf, type CalendarFeedDeps, type CalendarFeedView, type NotMember } from './feeds.js';
 import { DEVICE_DAYS_AHEAD, DEVICE_DAYS_BACK, DEVICE_EVENTS_KEPT, type CalendarEvent } from './types.js';

@@ -9,10 +9,10 @@ import type { Account } from '../accounts/types.js';
 import type { MealEvent } from '../events/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
 import { deriveDay } from '../events/portions.js';
-import { addDays, dateIn, weekStartOf, type IsoDate } from '../shared/dates.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { addDays, dateIn, weekStartOf, type IsoDate } from '../kernel/dates.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { instantAt } from './wall-clock.js';
 
 export interface DinnerCalendarDeps {

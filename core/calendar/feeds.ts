@@ -5,9 +5,9 @@ import type { HouseholdStore } from '../../ports/household-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { Account } from '../accounts/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { CalendarFeed, CalendarFeedKind } from './types.js';
 
 export interface CalendarFeedDeps {

@@ -1,5 +1,5 @@
-import type { IsoDate } from '../shared/dates.js';
-import type { AccountId, HouseholdId, MemberId } from '../shared/ids.js';
+import type { IsoDate } from '../kernel/dates.js';
+import type { AccountId, HouseholdId, MemberId } from '../kernel/ids.js';
 
 /**
  * Calendar feeds a household reads so that the planner knows which evenings are taken: ICS addresses an adult

@@ -1,10 +1,10 @@
 import { CalendarFetchFailed } from '../../ports/calendar-fetcher.js';
 import type { Account } from '../accounts/types.js';
 import { requireMember } from '../households/access.js';
-import { addDays, dateIn, daysBetween, type IsoDate } from '../shared/dates.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { addDays, dateIn, daysBetween, type IsoDate } from '../kernel/dates.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { busyEvenings, compareEntries, dayEntries, type BusyEvening } from './day-entries.js';
 import type { CalendarFeedDeps, NotMember } from './feeds.js';
 import { WINDOW_DEFAULT_DAYS, WINDOW_MAX_DAYS, type CalendarEvent, type CalendarFeed } from './types.js';

@@ -1,4 +1,4 @@
-import type { IsoDate } from '../shared/dates.js';
+import type { IsoDate } from '../kernel/dates.js';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 // A formatter per zone, made once: building one costs more than formatting with it.

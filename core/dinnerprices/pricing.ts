@@ -1,5 +1,5 @@
 import type { FoodProduct } from '../food/types.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
 import { convert, tidy, unitOf } from '../food/units.js';
 import type { LibraryIngredient, LibraryRecipe } from '../../ports/recipe-library.js';
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
 import type { DinnerPriceStore } from '../../ports/dinner-price-store.js';
-import { dateIn } from '../shared/dates.js';
+import { dateIn } from '../kernel/dates.js';
 import { DINNER_PRICE_TIME_ZONE } from './measure.js';
 import { percentile, toOre, toShare } from './statistics.js';
 import {

@@ -1,4 +1,4 @@
-import { fnv1a32, mulberry32 } from '../shared/seeded.js';
+import { fnv1a32, mulberry32 } from '../kernel/seeded.js';
 
 /**
  * The dinner-price draws' randomness: deterministic, so that a recorded seed and recipe set repeat a draw

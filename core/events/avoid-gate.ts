@@ -1,9 +1,9 @@
 import type { MealEvent } from './types.js';
 import type { Recipe } from '../recipes/types.js';
-import { avoidMatcher, type IngredientName } from '../shared/avoids.js';
-import type { IsoDate } from '../shared/dates.js';
-import type { DishConflict } from '../shared/errors.js';
-import { onceEachIgnoringCase } from '../shared/words.js';
+import { avoidMatcher, type IngredientName } from '../kernel/avoids.js';
+import type { IsoDate } from '../kernel/dates.js';
+import type { DishConflict } from '../kernel/errors.js';
+import { onceEachIgnoringCase } from '../kernel/words.js';
 
 /** Every avoid of the day's events' participants, de-duplicated case-insensitively, in the order first given. */
 export function avoidsOfDay(events: readonly Pick<MealEvent, 'participants'>[]): string[] {

@@ -1,10 +1,10 @@
 import type { PlanDayRow } from '../../ports/plan-store.js';
 import { avoidsOfDay, dishConflict } from './avoid-gate.js';
 import { recipesReaching } from '../recipes/reaching.js';
-import { weekStartOf, type IsoDate } from '../shared/dates.js';
-import type { DishConflict, ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { weekStartOf, type IsoDate } from '../kernel/dates.js';
+import type { DishConflict, ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { EventDeps } from './deps.js';
 import type { MealEvent } from './types.js';
 

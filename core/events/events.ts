@@ -1,12 +1,12 @@
 import type { Account } from '../accounts/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
 import { isAdult, type HouseholdWithMembers, type Member } from '../households/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { nextCursor, openCursor, type CursorScope } from '../shared/paging.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { nextCursor, openCursor, type CursorScope } from '../kernel/paging.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { EventPosition } from '../../ports/meal-event-store.js';
-import { isIsoDate } from '../shared/dates.js';
+import { isIsoDate } from '../kernel/dates.js';
 import type { EventDeps } from './deps.js';
 import { clearDishes, dishesToClear, type DishOptions } from './dish-gate.js';
 import { eventFrom, inputOf, invalidInput, juniorMayWrite, todayOf } from './rules.js';

@@ -1,5 +1,5 @@
-import { addDays, dateIn, isIsoDate } from '../shared/dates.js';
-import type { HouseholdId } from '../shared/ids.js';
+import { addDays, dateIn, isIsoDate } from '../kernel/dates.js';
+import type { HouseholdId } from '../kernel/ids.js';
 import type { Household, Member } from '../households/types.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import { JUNIOR_WINDOW_DAYS, type IsoDate, type MealEvent, type MealEventInput, type MealEventParticipant, type MealEventType } from './types.js';

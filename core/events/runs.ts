@@ -1,9 +1,9 @@
 import type { Account } from '../accounts/types.js';
 import { requireAdult } from '../households/access.js';
-import { addDays, daysBetween } from '../shared/dates.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { addDays, daysBetween } from '../kernel/dates.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { EventDeps } from './deps.js';
 import { clearDishes, dishesToClear, type DishOptions } from './dish-gate.js';
 import { eventFrom, invalidInput, runsOf } from './rules.js';

@@ -1,4 +1,4 @@
-import type { HouseholdId, MemberId } from '../shared/ids.js';
+import type { HouseholdId, MemberId } from '../kernel/ids.js';
 
 export const MEAL_EVENT_TYPES = ['Guests', 'EatingOut', 'PersonAbsent', 'PersonPresent', 'Activity', 'Celebration', 'Travel', 'Custom'] as const;
 export type MealEventType = (typeof MEAL_EVENT_TYPES)[number];

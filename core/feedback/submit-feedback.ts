@@ -4,7 +4,7 @@ import type { HouseholdStore } from '../../ports/household-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { Mailer } from '../../ports/mailer.js';
 import type { Account } from '../accounts/types.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { HouseholdId } from '../kernel/ids.js';
 import { feedbackAlert } from './alert-mail.js';
 import { FAILED_CALLS_KEPT, type FailedCall, type FeedbackReport, type Screenshot } from './types.js';
 

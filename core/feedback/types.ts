@@ -1,4 +1,4 @@
-import type { AccountId, HouseholdId } from '../shared/ids.js';
+import type { AccountId, HouseholdId } from '../kernel/ids.js';
 
 export const FEEDBACK_MESSAGE_MAX = 4000;
 /** A report keeps only the newest failed API calls the app sends along. */

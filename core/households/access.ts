@@ -1,7 +1,7 @@
 import type { HouseholdStore } from '../../ports/household-store.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { AccountId, HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { AccountId, HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { isAdult, type Member } from './types.js';
 
 /** Any member may read; a household the caller is not in answers as if it did not exist. */

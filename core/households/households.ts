@@ -3,10 +3,10 @@ import type { HouseholdChanges, HouseholdStore } from '../../ports/household-sto
 import type { IdGenerator } from '../../ports/ids.js';
 import type { TimeZoneCatalog } from '../../ports/time-zones.js';
 import type { Account } from '../accounts/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { onceEachIgnoringCase } from '../shared/words.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { onceEachIgnoringCase } from '../kernel/words.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { requireAdult, requireMember } from './access.js';
 import {
   DEFAULT_COUNTRY,

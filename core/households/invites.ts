@@ -4,9 +4,9 @@ import type { IdGenerator } from '../../ports/ids.js';
 import type { Invite, InviteStore } from '../../ports/invite-store.js';
 import type { ReadableCodes } from '../../ports/readable-codes.js';
 import type { Account } from '../accounts/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { requireAdult } from './access.js';
 import type { Member, Membership } from './types.js';
 

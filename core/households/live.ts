@@ -3,7 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { HouseholdChange, HouseholdChangeFeed } from '../../ports/household-changes.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
 import { sessionLive } from '../accounts/sessions.js';
-import type { AccountId, HouseholdId } from '../shared/ids.js';
+import type { AccountId, HouseholdId } from '../kernel/ids.js';
 
 /**
  * The live stream of a sign-in's households: each open stream hears, within moments of the commit, which of the

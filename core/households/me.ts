@@ -3,8 +3,8 @@ import type { Clock } from '../../ports/clock.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
 import { normalizeEmail } from '../accounts/email.js';
 import { DISPLAY_NAME_MAX, type Account } from '../accounts/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { Membership } from './types.js';
 
 export interface Me {

@@ -3,9 +3,9 @@ import type { IdGenerator } from '../../ports/ids.js';
 import type { InviteStore } from '../../ports/invite-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Account } from '../accounts/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId, MemberId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId, MemberId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { requireAdult } from './access.js';
 import type { HouseholdRole, Member } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { AccountId, HouseholdId, MemberId } from '../shared/ids.js';
+import type { AccountId, HouseholdId, MemberId } from '../kernel/ids.js';
 
 export const ROLES = ['Owner', 'Adult', 'Junior'] as const;
 export type HouseholdRole = (typeof ROLES)[number];

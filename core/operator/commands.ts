@@ -7,7 +7,7 @@ import { throttleKey } from '../accounts/login.js';
 import { acceptablePassword, passwordLength } from '../accounts/passwords.js';
 import { DISPLAY_NAME_MAX, PASSWORD_MAX, type Account, type AccountLanguage } from '../accounts/types.js';
 import type { HouseholdWithMembers, Member } from '../households/types.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 
 /**
  * What an operator at the server may do without the API (the admin command, bootstrap/admin.ts): the same rules as

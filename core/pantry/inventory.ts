@@ -1,10 +1,10 @@
 import type { Account } from '../accounts/types.js';
 import { requireMember } from '../households/access.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { nextCursor, openCursor, type CursorScope } from '../shared/paging.js';
-import { ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { nextCursor, openCursor, type CursorScope } from '../kernel/paging.js';
+import { ok, type Result } from '../kernel/result.js';
 import { comparePositions, positionOf } from './model.js';
 import { pantryRows, type PantryDeps } from './rows.js';
 import type { InventoryGroup, PantryRow, StorageLocation } from './types.js';

@@ -1,11 +1,11 @@
 import type { Account } from '../accounts/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
-import { keysetPage, type CursorScope, type Page } from '../shared/paging.js';
-export type { Page } from '../shared/paging.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
+import { keysetPage, type CursorScope, type Page } from '../kernel/paging.js';
+export type { Page } from '../kernel/paging.js';
 import type { MergePosition, RejectionPosition } from '../../ports/pantry-merge-store.js';
 import type { PantryMergeDeps } from './merge-deps.js';
 import { pantryRows } from './rows.js';

@@ -1,6 +1,6 @@
 import type { InventoryGroup, ObservationType, PantryMerge, PantryObservation, PantryRow, StorageLocation } from './types.js';
 import { INVENTORY_GROUPS } from './types.js';
-import type { IsoDate } from '../shared/dates.js';
+import type { IsoDate } from '../kernel/dates.js';
 
 /**
  * The pantry model: how a food's observations become its PantryRow. Pure and deterministic: the same log, merges

@@ -1,10 +1,10 @@
 import type { Account } from '../accounts/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
-import type { IsoDate } from '../shared/dates.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { IsoDate } from '../kernel/dates.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { mergeTargets, pantryRowsOf } from './model.js';
 import type { PantryDeps } from './rows.js';
 import type { ObservationType, PantryRow, StorageLocation } from './types.js';

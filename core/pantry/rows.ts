@@ -4,7 +4,7 @@ import type { IdGenerator } from '../../ports/ids.js';
 import type { PageCursors } from '../../ports/page-cursors.js';
 import type { PantryMergeReader } from '../../ports/pantry-merge-store.js';
 import type { PantryObservationStore } from '../../ports/pantry-observation-store.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { HouseholdId } from '../kernel/ids.js';
 import { pantryRowsOf } from './model.js';
 import type { PantryRow } from './types.js';
 

@@ -1,5 +1,5 @@
-import type { IsoDate } from '../shared/dates.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { IsoDate } from '../kernel/dates.js';
+import type { HouseholdId } from '../kernel/ids.js';
 
 /** Pantry vocabulary of the API. The observation model that fills a row is documented in docs/pantry-model.md. */
 export const STORAGE_LOCATIONS = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as const;

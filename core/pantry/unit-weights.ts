@@ -1,10 +1,10 @@
 import type { Account } from '../accounts/types.js';
 import { normalizeUnit } from '../food/units.js';
 import { requireAdult, requireMember } from '../households/access.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { PantryMergeReader } from '../../ports/pantry-merge-store.js';
 import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
 import type { UnitWeightDeps } from './merge-deps.js';

@@ -3,10 +3,10 @@ import type { HouseholdStore } from '../../ports/household-store.js';
 import type { AiQuotaStore, PlannerAi } from '../../ports/planner-ai.js';
 import { normalizeEmail } from '../accounts/email.js';
 import type { Account } from '../accounts/types.js';
-import { dateIn } from '../shared/dates.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { dateIn } from '../kernel/dates.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 
 export interface AiAdminDeps {
   households: HouseholdStore;

@@ -1,10 +1,10 @@
 import type { AiDinner, AiQuotaStore, PlannerAi } from '../../ports/planner-ai.js';
 import { instantAt } from '../calendar/wall-clock.js';
 import type { HouseholdWithMembers } from '../households/types.js';
-import { avoidMatcher } from '../shared/avoids.js';
-import { dateIn, type IsoDate } from '../shared/dates.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { avoidMatcher } from '../kernel/avoids.js';
+import { dateIn, type IsoDate } from '../kernel/dates.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { PlannedDay, PlannerDay } from './planner.js';
 import type { DerivedDay } from '../events/portions.js';
 

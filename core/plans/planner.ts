@@ -1,6 +1,6 @@
-import { avoidMatcher, type IngredientName } from '../shared/avoids.js';
-import type { IsoDate } from '../shared/dates.js';
-import { fnv1a32 } from '../shared/seeded.js';
+import { avoidMatcher, type IngredientName } from '../kernel/avoids.js';
+import type { IsoDate } from '../kernel/dates.js';
+import { fnv1a32 } from '../kernel/seeded.js';
 
 /**
  * Why a dish was proposed for a day (the web app says each in the household's language):
@@ -93,7 +93,7 @@ export const fitsTime = (c: Pick<PlannerCandidate, 'minutes'>, limit: number | n
 
 /**
  * The week's proposal, one day after the other, the most constrained first. For each day, the candidates that pass the hard
- * rules (no ingredient breaks the day's avoids, through the one matcher in core/shared/avoids.ts; done within the
+ * rules (no ingredient breaks the day's avoids, through the one matcher in core/kernel/avoids.ts; done within the
  * day's cooking time) are ranked: first by what is given up (a repeat in the week is worse than a disliked food,
  * which is worse than a dish eaten lately), then by score (pantry food to use soon, a price near the usual, and
  * a seeded draw that differs by day), then by id, so the answer never depends on the candidates' order. A day

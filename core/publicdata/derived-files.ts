@@ -4,8 +4,8 @@ import type { FoodTableStore } from '../../ports/food-table-store.js';
 import type { PublicDataFile, PublicDataFiles } from '../../ports/public-data-files.js';
 import type { RecipeLibrary } from '../../ports/recipe-library.js';
 import type { FoodProduct } from '../food/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { DERIVED_FILES, foodDbDocument, libraryDocument, type DataNotice, type DerivedFileName } from './derived-documents.js';
 
 /**

@@ -2,7 +2,7 @@ import type { ListLanguage } from '../../ports/mailing-list-store.js';
 import type { Mail } from '../../ports/mailer.js';
 import type { PublicMonth } from '../dinnerprices/publish.js';
 import type { HouseholdType } from '../dinnerprices/types.js';
-import { escapeHtml } from '../shared/link-mail.js';
+import { escapeHtml } from '../kernel/link-mail.js';
 
 interface Words {
   locale: string;

@@ -5,8 +5,8 @@ import type { IdGenerator } from '../../ports/ids.js';
 import type { Mailer } from '../../ports/mailer.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
 import { isEmailAddress, normalizeEmail } from '../accounts/email.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { composeDinnerPriceConfirmation, dinnerPriceLinks } from './dinner-price-mail.js';
 
 export interface DinnerPriceListDeps {

@@ -8,7 +8,7 @@ import type { OutboxEntry, PushEvent, PushOutbox } from '../../ports/push-outbox
 import type { PushSender, SendOutcome } from '../../ports/push-sender.js';
 import type { AccountLanguage } from '../accounts/types.js';
 import type { HouseholdWithMembers } from '../households/types.js';
-import type { AccountId } from '../shared/ids.js';
+import type { AccountId } from '../kernel/ids.js';
 import { isoWeekOf } from '../dinnerprices/measure.js';
 import { pushMessage, type MessageInput } from './messages.js';
 import { SWITCH_OF } from './types.js';

@@ -2,8 +2,8 @@ import type { Clock } from '../../ports/clock.js';
 import type { PushDeviceStore } from '../../ports/push-device-store.js';
 import type { PushSender } from '../../ports/push-sender.js';
 import type { Account } from '../accounts/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { DEFAULT_SWITCHES, type PushDevice, type PushPlatform } from './types.js';
 
 export interface PushDeviceDeps {

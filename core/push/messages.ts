@@ -1,6 +1,6 @@
 import type { PushMessage } from '../../ports/push-sender.js';
 import type { AccountLanguage } from '../accounts/types.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { HouseholdId } from '../kernel/ids.js';
 
 /**
  * What a push says, before it is put in words. Only what every member of the household already sees: the

@@ -1,5 +1,5 @@
 import type { PushEvent } from '../../ports/push-outbox.js';
-import type { AccountId } from '../shared/ids.js';
+import type { AccountId } from '../kernel/ids.js';
 
 /**
  * `ios` and `android` for the native apps; `web` is this service's addition for the web app's Web Push

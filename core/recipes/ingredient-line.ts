@@ -1,4 +1,4 @@
-import { normalizeFoodKey } from '../shared/food-key.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
 import { canonicalUnit, convert, PIECE_UNIT, type CanonicalUnit } from '../food/units.js';
 import { RECIPE_LIMITS } from './types.js';
 

@@ -1,5 +1,5 @@
 import type { RecipeStore } from '../../ports/recipe-store.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { HouseholdId } from '../kernel/ids.js';
 import type { Recipe } from './types.js';
 
 /** These recipes (those that are the household's) and every base they reach: one read per level of base links. */

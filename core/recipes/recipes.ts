@@ -6,11 +6,11 @@ import type { RecipeImage, RecipeImageFetcher, RecipeImageStore } from '../../po
 import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import type { Account } from '../accounts/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { nextCursor, openCursor, type CursorScope } from '../shared/paging.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { nextCursor, openCursor, type CursorScope } from '../kernel/paging.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeId, type RecipePosition } from './types.js';
 
 export interface RecipeDeps {

@@ -1,4 +1,4 @@
-import type { HouseholdId } from '../shared/ids.js';
+import type { HouseholdId } from '../kernel/ids.js';
 
 export type RecipeId = string;
 

@@ -2,9 +2,9 @@ import type { HouseholdStore } from '../../ports/household-store.js';
 import type { LoyaltyPrograms } from '../../ports/loyalty-programs.js';
 import type { Account } from '../accounts/types.js';
 import { requireMember } from '../households/access.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { LoyaltyProgram } from './types.js';
 
 export interface LoyaltyDeps {

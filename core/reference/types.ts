@@ -1,4 +1,4 @@
-import type { HouseholdId } from '../shared/ids.js';
+import type { HouseholdId } from '../kernel/ids.js';
 
 /** A supermarket loyalty programme of one country and the chains where it counts (reference data). */
 export interface LoyaltyProgram {

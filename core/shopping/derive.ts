@@ -4,7 +4,7 @@ import type { PantryRow } from '../pantry/types.js';
 import type { PlanView } from '../plans/plans.js';
 import type { Recipe } from '../recipes/types.js';
 import { preferenceFitter } from './preferences.js';
-import type { IsoDate } from '../shared/dates.js';
+import type { IsoDate } from '../kernel/dates.js';
 import type { MadeForDay, PreferenceFit, ShoppingLine, ShoppingList, ShoppingListContent, WouldAdd } from './types.js';
 import { convert, tidy, unitOf } from '../food/units.js';
 

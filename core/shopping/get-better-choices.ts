@@ -2,9 +2,9 @@ import type { FoodTableStore } from '../../ports/food-table-store.js';
 import type { ReceiptStore } from '../../ports/receipt-store.js';
 import type { Account } from '../accounts/types.js';
 import { RECEIPT_LIMITS } from '../food/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { rankBetterChoices, type BetterChoicesLine } from './better-choices.js';
 import { getShoppingList, type ShoppingDeps } from './lists.js';
 

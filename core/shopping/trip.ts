@@ -1,7 +1,7 @@
 import type { Account } from '../accounts/types.js';
 import type { PantryObservation } from '../pantry/types.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { ok, type Result } from '../shared/result.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { ok, type Result } from '../kernel/result.js';
 import { countsToBuy, refresh, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
 import { contentOf } from './derive.js';
 import type { ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';

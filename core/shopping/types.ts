@@ -1,5 +1,5 @@
-import type { IsoDate } from '../shared/dates.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { IsoDate } from '../kernel/dates.js';
+import type { HouseholdId } from '../kernel/ids.js';
 
 export const LINE_STATUSES = ['Buy', 'Purchased'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -17,7 +17,7 @@ export type PriceSource = 'None' | 'FoodTable';
 
 /**
  * What the household has said of a line's food: `Disliked` it matches one of the household's dislikes (matched like
- * guests' avoids, core/shared/avoids.ts, but only a mark: the line stays); `Fits` it matches none; `NotAssessed` the
+ * guests' avoids, core/kernel/avoids.ts, but only a mark: the line stays); `Fits` it matches none; `NotAssessed` the
  * household has said nothing it dislikes.
  */
 export const PREFERENCE_FITS = ['Fits', 'Disliked', 'NotAssessed'] as const;

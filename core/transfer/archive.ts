@@ -9,7 +9,7 @@ import type { RecipeStore } from '../../ports/recipe-store.js';
 import type { ShoppingListStore } from '../../ports/shopping-list-store.js';
 import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
 import type { Recipe } from '../recipes/types.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { HouseholdId } from '../kernel/ids.js';
 
 /** The stores a household archive is read from and written to (on a database: all bound to one transaction). */
 export interface ArchiveStores {

@@ -1,7 +1,7 @@
 import type { IdGenerator } from '../../ports/ids.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
-import type { HouseholdId } from '../shared/ids.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
+import type { HouseholdId } from '../kernel/ids.js';
 
 /** Why a document cannot make a household: where (a path into the document) and what. */
 export type Invalid = ErrorOf<'household-document-invalid'>;

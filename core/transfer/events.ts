@@ -1,5 +1,5 @@
 import type { MealEvent } from '../events/types.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { invalid, renamer, type Into, type Invalid, type Renamer } from './checks.js';
 import type { HouseholdDocument } from './document.js';
 

@@ -1,8 +1,8 @@
 import type { Account } from '../accounts/types.js';
 import { requireMember } from '../households/access.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { HouseholdId } from '../shared/ids.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { HouseholdId } from '../kernel/ids.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { TransferDeps } from './deps.js';
 import { HOUSEHOLD_FORMAT, HOUSEHOLD_FORMAT_VERSION, settingsOf, type HouseholdDocument } from './document.js';
 

@@ -1,8 +1,8 @@
 import type { RecipeImage } from '../../ports/recipe-image.js';
 import type { Account } from '../accounts/types.js';
 import type { HouseholdWithMembers } from '../households/types.js';
-import type { ErrorOf } from '../shared/errors.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import type { Into, Invalid } from './checks.js';
 import type { TransferDeps } from './deps.js';
 import { settingsOf, type HouseholdDocument } from './document.js';

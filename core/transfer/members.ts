@@ -1,6 +1,6 @@
 import type { Account } from '../accounts/types.js';
 import type { Member } from '../households/types.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { invalid, renamer, type Into, type Invalid, type Renamer } from './checks.js';
 import type { HouseholdDocument } from './document.js';
 

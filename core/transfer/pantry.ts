@@ -1,6 +1,6 @@
 import { normalizeUnit } from '../food/units.js';
 import type { PantryMerge, PantryMergeRejection, PantryObservation, UnitWeight } from '../pantry/types.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { foodKey, invalid, renamer, type Into, type Invalid, type Renamer } from './checks.js';
 import type { HouseholdDocument } from './document.js';
 

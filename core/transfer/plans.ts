@@ -1,6 +1,6 @@
 import type { PlanRow } from '../../ports/plan-store.js';
-import { isIsoDate, weekDates, weekStartOf } from '../shared/dates.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { isIsoDate, weekDates, weekStartOf } from '../kernel/dates.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { invalid, renamer, type Into, type Invalid, type Renamer } from './checks.js';
 import type { HouseholdDocument } from './document.js';
 

@@ -1,7 +1,7 @@
 import type { RecipeImage } from '../../ports/recipe-image.js';
 import type { Recipe } from '../recipes/types.js';
-import { normalizeFoodKey } from '../shared/food-key.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import { normalizeFoodKey } from '../kernel/food-key.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { invalid, renamer, type Into, type Invalid, type Renamer } from './checks.js';
 import type { DocumentRecipe } from './document.js';
 

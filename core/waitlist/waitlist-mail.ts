@@ -1,6 +1,6 @@
 import type { Mail } from '../../ports/mailer.js';
 import type { ListLanguage } from '../../ports/mailing-list-store.js';
-import { composeLinkMail, type LinkMailWords } from '../shared/link-mail.js';
+import { composeLinkMail, type LinkMailWords } from '../kernel/link-mail.js';
 
 /** The link a waitlist mail carries: GET /api/v1/waitlist/confirm in the OpenAPI document, with the token. */
 export const waitlistConfirmLink = (base: string, token: string) => `${base}/api/v1/waitlist/confirm?token=${encodeURIComponent(token)}`;

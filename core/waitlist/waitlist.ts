@@ -1,8 +1,8 @@
 import type { ListedAddress, ListLanguage, MailingListStore } from '../../ports/mailing-list-store.js';
 import { isEmailAddress, normalizeEmail } from '../accounts/email.js';
-import type { ErrorOf } from '../shared/errors.js';
-import type { LinkMailDeps } from '../shared/link-mail.js';
-import { fail, ok, type Result } from '../shared/result.js';
+import type { ErrorOf } from '../kernel/errors.js';
+import type { LinkMailDeps } from '../kernel/link-mail.js';
+import { fail, ok, type Result } from '../kernel/result.js';
 import { composeWaitlistConfirmation, waitlistConfirmLink } from './waitlist-mail.js';
 
 export type WaitlistDeps = LinkMailDeps & { waitlist: MailingListStore };

@@ -55,7 +55,7 @@ import { once } from 'node:events';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { inspectImage } from '../../adapters/recipe-import/image.js';
-import { mulberry32 } from '../../core/shared/seeded.js';
+import { mulberry32 } from '../../core/kernel/seeded.js';
 import { announce, arg, benchDatabase, benchSchema, orStop, progress, spawnService, stopService, type ServedService } from './lib.js';
 
 /** The ceiling config allows: the cap must not be what this measures. */

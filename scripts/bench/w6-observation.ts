@@ -30,7 +30,7 @@ function observations(): autocannon.Request[] {
 }
 
 async function serve(): Promise<void> {
-  const { normalizeFoodKey } = await import('../../core/shared/food-key.js');
+  const { normalizeFoodKey } = await import('../../core/kernel/food-key.js');
   const database = benchDatabase();
   const service = await benchService('w6', database);
   const { app, cookie, householdId } = service;

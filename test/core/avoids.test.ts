@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { avoidConflict, avoidMatcher } from '../../core/shared/avoids.js';
-import { normalizeFoodKey } from '../../core/shared/food-key.js';
+import { avoidConflict, avoidMatcher } from '../../core/kernel/avoids.js';
+import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 
 /** An ingredient as the server stores it: the food key is computed from the name. */
 const ingredient = (displayName: string) => ({ displayName, foodKey: normalizeFoodKey(displayName) });

@@ -8,7 +8,7 @@ import { emptyTables, memoryHouseholdStore } from '../../adapters/memory/stores.
 import { receiveBillingWebhook, type BillingDeps } from '../../core/billing/webhook.js';
 import { changeOf, compareStamps } from '../../core/billing/subscriptions.js';
 import type { SubscriptionState } from '../../core/billing/types.js';
-import { mulberry32 } from '../../core/shared/seeded.js';
+import { mulberry32 } from '../../core/kernel/seeded.js';
 import { providerEvent, TIE_CASES, tieDeliveries } from '../support/billing-ties.js';
 
 const SECRET = 'whsec_test';

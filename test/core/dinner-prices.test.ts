@@ -9,7 +9,7 @@ import { drawAndPrice, isoWeekOf, measureDinnerPrices } from '../../core/dinnerp
 import { lineCost, priceBookOf, weekCost } from '../../core/dinnerprices/pricing.js';
 import { dinnerPriceFiles, dinnerPricesCsv, dinnerPricesJson, publishDinnerPrices, publishedMonths } from '../../core/dinnerprices/publish.js';
 import { drawIndexes, seedOf } from '../../core/dinnerprices/random.js';
-import { fnv1a32, mulberry32 } from '../../core/shared/seeded.js';
+import { fnv1a32, mulberry32 } from '../../core/kernel/seeded.js';
 import { median, percentile } from '../../core/dinnerprices/statistics.js';
 import { portionsOf, type DinnerPriceMeasurement } from '../../core/dinnerprices/types.js';
 import type { FoodProduct } from '../../core/food/types.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { normalizeFoodKey } from '../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 
 /** [displayName, expected key, why] */
 const EXAMPLES: ReadonlyArray<readonly [string, string, string]> = [

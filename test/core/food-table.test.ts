@@ -6,7 +6,7 @@ import { addReceipt, listReceipts, matchLines, purchaseClassification, type Rece
 import { syncFoodTable, syncFoodTableIfEmpty } from '../../core/food/sync.js';
 import type { FoodProduct } from '../../core/food/types.js';
 import { createHousehold } from '../../core/households/households.js';
-import { normalizeFoodKey } from '../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 import { generateCatalogue } from '../../scripts/generate-food-catalogue.js';
 import { product } from '../contracts/food-table-store.contract.js';
 import { account, domain, error, value } from './support.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseIngredientLine } from '../../core/recipes/ingredient-line.js';
 import { RECIPE_LIMITS } from '../../core/recipes/types.js';
-import { normalizeFoodKey } from '../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 import { canonicalUnit, type CanonicalUnit } from '../../core/food/units.js';
 
 interface Want {

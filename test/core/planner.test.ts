@@ -10,9 +10,9 @@ import { deriveDay } from '../../core/events/portions.js';
 import { acceptSuggestions, suggestWeek } from '../../core/plans/suggestions.js';
 import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
 import type { Recipe } from '../../core/recipes/types.js';
-import { addDays } from '../../core/shared/dates.js';
+import { addDays } from '../../core/kernel/dates.js';
 import { syncDeviceCalendar } from '../../core/calendar/device-feeds.js';
-import type { Result } from '../../core/shared/result.js';
+import type { Result } from '../../core/kernel/result.js';
 import { domain, person } from './support.js';
 
 const value = <T, E>(r: Result<T, E>): T => {

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { addDays, dateIn, daysBetween, isIsoDate, weekStartOf } from '../../core/shared/dates.js';
+import { addDays, dateIn, daysBetween, isIsoDate, weekStartOf } from '../../core/kernel/dates.js';
 import { deriveDay } from '../../core/events/portions.js';
 import type { MealEvent, MealEventParticipant } from '../../core/events/types.js';
 import type { Member } from '../../core/households/types.js';
 import type { Ingredient, Recipe } from '../../core/recipes/types.js';
 import { dishConflict } from '../../core/events/avoid-gate.js';
 import { servingNotesOf } from '../../core/plans/serving-notes.js';
-import { normalizeFoodKey } from '../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 
 const member = (id: string, role: Member['role'] = 'Adult'): Member => ({ id, householdId: 'h', displayName: id, role, accountId: null, createdAt: new Date(0) });
 const attendance = (memberId: string, isPresent: boolean): MealEventParticipant => ({ id: `p-${memberId}`, householdMemberId: memberId, isPresent, guestType: null, guestCount: 0, dietaryNotes: null, avoids: [] });

@@ -21,7 +21,7 @@ import {
   type RecipeInput,
 } from '../../core/recipes/recipes.js';
 import type { Recipe } from '../../core/recipes/types.js';
-import type { Result } from '../../core/shared/result.js';
+import type { Result } from '../../core/kernel/result.js';
 import { person } from './support.js';
 
 const line = (over: Partial<IngredientInput> = {}): IngredientInput => ({

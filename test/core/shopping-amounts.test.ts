@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseItemText } from '../../core/shopping/amounts.js';
 import { canonicalUnit, UNIT_ALIASES, type CanonicalUnit } from '../../core/food/units.js';
-import { mulberry32 } from '../../core/shared/seeded.js';
+import { mulberry32 } from '../../core/kernel/seeded.js';
 
 type Q = number | null;
 type U = CanonicalUnit | null;

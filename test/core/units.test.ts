@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { canonicalUnit, convert, dimensionOf, UNIT_ALIASES, UNIT_TABLE, type CanonicalUnit, type Dimension } from '../../core/food/units.js';
-import { mulberry32 } from '../../core/shared/seeded.js';
+import { mulberry32 } from '../../core/kernel/seeded.js';
 
 describe('canonicalUnit', () => {
   const EXAMPLES: ReadonlyArray<readonly [string, CanonicalUnit | null]> = [

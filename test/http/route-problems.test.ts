@@ -7,8 +7,8 @@ import { jsonLogger } from '../../adapters/log/json-logger.js';
 import { buildOpenApi } from '../../adapters/http/openapi.js';
 import { answersOf, HttpProblem, problemFor } from '../../adapters/http/problem.js';
 import { mount, resource } from '../../adapters/http/route.js';
-import { fail, ok, type Result } from '../../core/shared/result.js';
-import type { ErrorOf } from '../../core/shared/errors.js';
+import { fail, ok, type Result } from '../../core/kernel/result.js';
+import type { ErrorOf } from '../../core/kernel/errors.js';
 
 // A use case that can fail two ways, as core's use cases declare their failures.
 const findPlan = (id: string): Result<{ id: string }, ErrorOf<'household-not-found' | 'plan-not-found'>> =>

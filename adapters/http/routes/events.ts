@@ -56,7 +56,7 @@ const UpdateMealEventRunRequest = v.object({
 const AVOID_DOC =
   "Guests' avoids bind the whole table that day: when a day the change touches has a planned dish one of whose " +
   'ingredients (or those of the base recipes it uses; optional ones too) matches an avoid of that day once the change is ' +
-  'made (words, compounds and inflections in nb and en, and the EU\'s 14 allergen groups: core/shared/avoids.ts), the change ' +
+  'made (words, compounds and inflections in nb and en, and the EU\'s 14 allergen groups: core/kernel/avoids.ts), the change ' +
   'is refused with 409 avoid_conflict naming date, recipeId, recipeTitle, avoid and ingredient, and nothing is written; ' +
   'with replaceDish: true it is written and each such day loses its dish (keeping its portions override and note).';
 

@@ -3,7 +3,7 @@ import { INVENTORY_PAGE_DEFAULT, INVENTORY_PAGE_MAX, inventorySummary, listInven
 import { AISLES, USE_PRIORITIES } from '../../../core/pantry/model.js';
 import { addObservation, OBSERVATION_LIMITS as L, removeObservation, removeObservations } from '../../../core/pantry/observations.js';
 import { INVENTORY_GROUPS, OBSERVATION_TYPES, STORAGE_LOCATIONS, type PantryRow } from '../../../core/pantry/types.js';
-import { normalizeFoodKey } from '../../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
 import { mount, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';

@@ -71,7 +71,7 @@ const SET_PLAN_DAY_DOC =
   'ingredients (or those of the base recipes it uses, however deep; optional ones too, since the gate fails closed) matches ' +
   'an avoid of that day\'s guests is refused with 409 avoid_conflict, naming date, recipeId, recipeTitle, avoid and ' +
   'ingredient; nothing is written. Matching: words, compounds and inflections in nb and en, and the EU\'s 14 allergen ' +
-  'groups (core/shared/avoids.ts).';
+  'groups (core/kernel/avoids.ts).';
 
 const ensureWeekPlanRoute = route({
   method: 'PUT',

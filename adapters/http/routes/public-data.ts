@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import { DERIVED_FILES, type DerivedFileName } from '../../../core/publicdata/derived-documents.js';
 import { derivedFile } from '../../../core/publicdata/derived-files.js';
 import type { PublicDataFiles } from '../../../ports/public-data-files.js';
-import type { ErrorOf } from '../../../core/shared/errors.js';
+import type { ErrorOf } from '../../../core/kernel/errors.js';
 import type { HttpProblem } from '../problem.js';
 import { mount, resource } from '../route.js';
 import { ifNoneMatchHolds } from '../conditional.js';

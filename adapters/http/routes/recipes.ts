@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { createRecipe, deleteRecipe, getRecipe, listRecipes, recipeImage, replaceRecipe } from '../../../core/recipes/recipes.js';
 import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../core/recipes/types.js';
 import { ifNoneMatchHolds } from '../conditional.js';
-import { normalizeFoodKey } from '../../../core/shared/food-key.js';
+import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
 import type { ServiceDeps } from '../deps.js';
 import { mount, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';

@@ -293,7 +293,7 @@ interface Rule {
   readonly raw: string | null;
 }
 
-/** The same folding as the food key (core/shared/food-key.ts, steps 1 to 4), kept as words. */
+/** The same folding as the food key (core/kernel/food-key.ts, steps 1 to 4), kept as words. */
 function foldWords(text: string): string[] {
   const lowered = text.normalize('NFKC').toLowerCase();
   let folded = '';
