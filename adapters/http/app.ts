@@ -76,118 +76,41 @@ const routeKey = (segments: readonly string[], positions: readonly number[]): st
 };
 
 /**
- * Dispatches to the routes as several routers, each holding the routes a path could match by its number of segments
- * and its segments at KEY_POSITIONS where no route has a parameter; a request is matched against one of them.
- * @koa/router tests every route's pattern of a router in turn (105 for each request with every route in one
- * router). A path's routes all share one router, so the 405 for a known path still sees them.
+ * Matches each request with @koa/router and runs the first route that answers the path by its method (a GET route
+ * answers HEAD too). The routes are split among several routers by what a path must have to match any of them (its
+ * number of segments, and its segments at KEY_POSITIONS where no route has a parameter), so that a request is tested
+ * against the patterns of a few routes rather than all of them; a path's routes all share one router, so the router
+ * still tells 405 from 404. The router's matching and parameter decoding are used as they are; its dispatch is not:
+ * `router.routes()` builds a chain of closures and composes it for every request, a promise more per layer, and a
+ * route never passes a request on, so the route found is called directly (docs/performance.md, "One router"). No
+ * route of the method: the paths matched are left on `ctx.matched` for the 405 that follows, and the request goes on.
  */
 function routing(settings: HttpSettings, routes: readonly AnyRoute[]): Koa.Middleware {
   const templates = routes.map((r) => koaPath(r.path).split('/'));
   // A wildcard may span segments, which would make a segment's position mean nothing; no route has one.
-  if (templates.some((t) => t.some((segment) => segment.includes('*')))) throw new Error('routes with a wildcard cannot be grouped by their segments');
+  if (templates.some((t) => t.some((segment) => segment.includes('*')))) throw new Error('routes with a wildcard cannot be split by their segments');
   const positions = KEY_POSITIONS.filter((p) => templates.every((t) => !(t[p] ?? '').includes(':')));
-  const grouped = new Map<string, Router>();
-  const middleware = routes.map((route) => routeMiddleware(settings, route));
+  const routers = new Map<string, Router>();
   routes.forEach((route, i) => {
     const key = routeKey(templates[i]!, positions);
-    // Exact paths only: one spelling per route, so the version gate's exemptions and the routes agree.
-    const router = grouped.get(key) ?? new Router({ strict: true, sensitive: true });
-    grouped.set(key, router);
-    router.register(templates[i]!.join('/'), [route.method], middleware[i]!, { name: route.operationId });
+    // Exact paths only (strict, case-sensitive): one spelling per route, so the version gate's exemptions and the routes agree.
+    const router = routers.get(key) ?? new Router({ strict: true, sensitive: true });
+    routers.set(key, router);
+    router.register(templates[i]!.join('/'), [route.method], routeMiddleware(settings, route), { name: route.operationId });
   });
-  const dispatch = new Map([...grouped].map(([key, router]) => [key, router.routes()]));
-  const table = routes.map((route, i) => ({ method: route.method, template: templates[i]!, answer: middleware[i]! }));
-  const exact = exactRoutes(table);
-  const withParameters = segmentRoutes(table);
   return (ctx, next) => {
     const path = ctx.path;
-    const route = exact.get(ctx.method)?.get(path);
-    if (route) return route(ctx, next);
-    const segments = path.split('/');
-    const found = withParameters(ctx.method, segments);
-    if (found) {
-      ctx.params = found.params;
-      return found.answer(ctx, next);
+    const router = routers.get(routeKey(path.split('/'), positions));
+    if (!router) return next();
+    const found = router.match(path, ctx.method);
+    const layer = found.pathAndMethod[0];
+    if (!layer) {
+      ctx.matched = found.path;
+      return next();
     }
-    // No route answers the path by its method: the router tells 405 (a route of another method) from 404.
-    const routed = dispatch.get(routeKey(segments, positions));
-    return routed ? routed(ctx as Parameters<typeof routed>[0], next) : next();
+    ctx.params = layer.params(path, layer.captures(path));
+    return (layer.stack[0] as Koa.Middleware)(ctx, next);
   };
-}
-
-/** A template segment that is one parameter and nothing else, ':name' (the router's `[^/]+`). */
-const PARAMETER = /^:[A-Za-z0-9_]+$/;
-
-/**
- * The route of a path by its method, as @koa/router finds it, with the path's parameters: of the routes of the
- * method (a GET route answers HEAD too) with as many segments, the first registered whose fixed segments equal the
- * path's, exactly (the routers are strict and case-sensitive and match the path as sent), and whose parameter
- * segments are not empty; each parameter percent-decoded, or left as sent when it does not decode, as the router
- * does. The router would run that route first, and a route never passes a request on. Its own matching tests every
- * pattern of the group and builds a chain of closures for each request: about 5 µs of CPU a request (W1, W5;
- * docs/performance.md). No match: null, and the router answers (405 or 404).
- */
-export function segmentRoutes<T>(routes: readonly { method: string; template: readonly string[]; answer: T }[]): (method: string, segments: readonly string[]) => { answer: T; params: Record<string, string> } | null {
-  // A route with another kind of parameter (':token.ics', part of a segment) is left to the router: a path that
-  // reaches it among the candidates, unmatched so far and with its fixed segments, is the router's to answer.
-  type Compiled = { answer: T; fixed: [number, string][]; parameters: [number, string][]; routerOnly: boolean };
-  const byMethod = new Map<string, Map<number, Compiled[]>>();
-  for (const route of routes) {
-    const fixed: [number, string][] = [];
-    const parameters: [number, string][] = [];
-    route.template.forEach((segment, k) => {
-      if (!segment.includes(':')) fixed.push([k, segment]);
-      else parameters.push([k, segment.slice(1)]);
-    });
-    const compiled: Compiled = { answer: route.answer, fixed, parameters, routerOnly: !parameters.every(([k]) => PARAMETER.test(route.template[k]!)) };
-    for (const method of route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) {
-      const bySize = byMethod.get(method) ?? new Map<number, Compiled[]>();
-      byMethod.set(method, bySize);
-      bySize.set(route.template.length, [...(bySize.get(route.template.length) ?? []), compiled]);
-    }
-  }
-  return (method, segments) => {
-    const candidates = byMethod.get(method)?.get(segments.length);
-    if (!candidates) return null;
-    for (const c of candidates) {
-      if (!c.fixed.every(([k, segment]) => segments[k] === segment)) continue;
-      if (c.routerOnly) return null;
-      if (!c.parameters.every(([k]) => segments[k] !== '')) continue;
-      const params: Record<string, string> = {};
-      for (const [k, name] of c.parameters) params[name] = decodedOrAsSent(segments[k]!);
-      return { answer: c.answer, params };
-    }
-    return null;
-  };
-}
-
-const decodedOrAsSent = (text: string): string => {
-  if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-};
-
-/**
- * segmentRoutes' answers for the paths of the routes without a parameter, by method and exact path: such a request
- * goes straight to its route without splitting its path. A path whose route segmentRoutes would not answer (another
- * route comes first, or the router's own) is left out. `template` is a route's Koa path split at '/'.
- */
-export function exactRoutes<T>(routes: readonly { method: string; template: readonly string[]; answer: T }[]): Map<string, Map<string, T>> {
-  const find = segmentRoutes(routes.map((route, i) => ({ ...route, answer: i })));
-  const byMethod = new Map<string, Map<string, T>>();
-  routes.forEach((route, i) => {
-    if (route.template.some((segment) => segment.includes(':'))) return;
-    for (const method of route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) {
-      if (find(method, route.template)?.answer !== i) continue;
-      const paths = byMethod.get(method) ?? new Map<string, T>();
-      byMethod.set(method, paths);
-      paths.set(route.template.join('/'), route.answer);
-    }
-  });
-  return byMethod;
 }
 
 /**
