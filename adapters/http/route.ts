@@ -237,6 +237,12 @@ export function resource<D>(tag: string) {
   };
 }
 
+/** The success of a route that answers no body: documented and answered 204. */
+export const noContent = (description: string) => ({ responses: { 204: { description } }, status: 204 as const });
+
+/** The success of a route that makes something: documented and answered 201 with its schema. */
+export const created = (description: string, schema: v.GenericSchema) => ({ responses: { 201: { description, schema } }, status: 201 as const });
+
 /** The routes of a resource, handed its dependencies. */
 export const mount = <D>(deps: D, routes: readonly Declared<D>[]): AnyRoute[] => routes.map((r) => r(deps));
 

@@ -14,7 +14,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_LIFETIME_MS } from '../../../core/accounts
 import type { AccountLanguage } from '../../../core/accounts/types.js';
 import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from '../../../core/accounts/types.js';
 import { ROLES } from '../../../core/households/types.js';
-import { answerJson, mount, resource } from '../route.js';
+import { answerJson, mount, noContent, resource } from '../route.js';
 import { Uuid, IsoDateTime } from '../schemas.js';
 import { clearSessionCookie, optionalCaller, setSessionCookie } from '../session-cookie.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
@@ -229,10 +229,9 @@ const changePasswordRoute = route({
     'currentPassword is required when the account has a password; a social-only account may set a first password with ' +
     'currentPassword null. This session stays signed in; every other session must sign in again.',
   body: ChangePasswordRequest,
-  responses: { 204: { description: 'Changed' } },
+  ...noContent('Changed'),
   errors: ['wrong-current-password', 'password-rejected', 'password-pwned'],
   run: ({ deps, caller, body }) => changePassword(deps, caller, body),
-  status: 204,
 });
 
 const changeEmailRoute = handledRoute({
@@ -262,10 +261,9 @@ const confirmEmailRoute = route({
   auth: 'public',
   rateLimit: 'auth',
   body: ConfirmEmailRequest,
-  responses: { 204: { description: 'Confirmed' } },
+  ...noContent('Confirmed'),
   errors: ['invalid-token'],
   run: ({ deps, body }) => confirmEmail(deps, body),
-  status: 204,
 });
 
 const confirmEmailChangeRoute = handledRoute({
@@ -293,10 +291,9 @@ const resendConfirmationRoute = route({
   summary: 'Send the confirmation mail again',
   description: '204 without mailing when the address is already confirmed; 429 resend_cooldown (with Retry-After) when one went out less than five minutes ago.',
   rateLimit: 'auth',
-  responses: { 204: { description: 'Sent, or nothing to send' } },
+  ...noContent('Sent, or nothing to send'),
   errors: ['resend-cooldown'],
   run: ({ deps, caller }) => resendConfirmation(deps, caller.account),
-  status: 204,
 });
 
 const forgotPasswordRoute = handledRoute({
@@ -326,10 +323,9 @@ const resetPasswordRoute = route({
   auth: 'public',
   rateLimit: 'auth',
   body: ResetPasswordRequest,
-  responses: { 204: { description: 'Password set' } },
+  ...noContent('Password set'),
   errors: ['invalid-token', 'password-rejected', 'password-pwned'],
   run: ({ deps, body }) => resetPassword(deps, body),
-  status: 204,
 });
 
 export const accountRoutes = (deps: ServiceDeps, settings: RouteSettings) =>

@@ -19,7 +19,7 @@ import {
 } from '../../../core/calendar/types.js';
 import { upcomingCalendarEvents } from '../../../core/calendar/upcoming.js';
 import type { Logger } from '../../../ports/logger.js';
-import { mount, resource } from '../route.js';
+import { created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 
 const WallTime = v.nullable(v.pipe(v.string(), v.maxLength(5, 'HH:MM'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00 to 23:59')));
@@ -188,10 +188,9 @@ const createCalendarFeedRoute = householdRoute({
   summary: 'Add an ICS calendar feed (adults only)',
   description: CREATE_CALENDAR_FEED_DOC,
   body: CreateCalendarFeedRequest,
-  responses: { 201: { description: 'Created', schema: CalendarFeedResponse } },
+  ...created('Created', CalendarFeedResponse),
   errors: ['adults-only', 'calendar-url-forbidden'],
   run: ({ deps, caller, params, body }) => createCalendarFeed(deps, caller.account, params.householdId, body),
-  status: 201,
   reply: feedResponse,
 });
 
@@ -214,10 +213,9 @@ const deleteDeviceCalendarRoute = route({
   summary: "Remove the caller's own device feed",
   description: "Any member, for a feed of the caller's own login only: another member's key, or a key never synced, is 404 calendar_feed_not_found.",
   params: DevicePath,
-  responses: { 204: { description: 'Removed' } },
+  ...noContent('Removed'),
   errors: ['household-not-found', 'calendar-feed-not-found'],
   run: ({ deps, caller, params }) => deleteDeviceCalendar(deps, caller.account, params.householdId, params.deviceKey),
-  status: 204,
 });
 
 const deleteCalendarFeedRoute = route({
@@ -229,10 +227,9 @@ const deleteCalendarFeedRoute = route({
     'Any ICS feed of the household. A device feed belongs to the login that pushed it: another adult gets 403 ' +
     'calendar_feed_not_yours. An id that is not a feed of this household is 404 calendar_feed_not_found.',
   params: FeedPath,
-  responses: { 204: { description: 'Removed' } },
+  ...noContent('Removed'),
   errors: ['household-not-found', 'adults-only', 'calendar-feed-not-found', 'calendar-feed-not-yours'],
   run: ({ deps, caller, params }) => deleteCalendarFeed(deps, caller.account, params.householdId, params.feedId),
-  status: 204,
 });
 
 export const calendarRoutes = (deps: CalendarFeedDeps, logger: Logger) =>

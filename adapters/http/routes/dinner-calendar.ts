@@ -10,7 +10,7 @@ import {
   type DinnerCalendarLinkView,
 } from '../../../core/calendar/dinner-calendar.js';
 import { dinnerCalendarIcs } from '../dinner-calendar-ics.js';
-import { mount, resource } from '../route.js';
+import { mount, noContent, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
 
@@ -76,10 +76,9 @@ const turnOffDinnerCalendarLinkRoute = householdRoute({
   operationId: 'turnOffDinnerCalendarLink',
   summary: 'Turn the dinner calendar link off (adults only)',
   description: 'The address answers 404 from now on, and the link reads as null, until an adult resets it. Idempotent.',
-  responses: { 204: { description: 'Turned off' } },
+  ...noContent('Turned off'),
   errors: ['adults-only'],
   run: ({ deps, caller, params }) => turnOffDinnerCalendarLink(deps, caller.account, params.householdId),
-  status: 204,
 });
 
 const dinnerCalendarFeedRoute = handledRoute({

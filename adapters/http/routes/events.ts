@@ -13,7 +13,7 @@ import {
   type MealEvent,
   type MealEventFields,
 } from '../../../core/events/types.js';
-import { mount, resource } from '../route.js';
+import { created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -194,10 +194,9 @@ const createMealEventRoute = householdRoute({
   summary: 'Add a meal event (adults; a Junior only her own presence)',
   description: `${JUNIOR_DOC} ${SHAPE_DOC} ${AVOID_DOC}`,
   body: MealEventChangeRequest,
-  responses: { 201: { description: 'Created', schema: MealEventResponse } },
+  ...created('Created', MealEventResponse),
   errors: ['junior-forbidden', 'avoid-conflict', 'event-invalid'],
   run: ({ deps, caller, params, body }) => createEvent(deps, caller.account, params.householdId, { ...toFields(body), date: body.date }, { replaceDish: body.replaceDish }),
-  status: 201,
   headers: (value, { params }) => ({ Location: `/api/v1/households/${params.householdId}/events/${value.id}` }),
   reply: toResponse,
 });
@@ -209,10 +208,9 @@ const createMealEventRunRoute = householdRoute({
   summary: 'Add the same event on every day of a span (adults only)',
   description: CREATE_MEAL_EVENT_RUN_DOC,
   body: CreateMealEventRunRequest,
-  responses: { 201: { description: 'Created, in date order', schema: v.array(MealEventResponse) } },
+  ...created('Created, in date order', v.array(MealEventResponse)),
   errors: ['adults-only', 'avoid-conflict', 'event-invalid'],
   run: ({ deps, caller, params, body }) => createRun(deps, caller.account, params.householdId, { ...toFields(body), from: body.from, through: body.through }, { replaceDish: body.replaceDish }),
-  status: 201,
   reply: (value) => value.map(toResponse),
 });
 
@@ -275,10 +273,9 @@ const deleteMealEventRoute = route({
   summary: 'Remove a meal event (adults; a Junior only her own presence)',
   description: `The day gets its usual table back. ${JUNIOR_DOC} The same rule decides which events she may remove.`,
   params: EventPath,
-  responses: { 204: { description: 'Removed' } },
+  ...noContent('Removed'),
   errors: ['household-not-found', 'junior-forbidden', 'event-not-found'],
   run: ({ deps, caller, params }) => deleteEvent(deps, caller.account, params.householdId, params.eventId),
-  status: 204,
 });
 
 export const eventRoutes = (deps: ServiceDeps) =>

@@ -6,7 +6,7 @@ import type { Invite } from '../../../ports/invite-store.js';
 import { normalizeReadableCode } from '../../crypto/readable-codes.js';
 import { MembershipResponse } from './accounts.js';
 import { DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
-import { mount, resource } from '../route.js';
+import { created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -114,10 +114,9 @@ const createHouseholdRoute = route({
   summary: 'Create a household with the caller as Owner',
   description: 'Defaults: timeZoneId Europe/Oslo, language nb, country NO, dinnerTime 18:00, plan Free.',
   body: CreateHouseholdRequest,
-  responses: { 201: { description: 'Created', schema: HouseholdResponse } },
+  ...created('Created', HouseholdResponse),
   errors: ['time-zone-unknown'],
   run: ({ deps, caller, body }) => createHousehold(deps, caller.account, body),
-  status: 201,
   headers: (h) => ({ Location: `/api/v1/households/${h.id}` }),
   reply: toHouseholdResponse,
 });
@@ -153,10 +152,9 @@ const addMemberRoute = householdRoute({
   summary: 'Add a named person without an account (adults only)',
   description: 'A child, or a partner who has not signed up yet. An invite made for this person links their account when they join.',
   body: AddMemberRequest,
-  responses: { 201: { description: 'Added', schema: MemberResponse } },
+  ...created('Added', MemberResponse),
   errors: ['adults-only'],
   run: ({ deps, caller, params, body }) => addNamedMember(deps, caller.account, params.householdId, body),
-  status: 201,
   reply: toMemberResponse,
 });
 
@@ -181,10 +179,9 @@ const removeMemberRoute = route({
   summary: 'Remove a member (adults only)',
   description: REMOVE_MEMBER_DOC,
   params: MemberPath,
-  responses: { 204: { description: 'Removed' } },
+  ...noContent('Removed'),
   errors: ['household-not-found', 'adults-only', 'member-not-found', 'owner-only', 'owner-required'],
   run: ({ deps, caller, params }) => removeMember(deps, caller.account, params.householdId, params.memberId),
-  status: 204,
 });
 
 const createInviteRoute = householdRoute({
@@ -194,10 +191,9 @@ const createInviteRoute = householdRoute({
   summary: 'Make an invite code (adults only)',
   description: CREATE_INVITE_DOC,
   body: CreateInviteRequest,
-  responses: { 201: { description: 'Created', schema: InviteResponse } },
+  ...created('Created', InviteResponse),
   errors: ['adults-only', 'member-not-found'],
   run: ({ deps, caller, params, body }) => createInvite(deps, caller.account, params.householdId, body),
-  status: 201,
   reply: toInviteResponse,
 });
 
@@ -218,10 +214,9 @@ const deleteInviteRoute = route({
   operationId: 'deleteInvite',
   summary: 'Withdraw an invite code (adults only)',
   params: InvitePath,
-  responses: { 204: { description: 'Withdrawn' } },
+  ...noContent('Withdrawn'),
   errors: ['household-not-found', 'adults-only', 'invite-not-found'],
   run: ({ deps, caller, params }) => deleteInvite(deps, caller.account, params.householdId, normalizeReadableCode(params.code)),
-  status: 204,
 });
 
 const acceptInviteRoute = route({

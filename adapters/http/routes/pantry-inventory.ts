@@ -4,7 +4,7 @@ import { AISLES, USE_PRIORITIES } from '../../../core/pantry/model.js';
 import { addObservation, OBSERVATION_LIMITS as L, removeObservation, removeObservations } from '../../../core/pantry/observations.js';
 import { INVENTORY_GROUPS, OBSERVATION_TYPES, STORAGE_LOCATIONS, type PantryRow } from '../../../core/pantry/types.js';
 import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
-import { mount, resource } from '../route.js';
+import { mount, noContent, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -187,10 +187,9 @@ const removeInventoryObservationRoute = route({
   summary: 'Take back one observation',
   description: REMOVE_INVENTORY_OBSERVATION_DOC,
   params: ObservationPath,
-  responses: { 204: { description: 'Removed' } },
+  ...noContent('Removed'),
   errors: ['household-not-found', 'observation-not-found'],
   run: ({ deps, caller, params }) => removeObservation(deps, caller.account, params.householdId, params.observationId),
-  status: 204,
 });
 
 export const pantryInventoryRoutes = (deps: ServiceDeps) =>

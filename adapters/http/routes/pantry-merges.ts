@@ -12,7 +12,7 @@ import { MERGE_SIGNALS } from '../../../core/pantry/merge-suggestions.js';
 import { MERGE_PAGE_DEFAULT, MERGE_PAGE_MAX, MERGE_SUGGESTIONS_MAX, UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
 import type { PantryMerge, PantryMergeRejection, UnitWeight } from '../../../core/pantry/types.js';
 import { listUnitWeights, removeUnitWeight, setUnitWeight } from '../../../core/pantry/unit-weights.js';
-import { mount, resource } from '../route.js';
+import { mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PantryRowResponse, toPantryRowResponse } from './pantry-inventory.js';
@@ -146,10 +146,9 @@ const splitPantryMergeRoute = route({
   summary: 'Split a merge (adults only)',
   description: SPLIT_PANTRY_MERGE_DOC,
   params: FromKeyPath,
-  responses: { 204: { description: 'Split' } },
+  ...noContent('Split'),
   errors: ['household-not-found', 'adults-only', 'merge-not-found', 'food-key-empty'],
   run: ({ deps, caller, params }) => splitPantryMerge(deps, caller.account, params.householdId, params.fromKey),
-  status: 204,
 });
 
 const listPantryMergeRejectionsRoute = householdRoute({
@@ -172,10 +171,9 @@ const rejectPantryMergeRoute = householdRoute({
   summary: 'Say that two food keys are different foods (adults only)',
   description: REJECT_PANTRY_MERGE_DOC,
   body: RejectPantryMergeRequest,
-  responses: { 204: { description: 'Stored' } },
+  ...noContent('Stored'),
   errors: ['adults-only', 'same-food', 'food-key-empty'],
   run: ({ deps, caller, params, body }) => rejectPantryMerge(deps, caller.account, params.householdId, body),
-  status: 204,
 });
 
 const removePantryMergeRejectionRoute = route({
@@ -185,10 +183,9 @@ const removePantryMergeRejectionRoute = route({
   summary: 'Forget a different-foods answer (adults only)',
   description: `The keys may come in either order: the server sorts them. The pair can be suggested again. ${KEY_DOC} None stored: 404 merge_rejection_not_found.`,
   params: PairPath,
-  responses: { 204: { description: 'Removed' } },
+  ...noContent('Removed'),
   errors: ['household-not-found', 'adults-only', 'merge-rejection-not-found', 'food-key-empty'],
   run: ({ deps, caller, params }) => removePantryMergeRejection(deps, caller.account, params.householdId, { keyA: params.keyA, keyB: params.keyB }),
-  status: 204,
 });
 
 const listUnitWeightsRoute = householdRoute({
@@ -225,10 +222,9 @@ const removeUnitWeightRoute = route({
   summary: 'Remove a unit weight (adults only)',
   description: `Unit conversion for that food and unit refuses again. ${KEY_DOC} ${UNIT_DOC} None stored: 404 unit_weight_not_found.`,
   params: UnitWeightPath,
-  responses: { 204: { description: 'Removed' } },
+  ...noContent('Removed'),
   errors: ['household-not-found', 'adults-only', 'unit-weight-not-found', 'food-key-empty', 'unit-empty'],
   run: ({ deps, caller, params }) => removeUnitWeight(deps, caller.account, params.householdId, { foodKey: params.foodKey, unit: params.unit }),
-  status: 204,
 });
 
 export const pantryMergeRoutes = (deps: ServiceDeps) =>

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { clearPlanDay, ensureWeekPlan, getPlan, listPlans, PLAN_RANGE_MAX_DAYS, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
-import { mount, resource } from '../route.js';
+import { mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -133,10 +133,9 @@ const clearPlanDayRoute = route({
   summary: 'The day has no dish (adults only)',
   description: 'Clears the dish, the portions override and the note; the day and its events stay.',
   params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
-  responses: { 204: { description: 'Cleared' } },
+  ...noContent('Cleared'),
   errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
   run: ({ deps, caller, params }) => clearPlanDay(deps, caller.account, params.householdId, params.planId, params.date),
-  status: 204,
 });
 
 export const planRoutes = (deps: ServiceDeps) =>

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { deletePushDevice, getPushDevice, registerPushDevice, updatePushDevice, type PushDeviceDeps } from '../../../core/push/devices.js';
 import { PUSH_PLATFORMS, PUSH_TOKEN_MAX, SWITCH_OF, type PushDevice } from '../../../core/push/types.js';
-import { mount, resource } from '../route.js';
+import { mount, noContent, resource } from '../route.js';
 import { IsoDateTime } from '../schemas.js';
 
 const Token = v.pipe(
@@ -128,10 +128,9 @@ const deletePushDeviceRoute = route({
   summary: 'Unregister a device',
   description: "Nothing more is sent to it, pushes queued for it included. 404 push_device_not_found when the token is not the caller's.",
   params: TokenPath,
-  responses: { 204: { description: 'Unregistered' } },
+  ...noContent('Unregistered'),
   errors: ['push-device-not-found'],
   run: ({ deps, caller, params }) => deletePushDevice(deps, caller.account, params.token),
-  status: 204,
 });
 
 export const pushDeviceRoutes = (deps: PushDeviceDeps, webPushKey: string | null) =>

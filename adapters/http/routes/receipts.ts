@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { addReceipt, listReceipts, purchaseClassification } from '../../../core/food/receipts.js';
 import { RECEIPT_LIMITS as L } from '../../../core/food/types.js';
 import type { ServiceDeps } from '../deps.js';
-import { mount, resource } from '../route.js';
+import { created, mount, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 
 const trimmed = (max: number, what: string) =>
@@ -82,9 +82,8 @@ const addReceiptRoute = householdRoute({
   summary: 'Record a receipt',
   description: ADD_RECEIPT_DOC,
   body: ReceiptRequest,
-  responses: { 201: { description: 'Recorded', schema: ReceiptCreated } },
+  ...created('Recorded', ReceiptCreated),
   run: ({ deps, caller, params, body }) => addReceipt(deps, caller.account, params.householdId, body),
-  status: 201,
   reply: (value) => ({ id: value.id, linesRecognised: value.linesRecognised, linesTotal: value.linesTotal }),
 });
 

@@ -4,7 +4,7 @@ import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../co
 import { ifNoneMatchHolds } from '../conditional.js';
 import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
 import type { ServiceDeps } from '../deps.js';
-import { mount, resource } from '../route.js';
+import { created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 
 const FOOD_KEY_RULE =
@@ -166,10 +166,9 @@ const createRecipeRoute = householdRoute({
   summary: 'Add a recipe (adults only)',
   description: WRITE_RULES + FOOD_KEY_RULE,
   body: RecipeRequest,
-  responses: { 201: { description: 'Created', schema: RecipeResponse } },
+  ...created('Created', RecipeResponse),
   errors: ['adults-only', 'base-recipe-unknown', 'recipe-cycle'],
   run: ({ deps, caller, params, body }) => createRecipe(deps, caller.account, params.householdId, body),
-  status: 201,
   headers: (value, { params }) => ({ Location: `/api/v1/households/${params.householdId}/recipes/${value.id}` }),
   reply: toRecipeResponse,
 });
@@ -251,10 +250,9 @@ const deleteRecipeRoute = route({
   summary: 'Delete a recipe (adults only)',
   description: DELETE_RECIPE_DOC,
   params: RecipePath,
-  responses: { 204: { description: 'Deleted' } },
+  ...noContent('Deleted'),
   errors: ['household-not-found', 'adults-only', 'recipe-not-found'],
   run: ({ deps, caller, params }) => deleteRecipe(deps, caller.account, params.householdId, params.recipeId),
-  status: 204,
 });
 
 export const recipeRoutes = (deps: ServiceDeps) =>

@@ -6,7 +6,7 @@ import type { Logger } from '../../../ports/logger.js';
 import { getBetterChoicesRoute } from './better-choices.js';
 import { addRecipeToShoppingListRoute, addRecipeToWeekShoppingListRoute, completeShoppingTripRoute, reopenShoppingTripRoute } from './shopping-trip.js';
 import { etagOf, LIST_PATH, LIST_RESPONSES, listAnswer, PlanPath, ShoppingListItemResponse, ShoppingListResponse, toItem, type ShoppingRouteDeps } from './shopping-list.js';
-import { mount, resource } from '../route.js';
+import { mount, noContent, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { ifNoneMatchHolds } from '../conditional.js';
@@ -179,11 +179,10 @@ const removeShoppingItemRoute = route({
   summary: 'Remove a line put on the list by hand',
   description: REMOVE_ITEM_DOC,
   params: ItemPath,
-  responses: { 204: { description: 'Removed' } },
+  ...noContent('Removed'),
   // plan-not-found: the line's plan was deleted while the list was brought up to date.
   errors: ['household-not-found', 'shopping-item-not-found', 'shopping-line-not-removable', 'plan-not-found'],
   run: ({ deps, caller, params }) => removeShoppingItem(deps, caller.account, params.householdId, params.itemId),
-  status: 204,
 });
 
 export const shoppingRoutes = (deps: ServiceDeps, logger: Logger) =>

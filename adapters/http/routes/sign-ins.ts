@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { signInsOf, unlinkSignIn } from '../../../core/accounts/sign-ins.js';
 import type { IdentityStore } from '../../../ports/identity-store.js';
-import { mount, resource } from '../route.js';
+import { mount, noContent, resource } from '../route.js';
 import { IsoDateTime } from '../schemas.js';
 
 /** A configured provider (AUTH_PROVIDERS) as the account screen names it. */
@@ -67,10 +67,9 @@ const unlinkSignInRoute = route({
   summary: 'Unlink a provider from the caller\'s account',
   description: UNLINK_SIGN_IN_DOC,
   query: UnlinkQuery,
-  responses: { 204: { description: 'Unlinked' } },
+  ...noContent('Unlinked'),
   errors: ['sign-in-not-found', 'last-sign-in'],
   run: ({ deps, caller, query }) => unlinkSignIn(deps, caller.account, query),
-  status: 204,
 });
 
 export const signInRoutes = (deps: { identities: IdentityStore }, providers: readonly NamedProvider[]) =>
