@@ -1,15 +1,10 @@
 import { expect } from 'chai';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 export function accountStoreContract(backend: Backend): void {
-  describe(`AccountStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'AccountStore', (s) => {
     it('round-trips an account, dates and booleans included', async () => {
       const input = newAccount({ email: 'Kari@Example.com' });
       const created = await s.accounts.create(input);

@@ -1,19 +1,17 @@
 import { expect } from 'chai';
 import type { AccountToken } from '../../ports/account-token-store.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 export function accountTokenStoreContract(backend: Backend): void {
-  describe(`AccountTokenStore [${backend.name}]`, () => {
-    let s: Stores;
+  storeContract(backend, 'AccountTokenStore', (s) => {
     let accountId: string;
     beforeEach(async () => {
-      s = await backend.open();
       const a = newAccount();
       await s.accounts.create(a);
       accountId = a.id;
     });
-    afterEach(async () => s.close());
 
     const token = (over: Partial<AccountToken> = {}): AccountToken => ({
       tokenHash: 'f'.repeat(64),

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 export function aiQuotaStoreContract(backend: Backend): void {
-  describe(`AiQuotaStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
+  storeContract(backend, 'AiQuotaStore', (s) => {
     const now = at('2026-11-20T12:00:00.000Z');
 
     it('counts calls per household and month up to the limit', async () => {

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { CalendarEvent, DeviceFeed, IcsFeed } from '../../core/calendar/types.js';
 import type { DeviceSync } from '../../ports/calendar-feed-store.js';
 import type { Backend, Stores } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -47,13 +48,7 @@ const sync = (who: { accountId: string; memberId: string }, over: Partial<Device
 });
 
 export function calendarFeedStoreContract(backend: Backend): void {
-  describe(`CalendarFeedStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'CalendarFeedStore', (s) => {
     it('round-trips an ICS feed and a device feed with its events (dates, nulls, booleans, order kept)', async () => {
       const h = await household(s);
       const feed = ics(h.id);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Backend, Stores } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -11,13 +12,7 @@ async function household(s: Stores) {
 const token = () => randomUUID().replace(/-/g, '') + 'Ab_-';
 
 export function dinnerCalendarStoreContract(backend: Backend): void {
-  describe(`DinnerCalendarStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'DinnerCalendarStore', (s) => {
     it('makes a household\'s link once and round-trips it, dates with milliseconds', async () => {
       const h = await household(s);
       expect(await s.dinnerCalendars.linkOf(h)).to.equal(null);

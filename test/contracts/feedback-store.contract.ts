@@ -1,17 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { FeedbackReport } from '../../core/feedback/types.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 export function feedbackStoreContract(backend: Backend): void {
-  describe(`FeedbackStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'FeedbackStore', (s) => {
     async function accountWithHousehold() {
       const account = newAccount();
       await s.accounts.create(account);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { HouseholdChange } from '../../ports/household-changes.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const t0 = at('2026-05-01T10:00:00.000Z');
@@ -16,15 +17,10 @@ async function hears(heard: HouseholdChange[], wanted: (c: HouseholdChange) => b
 }
 
 export function householdChangesContract(backend: Backend): void {
-  describe(`HouseholdChangeFeed [${backend.name}]`, () => {
-    let s: Stores;
+  storeContract(backend, 'HouseholdChangeFeed', (s) => {
     const stops: (() => void)[] = [];
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => {
+    afterEach(() => {
       for (const stop of stops.splice(0)) stop();
-      await s.close();
     });
 
     const plan = (householdId: string) =>

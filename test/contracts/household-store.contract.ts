@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { NewHousehold, NewMember } from '../../ports/household-store.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 export function householdStoreContract(backend: Backend): void {
-  describe(`HouseholdStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'HouseholdStore', (s) => {
     const household = (over: Partial<NewHousehold> = {}): NewHousehold => ({
       id: randomUUID(),
       name: 'Familien Hansen',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -10,13 +11,7 @@ const tick = { request: 'PATCH /api/v1/households/h/shopping-items/i', fingerpri
 const answer = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"status":"Purchased","name":"Brød ✓"}' };
 
 export function idempotencyStoreContract(backend: Backend): void {
-  describe(`IdempotencyStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'IdempotencyStore', (s) => {
     /** A signed-in login: its session's token hash. */
     async function login(): Promise<string> {
       const account = newAccount();

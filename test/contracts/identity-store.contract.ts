@@ -1,22 +1,13 @@
 import { expect } from 'chai';
 import type { LinkedIdentity, SignInCode, SignInFlow } from '../../ports/identity-store.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 const ISSUER = 'https://accounts.example.com';
 
-function opened(backend: Backend): () => Stores {
-  let s: Stores;
-  beforeEach(async () => {
-    s = await backend.open();
-  });
-  afterEach(async () => s.close());
-  return () => s;
-}
-
 export function identityStoreContract(backend: Backend): void {
-  describe(`IdentityStore [${backend.name}]`, () => {
-    const stores = opened(backend);
+  storeContract(backend, 'IdentityStore', (s) => {
 
     const identity = (accountId: string, over: Partial<LinkedIdentity> = {}): LinkedIdentity => ({
       issuer: ISSUER,
@@ -28,7 +19,6 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('round-trips a link, its date included, found by (issuer, subject)', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       const input = identity(account.id);
@@ -38,7 +28,6 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('keeps a null address', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       await s.identities.link(identity(account.id, { email: null }));
@@ -46,7 +35,6 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('finds only the exact (issuer, subject)', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       await s.identities.link(identity(account.id));
@@ -56,7 +44,6 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('links an identity once: a second link of the same (issuer, subject) is taken, for any account', async () => {
-      const s = stores();
       const first = newAccount();
       const second = newAccount();
       await s.accounts.create(first);
@@ -69,7 +56,6 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('lets one account hold several identities, the same subject at two issuers included, oldest first', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       const later = identity(account.id, { issuer: 'https://appleid.example.com', createdAt: at('2026-04-03T00:00:00.000Z') });
@@ -80,7 +66,6 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it("unlinks only the account's own link, keeps the last one when asked to, and lets the identity be linked anew", async () => {
-      const s = stores();
       const account = newAccount();
       const other = newAccount();
       await s.accounts.create(account);
@@ -100,7 +85,6 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('of two removals at once that would leave no link, one is refused', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       const a = identity(account.id);
@@ -113,7 +97,6 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('drops the identities of a deleted account, so the identity can be linked anew', async () => {
-      const s = stores();
       const gone = newAccount();
       const next = newAccount();
       await s.accounts.create(gone);
@@ -127,8 +110,7 @@ export function identityStoreContract(backend: Backend): void {
 }
 
 export function signInFlowStoreContract(backend: Backend): void {
-  describe(`SignInFlowStore [${backend.name}]`, () => {
-    const stores = opened(backend);
+  storeContract(backend, 'SignInFlowStore', (s) => {
 
     const flow = (over: Partial<SignInFlow> = {}): SignInFlow => ({
       stateHash: 'a'.repeat(64),
@@ -143,7 +125,6 @@ export function signInFlowStoreContract(backend: Backend): void {
     });
 
     it('round-trips a browser flow and an app flow, dates included', async () => {
-      const s = stores();
       const browser = flow();
       const app = flow({ stateHash: 'b'.repeat(64), returnUrl: '/', app: { redirectUri: 'no.example.dinner:/oauth', codeChallenge: 'c'.repeat(43) } });
       await s.signInFlows.save(browser);
@@ -153,7 +134,6 @@ export function signInFlowStoreContract(backend: Backend): void {
     });
 
     it('answers a flow once: taken, it is gone; an unknown state is null', async () => {
-      const s = stores();
       await s.signInFlows.save(flow());
       expect(await s.signInFlows.take('a'.repeat(64))).to.not.equal(null);
       expect(await s.signInFlows.take('a'.repeat(64))).to.equal(null);
@@ -161,14 +141,12 @@ export function signInFlowStoreContract(backend: Backend): void {
     });
 
     it('gives a flow to exactly one of several concurrent takers', async () => {
-      const s = stores();
       await s.signInFlows.save(flow());
       const answers = await Promise.all(Array.from({ length: 5 }, () => s.signInFlows.take('a'.repeat(64))));
       expect(answers.filter((a) => a !== null)).to.deep.equal([flow()]);
     });
 
     it('answers an expired flow to take (the caller judges it) and purges only flows expired before now', async () => {
-      const s = stores();
       await s.signInFlows.save(flow({ stateHash: '1'.repeat(64), expiresAt: at('2026-04-01T08:10:00.000Z') }));
       await s.signInFlows.save(flow({ stateHash: '2'.repeat(64), expiresAt: at('2026-04-01T08:20:00.000Z') }));
       await s.signInFlows.save(flow({ stateHash: '3'.repeat(64), expiresAt: at('2026-04-01T08:30:00.000Z') }));
@@ -182,8 +160,7 @@ export function signInFlowStoreContract(backend: Backend): void {
 }
 
 export function signInCodeStoreContract(backend: Backend): void {
-  describe(`SignInCodeStore [${backend.name}]`, () => {
-    const stores = opened(backend);
+  storeContract(backend, 'SignInCodeStore', (s) => {
 
     const code = (accountId: string, over: Partial<SignInCode> = {}): SignInCode => ({
       codeHash: 'a'.repeat(64),
@@ -195,7 +172,6 @@ export function signInCodeStoreContract(backend: Backend): void {
     });
 
     it('round-trips a code, dates included, and answers it once', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       const input = code(account.id);
@@ -206,7 +182,6 @@ export function signInCodeStoreContract(backend: Backend): void {
     });
 
     it('gives a code to exactly one of two concurrent takers', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       await s.signInCodes.save(code(account.id));
@@ -215,7 +190,6 @@ export function signInCodeStoreContract(backend: Backend): void {
     });
 
     it('purges only codes expired before now', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       await s.signInCodes.save(code(account.id, { codeHash: '1'.repeat(64), expiresAt: at('2026-04-01T08:02:00.000Z') }));
@@ -226,7 +200,6 @@ export function signInCodeStoreContract(backend: Backend): void {
     });
 
     it('drops the codes of a deleted account', async () => {
-      const s = stores();
       const account = newAccount();
       await s.accounts.create(account);
       await s.signInCodes.save(code(account.id));

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Member } from '../../core/households/types.js';
 import type { Invite, InviteUse } from '../../ports/invite-store.js';
 import type { Backend, Stores } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -25,13 +26,7 @@ const use = (code: string, accountId: string, when: string, name = 'Joiner', pus
 });
 
 export function inviteStoreContract(backend: Backend): void {
-  describe(`InviteStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'InviteStore', (s) => {
     const invite = (householdId: string, createdBy: string, over: Partial<Invite> = {}): Omit<Invite, 'usedAt' | 'usedBy'> => ({
       code: 'ABCDEFGH2345',
       householdId,
@@ -191,13 +186,7 @@ export function inviteStoreContract(backend: Backend): void {
 }
 
 export function pushOutboxContract(backend: Backend): void {
-  describe(`PushOutbox [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'PushOutbox', (s) => {
     it('keeps events until they are marked sent, oldest first, and drops those of a deleted household', async () => {
       const { id } = await household(s);
       const gone = await household(s);

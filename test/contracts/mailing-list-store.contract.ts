@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { MAILING_LISTS, type LinkPurpose, type ListedAddress, type ListToken, type MailingList, type MailingListStore } from '../../ports/mailing-list-store.js';
 import type { Backend, Stores } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 const T0 = '2026-04-01T10:00:00.123Z';
@@ -45,14 +46,9 @@ interface ListUnderTest extends ReturnType<typeof listOf> {
 /** Every double-opt-in list (ports/mailing-list-store.ts) keeps this contract; then each its own rules. */
 export function mailingListStoreContract(backend: Backend): void {
   for (const list of Object.keys(MAILING_LISTS) as MailingList[]) {
-    describe(`MailingListStore '${list}' [${backend.name}]`, () => {
-      let s: Stores;
+    storeContract(backend, `MailingListStore '${list}'`, (s) => {
       const kit = listOf(list);
       const t: ListUnderTest = { ...kit, s: () => s, l: () => kit.store(s) };
-      beforeEach(async () => {
-        s = await backend.open();
-      });
-      afterEach(async () => s.close());
       everyListContract(t);
       if (kit.rules.linksExpire) expiringLinksContract(t);
       else lastingLinksContract(t);

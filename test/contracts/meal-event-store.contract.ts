@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { MealEvent, MealEventParticipant } from '../../core/events/types.js';
 import type { Backend, Stores } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -45,13 +46,7 @@ const event = (householdId: string, over: Partial<MealEvent> = {}): MealEvent =>
 });
 
 export function mealEventStoreContract(backend: Backend): void {
-  describe(`MealEventStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'MealEventStore', (s) => {
     it('round-trips an event with member and guest rows, avoids, nulls, dates and booleans, participants in order', async () => {
       const h = await household(s);
       const full = event(h.id, {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Backend, Stores } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores): Promise<string> {
@@ -25,13 +26,7 @@ const observation = (householdId: string, over: Partial<PantryObservation> = {})
 });
 
 export function pantryObservationStoreContract(backend: Backend): void {
-  describe(`PantryObservationStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'PantryObservationStore', (s) => {
     it('round-trips observations with every field set and every field null', async () => {
       const h = await household(s);
       const full = observation(h, {

@@ -1,19 +1,14 @@
 import { expect } from 'chai';
 import { DEFAULT_SWITCHES, type PushSwitches } from '../../core/push/types.js';
 import type { DeviceRegistration } from '../../ports/push-device-store.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 const OFF: PushSwitches = { listChanges: false, householdNews: false, runDone: false, reminders: false };
 
 export function pushDeviceStoreContract(backend: Backend): void {
-  describe(`PushDeviceStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'PushDeviceStore', (s) => {
     const login = async () => {
       const a = newAccount();
       await s.accounts.create(a);

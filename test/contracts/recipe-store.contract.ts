@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Ingredient, Recipe, RecipeContent } from '../../core/recipes/types.js';
 import type { RecipeWriteRefusal } from '../../ports/recipe-store.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const line = (over: Partial<Ingredient> = {}): Ingredient => ({
@@ -34,13 +35,7 @@ const isRecipe = (x: Recipe | RecipeWriteRefusal | null): Recipe => {
 };
 
 export function recipeStoreContract(backend: Backend): void {
-  describe(`RecipeStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'RecipeStore', (s) => {
     async function household() {
       const { id } = await ownedHousehold(s, { at: at('2026-02-01T12:00:00.500Z') });
       return id;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { NewReferralCode } from '../../ports/referral-code-store.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount, ownedHousehold } from './fixtures.js';
 
 let counter = 0;
@@ -9,13 +10,7 @@ let counter = 0;
 const freshCode = () => `R${(++counter).toString(32).toUpperCase().padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 7).toUpperCase()}`;
 
 export function referralCodeStoreContract(backend: Backend): void {
-  describe(`ReferralCodeStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'ReferralCodeStore', (s) => {
     async function household() {
       const { id } = await ownedHousehold(s, { plan: 'Plus', at: at('2026-02-01T12:00:00.500Z') });
       return id;

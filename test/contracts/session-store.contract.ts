@@ -1,16 +1,11 @@
 import { expect } from 'chai';
 import type { Session } from '../../core/accounts/types.js';
-import type { Backend, Stores } from './backends.js';
+import type { Backend } from './backends.js';
+import { storeContract } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 export function sessionStoreContract(backend: Backend): void {
-  describe(`SessionStore [${backend.name}]`, () => {
-    let s: Stores;
-    beforeEach(async () => {
-      s = await backend.open();
-    });
-    afterEach(async () => s.close());
-
+  storeContract(backend, 'SessionStore', (s) => {
     const session = (accountId: string, over: Partial<Session> = {}): Session => ({
       tokenHash: 'a'.repeat(64),
       accountId,
