@@ -9,6 +9,7 @@ import {
 } from '../../../core/publicdata/dinner-price-list.js';
 import { mount, resource } from '../route.js';
 import type { ServiceDeps } from '../deps.js';
+import { days, mailedLinkRoute } from './mailed-link.js';
 
 // Strict: any field besides these two answers 400 (names still match case-insensitively, as everywhere).
 const DinnerPriceSubscribeRequest = v.strictObject({
@@ -16,17 +17,9 @@ const DinnerPriceSubscribeRequest = v.strictObject({
   email: v.string(),
   language: v.picklist(['nb', 'en']),
 });
-const DinnerPriceConfirmResponse = v.object({ status: v.literal('confirmed') });
-const DinnerPriceUnsubscribeResponse = v.object({ status: v.literal('unsubscribed') });
-// Checked by the use case: any token it does not know (malformed included) answers 404, not 400.
-const TokenQuery = v.object({ token: v.string() });
 
-const days = (ms: number) => `${ms / 86_400_000}`;
-
-/** The links are clicked in mail programs: answers are neither cached nor indexed. */
-const LINK_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' } as const;
-
-const { route, handledRoute } = resource<ServiceDeps>('Dinner-price list');
+const TAG = 'Dinner-price list';
+const { route } = resource<ServiceDeps>(TAG);
 
 const base = '/api/v1/data/dinner-prices';
 
@@ -70,42 +63,28 @@ const subscribeToDinnerPricesRoute = route({
   status: 202,
 });
 
-const confirmDinnerPricesRoute = handledRoute({
-  method: 'GET',
+const confirmDinnerPricesRoute = mailedLinkRoute({
+  tag: TAG,
   path: `${base}/confirm`,
   operationId: 'confirmDinnerPrices',
   summary: 'Confirm an address with its mailed link (Public: the token is the proof)',
   description: CONFIRM_DINNER_PRICES_DOC,
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
-  query: TokenQuery,
-  responses: { 200: { description: 'Confirmed', schema: DinnerPriceConfirmResponse, headers: LINK_HEADERS } },
+  status: 'confirmed',
+  answered: 'Confirmed',
   errors: ['dinner-price-token-unknown', 'dinner-price-token-expired'],
-  handle: async (ctx, { deps, query, refuse }) => {
-    ctx.set(LINK_HEADERS);
-    const result = await confirmDinnerPrices(deps, query);
-    if (!result.ok) throw refuse(result.error);
-    ctx.body = { status: result.value } satisfies v.InferOutput<typeof DinnerPriceConfirmResponse>;
-  },
+  run: confirmDinnerPrices,
 });
 
-const unsubscribeFromDinnerPricesRoute = handledRoute({
-  method: 'GET',
+const unsubscribeFromDinnerPricesRoute = mailedLinkRoute({
+  tag: TAG,
   path: `${base}/unsubscribe`,
   operationId: 'unsubscribeFromDinnerPrices',
   summary: 'Take an address off the dinner-price list with its mailed link (Public: the token is the proof)',
   description: UNSUBSCRIBE_FROM_DINNER_PRICES_DOC,
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
-  query: TokenQuery,
-  responses: { 200: { description: 'Unsubscribed', schema: DinnerPriceUnsubscribeResponse, headers: LINK_HEADERS } },
+  status: 'unsubscribed',
+  answered: 'Unsubscribed',
   errors: ['dinner-price-token-unknown'],
-  handle: async (ctx, { deps, query, refuse }) => {
-    ctx.set(LINK_HEADERS);
-    const result = await unsubscribeFromDinnerPrices(deps, query);
-    if (!result.ok) throw refuse(result.error);
-    ctx.body = { status: result.value } satisfies v.InferOutput<typeof DinnerPriceUnsubscribeResponse>;
-  },
+  run: unsubscribeFromDinnerPrices,
 });
 
 export const dinnerPriceListRoutes = (deps: ServiceDeps) =>

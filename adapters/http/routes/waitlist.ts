@@ -9,6 +9,7 @@ import {
 import { mount, resource } from '../route.js';
 import type { ServiceDeps } from '../deps.js';
 import { languageOf } from './accounts.js';
+import { days, mailedLinkRoute } from './mailed-link.js';
 
 // Strict: any field besides these answers 400 (names still match case-insensitively, as everywhere).
 const WaitlistRequest = v.strictObject({
@@ -16,16 +17,9 @@ const WaitlistRequest = v.strictObject({
   email: v.string(),
   language: v.optional(v.picklist(['nb', 'en'])),
 });
-const WaitlistConfirmResponse = v.object({ status: v.literal('confirmed') });
-// Checked by the use case: any token it does not know (malformed included) answers 404, not 400.
-const TokenQuery = v.object({ token: v.string() });
 
-const days = (ms: number) => `${ms / 86_400_000}`;
-
-/** The link is clicked in mail programs: answers are neither cached nor indexed. */
-const LINK_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' } as const;
-
-const { handledRoute } = resource<ServiceDeps>('Waitlist');
+const TAG = 'Waitlist';
+const { handledRoute } = resource<ServiceDeps>(TAG);
 
 const JOIN_WAITLIST_DOC =
   'Always 202 with an empty body for a well-formed address, whatever the list knew: the answer and its timing say ' +
@@ -69,23 +63,16 @@ const joinWaitlistRoute = handledRoute({
   },
 });
 
-const confirmWaitlistRoute = handledRoute({
-  method: 'GET',
+const confirmWaitlistRoute = mailedLinkRoute({
+  tag: TAG,
   path: '/api/v1/waitlist/confirm',
   operationId: 'confirmWaitlist',
   summary: 'Confirm a waitlisted address with its mailed link (Public: the token is the proof)',
   description: CONFIRM_WAITLIST_DOC,
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
-  query: TokenQuery,
-  responses: { 200: { description: 'Confirmed', schema: WaitlistConfirmResponse, headers: LINK_HEADERS } },
+  status: 'confirmed',
+  answered: 'Confirmed',
   errors: ['waitlist-token-unknown', 'waitlist-token-expired'],
-  handle: async (ctx, { deps, query, refuse }) => {
-    ctx.set(LINK_HEADERS);
-    const result = await confirmWaitlist(deps, query);
-    if (!result.ok) throw refuse(result.error);
-    ctx.body = { status: result.value } satisfies v.InferOutput<typeof WaitlistConfirmResponse>;
-  },
+  run: confirmWaitlist,
 });
 
 export const waitlistRoutes = (deps: ServiceDeps) =>
