@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce, createTableOnce, instantColumn, isPostgres, ownerKeyColumn } from '../schema-kit.js';
 
 export const name = '0016_household_revisions';
 
@@ -28,13 +29,11 @@ const of = (input: (typeof INPUTS)[number], row: 'NEW' | 'OLD') =>
   input.household.includes('{row}') ? input.household.replaceAll('{row}', row) : `${row}.${input.household}`;
 
 export async function up(knex: Knex): Promise<void> {
-  const postgres = knex.client.config.client === 'pg';
-  if (!(await knex.schema.hasTable('household_revisions'))) {
-    await knex.schema.createTable('household_revisions', (t) => {
-      t.uuid('household_id').primary().references('id').inTable('households').onDelete('CASCADE');
-      t.bigInteger('revision').notNullable();
-    });
-  }
+  const postgres = isPostgres(knex);
+  await createTableOnce(knex, 'household_revisions', (t) => {
+    ownerKeyColumn(t, 'household_id', 'households');
+    t.bigInteger('revision').notNullable();
+  });
   await knex.raw(
     'INSERT INTO household_revisions (household_id, revision) SELECT h.id, 0 FROM households h WHERE NOT EXISTS (SELECT 1 FROM household_revisions r WHERE r.household_id = h.id)',
   );
@@ -71,9 +70,9 @@ export async function up(knex: Knex): Promise<void> {
   // What the stored list was derived from, until when that holds, and the references of recipes added by hand.
   for (const [column, add] of [
     ['derived_from', (t: Knex.AlterTableBuilder) => t.string('derived_from', 200).nullable()],
-    ['fresh_until', (t: Knex.AlterTableBuilder) => t.timestamp('fresh_until', { useTz: true }).nullable()],
+    ['fresh_until', (t: Knex.AlterTableBuilder) => instantColumn(t, 'fresh_until').nullable()],
     ['added_references', (t: Knex.AlterTableBuilder) => t.text('added_references').nullable()],
   ] as const) {
-    if (!(await knex.schema.hasColumn('shopping_lists', column))) await knex.schema.alterTable('shopping_lists', (t) => void add(t));
+    await addColumnsOnce(knex, 'shopping_lists', column, (t) => void add(t));
   }
 }

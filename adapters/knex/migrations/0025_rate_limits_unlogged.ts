@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPostgres } from '../schema-kit.js';
 
 export const name = '0025_rate_limits_unlogged';
 
@@ -7,5 +8,5 @@ export async function up(knex: Knex): Promise<void> {
   // for a WAL flush to disk (a few ms on this kind of machine, and the main cost of a signed-in GET on Postgres).
   // The counters are worth nothing after a crash (a window lasts a minute), so the table skips the WAL: a crash
   // empties it, which lets a client start a fresh window early, never locks anyone out.
-  if (knex.client.config.client === 'pg') await knex.raw('alter table rate_limits set unlogged');
+  if (isPostgres(knex)) await knex.raw('alter table rate_limits set unlogged');
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createTableOnce, isPostgres } from '../schema-kit.js';
 
 export const name = '0026_cached_tables';
 
@@ -18,7 +19,7 @@ export const CACHED_TABLES = ['accounts', 'sessions', 'households', 'household_m
 export const CACHED_TABLES_CHANNEL = 'dinner_cached_tables';
 
 export async function up(knex: Knex): Promise<void> {
-  if (knex.client.config.client === 'pg') {
+  if (isPostgres(knex)) {
     await knex.raw(`
       CREATE OR REPLACE FUNCTION notify_cached_tables() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -33,13 +34,11 @@ export async function up(knex: Knex): Promise<void> {
     }
     return;
   }
-  if (!(await knex.schema.hasTable('cached_tables_revision'))) {
-    await knex.schema.createTable('cached_tables_revision', (t) => {
-      t.integer('id').primary();
-      t.bigInteger('revision').notNullable();
-    });
-    await knex('cached_tables_revision').insert({ id: 1, revision: 0 });
-  }
+  const made = await createTableOnce(knex, 'cached_tables_revision', (t) => {
+    t.integer('id').primary();
+    t.bigInteger('revision').notNullable();
+  });
+  if (made) await knex('cached_tables_revision').insert({ id: 1, revision: 0 });
   for (const table of CACHED_TABLES) {
     for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
       await knex.raw(`CREATE TRIGGER IF NOT EXISTS ${table}_cached_${op.toLowerCase()} AFTER ${op} ON ${table} FOR EACH ROW BEGIN UPDATE cached_tables_revision SET revision = revision + 1 WHERE id = 1; END`);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPostgres } from '../schema-kit.js';
 import { CACHED_TABLES } from './0026_cached_tables.js';
 
 export const name = '0027_cached_tables_inserts';
@@ -12,7 +13,7 @@ export const name = '0027_cached_tables_inserts';
 export const INSERT_CHANGES_NOTHING: readonly string[] = ['accounts', 'sessions', 'households'];
 
 export async function up(knex: Knex): Promise<void> {
-  const postgres = knex.client.config.client === 'pg';
+  const postgres = isPostgres(knex);
   for (const table of CACHED_TABLES) {
     const ops = INSERT_CHANGES_NOTHING.includes(table) ? ['UPDATE', 'DELETE'] : ['INSERT', 'UPDATE', 'DELETE'];
     if (postgres) {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPostgres } from '../schema-kit.js';
 
 export const name = '0028_household_changes';
 
@@ -22,7 +23,7 @@ export const HOUSEHOLD_CHANGES_CHANNEL = 'dinner_household_changed';
 export const LIST_STATE_TABLES = ['household_revisions', 'shopping_lists', 'food_table_syncs'] as const;
 
 export async function up(knex: Knex): Promise<void> {
-  if (knex.client.config.client !== 'pg') return;
+  if (!isPostgres(knex)) return;
   await knex.raw(`
     CREATE OR REPLACE FUNCTION notify_household_changed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce, createTableOnce, householdColumn, isPostgres } from '../schema-kit.js';
 
 export const name = '0029_pantry_food_revisions';
 
@@ -24,19 +25,15 @@ export const name = '0029_pantry_food_revisions';
  * null there.
  */
 export async function up(knex: Knex): Promise<void> {
-  const postgres = knex.client.config.client === 'pg';
-  if (!(await knex.schema.hasTable('pantry_food_revisions'))) {
-    await knex.schema.createTable('pantry_food_revisions', (t) => {
-      t.uuid('household_id').notNullable().references('id').inTable('households').onDelete('CASCADE');
-      // As pantry_observations.food_key.
-      t.string('food_key', 200).notNullable();
-      t.bigInteger('revision').notNullable();
-      t.primary(['household_id', 'food_key']);
-    });
-  }
-  if (!(await knex.schema.hasColumn('pantry_observations', 'food_revision'))) {
-    await knex.schema.alterTable('pantry_observations', (t) => void t.bigInteger('food_revision').nullable());
-  }
+  const postgres = isPostgres(knex);
+  await createTableOnce(knex, 'pantry_food_revisions', (t) => {
+    householdColumn(t);
+    // As pantry_observations.food_key.
+    t.string('food_key', 200).notNullable();
+    t.bigInteger('revision').notNullable();
+    t.primary(['household_id', 'food_key']);
+  });
+  await addColumnsOnce(knex, 'pantry_observations', 'food_revision', (t) => void t.bigInteger('food_revision').nullable());
   await knex.raw(
     'INSERT INTO pantry_food_revisions (household_id, food_key, revision) SELECT DISTINCT o.household_id, o.food_key, 1 FROM pantry_observations o ' +
       'WHERE NOT EXISTS (SELECT 1 FROM pantry_food_revisions r WHERE r.household_id = o.household_id AND r.food_key = o.food_key)',

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce, optionalRefColumn } from '../schema-kit.js';
 
 export const name = '0031_referral_redeemer';
 
@@ -7,8 +8,7 @@ export const name = '0031_referral_redeemer';
  * spent it is kept beside used_at. Deleting that account keeps the code spent (SET NULL), so a code works once.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (await knex.schema.hasColumn('referral_codes', 'used_by')) return;
-  await knex.schema.alterTable('referral_codes', (t) => {
-    t.uuid('used_by').nullable().references('id').inTable('accounts').onDelete('SET NULL');
+  await addColumnsOnce(knex, 'referral_codes', 'used_by', (t) => {
+    optionalRefColumn(t, 'used_by', 'accounts');
   });
 }

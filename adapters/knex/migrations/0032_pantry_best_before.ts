@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce } from '../schema-kit.js';
 
 export const name = '0032_pantry_best_before';
 
@@ -7,8 +8,7 @@ export const name = '0032_pantry_best_before';
  * text YYYY-MM-DD on both databases: a calendar date with no time zone, which the model reads as such.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (await knex.schema.hasColumn('pantry_observations', 'best_before')) return;
-  await knex.schema.alterTable('pantry_observations', (t) => {
+  await addColumnsOnce(knex, 'pantry_observations', 'best_before', (t) => {
     t.string('best_before', 10).nullable();
   });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce } from '../schema-kit.js';
 
 export const name = '0033_shopping_settings';
 
@@ -8,8 +9,7 @@ export const name = '0033_shopping_settings';
  * pushes shared, prices shown.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (await knex.schema.hasColumn('households', 'sharing_off')) return;
-  await knex.schema.alterTable('households', (t) => {
+  await addColumnsOnce(knex, 'households', 'sharing_off', (t) => {
     t.boolean('sharing_off').notNullable().defaultTo(false);
     t.boolean('price_catalogue_on').notNullable().defaultTo(true);
   });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce } from '../schema-kit.js';
 
 export const name = '0034_household_dislikes';
 
@@ -8,14 +9,10 @@ export const name = '0034_household_dislikes';
  * households have said nothing (`[]`), so their lines are NotAssessed.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (!(await knex.schema.hasColumn('households', 'dislikes'))) {
-    await knex.schema.alterTable('households', (t) => {
-      t.text('dislikes').notNullable().defaultTo('[]');
-    });
-  }
-  if (!(await knex.schema.hasColumn('shopping_list_lines', 'preference_fit'))) {
-    await knex.schema.alterTable('shopping_list_lines', (t) => {
-      t.string('preference_fit', 16).notNullable().defaultTo('NotAssessed');
-    });
-  }
+  await addColumnsOnce(knex, 'households', 'dislikes', (t) => {
+    t.text('dislikes').notNullable().defaultTo('[]');
+  });
+  await addColumnsOnce(knex, 'shopping_list_lines', 'preference_fit', (t) => {
+    t.string('preference_fit', 16).notNullable().defaultTo('NotAssessed');
+  });
 }

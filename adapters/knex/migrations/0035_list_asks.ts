@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce, optionalInstants } from '../schema-kit.js';
 
 export const name = '0035_list_asks';
 
@@ -10,13 +11,11 @@ export const name = '0035_list_asks';
  * the week as it is: an empty `made_for` holds nothing back until their next derivation records it.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (!(await knex.schema.hasColumn('shopping_lists', 'made_for'))) {
-    await knex.schema.alterTable('shopping_lists', (t) => {
-      t.text('made_for').notNullable().defaultTo('{}');
-      t.text('would_add').notNullable().defaultTo('[]');
-      t.timestamp('stale_since', { useTz: true }).nullable();
-    });
-  }
+  await addColumnsOnce(knex, 'shopping_lists', 'made_for', (t) => {
+    t.text('made_for').notNullable().defaultTo('{}');
+    t.text('would_add').notNullable().defaultTo('[]');
+    optionalInstants(t, 'stale_since');
+  });
   // Plain DROP COLUMN on both databases (SQLite ≥ 3.35 does it in place, keeping the plans table's triggers).
   if (await knex.schema.hasColumn('plans', 'list_stale_since')) await knex.raw('ALTER TABLE plans DROP COLUMN list_stale_since');
 }

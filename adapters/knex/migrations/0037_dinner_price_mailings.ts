@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createTableOnce, instants, optionalInstants, ownerColumn } from '../schema-kit.js';
 
 export const name = '0037_dinner_price_mailings';
 
@@ -9,13 +10,11 @@ export const name = '0037_dinner_price_mailings';
  * address when it leaves the list.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (!(await knex.schema.hasTable('dinner_price_mailings'))) {
-    await knex.schema.createTable('dinner_price_mailings', (t) => {
-      t.uuid('subscriber_id').notNullable().references('id').inTable('dinner_price_subscribers').onDelete('CASCADE');
-      t.string('month', 7).notNullable(); // YYYY-MM
-      t.timestamp('claimed_at', { useTz: true }).notNullable();
-      t.timestamp('sent_at', { useTz: true }).nullable(); // null: refused and given back, or under way, or its run died
-      t.primary(['subscriber_id', 'month']);
-    });
-  }
+  await createTableOnce(knex, 'dinner_price_mailings', (t) => {
+    ownerColumn(t, 'subscriber_id', 'dinner_price_subscribers');
+    t.string('month', 7).notNullable(); // YYYY-MM
+    instants(t, 'claimed_at');
+    optionalInstants(t, 'sent_at'); // null: refused and given back, or under way, or its run died
+    t.primary(['subscriber_id', 'month']);
+  });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce, createTableOnce, ownerKeyColumn } from '../schema-kit.js';
 
 export const name = '0038_recipe_sources';
 
@@ -9,21 +10,17 @@ export const name = '0038_recipe_sources';
  * reads pictures; deleting a recipe deletes its picture.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (!(await knex.schema.hasColumn('recipes', 'source_url'))) {
-    await knex.schema.alterTable('recipes', (t) => {
-      t.text('source_url').nullable();
-      t.text('image_url').nullable();
-    });
-  }
-  if (!(await knex.schema.hasTable('recipe_images'))) {
-    await knex.schema.createTable('recipe_images', (t) => {
-      t.uuid('recipe_id').primary().references('id').inTable('recipes').onDelete('CASCADE');
-      t.uuid('household_id').notNullable();
-      t.text('source_url').notNullable();
-      t.string('media_type', 16).notNullable();
-      t.binary('bytes').notNullable();
-      t.string('etag', 64).notNullable();
-      t.index(['household_id', 'recipe_id']);
-    });
-  }
+  await addColumnsOnce(knex, 'recipes', 'source_url', (t) => {
+    t.text('source_url').nullable();
+    t.text('image_url').nullable();
+  });
+  await createTableOnce(knex, 'recipe_images', (t) => {
+    ownerKeyColumn(t, 'recipe_id', 'recipes');
+    t.uuid('household_id').notNullable();
+    t.text('source_url').notNullable();
+    t.string('media_type', 16).notNullable();
+    t.binary('bytes').notNullable();
+    t.string('etag', 64).notNullable();
+    t.index(['household_id', 'recipe_id']);
+  });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createTableOnce, instants } from '../schema-kit.js';
 
 export const name = '0039_idempotency_keys';
 
@@ -7,14 +8,13 @@ export const name = '0039_idempotency_keys';
  * along) and key: the request it was first used for, and the answer once there is one (ports/idempotency-store.ts).
  */
 export async function up(knex: Knex): Promise<void> {
-  if (await knex.schema.hasTable('idempotency_keys')) return;
-  await knex.schema.createTable('idempotency_keys', (t) => {
+  await createTableOnce(knex, 'idempotency_keys', (t) => {
     t.string('login', 64).notNullable().references('token_hash').inTable('sessions').onDelete('CASCADE');
     t.string('key', 255).notNullable();
     // Method and path, and a digest of the body: the request the key belongs to.
     t.string('request', 2100).notNullable();
     t.string('fingerprint', 64).notNullable();
-    t.timestamp('created_at', { useTz: true }).notNullable();
+    instants(t, 'created_at');
     // Which claim holds the key: the claimer that finds its own id here after claiming has it.
     t.string('claim_id', 36).notNullable();
     // Null while the request is being answered.

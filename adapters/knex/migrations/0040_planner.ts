@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addColumnsOnce, createTableOnce, householdColumn, instants, ownerKeyColumn } from '../schema-kit.js';
 
 export const name = '0040_planner';
 
@@ -8,24 +9,18 @@ export const name = '0040_planner';
  * of a household's AI.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (!(await knex.schema.hasColumn('households', 'library_recipes_on'))) {
-    await knex.schema.alterTable('households', (t) => {
-      t.boolean('library_recipes_on').notNullable().defaultTo(false);
-    });
-  }
-  if (!(await knex.schema.hasTable('ai_calls'))) {
-    await knex.schema.createTable('ai_calls', (t) => {
-      t.uuid('household_id').notNullable().references('id').inTable('households').onDelete('CASCADE');
-      // `YYYY-MM` in the household's time zone.
-      t.string('month', 7).notNullable();
-      t.integer('calls').notNullable();
-      t.primary(['household_id', 'month']);
-    });
-  }
-  if (!(await knex.schema.hasTable('ai_pauses'))) {
-    await knex.schema.createTable('ai_pauses', (t) => {
-      t.uuid('household_id').primary().references('id').inTable('households').onDelete('CASCADE');
-      t.timestamp('until', { useTz: true }).notNullable();
-    });
-  }
+  await addColumnsOnce(knex, 'households', 'library_recipes_on', (t) => {
+    t.boolean('library_recipes_on').notNullable().defaultTo(false);
+  });
+  await createTableOnce(knex, 'ai_calls', (t) => {
+    householdColumn(t);
+    // `YYYY-MM` in the household's time zone.
+    t.string('month', 7).notNullable();
+    t.integer('calls').notNullable();
+    t.primary(['household_id', 'month']);
+  });
+  await createTableOnce(knex, 'ai_pauses', (t) => {
+    ownerKeyColumn(t, 'household_id', 'households');
+    instants(t, 'until');
+  });
 }
