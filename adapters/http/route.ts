@@ -243,6 +243,26 @@ export const noContent = (description: string) => ({ responses: { 204: { descrip
 /** The success of a route that makes something: documented and answered 201 with its schema. */
 export const created = (description: string, schema: v.GenericSchema) => ({ responses: { 201: { description, schema } }, status: 201 as const });
 
+/** What a household route hands a use case: the caller and the household of the path (and the body, when taken). */
+interface HouseholdAsk<D, B> {
+  readonly deps: D;
+  readonly caller: Authenticated;
+  readonly params: { readonly householdId: string };
+  readonly body: B;
+}
+
+/** The run of a route whose use case takes the caller's account and the household of the path. */
+export const callerAndHousehold =
+  <D, R>(useCase: (deps: D, account: Authenticated['account'], householdId: string) => R) =>
+  ({ deps, caller, params }: HouseholdAsk<D, unknown>): R =>
+    useCase(deps, caller.account, params.householdId);
+
+/** callerAndHousehold for a use case that takes the body too. */
+export const callerHouseholdAndBody =
+  <D, B, R>(useCase: (deps: D, account: Authenticated['account'], householdId: string, body: B) => R) =>
+  ({ deps, caller, params, body }: HouseholdAsk<D, B>): R =>
+    useCase(deps, caller.account, params.householdId, body);
+
 /** The routes of a resource, handed its dependencies. */
 export const mount = <D>(deps: D, routes: readonly Declared<D>[]): AnyRoute[] => routes.map((r) => r(deps));
 

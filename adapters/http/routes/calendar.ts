@@ -19,7 +19,7 @@ import {
 } from '../../../core/calendar/types.js';
 import { upcomingCalendarEvents } from '../../../core/calendar/upcoming.js';
 import type { Logger } from '../../../ports/logger.js';
-import { created, mount, noContent, resource } from '../route.js';
+import { callerHouseholdAndBody, created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 
 const WallTime = v.nullable(v.pipe(v.string(), v.maxLength(5, 'HH:MM'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00 to 23:59')));
@@ -190,7 +190,7 @@ const createCalendarFeedRoute = householdRoute({
   body: CreateCalendarFeedRequest,
   ...created('Created', CalendarFeedResponse),
   errors: ['adults-only', 'calendar-url-forbidden'],
-  run: ({ deps, caller, params, body }) => createCalendarFeed(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(createCalendarFeed),
   reply: feedResponse,
 });
 
@@ -202,7 +202,7 @@ const syncDeviceCalendarRoute = householdRoute({
   description: SYNC_DEVICE_CALENDAR_DOC,
   body: SyncDeviceCalendarRequest,
   responses: { 200: { description: 'The device feed after the sync', schema: CalendarFeedResponse } },
-  run: ({ deps, caller, params, body }) => syncDeviceCalendar(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(syncDeviceCalendar),
   reply: feedResponse,
 });
 

@@ -10,7 +10,7 @@ import {
   type DinnerCalendarLinkView,
 } from '../../../core/calendar/dinner-calendar.js';
 import { dinnerCalendarIcs } from '../dinner-calendar-ics.js';
-import { mount, noContent, resource } from '../route.js';
+import { callerAndHousehold, mount, noContent, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
 
@@ -54,7 +54,7 @@ const getDinnerCalendarLinkRoute = householdRoute({
   summary: 'The household\'s dinner calendar link',
   description: `Any member, Junior included. ${LINK_DOC}`,
   responses: { 200: { description: 'The link (both null while turned off)', schema: DinnerCalendarLinkResponse } },
-  run: ({ deps, caller, params }) => readDinnerCalendarLink(deps, caller.account, params.householdId),
+  run: callerAndHousehold(readDinnerCalendarLink),
   reply: toLink,
 });
 
@@ -66,7 +66,7 @@ const resetDinnerCalendarLinkRoute = householdRoute({
   description: `Draws a new token: the old address answers 404 from now on. A turned-off link is turned on again by this. ${LINK_DOC}`,
   responses: { 200: { description: 'The new link', schema: DinnerCalendarLinkResponse } },
   errors: ['adults-only'],
-  run: ({ deps, caller, params }) => resetDinnerCalendarLink(deps, caller.account, params.householdId),
+  run: callerAndHousehold(resetDinnerCalendarLink),
   reply: toLink,
 });
 
@@ -78,7 +78,7 @@ const turnOffDinnerCalendarLinkRoute = householdRoute({
   description: 'The address answers 404 from now on, and the link reads as null, until an adult resets it. Idempotent.',
   ...noContent('Turned off'),
   errors: ['adults-only'],
-  run: ({ deps, caller, params }) => turnOffDinnerCalendarLink(deps, caller.account, params.householdId),
+  run: callerAndHousehold(turnOffDinnerCalendarLink),
 });
 
 const dinnerCalendarFeedRoute = handledRoute({

@@ -6,7 +6,7 @@ import type { Invite } from '../../../ports/invite-store.js';
 import { normalizeReadableCode } from '../../crypto/readable-codes.js';
 import { MembershipResponse } from './accounts.js';
 import { DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
-import { created, mount, noContent, resource } from '../route.js';
+import { callerAndHousehold, callerHouseholdAndBody, created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -128,7 +128,7 @@ const getHouseholdRoute = householdRoute({
   summary: 'A household the caller belongs to',
   description: 'Any member reads. A household the caller is not in answers 404, as if it did not exist.',
   responses: { 200: { description: 'The household', schema: HouseholdResponse } },
-  run: ({ deps, caller, params }) => getHousehold(deps, caller.account, params.householdId),
+  run: callerAndHousehold(getHousehold),
   reply: toHouseholdResponse,
 });
 
@@ -141,7 +141,7 @@ const updateHouseholdRoute = householdRoute({
   body: UpdateHouseholdRequest,
   responses: { 200: { description: 'The household after the change', schema: HouseholdResponse } },
   errors: ['adults-only', 'time-zone-unknown'],
-  run: ({ deps, caller, params, body }) => updateHousehold(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(updateHousehold),
   reply: toHouseholdResponse,
 });
 
@@ -154,7 +154,7 @@ const addMemberRoute = householdRoute({
   body: AddMemberRequest,
   ...created('Added', MemberResponse),
   errors: ['adults-only'],
-  run: ({ deps, caller, params, body }) => addNamedMember(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(addNamedMember),
   reply: toMemberResponse,
 });
 
@@ -193,7 +193,7 @@ const createInviteRoute = householdRoute({
   body: CreateInviteRequest,
   ...created('Created', InviteResponse),
   errors: ['adults-only', 'member-not-found'],
-  run: ({ deps, caller, params, body }) => createInvite(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(createInvite),
   reply: toInviteResponse,
 });
 

@@ -12,7 +12,7 @@ import { MERGE_SIGNALS } from '../../../core/pantry/merge-suggestions.js';
 import { MERGE_PAGE_DEFAULT, MERGE_PAGE_MAX, MERGE_SUGGESTIONS_MAX, UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
 import type { PantryMerge, PantryMergeRejection, UnitWeight } from '../../../core/pantry/types.js';
 import { listUnitWeights, removeUnitWeight, setUnitWeight } from '../../../core/pantry/unit-weights.js';
-import { mount, noContent, resource } from '../route.js';
+import { callerHouseholdAndBody, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PantryRowResponse, toPantryRowResponse } from './pantry-inventory.js';
@@ -173,7 +173,7 @@ const rejectPantryMergeRoute = householdRoute({
   body: RejectPantryMergeRequest,
   ...noContent('Stored'),
   errors: ['adults-only', 'same-food', 'food-key-empty'],
-  run: ({ deps, caller, params, body }) => rejectPantryMerge(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(rejectPantryMerge),
 });
 
 const removePantryMergeRejectionRoute = route({

@@ -4,7 +4,7 @@ import { AI_TIPS_PER_DAY } from '../../../core/plans/planner-ai.js';
 import { acceptSuggestions, EATEN_LATELY_DAYS, suggestWeek, type WeekSuggestion } from '../../../core/plans/suggestions.js';
 import type { PlanView } from '../../../core/plans/plans.js';
 import { householdAi, pauseHouseholdAi, type HouseholdAiView } from '../../../core/plans/ai-pause.js';
-import { HouseholdPath, mount, resource } from '../route.js';
+import { callerAndHousehold, HouseholdPath, mount, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PlanResponse, toPlan } from './plans.js';
@@ -154,7 +154,7 @@ const getHouseholdAiRoute = route({
   params: HouseholdPath,
   responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
   errors: ['platform-admin-only', 'household-not-found'],
-  run: ({ deps, caller, params }) => householdAi(deps, caller.account, params.householdId),
+  run: callerAndHousehold(householdAi),
   reply: toHouseholdAi,
 });
 

@@ -4,7 +4,7 @@ import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../co
 import { ifNoneMatchHolds } from '../conditional.js';
 import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
 import type { ServiceDeps } from '../deps.js';
-import { created, mount, noContent, resource } from '../route.js';
+import { callerHouseholdAndBody, created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 
 const FOOD_KEY_RULE =
@@ -168,7 +168,7 @@ const createRecipeRoute = householdRoute({
   body: RecipeRequest,
   ...created('Created', RecipeResponse),
   errors: ['adults-only', 'base-recipe-unknown', 'recipe-cycle'],
-  run: ({ deps, caller, params, body }) => createRecipe(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(createRecipe),
   headers: (value, { params }) => ({ Location: `/api/v1/households/${params.householdId}/recipes/${value.id}` }),
   reply: toRecipeResponse,
 });

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { addRecipeToPlanList, addRecipeToWeekList, RECIPE_PORTIONS } from '../../../core/shopping/add-recipe.js';
 import { completeShoppingTrip, reopenShoppingTrip } from '../../../core/shopping/trip.js';
-import { resource } from '../route.js';
+import { callerHouseholdAndBody, resource } from '../route.js';
 import { Uuid, IsoDate } from '../schemas.js';
 import { LIST_PATH, LIST_RESPONSES, listAnswer, PlanPath, type ShoppingRouteDeps } from './shopping-list.js';
 
@@ -84,6 +84,6 @@ export const addRecipeToWeekShoppingListRoute = householdRoute({
   responses: LIST_RESPONSES,
   // plan-not-found: the week's plan was deleted while the recipe's lines were being added.
   errors: ['recipe-not-found', 'plan-not-found'],
-  run: ({ deps, caller, params, body }) => addRecipeToWeekList(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(addRecipeToWeekList),
   ...listAnswer,
 });

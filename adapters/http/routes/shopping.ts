@@ -6,7 +6,7 @@ import type { Logger } from '../../../ports/logger.js';
 import { getBetterChoicesRoute } from './better-choices.js';
 import { addRecipeToShoppingListRoute, addRecipeToWeekShoppingListRoute, completeShoppingTripRoute, reopenShoppingTripRoute } from './shopping-trip.js';
 import { etagOf, LIST_PATH, LIST_RESPONSES, listAnswer, PlanPath, ShoppingListItemResponse, ShoppingListResponse, toItem, type ShoppingRouteDeps } from './shopping-list.js';
-import { mount, noContent, resource } from '../route.js';
+import { callerAndHousehold, callerHouseholdAndBody, mount, noContent, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { ifNoneMatchHolds } from '../conditional.js';
@@ -86,7 +86,7 @@ const getShoppingSettingsRoute = householdRoute({
   summary: "The household's shopping settings",
   description: `Any member. ${SETTINGS_DOC}`,
   responses: { 200: { description: 'The settings', schema: ShoppingSettingsResponse } },
-  run: ({ deps, caller, params }) => getShoppingSettings(deps, caller.account, params.householdId),
+  run: callerAndHousehold(getShoppingSettings),
 });
 
 const updateShoppingSettingsRoute = householdRoute({
@@ -98,7 +98,7 @@ const updateShoppingSettingsRoute = householdRoute({
   body: UpdateShoppingSettingsRequest,
   responses: { 200: { description: 'The settings after the change', schema: ShoppingSettingsResponse } },
   errors: ['adults-only'],
-  run: ({ deps, caller, params, body }) => updateShoppingSettings(deps, caller.account, params.householdId, body),
+  run: callerHouseholdAndBody(updateShoppingSettings),
 });
 
 const getShoppingListRoute = handledRoute({
