@@ -1,7 +1,7 @@
 import type { ComponentChildren, ComponentType, JSX } from 'preact';
 import { lazy } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { ApiProblem } from '../api';
+import { ApiProblem, type Recipe } from '../api';
 import { sentenceFor, t } from '../i18n';
 
 /** A labelled input; `invalid` marks it for screen readers and shows the sentence beside it. */
@@ -57,6 +57,48 @@ export function useAction() {
     }
   };
   return { busy, error, run, setError };
+}
+
+/** A call under way or failed, as `useAction` keeps it. */
+export type Action = ReturnType<typeof useAction>;
+
+/**
+ * A form that makes one call when sent: its fields, the sentence of the last failure, what came of the last try
+ * (`status`), and its one button, off while the call is under way. `onSubmit` gets the form (to empty a file box).
+ */
+export function ActionForm(props: { action: Action; button: string; onSubmit: (form: HTMLFormElement) => Promise<unknown>; status?: ComponentChildren; children: ComponentChildren }) {
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    void props.action.run(() => props.onSubmit(form));
+  };
+  return (
+    <form onSubmit={submit} class="stack">
+      {props.children}
+      <Problem error={props.action.error} />
+      {props.status}
+      <button type="submit" disabled={props.action.busy}>
+        {props.button}
+      </button>
+    </form>
+  );
+}
+
+/** A labelled choice among the household's recipes, whose first choice (`none`) is no recipe. */
+export function RecipeSelect(props: { id: string; label: string; none: string; recipes: readonly Recipe[]; value: string; onChange: (recipeId: string) => void; required?: boolean; disabled?: boolean }) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} required={props.required} value={props.value} disabled={props.disabled} onChange={(e) => props.onChange(e.currentTarget.value)}>
+        <option value="">{props.none}</option>
+        {props.recipes.map((r) => (
+          <option key={r.id} value={r.id}>
+            {r.title}
+          </option>
+        ))}
+      </select>
+    </>
+  );
 }
 
 /** The names of the fields an error named (validation_failed says which). */
@@ -136,26 +178,18 @@ export function LanguageAndZone(props: { id: string; language: 'nb' | 'en'; onLa
 export function SettingsForm(props: { id: string; title: string; button: string; done: string | null; onSubmit: () => Promise<unknown>; children: ComponentChildren; intro?: ComponentChildren }) {
   const act = useAction();
   const [done, setDone] = useState(false);
-  const submit = (e: Event) => {
-    e.preventDefault();
+  const submit = async () => {
     setDone(false);
-    void act.run(async () => {
-      await props.onSubmit();
-      setDone(true);
-    });
+    await props.onSubmit();
+    setDone(true);
   };
   return (
     <section aria-labelledby={`${props.id}-h`}>
       <h2 id={`${props.id}-h`}>{props.title}</h2>
       {props.intro}
-      <form onSubmit={submit} class="stack">
+      <ActionForm action={act} button={props.button} onSubmit={submit} status={done && props.done && <p role="status">{props.done}</p>}>
         {props.children}
-        <Problem error={act.error} />
-        {done && props.done && <p role="status">{props.done}</p>}
-        <button type="submit" disabled={act.busy}>
-          {props.button}
-        </button>
-      </form>
+      </ActionForm>
     </section>
   );
 }
