@@ -3,7 +3,7 @@ import { api, dataOf } from '../../api';
 import { t } from '../../i18n';
 import { useLocation } from 'preact-iso';
 import { loadMe, signInEnded } from '../../state';
-import { Field, Page, Problem, useAction } from '../../ui';
+import { ActionForm, Field, Page, useAction } from '../../ui';
 
 /** Where to go after signing in: the `next` of the address when it is one of this app's paths. */
 const nextPath = () => {
@@ -16,27 +16,20 @@ export function SignIn() {
   const m = t.value;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { busy, error, run } = useAction();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void run(async () => {
-      await api.POST('/api/v1/auth/login', { body: { email, password } });
-      signInEnded.value = false;
-      await loadMe();
-      route(nextPath(), true);
-    });
+  const act = useAction();
+  const signIn = async () => {
+    await api.POST('/api/v1/auth/login', { body: { email, password } });
+    signInEnded.value = false;
+    await loadMe();
+    route(nextPath(), true);
   };
   return (
     <Page title={m.signIn}>
       {signInEnded.value && <p role="status">{m.signInEnded}</p>}
-      <form onSubmit={submit} class="stack">
+      <ActionForm action={act} button={m.signIn} onSubmit={signIn}>
         <Field label={m.email} name="email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         <Field label={m.password} name="password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-        <Problem error={error} />
-        <button type="submit" disabled={busy}>
-          {m.signIn}
-        </button>
-      </form>
+      </ActionForm>
       <p>
         <a href="/forgot-password">{m.forgotPassword}</a>
       </p>
@@ -58,29 +51,21 @@ export function Register() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [done, setDone] = useState<string | null>(null);
-  const { busy, error, run } = useAction();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void run(async () => {
-      await api.POST('/api/v1/auth/register', { body: { email, password, displayName } });
-      // A fresh address is signed in at once; a known one gets a mail and no session (the answer is the same).
-      await loadMe();
-      setDone(m.checkMail);
-      route(nextPath(), true);
-    });
+  const act = useAction();
+  const register = async () => {
+    await api.POST('/api/v1/auth/register', { body: { email, password, displayName } });
+    // A fresh address is signed in at once; a known one gets a mail and no session (the answer is the same).
+    await loadMe();
+    setDone(m.checkMail);
+    route(nextPath(), true);
   };
   return (
     <Page title={m.register}>
-      <form onSubmit={submit} class="stack">
+      <ActionForm action={act} button={m.register} onSubmit={register} status={done && <p role="status">{done}</p>}>
         <Field label={m.displayName} name="displayName" autoComplete="name" required maxLength={100} value={displayName} onInput={(e) => setName(e.currentTarget.value)} />
         <Field label={m.email} name="email" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         <Field label={m.password} name="password" type="password" autoComplete="new-password" required minLength={8} value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-        <Problem error={error} />
-        {done && <p role="status">{done}</p>}
-        <button type="submit" disabled={busy}>
-          {m.register}
-        </button>
-      </form>
+      </ActionForm>
       <p>
         {m.haveAccount} <a href="/sign-in">{m.signIn}</a>
       </p>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t } from '../../i18n';
 import { loadMe } from '../../state';
-import { Field, Page, Problem, useAction } from '../../ui';
+import { ActionForm, Field, Page, Problem, useAction } from '../../ui';
 
 const query = () => new URLSearchParams(window.location.search);
 
@@ -11,24 +11,16 @@ export function ForgotPassword() {
   const m = t.value;
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const { busy, error, run } = useAction();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void run(async () => {
-      await api.POST('/api/v1/auth/forgot-password', { body: { email } });
-      setSent(true);
-    });
+  const act = useAction();
+  const send = async () => {
+    await api.POST('/api/v1/auth/forgot-password', { body: { email } });
+    setSent(true);
   };
   return (
     <Page title={m.forgotPassword}>
-      <form onSubmit={submit} class="stack">
+      <ActionForm action={act} button={m.sendLink} onSubmit={send} status={sent && <p role="status">{m.resetSent}</p>}>
         <Field label={m.email} name="email" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        <Problem error={error} />
-        {sent && <p role="status">{m.resetSent}</p>}
-        <button type="submit" disabled={busy}>
-          {m.sendLink}
-        </button>
-      </form>
+      </ActionForm>
       <p>
         <a href="/sign-in">{m.signIn}</a>
       </p>
@@ -41,15 +33,14 @@ export function ResetPassword() {
   const m = t.value;
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
-  const { busy, error, run } = useAction();
-  const submit = (e: Event) => {
-    e.preventDefault();
+  const act = useAction();
+  const save = async () => {
     const q = query();
-    void run(async () => {
-      await api.POST('/api/v1/auth/reset-password', { body: { email: q.get('email') ?? '', token: q.get('token') ?? '', newPassword: password } });
-      setDone(true);
-    });
+    await api.POST('/api/v1/auth/reset-password', { body: { email: q.get('email') ?? '', token: q.get('token') ?? '', newPassword: password } });
+    setDone(true);
   };
+  // A link that no longer works offers a new one, below the sentence that says so.
+  const expired = (act.error as { code?: string } | null)?.code === 'invalid_token';
   return (
     <Page title={m.resetPassword}>
       {done ? (
@@ -57,18 +48,9 @@ export function ResetPassword() {
           {m.passwordChanged} <a href="/sign-in">{m.signIn}</a>
         </p>
       ) : (
-        <form onSubmit={submit} class="stack">
+        <ActionForm action={act} button={m.save} onSubmit={save} status={expired && <p><a href="/forgot-password">{m.sendLink}</a></p>}>
           <Field label={m.password} name="password" type="password" autoComplete="new-password" required minLength={8} value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-          <Problem error={error} />
-          {error !== null && (error as { code?: string }).code === 'invalid_token' && (
-            <p>
-              <a href="/forgot-password">{m.sendLink}</a>
-            </p>
-          )}
-          <button type="submit" disabled={busy}>
-            {m.save}
-          </button>
-        </form>
+        </ActionForm>
       )}
     </Page>
   );
