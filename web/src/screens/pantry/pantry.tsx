@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiProblem, api, type PantryRow } from '../../api';
 import { amount, dayAndMonth } from '../../format';
 import { t } from '../../i18n';
-import { Field, Page, Problem, SearchForm, useAction } from '../../ui';
+import { ActionForm, Field, Page, Problem, SearchForm, useAction } from '../../ui';
 import { ClearPlace, MergeSuggestions, PLACES, UnitWeights } from './pantry-tools';
 import { GROUPS, usePantry, type Place } from './use-pantry';
 
@@ -75,25 +75,22 @@ function HaveForm({ householdId, onAdded }: { householdId: string; onAdded: () =
   const [unit, setUnit] = useState('');
   const [where, setWhere] = useState<Place>('Fridge');
   const act = useAction();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void act.run(async () => {
-      const quantity = amount.trim() === '' ? null : Number(amount.trim().replace(',', '.'));
-      if (quantity !== null && !(Number.isFinite(quantity) && quantity >= 0)) throw new ApiProblem(400, 'validation_failed', ['quantity']);
-      await api.POST('/api/v1/households/{householdId}/inventory/observations', {
-        params: { path: { householdId } },
-        body: { displayName: name.trim(), observationType: 'Seen', quantity, unit: unit.trim() || null, storageLocation: where },
-      });
-      setName('');
-      setAmount('');
-      setUnit('');
-      onAdded();
+  const add = async () => {
+    const quantity = amount.trim() === '' ? null : Number(amount.trim().replace(',', '.'));
+    if (quantity !== null && !(Number.isFinite(quantity) && quantity >= 0)) throw new ApiProblem(400, 'validation_failed', ['quantity']);
+    await api.POST('/api/v1/households/{householdId}/inventory/observations', {
+      params: { path: { householdId } },
+      body: { displayName: name.trim(), observationType: 'Seen', quantity, unit: unit.trim() || null, storageLocation: where },
     });
+    setName('');
+    setAmount('');
+    setUnit('');
+    onAdded();
   };
   return (
     <details class="have" open={act.error !== null}>
       <summary>{m.whatIHave}</summary>
-      <form onSubmit={submit} class="stack">
+      <ActionForm action={act} button={m.addToPantry} onSubmit={add}>
         <Field label={m.food} name="have-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <div class="row">
           <Field label={m.amount} name="have-amount" inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
@@ -109,11 +106,7 @@ function HaveForm({ householdId, onAdded }: { householdId: string; onAdded: () =
             ))}
           </select>
         </div>
-        <Problem error={act.error} />
-        <button type="submit" disabled={act.busy}>
-          {m.addToPantry}
-        </button>
-      </form>
+      </ActionForm>
     </details>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, dataOf } from '../../api';
 import { momentOf } from '../../format';
 import { t } from '../../i18n';
-import { Field, Problem, useAction } from '../../ui';
+import { ActionForm, Field, Problem, useAction } from '../../ui';
 
 type Feed = Awaited<ReturnType<typeof readFeeds>>[number];
 const readFeeds = (householdId: string) => dataOf(api.GET('/api/v1/households/{householdId}/calendar-feeds', { params: { path: { householdId } } }));
@@ -27,14 +27,11 @@ export function CalendarFeeds({ householdId, adult }: { householdId: string; adu
     setUnreadable(new Set(events.feeds.filter((e) => e.error !== null).map((e) => e.feedId)));
   };
   useEffect(() => void act.run(load), [householdId]);
-  const add = (e: Event) => {
-    e.preventDefault();
-    void adding.run(async () => {
-      await api.POST('/api/v1/households/{householdId}/calendar-feeds', { ...path, body: { name: name.trim(), url: url.trim() } });
-      setName('');
-      setUrl('');
-      await load();
-    });
+  const add = async () => {
+    await api.POST('/api/v1/households/{householdId}/calendar-feeds', { ...path, body: { name: name.trim(), url: url.trim() } });
+    setName('');
+    setUrl('');
+    await load();
   };
   const remove = (f: Feed) =>
     act.run(async () => {
@@ -68,14 +65,10 @@ export function CalendarFeeds({ householdId, adult }: { householdId: string; adu
       )}
       <Problem error={act.error} />
       {adult && (
-        <form onSubmit={add} class="stack">
+        <ActionForm action={adding} button={m.addCalendarFeed} onSubmit={add}>
           <Field label={m.feedName} name="feed-name" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
           <Field label={m.feedUrl} name="feed-url" inputMode="url" required maxLength={2048} placeholder="https://" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-          <Problem error={adding.error} />
-          <button type="submit" disabled={adding.busy}>
-            {m.addCalendarFeed}
-          </button>
-        </form>
+        </ActionForm>
       )}
     </section>
   );
