@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Recipe } from '../../api';
 import { t } from '../../i18n';
-import { Problem, useAction } from '../../ui';
+import { Problem, RecipeSelect, useAction } from '../../ui';
 
 /** Adds a recipe's lines to this list, for a number of portions (the recipe's own by default), tied to no day. */
 export function AddRecipe({ recipes, onAdd }: { recipes: Recipe[]; onAdd: (recipeId: string, portions: number | undefined) => Promise<void> }) {
@@ -26,15 +26,7 @@ export function AddRecipe({ recipes, onAdd }: { recipes: Recipe[]; onAdd: (recip
     <details class="add-recipe">
       <summary>{m.addRecipeToList}</summary>
       <form onSubmit={submit} class="stack">
-        <label for="f-add-recipe">{m.recipe}</label>
-        <select id="f-add-recipe" required value={recipeId} onChange={(e) => setRecipeId(e.currentTarget.value)}>
-          <option value="">{m.pickRecipe}</option>
-          {recipes.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.title}
-            </option>
-          ))}
-        </select>
+        <RecipeSelect id="f-add-recipe" label={m.recipe} none={m.pickRecipe} recipes={recipes} required value={recipeId} onChange={setRecipeId} />
         <label for="f-add-portions">{m.servings}</label>
         <input id="f-add-portions" type="number" min={1} max={100} inputMode="numeric" placeholder={picked ? String(picked.servings) : ''} value={portions} onInput={(e) => setPortions(e.currentTarget.value)} />
         <button type="submit" disabled={act.busy || !picked}>

@@ -2,7 +2,7 @@ import type { BusyEvening, MealEvent, PlanDay, Recipe } from '../../api';
 import { dayName, weekday } from '../../format';
 import { t } from '../../i18n';
 import { householdInfo } from '../../state';
-import { Problem } from '../../ui';
+import { Problem, RecipeSelect } from '../../ui';
 import { ServingNotes } from './serving-notes';
 import { addDays } from './dates';
 import { DayChange } from './day-change';
@@ -48,15 +48,7 @@ export function Day(props: { householdId: string; planId: string; day: PlanDay; 
       {day.cookedAtHome ? (
         adult ? (
           <>
-            <label for={`${id}-dish`}>{m.dish}</label>
-            <select id={`${id}-dish`} value={day.recipeId ?? ''} disabled={act.busy} onChange={(e) => void d.setDish(e.currentTarget.value)}>
-              <option value="">{m.noDish}</option>
-              {recipes.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.title}
-                </option>
-              ))}
-            </select>
+            <RecipeSelect id={`${id}-dish`} label={m.dish} none={m.noDish} recipes={recipes} value={day.recipeId ?? ''} disabled={act.busy} onChange={(recipeId) => void d.setDish(recipeId)} />
             <p class="muted">{m.portions(day.portions)}</p>
           </>
         ) : (
