@@ -39,17 +39,12 @@ export function Settings({ householdId }: { householdId: string }) {
 function Profile() {
   const m = t.value;
   const [name, setName] = useState(me.value?.user.displayName ?? '');
+  const save = async () => {
+    await api.PATCH('/api/v1/me', { body: { displayName: name } });
+    await Promise.all([loadMe(), loadHousehold()]);
+  };
   return (
-    <SettingsForm
-      id="you"
-      title={m.you}
-      button={m.save}
-      done={m.saved}
-      onSubmit={async () => {
-        await api.PATCH('/api/v1/me', { body: { displayName: name } });
-        await Promise.all([loadMe(), loadHousehold()]);
-      }}
-    >
+    <SettingsForm id="you" title={m.you} button={m.save} done={m.saved} onSubmit={save}>
       <Field label={m.displayName} name="displayName" autoComplete="name" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
     </SettingsForm>
   );
@@ -59,18 +54,13 @@ function Password() {
   const m = t.value;
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
+  const save = async () => {
+    await api.POST('/api/v1/me/password', { body: { currentPassword: current || null, newPassword: next } });
+    setCurrent('');
+    setNext('');
+  };
   return (
-    <SettingsForm
-      id="password"
-      title={m.changePassword}
-      button={m.changePassword}
-      done={m.passwordSaved}
-      onSubmit={async () => {
-        await api.POST('/api/v1/me/password', { body: { currentPassword: current || null, newPassword: next } });
-        setCurrent('');
-        setNext('');
-      }}
-    >
+    <SettingsForm id="password" title={m.changePassword} button={m.changePassword} done={m.passwordSaved} onSubmit={save}>
       <Field label={m.currentPassword} name="currentPassword" type="password" autoComplete="current-password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
       <Field label={m.newPassword} name="newPassword" type="password" autoComplete="new-password" required minLength={8} value={next} onInput={(e) => setNext(e.currentTarget.value)} />
     </SettingsForm>
@@ -81,18 +71,13 @@ function EmailChange() {
   const m = t.value;
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState('');
+  const send = async () => {
+    await api.POST('/api/v1/me/email', { body: { newEmail: email } });
+    setSentTo(email);
+  };
+  const now = <p class="muted">{m.emailNow(me.value?.user.email ?? '—')}</p>;
   return (
-    <SettingsForm
-      id="email"
-      title={m.changeEmail}
-      button={m.sendLink}
-      done={m.emailChangeSent(sentTo)}
-      intro={<p class="muted">{m.emailNow(me.value?.user.email ?? '—')}</p>}
-      onSubmit={async () => {
-        await api.POST('/api/v1/me/email', { body: { newEmail: email } });
-        setSentTo(email);
-      }}
-    >
+    <SettingsForm id="email" title={m.changeEmail} button={m.sendLink} done={m.emailChangeSent(sentTo)} intro={now} onSubmit={send}>
       <Field label={m.newEmail} name="newEmail" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
     </SettingsForm>
   );
