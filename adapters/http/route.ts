@@ -263,6 +263,31 @@ export const callerHouseholdAndBody =
   ({ deps, caller, params, body }: HouseholdAsk<D, B>): R =>
     useCase(deps, caller.account, params.householdId, body);
 
+/** What a household route with one more path parameter hands a use case: the caller, the household and that parameter. */
+interface HouseholdItemAsk<D, K extends string, X, B> {
+  readonly deps: D;
+  readonly caller: Authenticated;
+  readonly params: { readonly householdId: string } & { readonly [k in K]: X };
+  readonly body: B;
+}
+
+/** The run of a route whose use case takes the caller's account, the household and one more parameter of the path. */
+export const callerHouseholdAnd =
+  <K extends string, D, X, R>(param: K, useCase: (deps: D, account: Authenticated['account'], householdId: string, value: X) => R) =>
+  ({ deps, caller, params }: HouseholdItemAsk<D, K, X, unknown>): R =>
+    useCase(deps, caller.account, params.householdId, params[param]);
+
+/** callerHouseholdAnd for a use case that takes the body too. */
+export const callerHouseholdAndThenBody =
+  <K extends string, D, X, B, R>(param: K, useCase: (deps: D, account: Authenticated['account'], householdId: string, value: X, body: B) => R) =>
+  ({ deps, caller, params, body }: HouseholdItemAsk<D, K, X, B>): R =>
+    useCase(deps, caller.account, params.householdId, params[param], body);
+
+/** The reply of a paged list: its items made answers, the cursor and the count as they are. */
+export const pageOf =
+  <T, R>(answer: (item: T) => R) =>
+  (p: { readonly items: readonly T[]; readonly nextCursor: string | null; readonly total: number }) => ({ items: p.items.map(answer), nextCursor: p.nextCursor, total: p.total });
+
 /** The routes of a resource, handed its dependencies. */
 export const mount = <D>(deps: D, routes: readonly Declared<D>[]): AnyRoute[] => routes.map((r) => r(deps));
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { CHOICE_BASES, CHOICE_REASONS } from '../../../core/shopping/better-choices.js';
 import { getBetterChoices, type BetterChoicesAnswer } from '../../../core/shopping/get-better-choices.js';
-import { resource } from '../route.js';
+import { callerHouseholdAnd, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { LIST_PATH, PlanPath } from './shopping-list.js';
@@ -62,6 +62,6 @@ export const getBetterChoicesRoute = resource<ServiceDeps>('Shopping list').rout
   params: PlanPath,
   responses: { 200: { description: 'The choices', schema: BetterChoicesResponse } },
   errors: ['household-not-found', 'plan-not-found'],
-  run: ({ deps, caller, params }) => getBetterChoices(deps, caller.account, params.householdId, params.planId),
+  run: callerHouseholdAnd('planId', getBetterChoices),
   reply: toBetterChoices,
 });

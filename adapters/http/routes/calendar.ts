@@ -19,7 +19,7 @@ import {
 } from '../../../core/calendar/types.js';
 import { upcomingCalendarEvents } from '../../../core/calendar/upcoming.js';
 import type { Logger } from '../../../ports/logger.js';
-import { callerHouseholdAndBody, created, mount, noContent, resource } from '../route.js';
+import { callerHouseholdAnd, callerHouseholdAndBody, created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 
 const WallTime = v.nullable(v.pipe(v.string(), v.maxLength(5, 'HH:MM'), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00 to 23:59')));
@@ -215,7 +215,7 @@ const deleteDeviceCalendarRoute = route({
   params: DevicePath,
   ...noContent('Removed'),
   errors: ['household-not-found', 'calendar-feed-not-found'],
-  run: ({ deps, caller, params }) => deleteDeviceCalendar(deps, caller.account, params.householdId, params.deviceKey),
+  run: callerHouseholdAnd('deviceKey', deleteDeviceCalendar),
 });
 
 const deleteCalendarFeedRoute = route({
@@ -229,7 +229,7 @@ const deleteCalendarFeedRoute = route({
   params: FeedPath,
   ...noContent('Removed'),
   errors: ['household-not-found', 'adults-only', 'calendar-feed-not-found', 'calendar-feed-not-yours'],
-  run: ({ deps, caller, params }) => deleteCalendarFeed(deps, caller.account, params.householdId, params.feedId),
+  run: callerHouseholdAnd('feedId', deleteCalendarFeed),
 });
 
 export const calendarRoutes = (deps: CalendarFeedDeps, logger: Logger) =>

@@ -13,7 +13,7 @@ import {
   type MealEvent,
   type MealEventFields,
 } from '../../../core/events/types.js';
-import { created, mount, noContent, resource } from '../route.js';
+import { callerHouseholdAnd, created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -275,7 +275,7 @@ const deleteMealEventRoute = route({
   params: EventPath,
   ...noContent('Removed'),
   errors: ['household-not-found', 'junior-forbidden', 'event-not-found'],
-  run: ({ deps, caller, params }) => deleteEvent(deps, caller.account, params.householdId, params.eventId),
+  run: callerHouseholdAnd('eventId', deleteEvent),
 });
 
 export const eventRoutes = (deps: ServiceDeps) =>

@@ -6,7 +6,7 @@ import type { Invite } from '../../../ports/invite-store.js';
 import { normalizeReadableCode } from '../../crypto/readable-codes.js';
 import { MembershipResponse } from './accounts.js';
 import { DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
-import { callerAndHousehold, callerHouseholdAndBody, created, mount, noContent, resource } from '../route.js';
+import { callerAndHousehold, callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, created, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -168,7 +168,7 @@ const updateMemberRoute = route({
   body: UpdateMemberRequest,
   responses: { 200: { description: 'The member after the change', schema: MemberResponse } },
   errors: ['household-not-found', 'adults-only', 'member-not-found', 'owner-only', 'owner-required'],
-  run: ({ deps, caller, params, body }) => updateMember(deps, caller.account, params.householdId, params.memberId, body),
+  run: callerHouseholdAndThenBody('memberId', updateMember),
   reply: toMemberResponse,
 });
 
@@ -181,7 +181,7 @@ const removeMemberRoute = route({
   params: MemberPath,
   ...noContent('Removed'),
   errors: ['household-not-found', 'adults-only', 'member-not-found', 'owner-only', 'owner-required'],
-  run: ({ deps, caller, params }) => removeMember(deps, caller.account, params.householdId, params.memberId),
+  run: callerHouseholdAnd('memberId', removeMember),
 });
 
 const createInviteRoute = householdRoute({

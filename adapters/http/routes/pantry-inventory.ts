@@ -4,8 +4,8 @@ import { AISLES, USE_PRIORITIES } from '../../../core/pantry/model.js';
 import { addObservation, OBSERVATION_LIMITS as L, removeObservation, removeObservations } from '../../../core/pantry/observations.js';
 import { INVENTORY_GROUPS, OBSERVATION_TYPES, STORAGE_LOCATIONS, type PantryRow } from '../../../core/pantry/types.js';
 import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
-import { mount, noContent, resource } from '../route.js';
-import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
+import { callerHouseholdAnd, mount, noContent, resource, pageOf } from '../route.js';
+import { IsoDate, IsoDateTime, Uuid, Cursor, Limit, Page } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
 /** The wire form of a pantry row, its inventory `group` included. Shared with the merge routes. */
@@ -57,7 +57,7 @@ const AddInventoryObservationRequest = v.pipe(
   v.check((b) => normalizeFoodKey(b.foodKey ?? b.displayName ?? '') !== '', 'foodKey (or displayName) needs a letter or a digit'),
 );
 const AddObservationResponse = v.object({ observationId: Uuid, item: PantryRowResponse });
-const PagedInventoryItemResponse = v.object({ items: v.array(PantryRowResponse), nextCursor: v.nullable(v.string()), total: v.number() });
+const PagedInventoryItemResponse = Page(PantryRowResponse);
 const PlaceCounts = v.object({ fridge: v.number(), pantry: v.number(), freezer: v.number(), unknown: v.number() });
 const InventorySummaryResponse = v.object({
   byPlace: PlaceCounts,
@@ -75,10 +75,8 @@ const ListQuery = v.object({
   place: v.optional(v.picklist(STORAGE_LOCATIONS)),
   group: v.optional(v.picklist(INVENTORY_GROUPS)),
   // Any cursor this list did not hand out is validation_failed, an over-long one included (no value_too_long).
-  cursor: v.optional(v.pipe(v.string(), v.check((c) => c.length <= 8192, 'not a cursor of this list'))),
-  limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, `a whole number from 1 to ${INVENTORY_PAGE_MAX}`), v.transform(Number), v.minValue(1, 'at least 1'), v.maxValue(INVENTORY_PAGE_MAX, `at most ${INVENTORY_PAGE_MAX}`)),
-  ),
+  cursor: Cursor(8192),
+  limit: v.optional(Limit(INVENTORY_PAGE_MAX)),
 });
 const RemoveQuery = v.object({ location: v.optional(v.picklist(STORAGE_LOCATIONS)) });
 
@@ -132,7 +130,7 @@ const listInventoryRoute = householdRoute({
     cursor: query.cursor ?? null,
     limit: query.limit ?? INVENTORY_PAGE_DEFAULT,
   }),
-  reply: (value) => ({ items: value.items.map(toPantryRowResponse), nextCursor: value.nextCursor, total: value.total }),
+  reply: pageOf(toPantryRowResponse),
 });
 
 const inventorySummaryRoute = householdRoute({
@@ -189,7 +187,7 @@ const removeInventoryObservationRoute = route({
   params: ObservationPath,
   ...noContent('Removed'),
   errors: ['household-not-found', 'observation-not-found'],
-  run: ({ deps, caller, params }) => removeObservation(deps, caller.account, params.householdId, params.observationId),
+  run: callerHouseholdAnd('observationId', removeObservation),
 });
 
 export const pantryInventoryRoutes = (deps: ServiceDeps) =>

@@ -12,8 +12,8 @@ import { MERGE_SIGNALS } from '../../../core/pantry/merge-suggestions.js';
 import { MERGE_PAGE_DEFAULT, MERGE_PAGE_MAX, MERGE_SUGGESTIONS_MAX, UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
 import type { PantryMerge, PantryMergeRejection, UnitWeight } from '../../../core/pantry/types.js';
 import { listUnitWeights, removeUnitWeight, setUnitWeight } from '../../../core/pantry/unit-weights.js';
-import { callerHouseholdAndBody, mount, noContent, resource } from '../route.js';
-import { IsoDateTime, Uuid } from '../schemas.js';
+import { callerHouseholdAnd, callerHouseholdAndBody, mount, noContent, resource, pageOf } from '../route.js';
+import { IsoDateTime, Uuid, Cursor, Limit, Page } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PantryRowResponse, toPantryRowResponse } from './pantry-inventory.js';
 
@@ -39,13 +39,8 @@ const PantryMergeSuggestionResponse = v.object({ from: PantryRowResponse, to: Pa
 const PantryMergeResponse = v.object({ fromKey: v.string(), toKey: v.string(), item: PantryRowResponse });
 const MergeEntry = v.object({ fromKey: v.string(), fromDisplayName: v.string(), toKey: v.string(), toDisplayName: v.string(), mergedAt: IsoDateTime });
 const RejectionEntry = v.object({ keyA: v.string(), keyADisplayName: v.string(), keyB: v.string(), keyBDisplayName: v.string(), decidedAt: IsoDateTime });
-const page = <T extends v.GenericSchema>(item: T) => v.object({ items: v.array(item), nextCursor: v.nullable(v.string()), total: v.number() });
 /** The page a list route was asked for. */
 const pageAsked = (query: { cursor?: string | undefined; limit?: number | undefined }) => ({ cursor: query.cursor ?? null, limit: query.limit ?? MERGE_PAGE_DEFAULT });
-/** A page of a list as answered: its items made answers, the cursor and the count as they are. */
-const pageOf =
-  <T, R>(answer: (item: T) => R) =>
-  (p: { readonly items: readonly T[]; readonly nextCursor: string | null; readonly total: number }) => ({ items: p.items.map(answer), nextCursor: p.nextCursor, total: p.total });
 const UnitWeightResponse = v.object({ foodKey: v.string(), unit: v.string(), displayName: v.string(), grams: v.number(), updatedAt: IsoDateTime });
 
 const FromKeyPath = v.object({ householdId: Uuid, fromKey: FoodKey });
@@ -53,10 +48,8 @@ const PairPath = v.object({ householdId: Uuid, keyA: FoodKey, keyB: FoodKey });
 const UnitWeightPath = v.object({ householdId: Uuid, foodKey: FoodKey, unit: Unit });
 const PageQuery = v.object({
   // Any cursor this list did not hand out is validation_failed, an over-long one included.
-  cursor: v.optional(v.pipe(v.string(), v.check((c) => c.length <= 2048, 'not a cursor of this list'))),
-  limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, `a whole number from 1 to ${MERGE_PAGE_MAX}`), v.transform(Number), v.minValue(1, 'at least 1'), v.maxValue(MERGE_PAGE_MAX, `at most ${MERGE_PAGE_MAX}`)),
-  ),
+  cursor: Cursor(2048),
+  limit: v.optional(Limit(MERGE_PAGE_MAX)),
 });
 const UnitWeightQuery = v.object({ foodKey: v.optional(FoodKey) });
 
@@ -120,7 +113,7 @@ const listPantryMergesRoute = householdRoute({
   summary: 'The merges that stand',
   description: `Any member reads. Ordered by the surviving key (toKey), then the newest answer first (mergedAt), then fromKey. ${PAGE_DOC}`,
   query: PageQuery,
-  responses: { 200: { description: 'A page of merges', schema: page(MergeEntry) } },
+  responses: { 200: { description: 'A page of merges', schema: Page(MergeEntry) } },
   errors: ['page-cursor-invalid'],
   run: ({ deps, caller, params, query }) => listPantryMerges(deps, caller.account, params.householdId, pageAsked(query)),
   reply: pageOf((m: PantryMerge) => ({ fromKey: m.fromKey, fromDisplayName: m.fromDisplayName, toKey: m.toKey, toDisplayName: m.toDisplayName, mergedAt: m.mergedAt.toISOString() })),
@@ -148,7 +141,7 @@ const splitPantryMergeRoute = route({
   params: FromKeyPath,
   ...noContent('Split'),
   errors: ['household-not-found', 'adults-only', 'merge-not-found', 'food-key-empty'],
-  run: ({ deps, caller, params }) => splitPantryMerge(deps, caller.account, params.householdId, params.fromKey),
+  run: callerHouseholdAnd('fromKey', splitPantryMerge),
 });
 
 const listPantryMergeRejectionsRoute = householdRoute({
@@ -158,7 +151,7 @@ const listPantryMergeRejectionsRoute = householdRoute({
   summary: 'Pairs answered as different foods',
   description: `Any member reads. Newest answer first (decidedAt), then keyA, then keyB; keyA < keyB. ${PAGE_DOC}`,
   query: PageQuery,
-  responses: { 200: { description: 'A page of rejections', schema: page(RejectionEntry) } },
+  responses: { 200: { description: 'A page of rejections', schema: Page(RejectionEntry) } },
   errors: ['page-cursor-invalid'],
   run: ({ deps, caller, params, query }) => listPantryMergeRejections(deps, caller.account, params.householdId, pageAsked(query)),
   reply: pageOf((r: PantryMergeRejection) => ({ keyA: r.keyA, keyADisplayName: r.keyADisplayName, keyB: r.keyB, keyBDisplayName: r.keyBDisplayName, decidedAt: r.decidedAt.toISOString() })),

@@ -4,7 +4,7 @@ import { AI_TIPS_PER_DAY } from '../../../core/plans/planner-ai.js';
 import { acceptSuggestions, EATEN_LATELY_DAYS, suggestWeek, type WeekSuggestion } from '../../../core/plans/suggestions.js';
 import type { PlanView } from '../../../core/plans/plans.js';
 import { householdAi, pauseHouseholdAi, type HouseholdAiView } from '../../../core/plans/ai-pause.js';
-import { callerAndHousehold, HouseholdPath, mount, resource } from '../route.js';
+import { callerAndHousehold, callerHouseholdAndThenBody, HouseholdPath, mount, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PlanResponse, toPlan } from './plans.js';
@@ -126,7 +126,7 @@ const suggestWeekRoute = route({
   responses: { 200: { description: 'The proposal', schema: SuggestionResponse } },
   errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'ai-quota-used', 'ai-paused', 'planner-throttled'],
   problems: { rate_limited: 429 },
-  run: ({ deps, caller, params, body }) => suggestWeek(deps, caller.account, params.householdId, params.planId, body),
+  run: callerHouseholdAndThenBody('planId', suggestWeek),
   reply: toSuggestion,
 });
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { clearPlanDay, ensureWeekPlan, getPlan, listPlans, PLAN_RANGE_MAX_DAYS, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
-import { mount, noContent, resource } from '../route.js';
+import { callerHouseholdAnd, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -82,7 +82,7 @@ const ensureWeekPlanRoute = route({
   params: v.object({ householdId: Uuid, date: IsoDate }),
   responses: { 200: { description: 'The week\'s plan', schema: PlanResponse } },
   errors: ['household-not-found', 'adults-only'],
-  run: ({ deps, caller, params }) => ensureWeekPlan(deps, caller.account, params.householdId, params.date),
+  run: callerHouseholdAnd('date', ensureWeekPlan),
   reply: toPlan,
 });
 
@@ -108,7 +108,7 @@ const getPlanRoute = route({
   params: v.object({ householdId: Uuid, planId: Uuid }),
   responses: { 200: { description: 'The plan', schema: PlanResponse } },
   errors: ['household-not-found', 'plan-not-found'],
-  run: ({ deps, caller, params }) => getPlan(deps, caller.account, params.householdId, params.planId),
+  run: callerHouseholdAnd('planId', getPlan),
   reply: toPlan,
 });
 

@@ -3,7 +3,7 @@ import { addReceipt, listReceipts, purchaseClassification } from '../../../core/
 import { RECEIPT_LIMITS as L } from '../../../core/food/types.js';
 import type { ServiceDeps } from '../deps.js';
 import { created, mount, resource } from '../route.js';
-import { IsoDateTime, Uuid } from '../schemas.js';
+import { IsoDateTime, Uuid, Cursor, Limit, Page } from '../schemas.js';
 
 const trimmed = (max: number, what: string) =>
   v.pipe(v.string(), v.trim(), v.minLength(1, `${what} must not be blank`), v.maxLength(max, `${what}: at most ${max} characters`));
@@ -23,7 +23,7 @@ const ReceiptRequest = v.object({
 });
 const ReceiptCreated = v.object({ id: Uuid, linesRecognised: v.number(), linesTotal: v.number() });
 const ReceiptSummary = v.object({ id: Uuid, purchasedAt: IsoDateTime, chain: v.string(), linesTotal: v.number(), linesRecognised: v.number() });
-const ReceiptPage = v.object({ items: v.array(ReceiptSummary), nextCursor: v.nullable(v.string()), total: v.number() });
+const ReceiptPage = Page(ReceiptSummary);
 const PurchaseClassificationResponse = v.object({
   days: v.number(),
   linesTotal: v.number(),
@@ -36,11 +36,8 @@ const PurchaseClassificationResponse = v.object({
 });
 
 const ListQuery = v.object({
-  cursor: v.optional(v.pipe(v.string(), v.check((c) => c.length <= 8192, 'not a cursor of this list'))),
-  limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'a whole number from 1 to 100'), v.transform(Number), v.minValue(1, 'at least 1'), v.maxValue(100, 'at most 100')),
-    '50',
-  ),
+  cursor: Cursor(8192),
+  limit: v.optional(Limit(100), '50'),
 });
 const ClassificationQuery = v.object({
   days: v.optional(

@@ -4,8 +4,8 @@ import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../co
 import { ifNoneMatchHolds } from '../conditional.js';
 import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
 import type { ServiceDeps } from '../deps.js';
-import { callerHouseholdAndBody, created, mount, noContent, resource } from '../route.js';
-import { IsoDateTime, Uuid } from '../schemas.js';
+import { callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, created, mount, noContent, resource, pageOf } from '../route.js';
+import { IsoDateTime, Uuid, Cursor, Limit, Page } from '../schemas.js';
 
 const FOOD_KEY_RULE =
   'foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded ' +
@@ -88,17 +88,14 @@ const RecipeResponse = v.object({
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
-const RecipePage = v.object({ items: v.array(RecipeResponse), nextCursor: v.nullable(v.string()), total: v.number() });
+const RecipePage = Page(RecipeResponse);
 
 const RecipePath = v.object({ householdId: Uuid, recipeId: Uuid });
 const ListQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.maxLength(L.titleMax, `at most ${L.titleMax} characters`))),
   // Any cursor this list did not hand out is validation_failed, an over-long one included (no value_too_long).
-  cursor: v.optional(v.pipe(v.string(), v.check((c) => c.length <= 8192, 'not a cursor of this list'))),
-  limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'a whole number from 1 to 100'), v.transform(Number), v.minValue(1, 'at least 1'), v.maxValue(100, 'at most 100')),
-    '50',
-  ),
+  cursor: Cursor(8192),
+  limit: v.optional(Limit(100), '50'),
 });
 
 export function toRecipeResponse(r: Recipe): v.InferOutput<typeof RecipeResponse> {
@@ -183,7 +180,7 @@ const listRecipesRoute = householdRoute({
   responses: { 200: { description: 'A page', schema: RecipePage } },
   errors: ['page-cursor-invalid'],
   run: ({ deps, caller, params, query }) => listRecipes(deps, caller.account, params.householdId, { q: query.q ?? null, cursor: query.cursor ?? null, limit: query.limit }),
-  reply: (value) => ({ items: value.items.map(toRecipeResponse), nextCursor: value.nextCursor, total: value.total }),
+  reply: pageOf(toRecipeResponse),
 });
 
 const getRecipeRoute = route({
@@ -195,7 +192,7 @@ const getRecipeRoute = route({
   params: RecipePath,
   responses: { 200: { description: 'The recipe', schema: RecipeResponse } },
   errors: ['household-not-found', 'recipe-not-found'],
-  run: ({ deps, caller, params }) => getRecipe(deps, caller.account, params.householdId, params.recipeId),
+  run: callerHouseholdAnd('recipeId', getRecipe),
   reply: toRecipeResponse,
 });
 
@@ -209,7 +206,7 @@ const replaceRecipeRoute = route({
   body: RecipeRequest,
   responses: { 200: { description: 'The recipe after the change', schema: RecipeResponse } },
   errors: ['household-not-found', 'adults-only', 'recipe-not-found', 'base-recipe-unknown', 'recipe-cycle'],
-  run: ({ deps, caller, params, body }) => replaceRecipe(deps, caller.account, params.householdId, params.recipeId, body),
+  run: callerHouseholdAndThenBody('recipeId', replaceRecipe),
   reply: toRecipeResponse,
 });
 
@@ -252,7 +249,7 @@ const deleteRecipeRoute = route({
   params: RecipePath,
   ...noContent('Deleted'),
   errors: ['household-not-found', 'adults-only', 'recipe-not-found'],
-  run: ({ deps, caller, params }) => deleteRecipe(deps, caller.account, params.householdId, params.recipeId),
+  run: callerHouseholdAnd('recipeId', deleteRecipe),
 });
 
 export const recipeRoutes = (deps: ServiceDeps) =>

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { addRecipeToPlanList, addRecipeToWeekList, RECIPE_PORTIONS } from '../../../core/shopping/add-recipe.js';
 import { completeShoppingTrip, reopenShoppingTrip } from '../../../core/shopping/trip.js';
-import { callerHouseholdAndBody, resource } from '../route.js';
+import { callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, resource } from '../route.js';
 import { Uuid, IsoDate } from '../schemas.js';
 import { LIST_PATH, LIST_RESPONSES, listAnswer, PlanPath, type ShoppingRouteDeps } from './shopping-list.js';
 
@@ -56,7 +56,7 @@ export const reopenShoppingTripRoute = route({
   params: PlanPath,
   responses: LIST_RESPONSES,
   errors: ['household-not-found', 'plan-not-found'],
-  run: ({ deps, caller, params }) => reopenShoppingTrip(deps, caller.account, params.householdId, params.planId),
+  run: callerHouseholdAnd('planId', reopenShoppingTrip),
   ...listAnswer,
 });
 
@@ -70,7 +70,7 @@ export const addRecipeToShoppingListRoute = route({
   body: AddRecipeToShoppingListRequest,
   responses: LIST_RESPONSES,
   errors: ['household-not-found', 'plan-not-found', 'recipe-not-found'],
-  run: ({ deps, caller, params, body }) => addRecipeToPlanList(deps, caller.account, params.householdId, params.planId, body),
+  run: callerHouseholdAndThenBody('planId', addRecipeToPlanList),
   ...listAnswer,
 });
 

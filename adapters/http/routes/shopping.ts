@@ -6,7 +6,7 @@ import type { Logger } from '../../../ports/logger.js';
 import { getBetterChoicesRoute } from './better-choices.js';
 import { addRecipeToShoppingListRoute, addRecipeToWeekShoppingListRoute, completeShoppingTripRoute, reopenShoppingTripRoute } from './shopping-trip.js';
 import { etagOf, LIST_PATH, LIST_RESPONSES, listAnswer, PlanPath, ShoppingListItemResponse, ShoppingListResponse, toItem, type ShoppingRouteDeps } from './shopping-list.js';
-import { callerAndHousehold, callerHouseholdAndBody, mount, noContent, resource } from '../route.js';
+import { callerAndHousehold, callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, mount, noContent, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { ifNoneMatchHolds } from '../conditional.js';
@@ -140,7 +140,7 @@ const generateShoppingListRoute = route({
   params: PlanPath,
   responses: LIST_RESPONSES,
   errors: ['household-not-found', 'plan-not-found'],
-  run: ({ deps, caller, params }) => generateShoppingList(deps, caller.account, params.householdId, params.planId),
+  run: callerHouseholdAnd('planId', generateShoppingList),
   ...listAnswer,
 });
 
@@ -154,7 +154,7 @@ const addShoppingItemRoute = route({
   body: AddShoppingItemRequest,
   responses: { 200: { description: 'The line', schema: ShoppingListItemResponse } },
   errors: ['household-not-found', 'plan-not-found', 'shopping-item-name-empty', 'shopping-quantity-out-of-bounds'],
-  run: ({ deps, caller, params, body }) => addShoppingItem(deps, caller.account, params.householdId, params.planId, body),
+  run: callerHouseholdAndThenBody('planId', addShoppingItem),
   reply: toItem,
 });
 
@@ -168,7 +168,7 @@ const updateShoppingItemRoute = route({
   body: UpdateShoppingItemRequest,
   responses: { 200: { description: 'The line', schema: ShoppingListItemResponse } },
   errors: ['household-not-found', 'shopping-item-not-found', 'shopping-quantity-out-of-bounds'],
-  run: ({ deps, caller, params, body }) => updateShoppingItem(deps, caller.account, params.householdId, params.itemId, body),
+  run: callerHouseholdAndThenBody('itemId', updateShoppingItem),
   reply: toItem,
 });
 
@@ -182,7 +182,7 @@ const removeShoppingItemRoute = route({
   ...noContent('Removed'),
   // plan-not-found: the line's plan was deleted while the list was brought up to date.
   errors: ['household-not-found', 'shopping-item-not-found', 'shopping-line-not-removable', 'plan-not-found'],
-  run: ({ deps, caller, params }) => removeShoppingItem(deps, caller.account, params.householdId, params.itemId),
+  run: callerHouseholdAnd('itemId', removeShoppingItem),
 });
 
 export const shoppingRoutes = (deps: ServiceDeps, logger: Logger) =>
