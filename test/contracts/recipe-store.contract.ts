@@ -3,19 +3,11 @@ import { expect } from 'chai';
 import type { Ingredient, Recipe, RecipeContent } from '../../core/recipes/types.js';
 import type { RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import type { Backend } from './backends.js';
+import { tomatoes } from '../support/recipes.js';
 import { storeContract } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
-const line = (over: Partial<Ingredient> = {}): Ingredient => ({
-  displayName: 'Tomater',
-  foodKey: 'tomat',
-  quantity: 4,
-  unit: null,
-  optional: false,
-  baseRecipeId: null,
-  reference: null,
-  ...over,
-});
+const line = (over: Partial<Ingredient> = {}): Ingredient => ({ ...tomatoes, foodKey: 'tomat', ...over });
 
 const content = (over: Partial<RecipeContent> = {}): RecipeContent => ({
   title: 'Tomatsuppe',

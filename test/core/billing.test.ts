@@ -10,6 +10,7 @@ import { changeOf, compareStamps } from '../../core/billing/subscriptions.js';
 import type { SubscriptionState } from '../../core/billing/types.js';
 import { mulberry32 } from '../../core/kernel/seeded.js';
 import { providerEvent, TIE_CASES, tieDeliveries } from '../support/billing-ties.js';
+import { storedHousehold } from './support.js';
 
 const SECRET = 'whsec_test';
 const NOW = new Date('2026-05-04T09:00:00.000Z');
@@ -54,12 +55,7 @@ function world(secret: string | null = SECRET) {
     clock,
   };
   async function household() {
-    const id = randomUUID();
-    await deps.households.create(
-      { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: NOW },
-      { id: randomUUID(), displayName: 'Kari', role: 'Owner', accountId: randomUUID(), createdAt: NOW },
-    );
-    return id;
+    return storedHousehold(deps.households, { id: randomUUID(), displayName: 'Kari' }, NOW);
   }
   const sign = (body: string, at = clock.now()) => {
     const ts = Math.floor(at.getTime() / 1000);

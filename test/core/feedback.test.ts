@@ -9,7 +9,7 @@ import type { Account } from '../../core/accounts/types.js';
 import { submitFeedback, type FeedbackDeps, type FeedbackInput } from '../../core/feedback/submit-feedback.js';
 import type { FailedCall } from '../../core/feedback/types.js';
 import type { Mailer } from '../../ports/mailer.js';
-import { person } from './support.js';
+import { person, storedHousehold } from './support.js';
 
 function world(admins: string[] = ['owner@example.com', 'ops@example.com'], mailer: Mailer = memoryMailer()) {
   const t = emptyTables();
@@ -29,12 +29,7 @@ function world(admins: string[] = ['owner@example.com', 'ops@example.com'], mail
     return a;
   }
   async function household(owner: Account) {
-    const id = randomUUID();
-    await deps.households.create(
-      { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: clock.now() },
-      { id: randomUUID(), displayName: owner.displayName, role: 'Owner', accountId: owner.id, createdAt: clock.now() },
-    );
-    return id;
+    return storedHousehold(deps.households, owner, clock.now());
   }
   return { deps, clock, accounts, signedUp, household };
 }

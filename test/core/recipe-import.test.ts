@@ -5,7 +5,7 @@ import type { Account } from '../../core/accounts/types.js';
 import { DEFAULT_IMPORT_SERVINGS, previewOf, previewRecipeImport, type RecipeImportDeps } from '../../core/recipes/import.js';
 import type { ExtractedRecipe } from '../../ports/recipe-page.js';
 import type { RecipePageRead } from '../../ports/recipe-page-reader.js';
-import { person } from './support.js';
+import { person, storedHousehold } from './support.js';
 
 const page = (over: Partial<ExtractedRecipe> = {}): ExtractedRecipe => ({
   title: 'Fiskesuppe',
@@ -35,12 +35,8 @@ function world(answer: RecipePageRead = { ok: true, recipe: page(), url: 'https:
     importGate: async (key) => (gated.push(key), gated.length <= budget ? { allowed: true } : { allowed: false, retryAfterSec: 60 }),
   };
   async function household(owner: Account, others: [Account, 'Adult' | 'Junior'][] = []) {
-    const id = randomUUID();
     const now = new Date('2026-11-25T10:00:00.000Z');
-    await deps.households.create(
-      { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: now },
-      { id: randomUUID(), displayName: owner.displayName, role: 'Owner', accountId: owner.id, createdAt: now },
-    );
+    const id = await storedHousehold(deps.households, owner, now);
     for (const [who, role] of others) await deps.households.addMember(id, { id: randomUUID(), displayName: who.displayName, role, accountId: who.id, createdAt: now });
     return id;
   }

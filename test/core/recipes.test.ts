@@ -22,23 +22,13 @@ import {
 } from '../../core/recipes/recipes.js';
 import type { Recipe } from '../../core/recipes/types.js';
 import type { Result } from '../../core/kernel/result.js';
-import { person } from './support.js';
+import { onionSoup, onions, onionsRead, tomatoes, tomatoSoup } from '../support/recipes.js';
+import { person, storedHousehold } from './support.js';
 
-const line = (over: Partial<IngredientInput> = {}): IngredientInput => ({
-  displayName: 'Tomater',
-  quantity: 4,
-  unit: null,
-  optional: false,
-  baseRecipeId: null,
-  reference: null,
-  ...over,
-});
+const line = (over: Partial<IngredientInput> = {}): IngredientInput => ({ ...tomatoes, ...over });
 
 const recipe = (over: Partial<RecipeInput> = {}): RecipeInput => ({
-  title: 'Tomatsuppe',
-  servings: 4,
-  activeMinutes: 15,
-  totalMinutes: 30,
+  ...tomatoSoup,
   steps: ['Kok opp', 'Mos'],
   ingredients: [line()],
   ...over,
@@ -69,12 +59,7 @@ function world() {
     clock,
   };
   async function household(owner: Account) {
-    const id = randomUUID();
-    await deps.households.create(
-      { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: clock.now() },
-      { id: randomUUID(), displayName: owner.displayName, role: 'Owner', accountId: owner.id, createdAt: clock.now() },
-    );
-    return id;
+    return storedHousehold(deps.households, owner, clock.now());
   }
   async function join(householdId: string, who: Account, role: HouseholdRole) {
     await deps.households.addMember(householdId, { id: randomUUID(), displayName: who.displayName, role, accountId: who.id, createdAt: clock.now() });
@@ -148,17 +133,13 @@ describe('recipes (domain)', () => {
     const r = value(await createRecipe(deps, kari, h, recipe({ ingredients: [line(), line({ displayName: 'Løk' }), line({ displayName: 'Salt', quantity: null })] })));
     clock.advance(3_600_000);
     const replaced = value(
-      await replaceRecipe(deps, kari, h, r.id, recipe({ title: 'Løksuppe', servings: 2, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [line({ displayName: 'Løker', quantity: 3, unit: 'stk' })] })),
+      await replaceRecipe(deps, kari, h, r.id, recipe({ ...onionSoup(), ingredients: [line(onions)] })),
     );
     expect(replaced).to.deep.equal({
       id: r.id,
       householdId: h,
-      title: 'Løksuppe',
-      servings: 2,
-      activeMinutes: null,
-      totalMinutes: null,
-      steps: [],
-      ingredients: [{ displayName: 'Løker', foodKey: 'løk', quantity: 3, unit: 'stk', optional: false, baseRecipeId: null, reference: null }],
+      ...onionSoup(),
+      ingredients: [onionsRead()],
       sourceUrl: null,
       imageUrl: null,
       image: null,

@@ -11,7 +11,7 @@ import { loyaltyProgramsOf } from '../../core/reference/loyalty-programs.js';
 import { referralCodesOf, type ReferralDeps } from '../../core/reference/referral-codes.js';
 import { REFERRAL_CODE_LENGTH } from '../../core/reference/types.js';
 import type { ReadableCodes } from '../../ports/readable-codes.js';
-import { person } from './support.js';
+import { person, storedHousehold } from './support.js';
 
 const CROCKFORD = /^[0-9A-HJKMNP-TV-Z]+$/;
 
@@ -38,12 +38,7 @@ function world(count = 3, codes: ReadableCodes = countingCodes()) {
     referralCodesPerHousehold: count,
   };
   async function household(owner: Account, plan: Plan, country = 'NO') {
-    const id = randomUUID();
-    await deps.households.create(
-      { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country, dinnerTime: '18:00', chains: [], plan, createdAt: clock.now() },
-      { id: randomUUID(), displayName: owner.displayName, role: 'Owner', accountId: owner.id, createdAt: clock.now() },
-    );
-    return id;
+    return storedHousehold(deps.households, owner, clock.now(), { plan, country });
   }
   const setPlan = (householdId: string, plan: Plan) => t.households.set(householdId, { ...t.households.get(householdId)!, plan });
   return { deps, clock, household, setPlan };

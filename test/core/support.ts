@@ -5,6 +5,8 @@ import { memoryDeps } from '../../bootstrap/deps.js';
 import { memoryMailer } from '../../adapters/mail/memory.js';
 import { register } from '../../core/accounts/register.js';
 import type { Account } from '../../core/accounts/types.js';
+import type { Plan } from '../../core/households/types.js';
+import type { HouseholdStore } from '../../ports/household-store.js';
 
 /** The in-memory composition root with a clock the test moves and a cheap (but real) argon2id. */
 export function domain(adminEmails: string[] = []) {
@@ -29,6 +31,24 @@ export const person = (name: string): Account => ({
   createdAt: new Date('2026-01-01T00:00:00.000Z'),
   updatedAt: new Date('2026-01-01T00:00:00.000Z'),
 });
+
+/**
+ * A household named Hansen in Oslo written straight into the store, made at `createdAt`, with `owner` as its Owner
+ * (a member of the owner's name): for the tests of a use case that needs a household but not createHousehold.
+ */
+export async function storedHousehold(
+  households: Pick<HouseholdStore, 'create'>,
+  owner: Pick<Account, 'id' | 'displayName'>,
+  createdAt: Date,
+  o: { plan?: Plan; country?: string } = {},
+): Promise<string> {
+  const id = randomUUID();
+  await households.create(
+    { id, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: o.country ?? 'NO', dinnerTime: '18:00', chains: [], plan: o.plan ?? 'Free', createdAt },
+    { id: randomUUID(), displayName: owner.displayName, role: 'Owner', accountId: owner.id, createdAt },
+  );
+  return id;
+}
 
 type Deps = ReturnType<typeof domain>['deps'];
 

@@ -2,22 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Client } from '../support/client.js';
 import { httpSuite } from '../support/http-suite.js';
+import { onionSoup, onions, onionsRead, tomatoes, tomatoSoup } from '../support/recipes.js';
 
-const ingredient = (over: Record<string, unknown> = {}) => ({
-  displayName: 'Tomater',
-  quantity: 4,
-  unit: null,
-  optional: false,
-  baseRecipeId: null,
-  reference: null,
-  ...over,
-});
+const ingredient = (over: Record<string, unknown> = {}) => ({ ...tomatoes, ...over });
 
 const recipeBody = (over: Record<string, unknown> = {}) => ({
-  title: 'Tomatsuppe',
-  servings: 4,
-  activeMinutes: 15,
-  totalMinutes: 30,
+  ...tomatoSoup,
   steps: ['Kok opp tomatene.', 'Mos og smak til.'],
   ingredients: [ingredient()],
   ...over,
@@ -196,16 +186,12 @@ httpSuite('recipes over HTTP', {}, (server) => {
   it('replaces a recipe whole with PUT, keeping createdAt', async () => {
     const { owner, base } = await family();
     const r = await create(owner, base, recipeBody({ ingredients: [ingredient(), ingredient({ displayName: 'Løk' }), ingredient({ displayName: 'Salt' })] }));
-    const res = await owner.put(`${base}/${r.id}`, recipeBody({ title: 'Løksuppe', servings: 2, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [ingredient({ displayName: 'Løker', quantity: 3, unit: 'stk' })] }));
+    const res = await owner.put(`${base}/${r.id}`, recipeBody({ ...onionSoup(), ingredients: [ingredient(onions)] }));
     expect(res.status, res.text).to.equal(200);
     expect(res.json).to.deep.equal({
       id: r.id,
-      title: 'Løksuppe',
-      servings: 2,
-      activeMinutes: null,
-      totalMinutes: null,
-      steps: [],
-      ingredients: [{ displayName: 'Løker', foodKey: 'løk', quantity: 3, unit: 'stk', optional: false, baseRecipeId: null, reference: null }],
+      ...onionSoup(),
+      ingredients: [onionsRead()],
       sourceUrl: null,
       imageUrl: null,
       image: null,
