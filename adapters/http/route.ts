@@ -237,6 +237,12 @@ export function resource<D>(tag: string) {
   };
 }
 
+/** Who may call a Public route anyone may call, and how it is counted: per client IP. */
+export const PUBLIC_PER_IP = { auth: 'public', rateLimit: 'anonymous-per-ip' } as const;
+
+/** Who may call a Public route of signing in or of an account's links, and how it is counted: the auth class. */
+export const PUBLIC_SIGN_IN = { auth: 'public', rateLimit: 'auth' } as const;
+
 /** The success of a route that answers no body: documented and answered 204. */
 export const noContent = (description: string) => ({ responses: { 204: { description } }, status: 204 as const });
 

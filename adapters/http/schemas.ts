@@ -4,6 +4,8 @@ import { ISSUE_TEXT_MAX, MAX_PROBLEMS } from './validation.js';
 
 /** Schemas shared by many routes. */
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
+/** The path of a household's weekly plan: /api/v1/households/{householdId}/plans/{planId}/… */
+export const PlanPath = v.object({ householdId: Uuid, planId: Uuid });
 
 export const ProblemBody = v.object({
   type: v.nullable(v.string()),

@@ -14,7 +14,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_LIFETIME_MS } from '../../../core/accounts
 import type { AccountLanguage } from '../../../core/accounts/types.js';
 import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from '../../../core/accounts/types.js';
 import { ROLES } from '../../../core/households/types.js';
-import { answerJson, mount, noContent, resource } from '../route.js';
+import { answerJson, mount, noContent, resource, PUBLIC_SIGN_IN } from '../route.js';
 import { Uuid, IsoDateTime } from '../schemas.js';
 import { clearSessionCookie, optionalCaller, setSessionCookie } from '../session-cookie.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
@@ -126,8 +126,7 @@ const registerRoute = handledRoute({
   operationId: 'register',
   summary: 'Create an account',
   description: REGISTER_DOC,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   body: RegisterRequest,
   responses: { 200: { description: 'Accepted (no body); Set-Cookie app_session for a fresh address' } },
   errors: ['signup-rejected', 'password-pwned'],
@@ -146,8 +145,7 @@ const loginRoute = handledRoute({
   operationId: 'login',
   summary: 'Sign in with e-mail and password',
   description: LOGIN_DOC,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   body: LoginRequest,
   responses: { 200: { description: 'Signed in', schema: MeResponse } },
   errors: ['invalid-credentials', 'account-locked'],
@@ -258,8 +256,7 @@ const confirmEmailRoute = route({
   operationId: 'confirmEmail',
   summary: 'Confirm the address with the mailed link',
   description: `The token is single-use and valid ${hours(TOKEN_LIFETIME_MS['confirm-email'])}. An address already confirmed answers 204 again.`,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   body: ConfirmEmailRequest,
   ...noContent('Confirmed'),
   errors: ['invalid-token'],
@@ -272,8 +269,7 @@ const confirmEmailChangeRoute = handledRoute({
   operationId: 'confirmEmailChange',
   summary: 'Move the login to the new address with the mailed link',
   description: CONFIRM_EMAIL_CHANGE_DOC,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   body: ConfirmEmailChangeRequest,
   responses: { 204: { description: 'Moved' } },
   errors: ['invalid-token'],
@@ -302,8 +298,7 @@ const forgotPasswordRoute = handledRoute({
   operationId: 'forgotPassword',
   summary: 'Mail a password-reset link',
   description: FORGOT_PASSWORD_DOC,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   body: ForgotPasswordRequest,
   responses: { 204: { description: 'Accepted' } },
   handle: async (ctx, { deps, body }) => {
@@ -320,8 +315,7 @@ const resetPasswordRoute = route({
   description:
     'Marks the address confirmed, ends every session of the account and lifts a login lock. The link works once; ' +
     'a password that is too short or breached leaves it usable.',
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   body: ResetPasswordRequest,
   ...noContent('Password set'),
   errors: ['invalid-token', 'password-rejected', 'password-pwned'],

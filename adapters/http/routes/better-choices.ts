@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { CHOICE_BASES, CHOICE_REASONS } from '../../../core/shopping/better-choices.js';
 import { getBetterChoices, type BetterChoicesAnswer } from '../../../core/shopping/get-better-choices.js';
 import { callerHouseholdAnd, resource } from '../route.js';
-import { Uuid } from '../schemas.js';
+import { PlanPath, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
-import { LIST_PATH, PlanPath } from './shopping-list.js';
+import { LIST_PATH } from './shopping-list.js';
 
 const BetterChoice = v.object({
   productName: v.string(),

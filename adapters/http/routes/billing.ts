@@ -5,7 +5,7 @@ import type { Logger } from '../../../ports/logger.js';
 import { ProviderEventBody } from '../../billing/provider-events.js';
 import { SIGNATURE_TOLERANCE_SEC } from '../../crypto/webhook-signature.js';
 import { JSON_BODY_LIMIT_BYTES } from '../app.js';
-import { mount, resource } from '../route.js';
+import { mount, resource, PUBLIC_PER_IP } from '../route.js';
 import type { ServiceDeps } from '../deps.js';
 
 const WebhookReceived = v.object({ status: v.picklist(['applied', 'replayed', 'ignored']) });
@@ -47,8 +47,7 @@ const receiveBillingWebhookRoute = handledRoute({
   operationId: 'receiveBillingWebhook',
   summary: "The payment provider's event webhook",
   description: RECEIVE_BILLING_WEBHOOK_DOC,
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
+  ...PUBLIC_PER_IP,
   rawBody: {
     description: 'A provider event, exactly as the provider signed it.',
     maxBytes: JSON_BODY_LIMIT_BYTES,

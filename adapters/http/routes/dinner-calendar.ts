@@ -10,7 +10,7 @@ import {
   type DinnerCalendarLinkView,
 } from '../../../core/calendar/dinner-calendar.js';
 import { dinnerCalendarIcs } from '../dinner-calendar-ics.js';
-import { callerAndHousehold, mount, noContent, resource } from '../route.js';
+import { callerAndHousehold, mount, noContent, resource, PUBLIC_PER_IP } from '../route.js';
 import { Uuid } from '../schemas.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
 
@@ -87,8 +87,7 @@ const dinnerCalendarFeedRoute = handledRoute({
   operationId: 'dinnerCalendarFeed',
   summary: 'The household\'s dinners as an iCalendar feed (Public: the token is the proof)',
   description: FEED_DOC,
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
+  ...PUBLIC_PER_IP,
   // The path parameter is checked by the use case: a malformed token answers 404 like an unknown one, not 400.
   params: v.object({ token: v.string() }),
   responses: {

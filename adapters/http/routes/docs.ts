@@ -1,4 +1,4 @@
-import { mount, resource } from '../route.js';
+import { mount, resource, PUBLIC_PER_IP } from '../route.js';
 
 type Json = Record<string, unknown>;
 
@@ -56,7 +56,7 @@ export const DOCS_ASSETS = '/api/docs/assets';
 /** Scripts and styles from this origin only; Swagger UI sets style attributes, and shows SVG icons as data: URLs. */
 export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const { handledRoute } = resource<{ readonly document: () => Json }>('?');
+const { handledRoute } = resource<{ readonly document: () => Json }>('Application and health');
 
 let html: string | undefined;
 
@@ -65,9 +65,7 @@ const openApiDocumentRoute = handledRoute({
   path: '/api/v1/openapi.json',
   operationId: 'openApiDocument',
   summary: 'This OpenAPI 3.1 document',
-  tag: 'Application and health',
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
+  ...PUBLIC_PER_IP,
   responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
   handle: (ctx, { deps }) => {
     ctx.set('Cache-Control', 'public, max-age=300');
@@ -80,9 +78,7 @@ const apiReferenceRoute = handledRoute({
   path: '/api/docs',
   operationId: 'apiReference',
   summary: 'The API reference (Swagger UI, served from this service) of the OpenAPI document',
-  tag: 'Application and health',
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
+  ...PUBLIC_PER_IP,
   responses: { 200: { description: 'HTML reference', contentType: 'text/html' } },
   handle: (ctx, { deps }) => {
     html ??= renderDocs(deps.document());

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { AppError, ErrorOf } from '../../../core/kernel/errors.js';
 import type { Result } from '../../../core/kernel/result.js';
-import { resource, type Declared } from '../route.js';
+import { PUBLIC_PER_IP, resource, type Declared } from '../route.js';
 
 /** A span of milliseconds as a count of days, for the text of a description. */
 export const days = (ms: number) => `${ms / 86_400_000}`;
@@ -38,8 +38,7 @@ export function mailedLinkRoute<D, S extends string, E extends AppError['type']>
     operationId: link.operationId,
     summary: link.summary,
     description: link.description,
-    auth: 'public',
-    rateLimit: 'anonymous-per-ip',
+    ...PUBLIC_PER_IP,
     query: TokenQuery,
     responses: { 200: { description: link.answered, schema: Answer, headers: LINK_HEADERS } },
     errors: link.errors,

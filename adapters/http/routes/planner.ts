@@ -5,7 +5,7 @@ import { acceptSuggestions, EATEN_LATELY_DAYS, suggestWeek, type WeekSuggestion 
 import type { PlanView } from '../../../core/plans/plans.js';
 import { householdAi, pauseHouseholdAi, type HouseholdAiView } from '../../../core/plans/ai-pause.js';
 import { callerAndHousehold, callerHouseholdAndThenBody, HouseholdPath, mount, resource } from '../route.js';
-import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
+import { IsoDate, IsoDateTime, PlanPath, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PlanResponse, toPlan } from './plans.js';
 
@@ -121,7 +121,7 @@ const suggestWeekRoute = route({
   operationId: 'suggestWeek',
   summary: 'Suggest dinners for the week (adults only); nothing is written',
   description: SUGGEST_DOC,
-  params: v.object({ householdId: Uuid, planId: Uuid }),
+  params: PlanPath,
   body: SuggestRequest,
   responses: { 200: { description: 'The proposal', schema: SuggestionResponse } },
   errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'ai-quota-used', 'ai-paused', 'planner-throttled'],
@@ -136,7 +136,7 @@ const acceptSuggestionsRoute = route({
   operationId: 'acceptSuggestions',
   summary: 'Save suggested dinners to the week (adults only)',
   description: ACCEPT_DOC,
-  params: v.object({ householdId: Uuid, planId: Uuid }),
+  params: PlanPath,
   body: AcceptRequest,
   responses: { 200: { description: 'The plan as saved', schema: PlanResponse } },
   errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { clearPlanDay, ensureWeekPlan, getPlan, listPlans, PLAN_RANGE_MAX_DAYS, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
 import { callerHouseholdAnd, mount, noContent, resource } from '../route.js';
-import { IsoDateTime, Uuid, IsoDate } from '../schemas.js';
+import { IsoDateTime, Uuid, IsoDate, PlanPath } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
 const PlanDayResponse = v.object({
@@ -61,6 +61,8 @@ const DAY_DOC =
   'the ids of the day\'s meal events (whether the week\'s shopping list holds back more to buy is the list\'s staleSince and ' +
   'wouldAdd). Derived at every read, so events and member changes show at once.';
 
+const PlanDayPath = v.object({ householdId: Uuid, planId: Uuid, date: IsoDate });
+
 const { route, householdRoute } = resource<ServiceDeps>('Weekly plans');
 
 const base = '/api/v1/households/{householdId}/plans';
@@ -105,7 +107,7 @@ const getPlanRoute = route({
   operationId: 'getPlan',
   summary: 'One plan',
   description: DAY_DOC,
-  params: v.object({ householdId: Uuid, planId: Uuid }),
+  params: PlanPath,
   responses: { 200: { description: 'The plan', schema: PlanResponse } },
   errors: ['household-not-found', 'plan-not-found'],
   run: callerHouseholdAnd('planId', getPlan),
@@ -118,7 +120,7 @@ const setPlanDayRoute = route({
   operationId: 'setPlanDay',
   summary: 'Set a day\'s dish, portions and note (adults only)',
   description: SET_PLAN_DAY_DOC,
-  params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
+  params: PlanDayPath,
   body: SetDayRequest,
   responses: { 200: { description: 'The day', schema: PlanDayResponse } },
   errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
@@ -132,7 +134,7 @@ const clearPlanDayRoute = route({
   operationId: 'clearPlanDay',
   summary: 'The day has no dish (adults only)',
   description: 'Clears the dish, the portions override and the note; the day and its events stay.',
-  params: v.object({ householdId: Uuid, planId: Uuid, date: IsoDate }),
+  params: PlanDayPath,
   ...noContent('Cleared'),
   errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
   run: ({ deps, caller, params }) => clearPlanDay(deps, caller.account, params.householdId, params.planId, params.date),

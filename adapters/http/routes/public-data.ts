@@ -76,30 +76,33 @@ const responses = {
   304: { description: 'Not modified: the ETag sent is the current file\'s' },
 };
 
-const foodDbDerivedRoute = handledRoute({
-  method: 'GET',
-  path: `/api/v1/data/${DERIVED_FILES.foodDb}`,
+/** The GET route of one derived file: Public, counted per client IP in the data class, answering its absence. */
+const derivedFileRoute = <E extends NotBuilt>(name: DerivedFileName, def: { readonly operationId: string; readonly summary: string; readonly description: string; readonly notBuilt: E }) =>
+  handledRoute({
+    method: 'GET',
+    path: `/api/v1/data/${name}`,
+    operationId: def.operationId,
+    summary: def.summary,
+    description: def.description,
+    auth: 'public',
+    rateLimit: 'data-per-ip',
+    responses,
+    errors: [def.notBuilt],
+    handle: download<E>(name),
+  });
+
+const foodDbDerivedRoute = derivedFileRoute(DERIVED_FILES.foodDb, {
   operationId: 'foodDbDerived',
   summary: 'Every product row and barcode-to-food-key mapping of the food table, as gzipped JSON lines',
   description: FOOD_DB_DOC,
-  auth: 'public',
-  rateLimit: 'data-per-ip',
-  responses,
-  errors: ['food-db-not-built'],
-  handle: download(DERIVED_FILES.foodDb),
+  notBuilt: 'food-db-not-built',
 });
 
-const libraryDerivedRoute = handledRoute({
-  method: 'GET',
-  path: `/api/v1/data/${DERIVED_FILES.library}`,
+const libraryDerivedRoute = derivedFileRoute(DERIVED_FILES.library, {
   operationId: 'libraryDerived',
   summary: 'The library recipes under a share-alike licence, as gzipped JSON lines',
   description: LIBRARY_DOC,
-  auth: 'public',
-  rateLimit: 'data-per-ip',
-  responses,
-  errors: ['library-file-not-built'],
-  handle: download(DERIVED_FILES.library),
+  notBuilt: 'library-file-not-built',
 });
 
 export const publicDataRoutes = (deps: Deps) => mount(deps, [foodDbDerivedRoute, libraryDerivedRoute]);

@@ -11,7 +11,6 @@ export type ShoppingRouteDeps = ServiceDeps & { readonly logger: Logger };
 
 /** Where a week's list lives. */
 export const LIST_PATH = '/api/v1/households/{householdId}/plans/{planId}/shopping-list';
-export const PlanPath = v.object({ householdId: Uuid, planId: Uuid });
 
 export const ShoppingListItemResponse = v.object({
   id: Uuid,

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { addRecipeToPlanList, addRecipeToWeekList, RECIPE_PORTIONS } from '../../../core/shopping/add-recipe.js';
 import { completeShoppingTrip, reopenShoppingTrip } from '../../../core/shopping/trip.js';
 import { callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, resource } from '../route.js';
-import { Uuid, IsoDate } from '../schemas.js';
-import { LIST_PATH, LIST_RESPONSES, listAnswer, PlanPath, type ShoppingRouteDeps } from './shopping-list.js';
+import { Uuid, IsoDate, PlanPath } from '../schemas.js';
+import { LIST_PATH, LIST_RESPONSES, listAnswer, type ShoppingRouteDeps } from './shopping-list.js';
 
 const Portions = v.pipe(v.number(), v.integer('a whole number'), v.minValue(RECIPE_PORTIONS.min, `at least ${RECIPE_PORTIONS.min}`), v.maxValue(RECIPE_PORTIONS.max, `at most ${RECIPE_PORTIONS.max}`));
 const AddRecipeToShoppingListRequest = v.object({ recipeId: Uuid, portions: v.optional(Portions) });

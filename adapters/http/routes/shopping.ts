@@ -5,9 +5,9 @@ import { getShoppingSettings, updateShoppingSettings } from '../../../core/shopp
 import type { Logger } from '../../../ports/logger.js';
 import { getBetterChoicesRoute } from './better-choices.js';
 import { addRecipeToShoppingListRoute, addRecipeToWeekShoppingListRoute, completeShoppingTripRoute, reopenShoppingTripRoute } from './shopping-trip.js';
-import { etagOf, LIST_PATH, LIST_RESPONSES, listAnswer, PlanPath, ShoppingListItemResponse, ShoppingListResponse, toItem, type ShoppingRouteDeps } from './shopping-list.js';
+import { etagOf, LIST_PATH, LIST_RESPONSES, listAnswer, ShoppingListItemResponse, ShoppingListResponse, toItem, type ShoppingRouteDeps } from './shopping-list.js';
 import { callerAndHousehold, callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, mount, noContent, resource } from '../route.js';
-import { Uuid } from '../schemas.js';
+import { PlanPath, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { ifNoneMatchHolds } from '../conditional.js';
 

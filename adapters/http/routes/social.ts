@@ -13,7 +13,7 @@ import {
   type SignInProviders,
 } from '../../../core/accounts/social.js';
 import { EMAIL_MAX } from '../../../core/accounts/types.js';
-import { mount, resource } from '../route.js';
+import { mount, resource, PUBLIC_SIGN_IN } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import { setSessionCookie } from '../session-cookie.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
@@ -112,8 +112,7 @@ const listAuthProvidersRoute = handledRoute({
   operationId: 'listAuthProviders',
   summary: 'Social sign-in providers configured on this server',
   description: 'The providers the challenge route accepts (AUTH_PROVIDERS); an empty list when none is configured.',
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   responses: { 200: { description: 'The configured providers', schema: v.array(AuthProviderResponse) } },
   handle: (ctx, { deps }) => {
     ctx.body = listSocialProviders(deps);
@@ -126,8 +125,7 @@ const challengeAuthProviderRoute = handledRoute({
   operationId: 'challengeAuthProvider',
   summary: 'Start a social sign-in at a provider',
   description: CHALLENGE_AUTH_PROVIDER_DOC,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   params: ChallengeParams,
   query: ChallengeQuery,
   responses: { 302: { description: 'To the provider', headers: { Location: 'the provider\'s authorization endpoint' } } },
@@ -146,8 +144,7 @@ const externalSignInCallbackRoute = handledRoute({
   operationId: 'externalSignInCallback',
   summary: 'Where the provider sends the browser back',
   description: EXTERNAL_SIGN_IN_CALLBACK_DOC,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   query: CallbackQuery,
   responses: { 302: { description: 'To returnUrl, /login, or the app\'s redirectUri', headers: { Location: 'where the flow ends' } } },
   handle: async (ctx, { deps, query }) => {
@@ -183,8 +180,7 @@ const exchangeAuthCodeRoute = handledRoute({
   operationId: 'exchangeAuthCode',
   summary: 'Trade the app flow\'s code for a session',
   description: EXCHANGE_AUTH_CODE_DOC,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   body: ExchangeAuthCodeRequest,
   responses: { 200: { description: 'Signed in', schema: MeResponse } },
   errors: ['signin-code-spent'],
@@ -202,8 +198,7 @@ const idpNativeSignInRoute = handledRoute({
   operationId: 'idpNativeSignIn',
   summary: 'Sign in with an identity token the app got natively',
   description: IDP_NATIVE_SIGN_IN_DOC,
-  auth: 'public',
-  rateLimit: 'auth',
+  ...PUBLIC_SIGN_IN,
   body: IdpNativeSignInRequest,
   responses: { 200: { description: 'Signed in', schema: MeResponse } },
   errors: ['idp-signin-rejected', 'idp-signin-unavailable', 'account-not-created'],

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { TimeZoneCatalog } from '../../../ports/time-zones.js';
 import { problems } from '../problem.js';
-import { mount, resource } from '../route.js';
+import { mount, resource, PUBLIC_PER_IP } from '../route.js';
 import type { RouteSettings } from '../deps.js';
 
 const HealthResponse = v.object({ status: v.literal('ok'), version: v.string(), buildId: v.string() });
@@ -62,8 +62,7 @@ const robotsRoute = handledRoute({
   path: '/robots.txt',
   operationId: 'robots',
   summary: 'robots.txt: disallows every path, content signals no',
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
+  ...PUBLIC_PER_IP,
   responses: { 200: { description: 'Disallow all', contentType: 'text/plain' } },
   handle: (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
@@ -77,8 +76,7 @@ const appVersionRoute = handledRoute({
   operationId: 'appVersion',
   summary: 'Minimum and latest app version per platform',
   description: 'Never blocked by the version gate. Both fields null for a platform means no floor. Cached 60 seconds.',
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
+  ...PUBLIC_PER_IP,
   versionGated: false,
   responses: { 200: { description: 'Floors per platform', schema: AppVersionResponse, headers: { 'Cache-Control': 'public, max-age=60' } } },
   handle: (ctx, { deps: { settings } }) => {

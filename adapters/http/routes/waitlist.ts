@@ -6,7 +6,7 @@ import {
   confirmWaitlist,
   joinWaitlist,
 } from '../../../core/waitlist/waitlist.js';
-import { mount, resource } from '../route.js';
+import { mount, resource, PUBLIC_PER_IP } from '../route.js';
 import type { ServiceDeps } from '../deps.js';
 import { languageOf } from './accounts.js';
 import { days, mailedLinkRoute } from './mailed-link.js';
@@ -49,8 +49,7 @@ const joinWaitlistRoute = handledRoute({
   operationId: 'joinWaitlist',
   summary: 'Put an address on the waitlist (Public)',
   description: JOIN_WAITLIST_DOC,
-  auth: 'public',
-  rateLimit: 'anonymous-per-ip',
+  ...PUBLIC_PER_IP,
   body: WaitlistRequest,
   responses: { 202: { description: 'Accepted (empty body)' } },
   errors: ['email-invalid'],
