@@ -1,46 +1,30 @@
 import type { Knex } from 'knex';
-import type { AccountToken, AccountTokenStore, TokenPurpose } from '../../ports/account-token-store.js';
+import type { AccountToken, AccountTokenStore } from '../../ports/account-token-store.js';
 import { translated } from './errors.js';
-import { iso, toDate } from './rows.js';
+import { iso, rowMapping, toDate } from './rows.js';
 
-interface TokenRow {
-  token_hash: string;
-  account_id: string;
-  purpose: string;
-  new_email: string | null;
-  created_at: Date | string;
-  expires_at: Date | string;
-}
-
-const toToken = (r: TokenRow): AccountToken => ({
-  tokenHash: r.token_hash,
-  accountId: r.account_id,
-  purpose: r.purpose as TokenPurpose,
-  newEmail: r.new_email,
-  createdAt: toDate(r.created_at),
-  expiresAt: toDate(r.expires_at),
+const tokenMapping = rowMapping<AccountToken>({
+  tokenHash: 'as-is',
+  accountId: 'as-is',
+  purpose: 'as-is',
+  newEmail: 'as-is',
+  createdAt: 'instant',
+  expiresAt: 'instant',
 });
 
 export function knexAccountTokenStore(knex: Knex): AccountTokenStore {
   return translated<AccountTokenStore>(knex, {
     async issue(t) {
-      await knex('account_tokens').insert({
-        token_hash: t.tokenHash,
-        account_id: t.accountId,
-        purpose: t.purpose,
-        new_email: t.newEmail,
-        created_at: iso(t.createdAt),
-        expires_at: iso(t.expiresAt),
-      });
+      await knex('account_tokens').insert(tokenMapping.toRow(t));
     },
     async consume(tokenHash, purpose, now) {
       return knex.transaction(async (trx) => {
-        const row = (await trx<TokenRow>('account_tokens').where({ token_hash: tokenHash, purpose }).first()) as TokenRow | undefined;
+        const row = (await trx('account_tokens').where({ token_hash: tokenHash, purpose }).first()) as object | undefined;
         if (!row) return null;
         // Only the transaction whose delete removed the row may use it: a concurrent one deletes nothing.
         const deleted = await trx('account_tokens').where({ token_hash: tokenHash }).delete();
         if (deleted !== 1) return null;
-        const token = toToken(row);
+        const token = tokenMapping.fromRow(row);
         return token.expiresAt.getTime() > now.getTime() ? token : null;
       });
     },

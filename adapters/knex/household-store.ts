@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, Plan } from '../../core/households/types.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
 import { isUniqueViolation, translated } from './errors.js';
-import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
+import { fromJsonText, iso, rowMapping, toBool, toDate, toJsonText } from './rows.js';
 import { speedOf } from './speed/index.js';
+import { childrenOf, keysetAfter } from './queries.js';
 
 export interface HouseholdRow {
   id: string;
@@ -48,23 +49,11 @@ export const toHousehold = (r: HouseholdRow): Household => ({
   updatedAt: toDate(r.updated_at),
 });
 
-export const toMember = (r: MemberRow): Member => ({
-  id: r.id,
-  householdId: r.household_id,
-  accountId: r.account_id,
-  displayName: r.display_name,
-  role: r.role as HouseholdRole,
-  createdAt: toDate(r.created_at),
-});
+const memberMapping = rowMapping<Member>({ id: 'as-is', householdId: 'as-is', accountId: 'as-is', displayName: 'as-is', role: 'as-is', createdAt: 'instant' });
 
-export const memberRow = (householdId: string, m: Omit<Member, 'householdId'>): MemberRow => ({
-  id: m.id,
-  household_id: householdId,
-  account_id: m.accountId,
-  display_name: m.displayName,
-  role: m.role,
-  created_at: iso(m.createdAt),
-});
+export const toMember = (r: MemberRow): Member => memberMapping.fromRow(r);
+
+export const memberRow = (householdId: string, m: Omit<Member, 'householdId'>): MemberRow => memberMapping.toRow({ ...m, householdId }) as unknown as MemberRow;
 
 /** Run on (nearly) every household request, so written out once rather than built by knex each time. */
 const MEMBER_BY_ACCOUNT_SQL =
@@ -164,15 +153,10 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
     },
     async page(after, limit) {
       let q = knex<HouseholdRow>('households');
-      if (after) q = q.where('created_at', '>', iso(after.createdAt)).orWhere((w) => w.where('created_at', '=', iso(after.createdAt)).andWhere('id', '>', after.id));
+      if (after) keysetAfter(q, [['created_at', '>', iso(after.createdAt)], ['id', '>', after.id]]);
       const rows = (await q.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(limit)) as HouseholdRow[];
       if (rows.length === 0) return [];
-      const members = (await knex<MemberRow>('household_members')
-        .whereIn(
-          'household_id',
-          rows.map((r) => r.id),
-        )
-        .orderBy([{ column: 'created_at' }, { column: 'id' }])) as MemberRow[];
+      const members = (await childrenOf(knex, 'household_members', 'household_id', rows).orderBy([{ column: 'created_at' }, { column: 'id' }])) as MemberRow[];
       return rows.map((r) => ({ ...toHousehold(r), members: members.filter((m) => m.household_id === r.id).map(toMember) }));
     },
     async delete(householdId) {

@@ -1,35 +1,15 @@
 import type { Knex } from 'knex';
 import type { IdentityStore, LinkedIdentity, SignInCode, SignInCodeStore, SignInFlow, SignInFlowStore } from '../../ports/identity-store.js';
 import { isUniqueViolation, translated } from './errors.js';
-import { iso, toDate } from './rows.js';
+import { iso, rowMapping, toDate } from './rows.js';
 
-interface IdentityRow {
-  issuer: string;
-  subject: string;
-  account_id: string;
-  email: string | null;
-  created_at: Date | string;
-}
-
-const toIdentity = (r: IdentityRow): LinkedIdentity => ({
-  issuer: r.issuer,
-  subject: r.subject,
-  accountId: r.account_id,
-  email: r.email,
-  createdAt: toDate(r.created_at),
-});
+const identityMapping = rowMapping<LinkedIdentity>({ issuer: 'as-is', subject: 'as-is', accountId: 'as-is', email: 'as-is', createdAt: 'instant' });
 
 export function knexIdentityStore(knex: Knex): IdentityStore {
   return translated<IdentityStore>(knex, {
     async link(i) {
       try {
-        await knex('account_identities').insert({
-          issuer: i.issuer,
-          subject: i.subject,
-          account_id: i.accountId,
-          email: i.email,
-          created_at: iso(i.createdAt),
-        });
+        await knex('account_identities').insert(identityMapping.toRow(i));
         return 'linked';
       } catch (err) {
         if (isUniqueViolation(err)) return 'taken';
@@ -37,12 +17,12 @@ export function knexIdentityStore(knex: Knex): IdentityStore {
       }
     },
     async find(issuer, subject) {
-      const row = (await knex('account_identities').where({ issuer, subject }).first()) as IdentityRow | undefined;
-      return row ? toIdentity(row) : null;
+      const row = (await knex('account_identities').where({ issuer, subject }).first()) as object | undefined;
+      return row ? identityMapping.fromRow(row) : null;
     },
     async identitiesOf(accountId) {
-      const rows = (await knex('account_identities').where({ account_id: accountId }).orderBy([{ column: 'created_at' }, { column: 'issuer' }, { column: 'subject' }])) as IdentityRow[];
-      return rows.map(toIdentity);
+      const rows = (await knex('account_identities').where({ account_id: accountId }).orderBy([{ column: 'created_at' }, { column: 'issuer' }, { column: 'subject' }])) as object[];
+      return rows.map((r) => identityMapping.fromRow(r));
     },
     async unlink(accountId, issuer, subject, keepOne) {
       // The account's links are read and one removed in one transaction: on Postgres their row locks make two
@@ -68,6 +48,19 @@ async function takeRow<R>(knex: Knex, table: string, key: string, value: string)
   const result = (await knex.raw('delete from ?? where ?? = ? returning *', [table, key, value])) as R[] | { rows: R[] };
   const rows = Array.isArray(result) ? result : result.rows;
   return rows[0] ?? null;
+}
+
+/** take and deleteExpired of a table of rows that live until taken or expired (`expires_at`), keyed by `key`. */
+function untilTaken<T, R extends object>(knex: Knex, table: string, key: string, fromRow: (row: R) => T) {
+  return {
+    async take(value: string): Promise<T | null> {
+      const row = await takeRow<R>(knex, table, key, value);
+      return row ? fromRow(row) : null;
+    },
+    async deleteExpired(now: Date): Promise<number> {
+      return knex(table).where('expires_at', '<', iso(now)).delete();
+    },
+  };
 }
 
 interface FlowRow {
@@ -108,49 +101,17 @@ export function knexSignInFlowStore(knex: Knex): SignInFlowStore {
         expires_at: iso(f.expiresAt),
       });
     },
-    async take(stateHash) {
-      const row = await takeRow<FlowRow>(knex, 'sign_in_flows', 'state_hash', stateHash);
-      return row ? toFlow(row) : null;
-    },
-    async deleteExpired(now) {
-      return knex('sign_in_flows').where('expires_at', '<', iso(now)).delete();
-    },
+    ...untilTaken(knex, 'sign_in_flows', 'state_hash', toFlow),
   });
 }
 
-interface CodeRow {
-  code_hash: string;
-  account_id: string;
-  code_challenge: string;
-  created_at: Date | string;
-  expires_at: Date | string;
-}
-
-const toCode = (r: CodeRow): SignInCode => ({
-  codeHash: r.code_hash,
-  accountId: r.account_id,
-  codeChallenge: r.code_challenge,
-  createdAt: toDate(r.created_at),
-  expiresAt: toDate(r.expires_at),
-});
+const codeMapping = rowMapping<SignInCode>({ codeHash: 'as-is', accountId: 'as-is', codeChallenge: 'as-is', createdAt: 'instant', expiresAt: 'instant' });
 
 export function knexSignInCodeStore(knex: Knex): SignInCodeStore {
   return translated<SignInCodeStore>(knex, {
     async save(c) {
-      await knex('sign_in_codes').insert({
-        code_hash: c.codeHash,
-        account_id: c.accountId,
-        code_challenge: c.codeChallenge,
-        created_at: iso(c.createdAt),
-        expires_at: iso(c.expiresAt),
-      });
+      await knex('sign_in_codes').insert(codeMapping.toRow(c));
     },
-    async take(codeHash) {
-      const row = await takeRow<CodeRow>(knex, 'sign_in_codes', 'code_hash', codeHash);
-      return row ? toCode(row) : null;
-    },
-    async deleteExpired(now) {
-      return knex('sign_in_codes').where('expires_at', '<', iso(now)).delete();
-    },
+    ...untilTaken(knex, 'sign_in_codes', 'code_hash', (row: object) => codeMapping.fromRow(row)),
   });
 }

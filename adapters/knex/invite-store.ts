@@ -4,7 +4,7 @@ import type { Invite, InviteStore } from '../../ports/invite-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { memberRow, toMember, type MemberRow } from './household-store.js';
 import { outboxRow } from './push-outbox.js';
-import { iso, toDate } from './rows.js';
+import { iso, rowMapping } from './rows.js';
 
 interface InviteRow {
   code: string;
@@ -18,32 +18,24 @@ interface InviteRow {
   used_by: string | null;
 }
 
-const toInvite = (r: InviteRow): Invite => ({
-  code: r.code,
-  householdId: r.household_id,
-  role: r.role as Invite['role'],
-  memberId: r.member_id,
-  createdBy: r.created_by,
-  createdAt: toDate(r.created_at),
-  expiresAt: toDate(r.expires_at),
-  usedAt: r.used_at === null ? null : toDate(r.used_at),
-  usedBy: r.used_by,
+const inviteMapping = rowMapping<Invite>({
+  code: 'as-is',
+  householdId: 'as-is',
+  role: 'as-is',
+  memberId: 'as-is',
+  createdBy: 'as-is',
+  createdAt: 'instant',
+  expiresAt: 'instant',
+  usedAt: 'optional-instant',
+  usedBy: 'as-is',
 });
+const toInvite = (r: InviteRow): Invite => inviteMapping.fromRow(r);
 
 export function knexInviteStore(knex: Knex): InviteStore {
   return translated<InviteStore>(knex, {
     async create(i) {
-      await knex('household_invites').insert({
-        code: i.code,
-        household_id: i.householdId,
-        role: i.role,
-        member_id: i.memberId,
-        created_by: i.createdBy,
-        created_at: iso(i.createdAt),
-        expires_at: iso(i.expiresAt),
-        used_at: null,
-        used_by: null,
-      });
+      // A new code is unused.
+      await knex('household_invites').insert(inviteMapping.toRow({ ...i, usedAt: null, usedBy: null }));
     },
     async byCode(code) {
       const row = (await knex<InviteRow>('household_invites').where({ code }).first()) as InviteRow | undefined;

@@ -3,6 +3,7 @@ import type { GuestType, MealEvent, MealEventParticipant, MealEventType } from '
 import type { MealEventStore } from '../../ports/meal-event-store.js';
 import { translated } from './errors.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
+import { keysetAfter } from './queries.js';
 
 export interface EventRow {
   id: string;
@@ -128,13 +129,7 @@ export function knexMealEventStore(knex: Knex): MealEventStore {
       const after = q.after;
       if (after !== null) {
         const at = iso(after.createdAt);
-        query.andWhere((b) =>
-          b
-            .where('date', '>', after.date)
-            .orWhere((same) =>
-              same.where('date', after.date).andWhere((t) => t.where('created_at', '>', at).orWhere((tie) => tie.where('created_at', at).andWhere('id', '>', after.id))),
-            ),
-        );
+        query.andWhere((b) => keysetAfter(b, [['date', '>', after.date], ['created_at', '>', at], ['id', '>', after.id]]));
       }
       const rows = (await query.orderBy(ORDER).limit(q.limit)) as EventRow[];
       return withParticipants(knex, rows);

@@ -4,6 +4,7 @@ import type { PantryMergeStore } from '../../ports/pantry-merge-store.js';
 import { translated } from './errors.js';
 import { iso, toDate } from './rows.js';
 import { speedOf } from './speed/index.js';
+import { keysetAfter } from './queries.js';
 
 export interface MergeRow {
   household_id: string;
@@ -125,13 +126,7 @@ export function knexPantryMergeStore(knex: Knex): PantryMergeStore {
       const after = q.after;
       if (after !== null) {
         const at = iso(after.mergedAt);
-        query.andWhere((b) =>
-          b
-            .where('to_key', '>', after.toKey)
-            .orWhere((same) =>
-              same.where('to_key', after.toKey).andWhere((t) => t.where('merged_at', '<', at).orWhere((tie) => tie.where('merged_at', at).andWhere('from_key', '>', after.fromKey))),
-            ),
-        );
+        query.andWhere((b) => keysetAfter(b, [['to_key', '>', after.toKey], ['merged_at', '<', at], ['from_key', '>', after.fromKey]]));
       }
       return ((await query.orderBy(MERGE_ORDER).limit(q.limit)) as MergeRow[]).map(toMerge);
     },
@@ -161,13 +156,7 @@ export function knexPantryMergeStore(knex: Knex): PantryMergeStore {
       const after = q.after;
       if (after !== null) {
         const at = iso(after.decidedAt);
-        query.andWhere((b) =>
-          b
-            .where('decided_at', '<', at)
-            .orWhere((same) =>
-              same.where('decided_at', at).andWhere((t) => t.where('key_a', '>', after.keyA).orWhere((tie) => tie.where('key_a', after.keyA).andWhere('key_b', '>', after.keyB))),
-            ),
-        );
+        query.andWhere((b) => keysetAfter(b, [['decided_at', '<', at], ['key_a', '>', after.keyA], ['key_b', '>', after.keyB]]));
       }
       return ((await query.orderBy(REJECTION_ORDER).limit(q.limit)) as RejectionRow[]).map(toRejection);
     },

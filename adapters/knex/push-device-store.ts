@@ -1,33 +1,20 @@
 import type { Knex } from 'knex';
-import type { PushDevice, PushPlatform } from '../../core/push/types.js';
+import type { PushDevice } from '../../core/push/types.js';
 import type { PushDeviceStore } from '../../ports/push-device-store.js';
 import { translated } from './errors.js';
-import { iso, toBool, toDate } from './rows.js';
+import { iso, rowMapping } from './rows.js';
 
-interface DeviceRow {
-  token: string;
-  account_id: string;
-  platform: string;
-  provider: string;
-  list_changes: boolean | number;
-  household_news: boolean | number;
-  run_done: boolean | number;
-  reminders: boolean | number;
-  created_at: Date | string;
-  last_seen_at: Date | string;
-}
-
-const toDevice = (r: DeviceRow): PushDevice => ({
-  token: r.token,
-  accountId: r.account_id,
-  platform: r.platform as PushPlatform,
-  provider: r.provider,
-  listChanges: toBool(r.list_changes),
-  householdNews: toBool(r.household_news),
-  runDone: toBool(r.run_done),
-  reminders: toBool(r.reminders),
-  createdAt: toDate(r.created_at),
-  lastSeenAt: toDate(r.last_seen_at),
+const deviceMapping = rowMapping<PushDevice>({
+  token: 'as-is',
+  accountId: 'as-is',
+  platform: 'as-is',
+  provider: 'as-is',
+  listChanges: 'flag',
+  householdNews: 'flag',
+  runDone: 'flag',
+  reminders: 'flag',
+  createdAt: 'instant',
+  lastSeenAt: 'instant',
 });
 
 // On a known token: the same login keeps its switches and createdAt; another login gets the new row's values.
@@ -35,8 +22,8 @@ const SWITCHED = ['list_changes', 'household_news', 'run_done', 'reminders', 'cr
 
 export function knexPushDeviceStore(knex: Knex): PushDeviceStore {
   const one = async (db: Knex | Knex.Transaction, accountId: string, token: string) => {
-    const row = (await db<DeviceRow>('push_devices').where({ token, account_id: accountId }).first()) as DeviceRow | undefined;
-    return row ? toDevice(row) : null;
+    const row = (await db('push_devices').where({ token, account_id: accountId }).first()) as object | undefined;
+    return row ? deviceMapping.fromRow(row) : null;
   };
   return translated<PushDeviceStore>(knex, {
     async register(d, s) {
@@ -88,10 +75,10 @@ export function knexPushDeviceStore(knex: Knex): PushDeviceStore {
     },
     async ofAccounts(accountIds) {
       if (accountIds.length === 0) return [];
-      const rows = (await knex<DeviceRow>('push_devices')
+      const rows = (await knex('push_devices')
         .whereIn('account_id', [...accountIds])
-        .orderBy([{ column: 'account_id' }, { column: 'token' }])) as DeviceRow[];
-      return rows.map(toDevice);
+        .orderBy([{ column: 'account_id' }, { column: 'token' }])) as object[];
+      return rows.map((r) => deviceMapping.fromRow(r));
     },
     async forget(token) {
       await knex('push_devices').where({ token }).delete();

@@ -3,6 +3,7 @@ import type { ReceiptLine, ReceiptSummary } from '../../core/food/types.js';
 import type { ReceiptStore } from '../../ports/receipt-store.js';
 import { translated } from './errors.js';
 import { iso, toDate } from './rows.js';
+import { keysetAfter } from './queries.js';
 
 interface ReceiptRow {
   id: string;
@@ -74,7 +75,7 @@ export function knexReceiptStore(knex: Knex): ReceiptStore {
       const q = knex<ReceiptRow>('receipts').where({ household_id: householdId });
       if (after) {
         const at = iso(after.purchasedAt);
-        q.andWhere((w) => w.where('purchased_at', '<', at).orWhere((x) => x.where('purchased_at', '=', at).andWhere('id', '<', after.id)));
+        q.andWhere((w) => keysetAfter(w, [['purchased_at', '<', at], ['id', '<', after.id]]));
       }
       const rows = (await q.orderBy([{ column: 'purchased_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1)) as ReceiptRow[];
       const total = (await knex('receipts').where({ household_id: householdId }).count({ n: '*' }).first()) as { n: number | string } | undefined;

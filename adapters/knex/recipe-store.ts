@@ -4,6 +4,7 @@ import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent, type 
 import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import { translated } from './errors.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
+import { childrenOf, keysetAfter } from './queries.js';
 
 export interface RecipeRow {
   id: string;
@@ -108,21 +109,11 @@ async function lockHousehold(trx: Knex.Transaction, householdId: string) {
 
 async function withLines(db: Knex | Knex.Transaction, rows: readonly RecipeRow[]): Promise<Recipe[]> {
   if (rows.length === 0) return [];
-  const lines = (await db<IngredientRow>('recipe_ingredients')
-    .whereIn(
-      'recipe_id',
-      rows.map((r) => r.id),
-    )
-    .orderBy([{ column: 'recipe_id' }, { column: 'position' }])) as IngredientRow[];
+  const lines = (await childrenOf(db, 'recipe_ingredients', 'recipe_id', rows).orderBy([{ column: 'recipe_id' }, { column: 'position' }])) as IngredientRow[];
   const byRecipe = new Map<string, IngredientRow[]>();
   for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
   // The pictures' descriptions, never their bytes.
-  const images = (await db<ImageInfoRow>('recipe_images')
-    .whereIn(
-      'recipe_id',
-      rows.map((r) => r.id),
-    )
-    .select('recipe_id', 'source_url', 'media_type', 'etag')) as ImageInfoRow[];
+  const images = (await childrenOf(db, 'recipe_images', 'recipe_id', rows).select('recipe_id', 'source_url', 'media_type', 'etag')) as ImageInfoRow[];
   const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
   return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null));
 }
@@ -226,7 +217,7 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       const counted = (await matching().count<{ n: number | string }[]>({ n: '*' })) as { n: number | string }[];
       const rows = matching();
       const after = query.after;
-      if (after) rows.andWhere((w) => w.where('title_key', '>', after.titleKey).orWhere((x) => x.where('title_key', '=', after.titleKey).andWhere('id', '>', after.id)));
+      if (after) rows.andWhere((w) => keysetAfter(w, [['title_key', '>', after.titleKey], ['id', '>', after.id]]));
       const found = (await rows.orderBy([{ column: 'title_key' }, { column: 'id' }]).limit(query.limit + 1)) as RecipeRow[];
       return { items: await withLines(knex, found.slice(0, query.limit)), total: Number(counted[0]?.n ?? 0), more: found.length > query.limit };
     },
