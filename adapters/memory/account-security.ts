@@ -1,12 +1,9 @@
 import type { AccountToken, AccountTokenStore } from '../../ports/account-token-store.js';
 import type { LoginThrottle } from '../../ports/login-throttle.js';
-import type { MemoryTables } from './stores.js';
+import { accountRows, type MemoryTables } from './stores.js';
 
 export function memoryAccountTokenStore(t: MemoryTables): AccountTokenStore {
-  const tokens = new Map<string, AccountToken>();
-  t.onAccountDeleted.push((accountId) => {
-    for (const [k, tok] of tokens) if (tok.accountId === accountId) tokens.delete(k);
-  });
+  const tokens = accountRows<AccountToken>(t);
   return {
     async issue(token) {
       tokens.set(token.tokenHash, { ...token });

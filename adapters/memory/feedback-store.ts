@@ -1,13 +1,10 @@
 import type { FeedbackReport } from '../../core/feedback/types.js';
 import type { FeedbackStore } from '../../ports/feedback-store.js';
-import type { MemoryTables } from './stores.js';
+import { accountRows, type MemoryTables } from './stores.js';
 
 /** Reports go with their account, like the SQL cascade; a deleted household is forgotten on read (SET NULL). */
 export function memoryFeedbackStore(t: MemoryTables): FeedbackStore {
-  const reports = new Map<string, FeedbackReport>();
-  t.onAccountDeleted.push((accountId) => {
-    for (const [id, r] of reports) if (r.accountId === accountId) reports.delete(id);
-  });
+  const reports = accountRows<FeedbackReport>(t);
   // Copies, as a database hands out: Buffers for the bytes, fresh Dates.
   const copy = (r: FeedbackReport): FeedbackReport => ({
     ...r,

@@ -1,5 +1,5 @@
 import type { IdentityStore, LinkedIdentity, SignInCode, SignInCodeStore, SignInFlow, SignInFlowStore } from '../../ports/identity-store.js';
-import type { MemoryTables } from './stores.js';
+import { accountRows, type MemoryTables } from './stores.js';
 
 // Copies in and out, as a database would: a caller mutating an answer never changes the stored row.
 const copy = <T>(v: T): T => structuredClone(v);
@@ -7,10 +7,7 @@ const keyOf = (issuer: string, subject: string) => JSON.stringify([issuer, subje
 
 /** Linked identities next to the accounts of `t`; they go with their account, as the foreign key's cascade does. */
 export function memoryIdentityStore(t: MemoryTables): IdentityStore {
-  const rows = new Map<string, LinkedIdentity>();
-  t.onAccountDeleted.push((accountId) => {
-    for (const [k, i] of rows) if (i.accountId === accountId) rows.delete(k);
-  });
+  const rows = accountRows<LinkedIdentity>(t);
   return {
     async link(i) {
       const k = keyOf(i.issuer, i.subject);
@@ -76,10 +73,7 @@ export function memorySignInFlowStore(): SignInFlowStore {
 }
 
 export function memorySignInCodeStore(t: MemoryTables): SignInCodeStore {
-  const rows = new Map<string, SignInCode>();
-  t.onAccountDeleted.push((accountId) => {
-    for (const [k, c] of rows) if (c.accountId === accountId) rows.delete(k);
-  });
+  const rows = accountRows<SignInCode>(t);
   return {
     async save(c) {
       if (rows.has(c.codeHash)) throw new Error('a sign-in code with this hash exists already');

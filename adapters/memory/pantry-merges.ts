@@ -8,6 +8,15 @@ const byMergeOrder = (a: MergePosition, b: MergePosition) => cmp(a.toKey, b.toKe
 const byRejectionOrder = (a: RejectionPosition, b: RejectionPosition) => b.decidedAt.getTime() - a.decidedAt.getTime() || cmp(a.keyA, b.keyA) || cmp(a.keyB, b.keyB);
 const copy = <T>(v: T): T => structuredClone(v);
 
+/** A keyset page of `rows` in `order`: those after `after` (from the start when null), at most `limit`, copied. */
+function pageOf<T extends P, P>(rows: T[], order: (a: P, b: P) => number, after: P | null, limit: number): T[] {
+  return rows
+    .filter((r) => after === null || order(r, after) > 0)
+    .sort(order)
+    .slice(0, limit)
+    .map(copy);
+}
+
 /**
  * Answers of a household that is gone are gone too (the SQL cascade), checked on every access. No await
  * between a check and its write: a write is as atomic as the database's transaction.
@@ -64,12 +73,7 @@ export function memoryPantryMergeStore(t: MemoryTables): PantryMergeStore {
       return copy(m);
     },
     async pageMerges(householdId, q) {
-      const after = q.after;
-      return mergesOf(householdId)
-        .filter((m) => after === null || byMergeOrder(m, after) > 0)
-        .sort(byMergeOrder)
-        .slice(0, q.limit)
-        .map(copy);
+      return pageOf(mergesOf(householdId), byMergeOrder, q.after, q.limit);
     },
     async countMerges(householdId) {
       return mergesOf(householdId).length;
@@ -89,12 +93,7 @@ export function memoryPantryMergeStore(t: MemoryTables): PantryMergeStore {
       return rejections.delete(rKey(householdId, keyA, keyB));
     },
     async pageRejections(householdId, q) {
-      const after = q.after;
-      return rejectionsOf(householdId)
-        .filter((r) => after === null || byRejectionOrder(r, after) > 0)
-        .sort(byRejectionOrder)
-        .slice(0, q.limit)
-        .map(copy);
+      return pageOf(rejectionsOf(householdId), byRejectionOrder, q.after, q.limit);
     },
     async countRejections(householdId) {
       return rejectionsOf(householdId).length;

@@ -54,6 +54,15 @@ export function memoryHouseholdRevisions(t: MemoryTables): HouseholdRevisions {
   };
 }
 
+/** A table of rows that each belong to an account and go with it, as the foreign key's cascade does. */
+export function accountRows<T extends { readonly accountId: string }>(t: MemoryTables): Map<string, T> {
+  const rows = new Map<string, T>();
+  t.onAccountDeleted.push((accountId) => {
+    for (const [k, r] of rows) if (r.accountId === accountId) rows.delete(k);
+  });
+  return rows;
+}
+
 export const emptyTables = (): MemoryTables => ({
   accounts: new Map(),
   sessions: new Map(),
