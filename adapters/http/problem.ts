@@ -91,6 +91,16 @@ interface Varying<E> {
 
 type Entry<E> = Answer<E> | Varying<E>;
 
+/** A failure answered always the same way, with the status of its kind. */
+const always =
+  (status: number) =>
+  (code: string, title: string, detail: string): Answer<unknown> => ({ status, code, title, detail });
+const badRequest = always(400);
+const unauthorized = always(401);
+const forbidden = always(403);
+const notFound = always(404);
+const conflict = always(409);
+
 const SHAPE = 'The request is not of the documented shape';
 /** A failure that reads as any other refusal of the request's shape: validation_failed with its own detail. */
 const invalid = <E>(detail: string | ((error: E) => string)): Answer<E> => ({ status: 400, code: 'validation_failed', title: SHAPE, detail });
@@ -117,41 +127,41 @@ export const RECIPE_PAGE_PROBLEMS: Readonly<Record<RecipePageFailure, { status: 
 const PROBLEMS = {
   // accounts
   'signup-rejected': { status: 400, code: 'signup_rejected', title: 'Sign-up rejected', detail: (e) => (e.reason === 'email' ? 'the e-mail address is not usable' : 'the password must be at least 8 characters') },
-  'invalid-credentials': { status: 401, code: 'invalid_credentials', title: 'Wrong e-mail or password', detail: 'the e-mail or the password is wrong' },
-  'account-name-length': { status: 400, code: 'account_name_length', title: 'Display name length', detail: 'displayName must be 1 to 80 characters' },
-  unauthenticated: { status: 401, code: 'unauthenticated', title: 'Sign in first', detail: 'no session, or the session is no longer valid' },
+  'invalid-credentials': unauthorized('invalid_credentials', 'Wrong e-mail or password', 'the e-mail or the password is wrong'),
+  'account-name-length': badRequest('account_name_length', 'Display name length', 'displayName must be 1 to 80 characters'),
+  unauthenticated: unauthorized('unauthenticated', 'Sign in first', 'no session, or the session is no longer valid'),
   'account-locked': { status: 423, code: 'account_locked', title: 'Account locked', detail: 'too many wrong passwords; try again in a few minutes or reset the password' },
-  'wrong-current-password': { status: 400, code: 'wrong_current_password', title: 'Wrong current password', detail: 'currentPassword is missing or wrong' },
-  'password-rejected': { status: 400, code: 'password_rejected', title: 'Password rejected', detail: 'the password must be 8 to 256 characters' },
-  'password-pwned': { status: 400, code: 'password_pwned', title: 'Password seen in a breach', detail: 'this password appears in lists of breached passwords; choose another' },
-  'email-not-an-address': { status: 400, code: 'email_not_an_address', title: 'Not an e-mail address', detail: 'newEmail is not an e-mail address' },
-  'invalid-token': { status: 400, code: 'invalid_token', title: 'Invalid link', detail: 'the link has expired, was used already, or its address is taken' },
+  'wrong-current-password': badRequest('wrong_current_password', 'Wrong current password', 'currentPassword is missing or wrong'),
+  'password-rejected': badRequest('password_rejected', 'Password rejected', 'the password must be 8 to 256 characters'),
+  'password-pwned': badRequest('password_pwned', 'Password seen in a breach', 'this password appears in lists of breached passwords; choose another'),
+  'email-not-an-address': badRequest('email_not_an_address', 'Not an e-mail address', 'newEmail is not an e-mail address'),
+  'invalid-token': badRequest('invalid_token', 'Invalid link', 'the link has expired, was used already, or its address is taken'),
   'resend-cooldown': { status: 429, code: 'resend_cooldown', title: 'Wait before resending', detail: 'a confirmation mail went out less than five minutes ago', headers: (e) => ({ 'Retry-After': String(e.retryAfterSec) }) },
-  'owner-required': { status: 400, code: 'owner_required', title: 'A household needs its owner', detail: 'the caller owns a household others still use; hand it over or remove them first' },
+  'owner-required': badRequest('owner_required', 'A household needs its owner', 'the caller owns a household others still use; hand it over or remove them first'),
   // social and native sign-in
-  'app-signin-incomplete': { status: 400, code: 'app_signin_incomplete', title: 'App sign-in incomplete', detail: 'the app flow needs both codeChallenge and an allowed redirectUri' },
-  'unknown-login-provider': { status: 404, code: 'unknown_login_provider', title: 'Unknown sign-in provider', detail: 'no sign-in provider of that name is configured' },
-  'signin-code-spent': { status: 401, code: 'signin_code_spent', title: 'Sign-in code spent', detail: 'the code expired, was used, or the verifier does not match' },
-  'idp-signin-rejected': { status: 401, code: 'idp_signin_rejected', title: 'Sign-in rejected', detail: 'the identity provider did not vouch for the token' },
-  'idp-signin-unavailable': { status: 404, code: 'idp_signin_unavailable', title: 'Native sign-in unavailable', detail: 'native sign-in is not configured on this server' },
+  'app-signin-incomplete': badRequest('app_signin_incomplete', 'App sign-in incomplete', 'the app flow needs both codeChallenge and an allowed redirectUri'),
+  'unknown-login-provider': notFound('unknown_login_provider', 'Unknown sign-in provider', 'no sign-in provider of that name is configured'),
+  'signin-code-spent': unauthorized('signin_code_spent', 'Sign-in code spent', 'the code expired, was used, or the verifier does not match'),
+  'idp-signin-rejected': unauthorized('idp_signin_rejected', 'Sign-in rejected', 'the identity provider did not vouch for the token'),
+  'idp-signin-unavailable': notFound('idp_signin_unavailable', 'Native sign-in unavailable', 'native sign-in is not configured on this server'),
   'account-not-created': { status: 500, code: 'account_not_created', title: 'Account not created', detail: 'the account could not be created' },
-  'sign-in-not-found': { status: 404, code: 'sign_in_not_found', title: 'Sign-in not found', detail: 'no such provider sign-in is linked to this account' },
-  'last-sign-in': { status: 409, code: 'last_sign_in', title: 'The only way to sign in', detail: "this is the account's only way to sign in: set a password (or link another provider) first" },
+  'sign-in-not-found': notFound('sign_in_not_found', 'Sign-in not found', 'no such provider sign-in is linked to this account'),
+  'last-sign-in': conflict('last_sign_in', 'The only way to sign in', "this is the account's only way to sign in: set a password (or link another provider) first"),
   // paged lists
   'page-cursor-invalid': invalid((e) => `the cursor was not handed out by this list for ${e.boundTo}; start again without one`),
   // recipes and their import
-  'recipe-not-found': { status: 404, code: 'recipe_not_found', title: 'Recipe not found', detail: 'no recipe with this id in the household' },
-  'recipe-image-not-found': { status: 404, code: 'recipe_image_not_found', title: 'No picture', detail: "the recipe is not the household's, or no picture is kept for it" },
-  'recipe-cycle': { status: 400, code: 'recipe_cycle', title: 'Base recipes form a cycle', detail: 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)' },
+  'recipe-not-found': notFound('recipe_not_found', 'Recipe not found', 'no recipe with this id in the household'),
+  'recipe-image-not-found': notFound('recipe_image_not_found', 'No picture', "the recipe is not the household's, or no picture is kept for it"),
+  'recipe-cycle': badRequest('recipe_cycle', 'Base recipes form a cycle', 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)'),
   'base-recipe-unknown': { status: 400, code: 'base_recipe_unknown', title: 'Unknown base recipe', detail: (e) => `baseRecipeId ${e.baseRecipeId} is not a recipe of this household` },
   'recipe-page-failed': { answers: Object.values(RECIPE_PAGE_PROBLEMS), pick: (e) => RECIPE_PAGE_PROBLEMS[e.reason] },
   'recipe-import-throttled': throttled,
   // households
-  'household-not-found': { status: 404, code: 'household_not_found', title: 'Household not found', detail: 'no household with this id has the caller as a member' },
-  'adults-only': { status: 403, code: 'adults_only', title: 'Adults only', detail: 'only an Owner or Adult of the household may do this' },
-  'member-not-found': { status: 404, code: 'member_not_found', title: 'Member not found', detail: 'no member with this id in the household' },
-  'owner-only': { status: 403, code: 'owner_only', title: 'Owners only', detail: 'only an Owner may grant, change or remove the Owner role' },
-  'export-owner-only': { status: 403, code: 'owner_only', title: 'Owners only', detail: 'only an Owner may export the household' },
+  'household-not-found': notFound('household_not_found', 'Household not found', 'no household with this id has the caller as a member'),
+  'adults-only': forbidden('adults_only', 'Adults only', 'only an Owner or Adult of the household may do this'),
+  'member-not-found': notFound('member_not_found', 'Member not found', 'no member with this id in the household'),
+  'owner-only': forbidden('owner_only', 'Owners only', 'only an Owner may grant, change or remove the Owner role'),
+  'export-owner-only': forbidden('owner_only', 'Owners only', 'only an Owner may export the household'),
   'household-document-invalid': {
     status: 400,
     code: 'household_document_invalid',
@@ -159,14 +169,14 @@ const PROBLEMS = {
     detail: (e) => `${e.path}: ${e.detail}`,
     extensions: (e) => ({ errors: [{ path: `body.${e.path}`, message: e.detail }] }),
   },
-  'invite-not-found': { status: 404, code: 'invite_not_found', title: 'Invite not found', detail: 'no open invite with this code in the household' },
-  'invite-not-usable': { status: 400, code: 'invite_not_usable', title: 'Invite not usable', detail: 'the invite code is unknown, expired or used' },
+  'invite-not-found': notFound('invite_not_found', 'Invite not found', 'no open invite with this code in the household'),
+  'invite-not-usable': badRequest('invite_not_usable', 'Invite not usable', 'the invite code is unknown, expired or used'),
   'loyalty-programs-unavailable': { status: 404, code: 'loyalty_programs_unavailable', title: 'No loyalty programmes', detail: (e) => `no loyalty programme reference data for country ${e.country}` },
   'time-zone-unknown': { status: 400, code: 'time_zone_unknown', title: 'Unknown time zone', detail: (e) => `"${e.timeZoneId}" is not in /api/v1/time-zones` },
   // plans and the planner
-  'plan-not-found': { status: 404, code: 'plan_not_found', title: 'Plan not found', detail: 'no plan with this id in the household' },
-  'plan-range-invalid': { status: 400, code: 'validation_failed', title: 'Invalid range', detail: 'to must not be before from, and the range may span at most 366 days' },
-  'date-outside-week': { status: 400, code: 'date_outside_week', title: 'Date outside the week', detail: 'the date is not one of the seven days of this plan' },
+  'plan-not-found': notFound('plan_not_found', 'Plan not found', 'no plan with this id in the household'),
+  'plan-range-invalid': badRequest('validation_failed', 'Invalid range', 'to must not be before from, and the range may span at most 366 days'),
+  'date-outside-week': badRequest('date_outside_week', 'Date outside the week', 'the date is not one of the seven days of this plan'),
   'ai-quota-used': {
     status: 429,
     code: 'ai_quota_used',
@@ -182,7 +192,7 @@ const PROBLEMS = {
     extensions: (e) => ({ until: e.until.toISOString() }),
     headers: (e) => ({ 'Retry-After': e.until.toUTCString() }),
   },
-  'platform-admin-only': { status: 403, code: 'platform_admin_only', title: 'Platform admins only', detail: 'only a login with a confirmed address listed in ADMIN_EMAILS may do this' },
+  'platform-admin-only': forbidden('platform_admin_only', 'Platform admins only', 'only a login with a confirmed address listed in ADMIN_EMAILS may do this'),
   'planner-throttled': throttled,
   'avoid-conflict': {
     status: 409,
@@ -192,34 +202,34 @@ const PROBLEMS = {
     extensions: (e) => ({ date: e.date, recipeId: e.recipeId, recipeTitle: e.recipeTitle, avoid: e.avoid, ingredient: e.ingredient }),
   },
   // meal events
-  'event-not-found': { status: 404, code: 'event_not_found', title: 'Event not found', detail: 'no meal event with this id in the household' },
+  'event-not-found': notFound('event_not_found', 'Event not found', 'no meal event with this id in the household'),
   'event-invalid': invalid((e) => e.detail),
-  'junior-forbidden': { status: 403, code: 'junior_forbidden', title: 'Not allowed for a Junior', detail: 'a Junior may only write or remove her own presence (PersonAbsent or PersonPresent) from today through 14 days ahead' },
-  'run-not-found': { status: 404, code: 'run_not_found', title: 'Run not found', detail: 'no run of that type lies wholly inside the span' },
+  'junior-forbidden': forbidden('junior_forbidden', 'Not allowed for a Junior', 'a Junior may only write or remove her own presence (PersonAbsent or PersonPresent) from today through 14 days ahead'),
+  'run-not-found': notFound('run_not_found', 'Run not found', 'no run of that type lies wholly inside the span'),
   'run-not-unique': { status: 409, code: 'run_not_unique', title: 'More than one run', detail: (e) => `the span holds ${e.runs} runs of that type; name the rows by ids, or narrow the span` },
   // calendar feeds
-  'calendar-window-invalid': { status: 400, code: 'calendar_window_invalid', title: 'Invalid calendar window', detail: 'to must not be before from' },
+  'calendar-window-invalid': badRequest('calendar_window_invalid', 'Invalid calendar window', 'to must not be before from'),
   'calendar-url-forbidden': {
     status: 400,
     code: 'calendar_url_forbidden',
     title: 'Calendar address not allowed',
     detail: (e) => `the address must be http or https on the standard port, and its host must not be or resolve to a loopback, private or link-local address (${e.reason})`,
   },
-  'calendar-feed-not-found': { status: 404, code: 'calendar_feed_not_found', title: 'Calendar feed not found', detail: 'no calendar feed with this id (or, for a device, of the caller with this key) in the household' },
-  'calendar-feed-not-yours': { status: 403, code: 'calendar_feed_not_yours', title: 'Not your device feed', detail: 'a device calendar feed can be removed only by the login that pushed it' },
+  'calendar-feed-not-found': notFound('calendar_feed_not_found', 'Calendar feed not found', 'no calendar feed with this id (or, for a device, of the caller with this key) in the household'),
+  'calendar-feed-not-yours': forbidden('calendar_feed_not_yours', 'Not your device feed', 'a device calendar feed can be removed only by the login that pushed it'),
   // push devices
-  'push-device-not-found': { status: 404, code: 'push_device_not_found', title: 'Push device not found', detail: 'no device with this token is registered to the caller' },
+  'push-device-not-found': notFound('push_device_not_found', 'Push device not found', 'no device with this token is registered to the caller'),
   'push-provider-unknown': { status: 400, code: 'push_provider_unknown', title: 'Unknown push provider', detail: (e) => `provider "${e.provider}" is not configured here; known: ${e.known.join(', ')} (or null for the default)` },
   // pantry
   'food-key-empty': invalid('the food key (foodKey, or displayName when foodKey is left out) needs a letter or a digit'),
-  'observation-not-found': { status: 404, code: 'observation_not_found', title: 'Observation not found', detail: 'no observation with this id in the household (already removed: the pantry is as asked)' },
-  'same-food': { status: 400, code: 'same_food', title: 'Same food', detail: 'both keys name the same food (after normalization)' },
-  'mutual-merge': { status: 409, code: 'mutual_merge', title: 'Mutual merge', detail: 'the target is merged into the source already; split that merge first' },
-  'pantry-food-not-found': { status: 404, code: 'pantry_food_not_found', title: 'Food not in the pantry', detail: 'neither key has a row in the pantry: there is nothing to merge' },
-  'merge-not-found': { status: 404, code: 'merge_not_found', title: 'Merge not found', detail: 'no merge stands on this key' },
-  'merge-rejection-not-found': { status: 404, code: 'merge_rejection_not_found', title: 'Rejection not found', detail: 'no different-foods answer is stored for this pair' },
+  'observation-not-found': notFound('observation_not_found', 'Observation not found', 'no observation with this id in the household (already removed: the pantry is as asked)'),
+  'same-food': badRequest('same_food', 'Same food', 'both keys name the same food (after normalization)'),
+  'mutual-merge': conflict('mutual_merge', 'Mutual merge', 'the target is merged into the source already; split that merge first'),
+  'pantry-food-not-found': notFound('pantry_food_not_found', 'Food not in the pantry', 'neither key has a row in the pantry: there is nothing to merge'),
+  'merge-not-found': notFound('merge_not_found', 'Merge not found', 'no merge stands on this key'),
+  'merge-rejection-not-found': notFound('merge_rejection_not_found', 'Rejection not found', 'no different-foods answer is stored for this pair'),
   'unit-empty': invalid('the unit needs a letter or a digit'),
-  'unit-weight-not-found': { status: 404, code: 'unit_weight_not_found', title: 'Unit weight not found', detail: 'no weight is stored for this food and unit' },
+  'unit-weight-not-found': notFound('unit_weight_not_found', 'Unit weight not found', 'no weight is stored for this food and unit'),
   'unit-weight-out-of-bounds': invalid('grams must be greater than 0 and at most 10000'),
   // One answer for every signature failure (which check failed is logged, not told); a signed body that is not an
   // event is named, as only the provider could have sent it.
@@ -233,15 +243,15 @@ const PROBLEMS = {
         : 'the Provider-Signature header is missing or malformed, more than 300 s from now, or matches no signature of this body',
   },
   // shopping list
-  'shopping-item-not-found': { status: 404, code: 'shopping_item_not_found', title: 'Shopping item not found', detail: 'no shopping-list line with this id in the household' },
-  'shopping-line-not-removable': { status: 409, code: 'shopping_line_not_removable', title: 'Shopping line not removable', detail: "the week's dishes need this line: only lines put on the list by hand can be removed" },
+  'shopping-item-not-found': notFound('shopping_item_not_found', 'Shopping item not found', 'no shopping-list line with this id in the household'),
+  'shopping-line-not-removable': conflict('shopping_line_not_removable', 'Shopping line not removable', "the week's dishes need this line: only lines put on the list by hand can be removed"),
   'shopping-item-name-empty': invalid('displayName names no food'),
   'shopping-quantity-out-of-bounds': invalid('a quantity must be greater than 0 and at most 100000'),
   // the two mailing lists
-  'email-invalid': { status: 400, code: 'email_invalid', title: 'Not an e-mail address', detail: 'email is not an e-mail address' },
-  'dinner-price-token-unknown': { status: 404, code: 'dinner_price_token_unknown', title: 'Unknown link', detail: 'no address on the dinner-price list carries this token' },
+  'email-invalid': badRequest('email_invalid', 'Not an e-mail address', 'email is not an e-mail address'),
+  'dinner-price-token-unknown': notFound('dinner_price_token_unknown', 'Unknown link', 'no address on the dinner-price list carries this token'),
   'dinner-price-token-expired': { status: 410, code: 'dinner_price_token_expired', title: 'Link expired', detail: 'the address stayed unconfirmed for over seven days and was removed; subscribe again' },
-  'waitlist-token-unknown': { status: 404, code: 'waitlist_token_unknown', title: 'Unknown link', detail: 'no address on the waitlist carries this token, or its link was used already' },
+  'waitlist-token-unknown': notFound('waitlist_token_unknown', 'Unknown link', 'no address on the waitlist carries this token, or its link was used already'),
   'waitlist-token-expired': {
     status: 410,
     code: 'waitlist_token_expired',
@@ -249,9 +259,9 @@ const PROBLEMS = {
     detail: 'the address stayed unconfirmed for over seven days: the link no longer works (an address of no account is removed); join the waitlist again',
   },
   // One answer for an unknown, replaced, turned-off or malformed token: it says nothing about which.
-  'dinner-calendar-not-found': { status: 404, code: 'calendar_not_found', title: 'Calendar not found', detail: 'no dinner calendar answers at this address' },
+  'dinner-calendar-not-found': notFound('calendar_not_found', 'Calendar not found', 'no dinner calendar answers at this address'),
   // public data downloads
-  'food-db-not-built': { status: 404, code: 'food_db_not_built', title: 'Food data not built yet', detail: 'the food table has not been synced yet; the file is built by the first sync' },
+  'food-db-not-built': notFound('food_db_not_built', 'Food data not built yet', 'the food table has not been synced yet; the file is built by the first sync'),
   'library-file-not-built': {
     status: 503,
     code: 'library_not_built',
