@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { CalendarEvent, DeviceFeed, IcsFeed } from '../../core/calendar/types.js';
+import type { DeviceFeed, IcsFeed } from '../../core/calendar/types.js';
 import type { DeviceSync } from '../../ports/calendar-feed-store.js';
 import type { Backend, Stores } from './backends.js';
+import { ev } from '../support/calendar-events.js';
 import { storeContract } from './suite.js';
 import { at, newAccount, ownedHousehold } from './fixtures.js';
 
@@ -23,16 +24,6 @@ const ics = (householdId: string, over: Partial<IcsFeed> = {}): IcsFeed => ({
   createdAt: at('2026-05-01T10:15:30.123Z'),
   syncedAt: null,
   eventCount: null,
-  ...over,
-});
-
-const ev = (date: string, over: Partial<CalendarEvent> = {}): CalendarEvent => ({
-  title: 'Fotball',
-  date,
-  startTime: '17:00',
-  endTime: '18:30',
-  isAllDay: false,
-  location: null,
   ...over,
 });
 

@@ -1,27 +1,18 @@
 import { expect } from 'chai';
 import type { Account } from '../../core/accounts/types.js';
-import { createHousehold } from '../../core/households/households.js';
-import { acceptInvite, createInvite } from '../../core/households/invites.js';
 import { addNamedMember } from '../../core/households/members.js';
 import { createEvent, deleteEvent, listEvents, replaceEvent, type EventPage } from '../../core/events/events.js';
 import { createRun, deleteRun, editRun } from '../../core/events/runs.js';
 import type { MealEventFields, MealEventInput } from '../../core/events/types.js';
-import { account, domain, error, value } from './support.js';
+import { domain, error, ownersHousehold, value } from './support.js';
 
 type Deps = ReturnType<typeof domain>['deps'];
 
 /** The memory composition root with a household of an owner, a Junior and an Adult. */
 async function setup(timeZoneId = 'Europe/Oslo') {
   const { deps, clock } = domain();
-  const owner = await account(deps, 'owner');
-  const h = value(await createHousehold(deps, owner, { name: 'Hansen', timeZoneId }));
+  const { owner, h, join } = await ownersHousehold(deps, timeZoneId);
   const householdId = h.id;
-  const join = async (name: string, role: 'Adult' | 'Junior') => {
-    const who = await account(deps, name);
-    const invite = value(await createInvite(deps, owner, householdId, { role }));
-    const m = value(await acceptInvite(deps, who, { code: invite.code }));
-    return { account: who, memberId: m.memberId };
-  };
   const junior = await join('junior', 'Junior');
   const adult = await join('adult', 'Adult');
   return { deps, clock, owner, householdId, ownerMemberId: h.members[0]!.id, junior, adult };

@@ -4,6 +4,8 @@ import { argon2Hasher } from '../../adapters/crypto/argon2-hasher.js';
 import { memoryDeps } from '../../bootstrap/deps.js';
 import { memoryMailer } from '../../adapters/mail/memory.js';
 import { register } from '../../core/accounts/register.js';
+import { createHousehold } from '../../core/households/households.js';
+import { acceptInvite, createInvite } from '../../core/households/invites.js';
 import type { Account } from '../../core/accounts/types.js';
 import type { Plan } from '../../core/households/types.js';
 import type { HouseholdStore } from '../../ports/household-store.js';
@@ -61,6 +63,22 @@ export async function account(deps: Deps, who: string): Promise<Account> {
   const r = await register(deps, { email, password: 'long enough', displayName: who.includes('@') ? who.split('@')[0]! : who });
   if (!r.ok || r.value.kind !== 'created') throw new Error('register failed');
   return (await deps.accounts.byId(r.value.issued.session.accountId))!;
+}
+
+/**
+ * A household named Hansen made through createHousehold by a registered `owner`, and `join`, which registers someone
+ * and has them join it through an invite of the owner's, as the apps do.
+ */
+export async function ownersHousehold(deps: Deps, timeZoneId: string) {
+  const owner = await account(deps, 'owner');
+  const h = value(await createHousehold(deps, owner, { name: 'Hansen', timeZoneId }));
+  const join = async (name: string, role: 'Adult' | 'Junior') => {
+    const who = await account(deps, name);
+    const invite = value(await createInvite(deps, owner, h.id, { role }));
+    const m = value(await acceptInvite(deps, who, { code: invite.code }));
+    return { account: who, memberId: m.memberId };
+  };
+  return { owner, h, join };
 }
 
 /** The value of a use case's result; a failure fails the test, naming its error. */
