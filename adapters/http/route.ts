@@ -312,3 +312,9 @@ export function answerJson(ctx: Koa.Context, body: unknown): void {
   ctx.res.setHeader('Content-Type', JSON_TYPE);
   ctx.body = JSON.stringify(body);
 }
+
+/** Answers 200 with an empty body (Koa types it text/plain, Content-Length 0). */
+export function answerEmpty(ctx: Koa.Context): void {
+  ctx.status = 200;
+  ctx.body = '';
+}

@@ -1,3 +1,4 @@
+import type Koa from 'koa';
 import { isoTime } from '../iso-time.js';
 import * as v from 'valibot';
 import { describeMe, updateMe, type Me } from '../../../core/households/me.js';
@@ -14,7 +15,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_LIFETIME_MS } from '../../../core/accounts
 import type { AccountLanguage } from '../../../core/accounts/types.js';
 import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from '../../../core/accounts/types.js';
 import { ROLES } from '../../../core/households/types.js';
-import { answerJson, mount, noContent, resource, PUBLIC_SIGN_IN } from '../route.js';
+import { answerEmpty, answerJson, mount, noContent, resource, PUBLIC_SIGN_IN } from '../route.js';
 import { Uuid, IsoDateTime } from '../schemas.js';
 import { clearSessionCookie, optionalCaller, setSessionCookie } from '../session-cookie.js';
 import type { RouteSettings, ServiceDeps } from '../deps.js';
@@ -86,6 +87,20 @@ export function toMeResponse(me: Me): v.InferOutput<typeof MeResponse> {
 
 const { route, handledRoute } = resource<ServiceDeps & { readonly settings: RouteSettings }>('Account and sign-in');
 
+type AccountRouteDeps = { readonly settings: RouteSettings };
+
+/** Ends the answer of a route that signed the caller out: the session cookie cleared, 204. */
+function signedOut(ctx: Koa.Context, deps: AccountRouteDeps): void {
+  clearSessionCookie(ctx, deps.settings.publicBaseUrl);
+  ctx.status = 204;
+}
+
+/** Answers 204 at once and does the work after the answer has gone out, so that nothing of what it finds is told. */
+function acceptedThen(ctx: Koa.Context, deps: AccountRouteDeps, name: string, work: () => Promise<unknown>): void {
+  deps.settings.afterAnswer.run(ctx, name, work);
+  ctx.status = 204;
+}
+
 const REGISTER_DOC =
   '200 with no body whether or not the address already has an account, so the answer never tells. A fresh ' +
   'address gets an account, the session cookie and a confirmation mail (link valid ' +
@@ -134,8 +149,7 @@ const registerRoute = handledRoute({
     const result = await register(deps, { ...body, language: languageOf(ctx.get('Accept-Language')) });
     if (!result.ok) throw refuse(result.error);
     if (result.value.kind === 'created') setSessionCookie(ctx, result.value.issued.token, deps.settings.publicBaseUrl);
-    ctx.status = 200;
-    ctx.body = '';
+    answerEmpty(ctx);
   },
 });
 
@@ -169,8 +183,7 @@ const logoutRoute = handledRoute({
   responses: { 204: { description: 'Signed out; the cookie is cleared' } },
   handle: async (ctx, { deps, caller }) => {
     await logout(deps, caller);
-    clearSessionCookie(ctx, deps.settings.publicBaseUrl);
-    ctx.status = 204;
+    signedOut(ctx, deps);
   },
 });
 
@@ -213,8 +226,7 @@ const deleteMeRoute = handledRoute({
   handle: async (ctx, { deps, caller, refuse }) => {
     const result = await deleteAccount(deps, caller.account);
     if (!result.ok) throw refuse(result.error);
-    clearSessionCookie(ctx, deps.settings.publicBaseUrl);
-    ctx.status = 204;
+    signedOut(ctx, deps);
   },
 });
 
@@ -245,8 +257,7 @@ const changeEmailRoute = handledRoute({
     // Answered on the address's form alone; whether it is taken is looked up after the answer has gone out.
     const checked = checkEmailChange(body);
     if (!checked.ok) throw refuse(checked.error);
-    deps.settings.afterAnswer.run(ctx, 'email-change', () => requestEmailChange(deps, caller, body));
-    ctx.status = 204;
+    acceptedThen(ctx, deps, 'email-change', () => requestEmailChange(deps, caller, body));
   },
 });
 
@@ -302,8 +313,7 @@ const forgotPasswordRoute = handledRoute({
   body: ForgotPasswordRequest,
   responses: { 204: { description: 'Accepted' } },
   handle: async (ctx, { deps, body }) => {
-    deps.settings.afterAnswer.run(ctx, 'forgot-password', () => forgotPassword(deps, body));
-    ctx.status = 204;
+    acceptedThen(ctx, deps, 'forgot-password', () => forgotPassword(deps, body));
   },
 });
 

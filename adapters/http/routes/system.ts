@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { TimeZoneCatalog } from '../../../ports/time-zones.js';
 import { problems } from '../problem.js';
-import { mount, resource, PUBLIC_PER_IP } from '../route.js';
+import { answerEmpty, mount, resource, PUBLIC_PER_IP } from '../route.js';
 import type { RouteSettings } from '../deps.js';
 
 const HealthResponse = v.object({ status: v.literal('ok'), version: v.string(), buildId: v.string() });
@@ -52,8 +52,7 @@ const healthReadyRoute = handledRoute({
   handle: async (ctx, { deps }) => {
     const r = await deps.settings.readiness();
     if (!r.ready) throw problems.notReady(r.reason);
-    ctx.status = 200;
-    ctx.body = '';
+    answerEmpty(ctx);
   },
 });
 
