@@ -98,16 +98,15 @@ export const etagOf = (l: Pick<ShoppingList, 'id' | 'version'>, settings: Shoppi
   `W/"${l.id}-${l.version}${settings.sharingOff ? '-s' : ''}${settings.priceCatalogueOn ? '' : '-p'}"`;
 
 /**
- * The answer of a route whose use case answers the whole list (spread into its declaration): the weak ETag and
- * no-cache headers, the list as the body. A failing price provider only costs the suggestions, and is logged.
+ * The answer of a route whose use case answers the whole list (spread into its declaration): its documented 200, the
+ * weak ETag and no-cache headers, the list as the body. A failing price provider only costs the suggestions, and is
+ * logged.
  */
 export const listAnswer = {
+  responses: { 200: { description: 'The list', schema: ShoppingListResponse } },
   headers: (a: ListAnswer) => ({ ETag: etagOf(a.list, a.settings), 'Cache-Control': 'private, no-cache' }),
   reply(a: ListAnswer, { deps }: { readonly deps: { readonly logger: Logger } }) {
     if (a.priceError !== null) deps.logger.warn('price provider failed; list answered without suggestions', { err: a.priceError });
     return toList(a.list, a.settings);
   },
 };
-
-/** The 200 of a route that answers the whole list. */
-export const LIST_RESPONSES = { 200: { description: 'The list', schema: ShoppingListResponse } };

@@ -3,7 +3,7 @@ import { addRecipeToPlanList, addRecipeToWeekList, RECIPE_PORTIONS } from '../..
 import { completeShoppingTrip, reopenShoppingTrip } from '../../../core/shopping/trip.js';
 import { callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, resource } from '../route.js';
 import { Uuid, IsoDate, PlanPath } from '../schemas.js';
-import { LIST_PATH, LIST_RESPONSES, listAnswer, type ShoppingRouteDeps } from './shopping-list.js';
+import { LIST_PATH, listAnswer, type ShoppingRouteDeps } from './shopping-list.js';
 
 const Portions = v.pipe(v.number(), v.integer('a whole number'), v.minValue(RECIPE_PORTIONS.min, `at least ${RECIPE_PORTIONS.min}`), v.maxValue(RECIPE_PORTIONS.max, `at most ${RECIPE_PORTIONS.max}`));
 const AddRecipeToShoppingListRequest = v.object({ recipeId: Uuid, portions: v.optional(Portions) });
@@ -41,7 +41,6 @@ export const completeShoppingTripRoute = route({
   description: COMPLETE_TRIP_DOC,
   params: PlanPath,
   query: v.object({ markAllBought: v.optional(v.picklist(['true', 'false'])) }),
-  responses: LIST_RESPONSES,
   errors: ['household-not-found', 'plan-not-found'],
   run: ({ deps, caller, params, query }) => completeShoppingTrip(deps, caller.account, params.householdId, params.planId, { markAllBought: query.markAllBought === 'true' }),
   ...listAnswer,
@@ -54,7 +53,6 @@ export const reopenShoppingTripRoute = route({
   summary: 'Open the shopping trip again',
   description: REOPEN_TRIP_DOC,
   params: PlanPath,
-  responses: LIST_RESPONSES,
   errors: ['household-not-found', 'plan-not-found'],
   run: callerHouseholdAnd('planId', reopenShoppingTrip),
   ...listAnswer,
@@ -68,7 +66,6 @@ export const addRecipeToShoppingListRoute = route({
   description: ADD_RECIPE_DOC,
   params: PlanPath,
   body: AddRecipeToShoppingListRequest,
-  responses: LIST_RESPONSES,
   errors: ['household-not-found', 'plan-not-found', 'recipe-not-found'],
   run: callerHouseholdAndThenBody('planId', addRecipeToPlanList),
   ...listAnswer,
@@ -81,7 +78,6 @@ export const addRecipeToWeekShoppingListRoute = householdRoute({
   summary: 'Add a recipe\'s lines to a week\'s list, by week',
   description: ADD_RECIPE_BY_WEEK_DOC,
   body: AddRecipeToWeekShoppingListRequest,
-  responses: LIST_RESPONSES,
   // plan-not-found: the week's plan was deleted while the recipe's lines were being added.
   errors: ['recipe-not-found', 'plan-not-found'],
   run: callerHouseholdAndBody(addRecipeToWeekList),

@@ -5,7 +5,7 @@ import { getShoppingSettings, updateShoppingSettings } from '../../../core/shopp
 import type { Logger } from '../../../ports/logger.js';
 import { getBetterChoicesRoute } from './better-choices.js';
 import { addRecipeToShoppingListRoute, addRecipeToWeekShoppingListRoute, completeShoppingTripRoute, reopenShoppingTripRoute } from './shopping-trip.js';
-import { etagOf, LIST_PATH, LIST_RESPONSES, listAnswer, ShoppingListItemResponse, ShoppingListResponse, toItem, type ShoppingRouteDeps } from './shopping-list.js';
+import { etagOf, LIST_PATH, listAnswer, ShoppingListItemResponse, ShoppingListResponse, toItem, type ShoppingRouteDeps } from './shopping-list.js';
 import { callerAndHousehold, callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, mount, noContent, resource } from '../route.js';
 import { PlanPath, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
@@ -138,7 +138,6 @@ const generateShoppingListRoute = route({
   summary: 'Derive the week\'s shopping list again now',
   description: GENERATE_LIST_DOC,
   params: PlanPath,
-  responses: LIST_RESPONSES,
   errors: ['household-not-found', 'plan-not-found'],
   run: callerHouseholdAnd('planId', generateShoppingList),
   ...listAnswer,
