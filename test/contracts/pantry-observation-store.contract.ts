@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Backend, Stores } from './backends.js';
+import { milkBought } from '../support/pantry.js';
 import { storeContract } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
@@ -10,20 +11,8 @@ async function household(s: Stores): Promise<string> {
   return id;
 }
 
-const observation = (householdId: string, over: Partial<PantryObservation> = {}): PantryObservation => ({
-  id: randomUUID(),
-  householdId,
-  foodKey: 'melk',
-  displayName: null,
-  observationType: 'Purchased',
-  quantity: null,
-  unit: null,
-  storageLocation: null,
-  confidence: null,
-  bestBefore: null,
-  observedAt: at('2026-05-04T09:00:00.123Z'),
-  ...over,
-});
+const observation = (householdId: string, over: Partial<PantryObservation> = {}): PantryObservation =>
+  milkBought(randomUUID(), householdId, at('2026-05-04T09:00:00.123Z'), over);
 
 export function pantryObservationStoreContract(backend: Backend): void {
   storeContract(backend, 'PantryObservationStore', (s) => {

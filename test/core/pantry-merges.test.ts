@@ -1,7 +1,5 @@
 import { expect } from 'chai';
 import type { Account } from '../../core/accounts/types.js';
-import { createHousehold } from '../../core/households/households.js';
-import { acceptInvite, createInvite } from '../../core/households/invites.js';
 import { addObservation } from '../../core/pantry/observations.js';
 import { containsTokens, suggestMerges } from '../../core/pantry/merge-suggestions.js';
 import {
@@ -15,33 +13,17 @@ import {
 } from '../../core/pantry/merges.js';
 import { gramsPerUnit, listUnitWeights, removeUnitWeight, setUnitWeight } from '../../core/pantry/unit-weights.js';
 import type { PantryRow } from '../../core/pantry/types.js';
-import { account, domain, error, value } from './support.js';
+import { oneBought } from '../support/pantry.js';
+import { account, domain, error, ownersHousehold, value } from './support.js';
 
 type Deps = ReturnType<typeof domain>['deps'];
 
 async function setup() {
   const { deps, clock } = domain();
-  const owner = await account(deps, 'owner');
-  const householdId = value(await createHousehold(deps, owner, { name: 'Hansen', timeZoneId: 'Europe/Oslo' })).id;
-  const join = async (name: string, role: 'Adult' | 'Junior') => {
-    const who = await account(deps, name);
-    const invite = value(await createInvite(deps, owner, householdId, { role }));
-    value(await acceptInvite(deps, who, { code: invite.code }));
-    return who;
-  };
-  const buy = async (displayName: string) =>
-    value(
-      await addObservation(deps, owner, householdId, {
-        foodKey: null,
-        displayName,
-        observationType: 'Purchased',
-        quantity: 1,
-        unit: 'stk',
-        storageLocation: 'Pantry',
-        confidence: null,
-        bestBefore: null,
-      }),
-    ).item;
+  const { owner, h, join: joining } = await ownersHousehold(deps, 'Europe/Oslo');
+  const householdId = h.id;
+  const join = async (name: string, role: 'Adult' | 'Junior') => (await joining(name, role)).account;
+  const buy = async (displayName: string) => value(await addObservation(deps, owner, householdId, { foodKey: null, ...oneBought(displayName), bestBefore: null })).item;
   const stranger = await account(deps, 'stranger');
   return { deps, clock, owner, householdId, join, buy, stranger };
 }

@@ -2,26 +2,14 @@ import { expect } from 'chai';
 import { aisleOf, bestBeforeEnds, compareRows, countsUntil, decayedConfidence, mergeTargets, pantryRowsOf } from '../../core/pantry/model.js';
 import { LIVE_GROUPS, matchingRows, rowFilter, summaryOf } from '../../core/pantry/inventory.js';
 import { INVENTORY_GROUPS, OBSERVATION_TYPES, STORAGE_LOCATIONS, type PantryObservation, type PantryRow } from '../../core/pantry/types.js';
+import { milkBought } from '../support/pantry.js';
 
 const NOW = new Date('2026-05-04T09:00:00.000Z');
 const DAY = 86_400_000;
 const daysAgo = (d: number) => new Date(NOW.getTime() - d * DAY);
 
 let n = 0;
-const obs = (over: Partial<PantryObservation> = {}): PantryObservation => ({
-  id: `obs-${++n}`,
-  householdId: 'h',
-  foodKey: 'melk',
-  displayName: null,
-  observationType: 'Purchased',
-  quantity: null,
-  unit: null,
-  storageLocation: null,
-  confidence: null,
-  bestBefore: null,
-  observedAt: NOW,
-  ...over,
-});
+const obs = (over: Partial<PantryObservation> = {}): PantryObservation => milkBought(`obs-${++n}`, 'h', NOW, over);
 const rowsOf = (log: PantryObservation[], merges: { fromKey: string; toKey: string }[] = [], now = NOW) => pantryRowsOf(log, merges, now);
 const only = (log: PantryObservation[], now = NOW): PantryRow => {
   const rows = rowsOf(log, [], now);

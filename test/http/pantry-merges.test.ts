@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { expectStatus, httpSuite } from '../support/http-suite.js';
+import { oneBought } from '../support/pantry.js';
 
 const NOW = new Date('2026-05-04T09:00:00.000Z');
 const LATER = new Date('2026-05-05T09:00:00.000Z');
@@ -13,14 +14,7 @@ httpSuite('pantry merges and unit weights (Merge, UnitWeight)', { now: NOW }, (s
     const inv = `${h.base}/inventory`;
     const join = async (role: 'Adult' | 'Junior') => (await h.join(role)).client;
     const buy = async (displayName: string) => {
-      const res = await h.owner.post(`${inv}/observations`, {
-        displayName,
-        observationType: 'Purchased',
-        quantity: 1,
-        unit: 'stk',
-        storageLocation: 'Pantry',
-        confidence: null,
-      });
+      const res = await h.owner.post(`${inv}/observations`, oneBought(displayName));
       expect(res.status, res.text).to.equal(200);
       return res.json.item;
     };

@@ -12,6 +12,7 @@ import { knexStores } from '../../bootstrap/stores.js';
 import type { Session } from '../../core/accounts/types.js';
 import { at, newAccount, ownedHousehold } from '../contracts/fixtures.js';
 import { databaseKinds, withTwoConnections } from '../support/databases.js';
+import { milkBought } from '../support/pantry.js';
 
 /** A change source the test drives: usable or not, and syncs that finish when the test says. */
 function testSource() {
@@ -410,19 +411,7 @@ for (const kind of databaseKinds()) {
         const planId = randomUUID();
         const state = () => s.shoppingLists.state(h.id, planId, owner);
         await cacheAnswers(state);
-        const observed = (householdId: string) => ({
-          id: randomUUID(),
-          householdId,
-          foodKey: 'melk',
-          displayName: null,
-          observationType: 'Purchased' as const,
-          quantity: null,
-          unit: null,
-          storageLocation: null,
-          confidence: null,
-          bestBefore: null,
-          observedAt: at('2026-05-04T09:00:00.123Z'),
-        });
+        const observed = (householdId: string) => milkBought(randomUUID(), householdId, at('2026-05-04T09:00:00.123Z'));
         // This process's write: seen by the next read.
         const before = (await state()).householdRevision;
         await s.pantry.add(observed(h.id));
