@@ -110,6 +110,18 @@ const { route } = resource<ServiceDeps>('Weekly plans');
 
 const base = '/api/v1/households/{householdId}/plans/{planId}/suggestions';
 
+/**
+ * What the operator's two routes of a household's AI share: any household of the path, member or not, for a platform
+ * admin only, answered with the household's AI.
+ */
+const OPERATOR_HOUSEHOLD_AI = {
+  tag: 'Operator',
+  params: HouseholdPath,
+  responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
+  errors: ['platform-admin-only', 'household-not-found'] as const,
+  reply: toHouseholdAi,
+};
+
 const GET_HOUSEHOLD_AI_DOC =
   "For the operator: whether an AI is configured, the household's pause, and the calls counted in its current month (in its time zone) against AI_MONTHLY_CALLS. Only a login with a confirmed address listed in ADMIN_EMAILS (else 403 platform_admin_only); any household, member or not.";
 const PAUSE_HOUSEHOLD_AI_DOC =
@@ -150,12 +162,8 @@ const getHouseholdAiRoute = route({
   operationId: 'getHouseholdAi',
   summary: "A household's AI: its pause and this month's calls (platform admins)",
   description: GET_HOUSEHOLD_AI_DOC,
-  tag: 'Operator',
-  params: HouseholdPath,
-  responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
-  errors: ['platform-admin-only', 'household-not-found'],
+  ...OPERATOR_HOUSEHOLD_AI,
   run: callerAndHousehold(householdAi),
-  reply: toHouseholdAi,
 });
 
 const pauseHouseholdAiRoute = route({
@@ -164,13 +172,9 @@ const pauseHouseholdAiRoute = route({
   operationId: 'pauseHouseholdAi',
   summary: "Pause a household's AI until a time, or lift the pause (platform admins)",
   description: PAUSE_HOUSEHOLD_AI_DOC,
-  tag: 'Operator',
-  params: HouseholdPath,
+  ...OPERATOR_HOUSEHOLD_AI,
   body: PauseAiRequest,
-  responses: { 200: { description: "The household's AI", schema: HouseholdAiResponse } },
-  errors: ['platform-admin-only', 'household-not-found'],
   run: ({ deps, caller, params, body }) => pauseHouseholdAi(deps, caller.account, params.householdId, body.pausedUntil === null ? null : new Date(body.pausedUntil)),
-  reply: toHouseholdAi,
 });
 
 export const plannerRoutes = (deps: ServiceDeps) =>

@@ -65,6 +65,9 @@ const PlanDayPath = v.object({ householdId: Uuid, planId: Uuid, date: IsoDate })
 
 const { route, householdRoute } = resource<ServiceDeps>('Weekly plans');
 
+/** What setting or clearing a day of a plan may fail with, in the order documented. */
+const PLAN_DAY_ERRORS = ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'] as const;
+
 const base = '/api/v1/households/{householdId}/plans';
 
 const SET_PLAN_DAY_DOC =
@@ -123,7 +126,7 @@ const setPlanDayRoute = route({
   params: PlanDayPath,
   body: SetDayRequest,
   responses: { 200: { description: 'The day', schema: PlanDayResponse } },
-  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
+  errors: PLAN_DAY_ERRORS,
   run: ({ deps, caller, params, body }) => setPlanDay(deps, caller.account, params.householdId, params.planId, params.date, body),
   reply: toDay,
 });
@@ -136,7 +139,7 @@ const clearPlanDayRoute = route({
   description: 'Clears the dish, the portions override and the note; the day and its events stay.',
   params: PlanDayPath,
   ...noContent('Cleared'),
-  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
+  errors: PLAN_DAY_ERRORS,
   run: ({ deps, caller, params }) => clearPlanDay(deps, caller.account, params.householdId, params.planId, params.date),
 });
 
