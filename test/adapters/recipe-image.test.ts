@@ -1,9 +1,10 @@
 import { gzipSync, crc32 } from 'node:zlib';
 import { expect } from 'chai';
 import { fileTypeFromBuffer } from 'file-type';
-import { createOutboundGuard, type HostLookup } from '../../adapters/outbound/guard.js';
+import { createOutboundGuard } from '../../adapters/outbound/guard.js';
 import { createRecipeImageFetcher, declaredSize, type RecipeImageFetcherOptions } from '../../adapters/recipe-import/image.js';
 import { redirectTo, startFeedServer, type Route } from '../calendar/feed-server.js';
+import { rebindingLookup } from '../support/rebinding.js';
 
 // Real images, made with ImageMagick and cwebp and checked to decode with djpeg and dwebp.
 const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'));
@@ -201,12 +202,7 @@ describe('recipe image fetcher', () => {
     });
 
     it('refuses at connect a name that resolved public when checked and loopback when fetched (DNS rebinding)', async () => {
-      const answers = [[{ address: '93.184.216.34', family: 4 }], [{ address: '127.0.0.1', family: 4 }]];
-      const asked: string[] = [];
-      const lookup: HostLookup = async (host) => {
-        asked.push(host);
-        return answers.shift() ?? [];
-      };
+      const { lookup, asked } = rebindingLookup();
       // A caller that checked the address first, as the import does, is told it is fine...
       const guard = createOutboundGuard({ allowHosts: [], lookup, dnsTimeoutMs: 1000 });
       expect(await guard.check('http://rebind.example/x.png')).to.deep.equal({ ok: true });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createCalendarFetcher, type CalendarFetcherOptions } from '../../adapters/calendar/index.js';
 import { fixedClock } from '../../adapters/clock/system-clock.js';
-import type { HostLookup } from '../../adapters/outbound/guard.js';
 import { CalendarFetchFailed, type FeedEvent } from '../../ports/calendar-fetcher.js';
+import { rebindingLookup } from '../support/rebinding.js';
 import { ics, redirectTo, serve, startFeedServer } from './feed-server.js';
 
 const TTL = 60_000;
@@ -122,10 +122,11 @@ describe('calendar fetcher (ICS over HTTP)', () => {
   };
 
   describe('reading feeds', () => {
+    /** The events a fresh fetcher reads from one of the feeds above between two instants. */
+    const read = (path: keyof typeof feeds, from: string, to: string) => make().fetcher.eventsBetween(server.url(path), new Date(from), new Date(to));
+
     it('expands a weekly RRULE, drops the EXDATE and shows overridden occurrences at their new times', async () => {
-      const { fetcher } = make();
-      const events = await fetcher.eventsBetween(server.url('/weekly.ics'), new Date('2025-01-10T00:00:00Z'), new Date('2025-02-08T00:00:00Z'));
-      expect(events).to.deep.equal([
+      expect(await read('/weekly.ics', '2025-01-10T00:00:00Z', '2025-02-08T00:00:00Z')).to.deep.equal([
         timed('Dinner club', '2025-01-13T17:00:00Z', '2025-01-13T18:30:00Z', "Kari's"),
         // An override replaces the occurrence whole (RFC 5545): it has no LOCATION of its own, so none.
         timed('Dinner club (moved)', '2025-01-28T16:00:00Z', '2025-01-28T17:30:00Z'),
@@ -136,9 +137,7 @@ describe('calendar fetcher (ICS over HTTP)', () => {
     });
 
     it('reads all-day events as dates with an exclusive end, one day when DTEND is missing', async () => {
-      const { fetcher } = make();
-      const events = await fetcher.eventsBetween(server.url('/all-day.ics'), new Date('2025-03-04T00:00:00Z'), new Date('2025-03-07T00:00:00Z'));
-      expect(events).to.deep.equal([
+      expect(await read('/all-day.ics', '2025-03-04T00:00:00Z', '2025-03-07T00:00:00Z')).to.deep.equal([
         allDay('Winter holiday', '2025-03-03', '2025-03-08'),
         allDay('Grandma visits', '2025-03-05', '2025-03-06'),
         allDay("Kari's birthday", '2025-03-06', '2025-03-07'),
@@ -146,8 +145,7 @@ describe('calendar fetcher (ICS over HTTP)', () => {
     });
 
     it("resolves a TZID through the feed's VTIMEZONE across the spring DST change", async () => {
-      const { fetcher } = make();
-      const events = await fetcher.eventsBetween(server.url('/vtimezone.ics'), new Date('2025-03-20T00:00:00Z'), new Date('2025-04-10T00:00:00Z'));
+      const events = await read('/vtimezone.ics', '2025-03-20T00:00:00Z', '2025-04-10T00:00:00Z');
       expect(events.map((e) => !e.isAllDay && e.start.toISOString())).to.deep.equal([
         '2025-03-23T17:00:00.000Z',
         '2025-03-30T16:00:00.000Z',
@@ -156,9 +154,7 @@ describe('calendar fetcher (ICS over HTTP)', () => {
     });
 
     it('resolves an IANA TZID without VTIMEZONE (Europe/Oslo across the autumn DST change), vendor prefix or not', async () => {
-      const { fetcher } = make();
-      const events = await fetcher.eventsBetween(server.url('/iana.ics'), new Date('2025-10-15T00:00:00Z'), new Date('2025-11-05T00:00:00Z'));
-      expect(events).to.deep.equal([
+      expect(await read('/iana.ics', '2025-10-15T00:00:00Z', '2025-11-05T00:00:00Z')).to.deep.equal([
         timed('Sunday roast', '2025-10-19T16:00:00Z', '2025-10-19T17:00:00Z'),
         timed('Old exporter', '2025-10-22T10:00:00Z', '2025-10-22T10:00:00Z'),
         timed('Sunday roast', '2025-10-26T17:00:00Z', '2025-10-26T18:00:00Z'),
@@ -167,17 +163,14 @@ describe('calendar fetcher (ICS over HTTP)', () => {
     });
 
     it('reads UTC times as given and floating times as UTC', async () => {
-      const { fetcher } = make();
-      const events = await fetcher.eventsBetween(server.url('/utc-and-floating.ics'), new Date('2025-03-05T00:00:00Z'), new Date('2025-03-06T00:00:00Z'));
-      expect(events).to.deep.equal([
+      expect(await read('/utc-and-floating.ics', '2025-03-05T00:00:00Z', '2025-03-06T00:00:00Z')).to.deep.equal([
         timed('UTC', '2025-03-05T17:00:00Z', '2025-03-05T18:00:00Z'),
         timed('Floating', '2025-03-05T18:00:00Z', '2025-03-05T19:00:00Z'),
       ]);
     });
 
     it('finds the right occurrences of series that began decades before the window', async () => {
-      const { fetcher } = make();
-      const events = await fetcher.eventsBetween(server.url('/long-running.ics'), new Date('2025-03-01T00:00:00Z'), new Date('2025-03-31T00:00:00Z'));
+      const events = await read('/long-running.ics', '2025-03-01T00:00:00Z', '2025-03-31T00:00:00Z');
       const starts = (title: string) => events.flatMap((e) => (e.title === title && !e.isAllDay ? [e.start.toISOString().slice(0, 16)] : []));
       expect(starts('Standup')).to.have.length(20);
       expect(starts('Standup')[0]).to.equal('2025-03-03T09:00');
@@ -329,12 +322,7 @@ describe('calendar fetcher (ICS over HTTP)', () => {
     }
 
     it('refuses at connect a name that resolved public when checked and private when fetched (DNS rebinding)', async () => {
-      const answers = [[{ address: '93.184.216.34', family: 4 }], [{ address: '127.0.0.1', family: 4 }]];
-      const asked: string[] = [];
-      const lookup: HostLookup = async (host) => {
-        asked.push(host);
-        return answers.shift() ?? [];
-      };
+      const { lookup, asked } = rebindingLookup();
       const { fetcher, guard } = make({ lookup });
       expect(await guard.check('http://rebind.example/feed.ics')).to.deep.equal({ ok: true });
       const e = await failure(fetcher.eventsBetween('http://rebind.example/feed.ics', ...window));
