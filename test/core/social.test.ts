@@ -15,12 +15,14 @@ import { accountForIdentity, displayNameFrom } from '../../core/accounts/social-
 import { signInWithNativeToken } from '../../core/accounts/social-native.js';
 import { s256Pkce } from '../../adapters/oidc/pkce.js';
 import type { AuthorizationSecrets, ExternalIdentity, NativeIdentityTokens, SocialSignIn } from '../../ports/identity-provider.js';
+import type { NewAccount } from '../../ports/account-store.js';
 import { domain } from './support.js';
 
 const ISSUER = 'https://idp.example.com';
 const APP_URI = 'no.example.dinner:/oauth';
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+const PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA';
 
 const person = (over: Partial<ExternalIdentity> = {}): ExternalIdentity => ({
   issuer: ISSUER,
@@ -68,7 +70,17 @@ function world() {
     const state = started.value.state;
     return completeSocialSignIn(deps, { state, browserState: started.value.flow === 'browser' ? state : undefined, callbackParams: { code, state } });
   }
-  return { ...d, deps, provider, signIn };
+  /** An account made straight in the store, before any sign-in; 'email-taken' when its address is held already. */
+  const made = (o: Omit<NewAccount, 'id' | 'securityStamp' | 'createdAt'>) => deps.accounts.create({ id: deps.ids.newId(), ...o, securityStamp: 'stamp', createdAt: deps.clock.now() });
+  /** A password account made in the store, signed in on its own; then the provider signs Kari in. */
+  async function signInOver(o: Omit<NewAccount, 'id' | 'securityStamp' | 'createdAt' | 'passwordHash'>) {
+    const held = await made({ ...o, passwordHash: PASSWORD_HASH });
+    if (held === 'email-taken') throw new Error('unexpected');
+    const session = (await startSession(deps, held))!;
+    provider.answer('c1', person());
+    return { held, session, o: signedIn(await signIn('c1')) };
+  }
+  return { ...d, deps, provider, signIn, made, signInOver };
 }
 
 const signedIn = (o: CallbackOutcome) => {
@@ -149,15 +161,8 @@ describe('social sign-in (domain)', () => {
     });
 
     it('links a verified address to the account that holds it, without touching a confirmed account\'s sessions', async () => {
-      const { deps, provider, signIn } = world();
-      const existing = await deps.accounts.create({
-        id: deps.ids.newId(), email: 'Kari@Example.com', emailConfirmed: true, displayName: 'Kari', language: 'en',
-        passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', securityStamp: 'stamp', createdAt: deps.clock.now(),
-      });
-      if (existing === 'email-taken') throw new Error('unexpected');
-      const before = (await startSession(deps, existing))!;
-      provider.answer('c1', person());
-      const o = signedIn(await signIn('c1'));
+      const { deps, signInOver } = world();
+      const { held: existing, session: before, o } = await signInOver({ email: 'Kari@Example.com', emailConfirmed: true, displayName: 'Kari', language: 'en' });
       expect(o.account.id).to.equal(existing.id);
       expect(o.account.passwordHash).to.equal(existing.passwordHash);
       expect((await deps.identities.find(ISSUER, 'sub-kari'))?.accountId).to.equal(existing.id);
@@ -165,15 +170,8 @@ describe('social sign-in (domain)', () => {
     });
 
     it('confirms an unconfirmed address it links to and ends the sessions opened before (a squatter\'s, maybe)', async () => {
-      const { deps, provider, signIn } = world();
-      const squatted = await deps.accounts.create({
-        id: deps.ids.newId(), email: 'kari@example.com', emailConfirmed: false, displayName: 'Not Kari', language: 'nb',
-        passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', securityStamp: 'stamp', createdAt: deps.clock.now(),
-      });
-      if (squatted === 'email-taken') throw new Error('unexpected');
-      const squatterSession = (await startSession(deps, squatted))!;
-      provider.answer('c1', person());
-      const o = signedIn(await signIn('c1'));
+      const { deps, signInOver } = world();
+      const { held: squatted, session: squatterSession, o } = await signInOver({ email: 'kari@example.com', emailConfirmed: false, displayName: 'Not Kari', language: 'nb' });
       expect(o.account.id).to.equal(squatted.id);
       expect(o.account.emailConfirmed).to.equal(true);
       expect(o.account.passwordHash).to.equal(null);
@@ -182,11 +180,8 @@ describe('social sign-in (domain)', () => {
     });
 
     it('never joins an account by an address the provider did not verify: the new account goes without it', async () => {
-      const { deps, provider, signIn } = world();
-      const holder = await deps.accounts.create({
-        id: deps.ids.newId(), email: 'kari@example.com', emailConfirmed: true, displayName: 'Kari', language: 'nb',
-        passwordHash: null, securityStamp: 'stamp', createdAt: deps.clock.now(),
-      });
+      const { deps, provider, signIn, made } = world();
+      const holder = await made({ email: 'kari@example.com', emailConfirmed: true, displayName: 'Kari', language: 'nb', passwordHash: null });
       provider.answer('c1', person({ subject: 'other', emailVerified: false, name: null }));
       const o = signedIn(await signIn('c1'));
       expect(o.account.id).to.not.equal(holder !== 'email-taken' && holder.id);
@@ -339,11 +334,8 @@ describe('social sign-in (domain)', () => {
     });
 
     it('does not join an account by an address only the app sent', async () => {
-      const { deps } = world();
-      const holder = await deps.accounts.create({
-        id: deps.ids.newId(), email: 'ola@example.com', emailConfirmed: true, displayName: 'Ola', language: 'nb',
-        passwordHash: null, securityStamp: 'stamp', createdAt: deps.clock.now(),
-      });
+      const { deps, made } = world();
+      const holder = await made({ email: 'ola@example.com', emailConfirmed: true, displayName: 'Ola', language: 'nb', passwordHash: null });
       const r = await signInWithNativeToken({ ...deps, nativeIdp: native }, { identityToken: 'apple-anon', email: 'ola@example.com' });
       expect(r.ok && r.value.account.id).to.not.equal(holder !== 'email-taken' && holder.id);
       expect(r.ok && r.value.account.email).to.equal(null);

@@ -3,12 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { knexAccountStore } from '../../adapters/knex/account-store.js';
 import { StoreBusyError } from '../../ports/store-errors.js';
-import { databaseKinds } from '../support/databases.js';
+import { databaseKinds, withDatabase, type TestDatabase } from '../support/databases.js';
 import { startTestServer } from '../support/server.js';
 import { Client, freshEmail } from '../support/client.js';
 import { newAccount } from '../contracts/fixtures.js';
 
 const sqlite = databaseKinds().find((k) => k.name === 'sqlite')!;
+
+const fileOf = (database: TestDatabase): string => {
+  if (database.target.kind !== 'sqlite') throw new Error('sqlite expected');
+  return database.target.filename;
+};
 
 /** Another process that takes SQLite's write lock and holds it for `ms`, then commits. */
 function holdWriteLock(filename: string, ms: number): Promise<{ child: ChildProcess; done: Promise<number> }> {
@@ -35,43 +40,29 @@ describe('SQLite under concurrent writers', function () {
   this.timeout(30_000);
 
   it('runs in WAL mode with synchronous=NORMAL (made durable by group commit, test/knex/wal-sync.test.ts), foreign keys on and a busy timeout', async () => {
-    const database = await sqlite.create();
-    const db = await database.open({ busyTimeoutMs: 1234 });
-    try {
+    await withDatabase(sqlite, async (db) => {
       const pragma = async (name: string) => Object.values((await db.knex.raw(`pragma ${name}`))[0] as Record<string, unknown>)[0];
       expect(await pragma('journal_mode')).to.equal('wal');
       expect(await pragma('synchronous')).to.equal(1); // NORMAL
       expect(await pragma('foreign_keys')).to.equal(1);
       expect(await pragma('busy_timeout')).to.equal(1234);
-    } finally {
-      await db.close();
-      await database.cleanup();
-    }
+    }, { busyTimeoutMs: 1234 });
   });
 
   it('a writer waits for another process to release the lock instead of failing', async () => {
-    const database = await sqlite.create();
-    const db = await database.open({ busyTimeoutMs: 10_000 });
-    try {
-      if (database.target.kind !== 'sqlite') throw new Error('sqlite expected');
-      const holder = await holdWriteLock(database.target.filename, 400);
+    await withDatabase(sqlite, async (db, database) => {
+      const holder = await holdWriteLock(fileOf(database), 400);
       const mine = newAccount();
       const created = await knexAccountStore(db.knex).create(mine);
       expect(created).to.not.equal('email-taken');
       expect(await holder.done).to.equal(0);
       expect((await db.knex('accounts').count({ n: '*' }))[0]!['n']).to.equal(2);
-    } finally {
-      await db.close();
-      await database.cleanup();
-    }
+    }, { busyTimeoutMs: 10_000 });
   });
 
   it('a lock held past the busy timeout surfaces as StoreBusyError, never the raw SQLITE_BUSY', async () => {
-    const database = await sqlite.create();
-    const db = await database.open({ busyTimeoutMs: 50 });
-    try {
-      if (database.target.kind !== 'sqlite') throw new Error('sqlite expected');
-      const holder = await holdWriteLock(database.target.filename, 1500);
+    await withDatabase(sqlite, async (db, database) => {
+      const holder = await holdWriteLock(fileOf(database), 1500);
       let caught: unknown;
       try {
         await knexAccountStore(db.knex).create(newAccount());
@@ -80,17 +71,13 @@ describe('SQLite under concurrent writers', function () {
       }
       expect(caught).to.be.instanceOf(StoreBusyError);
       await holder.done;
-    } finally {
-      await db.close();
-      await database.cleanup();
-    }
+    }, { busyTimeoutMs: 50 });
   });
 
   it('over HTTP the request answers 503 store_busy with Retry-After, not 500', async () => {
     const server = await startTestServer(sqlite, { SQLITE_BUSY_TIMEOUT_MS: '50' });
     try {
-      if (server.database.target.kind !== 'sqlite') throw new Error('sqlite expected');
-      const holder = await holdWriteLock(server.database.target.filename, 2000);
+      const holder = await holdWriteLock(fileOf(server.database), 2000);
       const res = await new Client(server.url).post('/api/v1/auth/register', { email: freshEmail(), password: 'long enough', displayName: 'X' });
       expect(res.status).to.equal(503);
       expect(res.headers.get('content-type')).to.equal('application/problem+json');
