@@ -1,18 +1,15 @@
 import { expect } from 'chai';
 import { jobsOf, runExclusive } from '../../bootstrap/jobs.js';
-import { freshEmail, type Answer } from '../support/client.js';
+import { freshEmail } from '../support/client.js';
 import { expectProblem, freshIp, httpSuite } from '../support/http-suite.js';
-import { TEST_RATE_LIMITS } from '../support/server.js';
+import { accepted, DAY, expectConfirmed, listSuiteOptions, PUBLIC } from '../support/mailing-list-suite.js';
 import { linkIn, type CapturedMail } from '../support/smtp.js';
 
-const PUBLIC = 'https://dinner.example';
-const DAY = 24 * 60 * 60 * 1000;
 const BASE = '/api/v1/data/dinner-prices';
 // The default of the signup class (5 an hour per IP); each test call comes from an IP of its own unless it says.
-const LIMITS = TEST_RATE_LIMITS.replace('dinner-price-signup-per-ip=10000/60', 'dinner-price-signup-per-ip=5/3600');
+const LIMIT = ['dinner-price-signup-per-ip=10000/60', 'dinner-price-signup-per-ip=5/3600'] as const;
 
-
-httpSuite('dinner-price list', { mail: true, now: new Date(), keepTime: true, env: { PUBLIC_BASE_URL: PUBLIC, RATE_LIMITS: LIMITS, TRUST_PROXY: 'true' } }, (server) => {
+httpSuite('dinner-price list', listSuiteOptions(LIMIT), (server) => {
   const { clock, log } = server;
 
   const client = () => server.client();
@@ -27,7 +24,6 @@ httpSuite('dinner-price list', { mail: true, now: new Date(), keepTime: true, en
     const mail = await server.smtp.waitFor(email);
     return { email, mail, confirmToken: tokenOf(mail, 'confirm'), unsubscribeToken: tokenOf(mail, 'unsubscribe') };
   }
-  const accepted = (res: Answer) => ({ status: res.status, text: res.text, type: res.headers.get('content-type') });
 
   describe('subscribe', () => {
     it('answers 202 with an empty body alike for a new, a known unconfirmed and a confirmed address', async () => {
@@ -134,10 +130,7 @@ httpSuite('dinner-price list', { mail: true, now: new Date(), keepTime: true, en
   describe('confirm', () => {
     it('answers 200 confirmed on the first and on a second click', async () => {
       const { email, confirmToken } = await subscribed();
-      const first = await confirm(confirmToken);
-      expect(first.status).to.equal(200);
-      expect(first.json).to.deep.equal({ status: 'confirmed' });
-      expect(first.headers.get('cache-control')).to.equal('no-store');
+      expectConfirmed(await confirm(confirmToken));
       const confirmedAt = (await listed(email))!.confirmedAt;
       expect(confirmedAt).to.be.instanceOf(Date);
       clock.advance(60_000);

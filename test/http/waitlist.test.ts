@@ -1,17 +1,15 @@
 import { expect } from 'chai';
 import { jobsOf, runExclusive } from '../../bootstrap/jobs.js';
-import { freshEmail, type Answer } from '../support/client.js';
+import { freshEmail } from '../support/client.js';
 import { expectProblem, freshIp, httpSuite } from '../support/http-suite.js';
-import { TEST_RATE_LIMITS } from '../support/server.js';
+import { accepted, DAY, expectConfirmed, listSuiteOptions, PUBLIC } from '../support/mailing-list-suite.js';
 import { linkIn, type CapturedMail } from '../support/smtp.js';
 
-const PUBLIC = 'https://dinner.example';
-const DAY = 24 * 60 * 60 * 1000;
 const BASE = '/api/v1/waitlist';
 // A low anonymous-per-ip ceiling for the 429 test; every other call comes from an IP of its own.
-const LIMITS = TEST_RATE_LIMITS.replace('anonymous-per-ip=10000/60', 'anonymous-per-ip=5/3600');
+const LIMIT = ['anonymous-per-ip=10000/60', 'anonymous-per-ip=5/3600'] as const;
 
-httpSuite('waitlist', { mail: true, now: new Date(), keepTime: true, env: { PUBLIC_BASE_URL: PUBLIC, RATE_LIMITS: LIMITS, TRUST_PROXY: 'true' } }, (server) => {
+httpSuite('waitlist', listSuiteOptions(LIMIT), (server) => {
   const { clock, log } = server;
   const runtime = () => server.runtime;
   const purgeJob = () => jobsOf(runtime()).find((j) => j.name === 'purge-unconfirmed-waitlist-addresses')!;
@@ -32,7 +30,6 @@ httpSuite('waitlist', { mail: true, now: new Date(), keepTime: true, env: { PUBL
     return server.smtp.to(email).length;
   }
   const register = (email: string, c = client()) => c.post('/api/v1/auth/register', { email, password: 'correct horse battery', displayName: 'Kari' });
-  const accepted = (res: Answer) => ({ status: res.status, text: res.text, type: res.headers.get('content-type') });
 
   describe('POST /waitlist', () => {
     it('answers 202 with an empty body alike for a new, a known, a confirmed and an account\'s address; mails only the new one', async () => {
@@ -122,10 +119,7 @@ httpSuite('waitlist', { mail: true, now: new Date(), keepTime: true, env: { PUBL
   describe('GET /waitlist/confirm', () => {
     it('answers 200 confirmed once; the link is then spent and answers 404', async () => {
       const { email, token } = await joined();
-      const first = await confirm(token);
-      expect(first.status).to.equal(200);
-      expect(first.json).to.deep.equal({ status: 'confirmed' });
-      expect(first.headers.get('cache-control')).to.equal('no-store');
+      expectConfirmed(await confirm(token));
       const confirmedAt = (await listed(email))!.confirmedAt;
       expect(confirmedAt).to.deep.equal(clock.now());
       clock.advance(60_000);
