@@ -2,6 +2,8 @@
  * The web app's API types, generated from the service's own OpenAPI document (the one GET /api/v1/openapi.json
  * answers), so that the app and the service cannot drift apart: `npm run web:types` writes
  * web/src/api/schema.d.ts, and test/web-api-types.test.ts fails while the committed file is not what this makes.
+ * It also writes the service's unit words (core/food/unit-words.ts) to web/src/i18n/unit-words.json, the one table
+ * per language that the app's catalogues and the service's pushes and mails both use (test/web-unit-words.test.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +12,13 @@ import { buildOpenApi } from '../adapters/http/openapi.js';
 import { loadConfig } from '../config/config.js';
 import { createRuntime } from '../bootstrap/runtime.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
+import { UNIT_WORDS } from '../core/food/unit-words.js';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../web/src/api/schema.d.ts', import.meta.url));
+export const UNIT_WORDS_FILE = fileURLToPath(new URL('../web/src/i18n/unit-words.json', import.meta.url));
+
+/** The unit words file's text: the service's table as it is. */
+export const unitWordsJson = (): string => `${JSON.stringify(UNIT_WORDS, null, 2)}\n`;
 
 /** The generated file's text, from the routes of a runtime over an in-memory database. */
 export async function webApiTypes(): Promise<string> {
@@ -28,5 +35,6 @@ export async function webApiTypes(): Promise<string> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(SCHEMA_FILE, await webApiTypes());
-  console.log(`wrote ${SCHEMA_FILE}`);
+  writeFileSync(UNIT_WORDS_FILE, unitWordsJson());
+  console.log(`wrote ${SCHEMA_FILE} and ${UNIT_WORDS_FILE}`);
 }

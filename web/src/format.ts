@@ -26,11 +26,25 @@ const lists = perLanguage((l) => new Intl.ListFormat(l, { type: 'conjunction' })
 /** A number as the language writes it, at most two decimals: 0,5 / 0.5; 1 500 / 1,500. */
 export const number = (n: number): string => numbers().format(n);
 
-/** An amount with its unit, the unit as this language spells it (0,5 stk / 0.5 pcs). */
-export const amount = (quantity: number, unit: string): string => `${number(quantity)} ${unitName(unit)}`;
+/** An amount with its unit, the unit as this language spells it (0,5 stk / 2 bokser / 2 cans). */
+export const amount = (quantity: number, unit: string): string => `${number(quantity)} ${unitName(unit, quantity)}`;
 
-/** A unit as this language spells it: the service keeps one spelling (pcs), the screen shows the language's (stk). */
-export const unitName = (unit: string): string => t.value.units[unit] ?? unit;
+/**
+ * A unit as this language spells it, for `quantity` of it (one or more; more when not given): the service keeps one
+ * code per unit (pcs, bx), the screen shows the language's word (stk, bokser). A household's own word is shown as
+ * written.
+ */
+export const unitName = (unit: string, quantity?: number): string => {
+  const words = t.value.units[unit];
+  return words?.[quantity === 1 ? 0 : 1] ?? unit;
+};
+
+/** What to buy for a line, as the service rounded it ("2 bokser (400 g)", "1,6 kg"); empty for a line without an amount. */
+export const buyAmount = (buy: { quantity: number | null; unit: string | null; packageSize: { quantity: number; unit: string } | null }): string => {
+  if (buy.quantity === null || buy.unit === null) return '';
+  const main = amount(buy.quantity, buy.unit);
+  return buy.packageSize ? `${main} (${amount(buy.packageSize.quantity, buy.packageSize.unit)})` : main;
+};
 
 /** Kroner: whole kroner for estimates and prices of a week (kr 1 250), kroner and øre for a product's price. */
 export const kroner = (n: number, exact = false): string => (exact ? kronerAndOre() : wholeKroner()).format(n);

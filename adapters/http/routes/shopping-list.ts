@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { listTotals, type ListAnswer } from '../../../core/shopping/lists.js';
 import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES, type ShoppingLine, type ShoppingList, type ShoppingSettings } from '../../../core/shopping/types.js';
 import { AISLES } from '../../../core/pantry/model.js';
+import { buyAmountOf } from '../../../core/food/buy-amounts.js';
+import { tidy } from '../../../core/food/units.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { ServiceDeps } from '../deps.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
@@ -12,12 +14,26 @@ export type ShoppingRouteDeps = ServiceDeps & { readonly logger: Logger };
 /** Where a week's list lives. */
 export const LIST_PATH = '/api/v1/households/{householdId}/plans/{planId}/shopping-list';
 
+/** What to buy for a line: an amount a shop sells (core/food/buy-amounts.ts). */
+const BUY_DESCRIPTION =
+  "What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code.";
+
+const BuyAmountResponse = v.pipe(
+  v.object({
+    quantity: v.nullable(v.number()),
+    unit: v.nullable(v.string()),
+    packageSize: v.nullable(v.object({ quantity: v.number(), unit: v.string() })),
+  }),
+  v.description(BUY_DESCRIPTION),
+);
+
 export const ShoppingListItemResponse = v.object({
   id: Uuid,
   foodKey: v.string(),
   displayName: v.string(),
   requiredQuantity: v.number(),
   unit: v.string(),
+  buy: BuyAmountResponse,
   status: v.picklist(LINE_STATUSES),
   purchasedQuantity: v.number(),
   purchasedUnit: v.nullable(v.string()),
@@ -59,6 +75,7 @@ export const toItem = (l: ShoppingLine): v.InferOutput<typeof ShoppingListItemRe
   displayName: l.displayName,
   requiredQuantity: l.requiredQuantity,
   unit: l.unit,
+  buy: buyAmountOf(tidy(l.requiredQuantity - l.haveQuantity), l.unit),
   status: l.status,
   purchasedQuantity: l.purchasedQuantity,
   purchasedUnit: l.purchasedUnit,

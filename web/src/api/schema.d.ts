@@ -12467,6 +12467,15 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            buy: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
                             /** @enum {string} */
                             status: "Buy" | "Purchased";
                             purchasedQuantity: number;
@@ -12637,6 +12646,15 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            buy: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
                             /** @enum {string} */
                             status: "Buy" | "Purchased";
                             purchasedQuantity: number;
@@ -12815,6 +12833,15 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            buy: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
                             /** @enum {string} */
                             status: "Buy" | "Purchased";
                             purchasedQuantity: number;
@@ -12993,6 +13020,15 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            buy: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
                             /** @enum {string} */
                             status: "Buy" | "Purchased";
                             purchasedQuantity: number;
@@ -13164,6 +13200,15 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            buy: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
                             /** @enum {string} */
                             status: "Buy" | "Purchased";
                             purchasedQuantity: number;
@@ -13314,6 +13359,15 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            buy: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
                             /** @enum {string} */
                             status: "Buy" | "Purchased";
                             purchasedQuantity: number;
@@ -13482,6 +13536,15 @@ export interface operations {
                         displayName: string;
                         requiredQuantity: number;
                         unit: string;
+                        /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                        buy: {
+                            quantity: number | null;
+                            unit: string | null;
+                            packageSize: {
+                                quantity: number;
+                                unit: string;
+                            } | null;
+                        };
                         /** @enum {string} */
                         status: "Buy" | "Purchased";
                         purchasedQuantity: number;
@@ -13747,6 +13810,15 @@ export interface operations {
                         displayName: string;
                         requiredQuantity: number;
                         unit: string;
+                        /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                        buy: {
+                            quantity: number | null;
+                            unit: string | null;
+                            packageSize: {
+                                quantity: number;
+                                unit: string;
+                            } | null;
+                        };
                         /** @enum {string} */
                         status: "Buy" | "Purchased";
                         purchasedQuantity: number;

@@ -1,3 +1,4 @@
+import unitWords from './unit-words.json' with { type: 'json' };
 import type { Messages, ReasonFacts } from './nb';
 import { counter } from './plural';
 
@@ -56,6 +57,7 @@ export const en: Messages = {
   remove: 'Remove',
   optionalOnly: 'Only for optional ingredients',
   inPantry: (q: string) => `${q} in the pantry`,
+  exactNeed: (q: string) => `needs ${q}`,
   weekAsks: (n: number) => count(n, 'The week changed: buy # more thing?', 'The week changed: buy # more things?'),
   applyChanges: 'Yes, update the list',
   complete: 'Done shopping',
@@ -312,7 +314,7 @@ export const en: Messages = {
   acceptInvite: 'Join the household',
   joined: (name: string) => `You are in ${name}.`,
   signInToJoin: 'Sign in or create an account to join.',
-  units: {},
+  units: unitWords.en,
   suggestWeek: 'Suggest the week',
   suggestionsTitle: 'Suggestions for the week',
   suggestionsAbout: 'Nothing is saved yet. Ask for another dish where you like, untick the days you would rather plan yourself, and save the week.',

@@ -1,3 +1,4 @@
+import unitWords from './unit-words.json' with { type: 'json' };
 import { counter } from './plural';
 
 /** What a suggestion's reason may say: the dish's and the day's minutes, and the pantry foods it uses (as one phrase). */
@@ -62,6 +63,7 @@ export const nb = {
   remove: 'Fjern',
   optionalOnly: 'Bare til valgfrie ingredienser',
   inPantry: (q: string) => `${q} i skapet`,
+  exactNeed: (q: string) => `trenger ${q}`,
   weekAsks: (n: number) => `Uka har endret seg: kjøpe ${n} ting til?`,
   applyChanges: 'Ja, oppdater lista',
   complete: 'Ferdig handlet',
@@ -318,7 +320,8 @@ export const nb = {
   acceptInvite: 'Bli med i husholdningen',
   joined: (name: string) => `Du er med i ${name}.`,
   signInToJoin: 'Logg inn eller opprett en konto for å bli med.',
-  units: { pcs: 'stk' } as Record<string, string>,
+  /** The service's unit codes as words, [one, more than one]: the service's own table, written by npm run web:types. */
+  units: unitWords.nb as Record<string, readonly string[]>,
   suggestWeek: 'Foreslå uka',
   suggestionsTitle: 'Forslag til uka',
   suggestionsAbout: 'Ingenting er lagret ennå. Be om en annen rett der du vil, fjern krysset ved dager du vil planlegge selv, og lagre uka.',

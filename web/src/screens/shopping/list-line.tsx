@@ -1,17 +1,22 @@
 import type { ShoppingItem } from '../../api';
-import { amount } from '../../format';
+import { amount, buyAmount } from '../../format';
 import { t } from '../../i18n';
 
 /** One line of the list: its tick box, amount, what it is for, and (for lines put there by hand) a way to remove it. */
 export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: string; closed: boolean; onTick: () => void; onRemove: () => void }) {
   const { item: i, bought, reason, closed } = props;
   const m = t.value;
+  // The exact need beside the amount to buy when rounding to whole pieces or packages made them differ
+  // ("2 stk · trenger 1,75 stk"); a need only written in a larger unit (26 dl as 2,6 l) says nothing more.
+  const need = Math.round((i.requiredQuantity - i.haveQuantity) * 100) / 100;
+  const exact = i.buy.quantity !== null && ((i.buy.unit === i.unit && i.buy.quantity !== need) || i.buy.packageSize !== null) ? need : null;
   return (
     <li class={bought ? 'item done' : 'item'}>
       <label>
         <input type="checkbox" checked={bought} disabled={closed} onChange={props.onTick} />
         <span>
-          {i.displayName} <span class="muted">{amount(i.requiredQuantity, i.unit)}</span>
+          {i.displayName} <span class="muted">{buyAmount(i.buy)}</span>
+          {exact !== null && <span class="muted"> · {m.exactNeed(amount(exact, i.unit))}</span>}
           {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
           {reason !== '' && <span class="reason">{reason}</span>}
           {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}

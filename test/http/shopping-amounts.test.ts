@@ -1,0 +1,44 @@
+/** What to buy for each line of a week's list (the `buy` of a shopping-list item in the OpenAPI document). */
+import { expect } from 'chai';
+import { httpSuite } from '../support/http-suite.js';
+import { addDish, recipeBody, type ShoppingItem } from '../support/shopping.js';
+
+const MONDAY = '2026-05-04';
+
+httpSuite('shopping list: amounts you can buy', { now: new Date('2026-05-04T09:00:00.000Z') }, (server) => {
+  it('rounds pieces and packages up to whole ones, writes mass and volume in steps, and gives no number without an amount', async () => {
+    const h = await server.plannedWeek(MONDAY);
+    const dish = await addDish(
+      h,
+      recipeBody('Taco', 4, [
+        { displayName: 'Agurk', quantity: 1, unit: 'stk' },
+        { displayName: 'Rømme', quantity: 1, unit: 'boks' },
+        { displayName: 'Kjøttdeig', quantity: 400, unit: 'g' },
+        { displayName: 'Melk', quantity: 6, unit: 'dl' },
+        { displayName: 'Tomatpuré', quantity: 1.5, unit: 'ss' },
+        { displayName: 'Salt og pepper', quantity: null, unit: null },
+      ]),
+    );
+    const day = await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: dish.id, portions: 7, note: null });
+    expect(day.status, day.text).to.equal(200);
+    const res = await h.owner.get(h.list);
+    expect(res.status, res.text).to.equal(200);
+    const buyOf = (name: string) => {
+      const item = (res.json.items as (ShoppingItem & { buy: unknown })[]).find((i) => i.displayName === name);
+      return item && { need: [item.requiredQuantity, item.unit], buy: item.buy };
+    };
+    expect(buyOf('Agurk')).to.deep.equal({ need: [1.75, 'pcs'], buy: { quantity: 2, unit: 'pcs', packageSize: null } });
+    expect(buyOf('Rømme')).to.deep.equal({ need: [1.75, 'bx'], buy: { quantity: 2, unit: 'bx', packageSize: null } });
+    expect(buyOf('Kjøttdeig')).to.deep.equal({ need: [700, 'g'], buy: { quantity: 700, unit: 'g', packageSize: null } });
+    expect(buyOf('Melk')).to.deep.equal({ need: [10.5, 'dl'], buy: { quantity: 1.1, unit: 'l', packageSize: null } });
+    expect(buyOf('Tomatpuré')).to.deep.equal({ need: [2.625, 'tbsp'], buy: { quantity: 3, unit: 'tbsp', packageSize: null } });
+    expect(buyOf('Salt og pepper')).to.deep.equal({ need: [0, 'pcs'], buy: { quantity: null, unit: null, packageSize: null } });
+  });
+
+  it('answers a hand-added line with what to buy too: 1600 g is 1.6 kg', async () => {
+    const h = await server.plannedWeek(MONDAY);
+    const added = await h.owner.post(`${h.list}/items`, { displayName: '1600 g hvetemel' });
+    expect(added.status, added.text).to.equal(200);
+    expect(added.json).to.deep.include({ requiredQuantity: 1600, unit: 'g', buy: { quantity: 1.6, unit: 'kg', packageSize: null } });
+  });
+});
