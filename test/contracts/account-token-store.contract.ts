@@ -2,14 +2,13 @@ import { expect } from 'chai';
 import type { AccountToken } from '../../ports/account-token-store.js';
 import type { Backend } from './backends.js';
 import { storeContract } from './suite.js';
-import { at, newAccount } from './fixtures.js';
+import { at, createdAccount } from './fixtures.js';
 
 export function accountTokenStoreContract(backend: Backend): void {
   storeContract(backend, 'AccountTokenStore', (s) => {
     let accountId: string;
     beforeEach(async () => {
-      const a = newAccount();
-      await s.accounts.create(a);
+      const a = await createdAccount(s);
       accountId = a.id;
     });
 

@@ -5,12 +5,11 @@ import type { DeviceSync } from '../../ports/calendar-feed-store.js';
 import type { Backend, Stores } from './backends.js';
 import { ev } from '../support/calendar-events.js';
 import { storeContract } from './suite.js';
-import { at, newAccount, ownedHousehold } from './fixtures.js';
+import { at, createdAccount, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
   const { id, owner, ownerMemberId: ownerMember } = await ownedHousehold(s);
-  const other = newAccount();
-  await s.accounts.create(other);
+  const other = await createdAccount(s);
   const otherMember = await s.households.addMember(id, { id: randomUUID(), displayName: 'Adult', role: 'Adult', accountId: other.id, createdAt: at('2026-01-02T00:00:00.000Z') });
   return { id, owner: { accountId: owner.id, memberId: ownerMember }, other: { accountId: other.id, memberId: otherMember.id } };
 }

@@ -3,13 +3,12 @@ import { expect } from 'chai';
 import type { FeedbackReport } from '../../core/feedback/types.js';
 import type { Backend } from './backends.js';
 import { storeContract } from './suite.js';
-import { at, newAccount } from './fixtures.js';
+import { at, createdAccount } from './fixtures.js';
 
 export function feedbackStoreContract(backend: Backend): void {
   storeContract(backend, 'FeedbackStore', (s) => {
     async function accountWithHousehold() {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const householdId = randomUUID();
       await s.households.create(
         { id: householdId, name: 'Hansen', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], plan: 'Free', createdAt: at('2026-02-01T12:00:00.500Z') },

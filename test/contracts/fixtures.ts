@@ -18,6 +18,13 @@ export const newAccount = (over: Partial<NewAccount> = {}): NewAccount => ({
   ...over,
 });
 
+/** An account made by `newAccount(over)` and created in the store. */
+export async function createdAccount(s: Pick<StoreSet, 'accounts'>, over: Partial<NewAccount> = {}): Promise<NewAccount> {
+  const account = newAccount(over);
+  await s.accounts.create(account);
+  return account;
+}
+
 /**
  * A household with its Owner, a login of its own: what most suites need before they can write household data.
  * `at` is both the household's and the owner's creation time.
@@ -26,8 +33,7 @@ export async function ownedHousehold(
   s: Pick<StoreSet, 'accounts' | 'households'>,
   o: { plan?: Plan; at?: Date } = {},
 ): Promise<{ id: string; owner: NewAccount; ownerMemberId: string }> {
-  const owner = newAccount();
-  await s.accounts.create(owner);
+  const owner = await createdAccount(s);
   const id = randomUUID();
   const ownerMemberId = randomUUID();
   const createdAt = o.at ?? at('2026-01-01T00:00:00.000Z');

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { NewHousehold, NewMember } from '../../ports/household-store.js';
 import type { Backend } from './backends.js';
 import { storeContract } from './suite.js';
-import { at, newAccount } from './fixtures.js';
+import { at, createdAccount } from './fixtures.js';
 
 export function householdStoreContract(backend: Backend): void {
   storeContract(backend, 'HouseholdStore', (s) => {
@@ -29,8 +29,7 @@ export function householdStoreContract(backend: Backend): void {
     });
 
     async function withOwner() {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const h = household();
       const owner = member(account.id);
       const created = await s.households.create(h, owner);
@@ -54,8 +53,7 @@ export function householdStoreContract(backend: Backend): void {
       const { account, h, owner } = await withOwner();
       expect(await s.households.memberByAccount(h.id, account.id)).to.deep.equal({ ...owner, householdId: h.id });
       // Another household of another account: the first account is not its member.
-      const other = newAccount();
-      await s.accounts.create(other);
+      const other = await createdAccount(s);
       const h2 = household({ name: 'Andre' });
       await s.households.create(h2, member(other.id));
       expect(await s.households.memberByAccount(h2.id, account.id)).to.equal(null);
@@ -83,8 +81,7 @@ export function householdStoreContract(backend: Backend): void {
     });
 
     it('round-trips dislikes, unicode and order kept, and replaces them whole', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const h = household({ dislikes: ['Rosenkål', 'koriander'] });
       expect((await s.households.create(h, member(account.id))).dislikes).to.deep.equal(['Rosenkål', 'koriander']);
       expect((await s.households.update(h.id, { dislikes: ['lever'] }, at('2026-02-03T00:00:00.000Z')))?.dislikes).to.deep.equal(['lever']);
@@ -93,8 +90,7 @@ export function householdStoreContract(backend: Backend): void {
     });
 
     it('round-trips the shopping settings given at creation and changes each alone', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const h = household({ sharingOff: true, priceCatalogueOn: false });
       expect(await s.households.create(h, member(account.id))).to.deep.include({ sharingOff: true, priceCatalogueOn: false });
       const on = await s.households.update(h.id, { sharingOff: false }, at('2026-02-03T00:00:00.000Z'));
@@ -107,8 +103,7 @@ export function householdStoreContract(backend: Backend): void {
       const { account, h } = await withOwner();
       const named = await s.households.addMember(h.id, member(null, { displayName: 'Named', role: 'Adult' }));
       const other = household({ name: 'Other' });
-      const otherAccount = newAccount();
-      await s.accounts.create(otherAccount);
+      const otherAccount = await createdAccount(s);
       await s.households.create(other, member(otherAccount.id));
       expect(await s.households.removeMember(other.id, named.id)).to.equal(false);
       expect(await s.households.removeMember(h.id, named.id)).to.equal(true);
@@ -130,8 +125,7 @@ export function householdStoreContract(backend: Backend): void {
     it('lists the memberships of an account with the household name, oldest first', async () => {
       const { account, h, owner } = await withOwner();
       const h2 = household({ name: 'Hytta', createdAt: at('2026-02-05T00:00:00.000Z') });
-      const other = newAccount();
-      await s.accounts.create(other);
+      const other = await createdAccount(s);
       await s.households.create(h2, member(other.id, { createdAt: at('2026-02-05T00:00:00.000Z') }));
       const joined = await s.households.addMember(h2.id, member(account.id, { role: 'Adult', createdAt: at('2026-02-06T00:00:00.000Z') }));
       expect(await s.households.membershipsOf(account.id)).to.deep.equal([
@@ -142,8 +136,7 @@ export function householdStoreContract(backend: Backend): void {
     });
 
     it('pages every household with its members in (createdAt, id) order', async () => {
-      const owner = newAccount();
-      await s.accounts.create(owner);
+      const owner = await createdAccount(s);
       const when = [at('2026-03-01T00:00:00.000Z'), at('2026-02-01T00:00:00.000Z'), at('2026-03-01T00:00:00.000Z')];
       const made = [];
       for (const createdAt of when) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Backend } from './backends.js';
 import { storeContract } from './suite.js';
-import { at, newAccount } from './fixtures.js';
+import { at, createdAccount } from './fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const t0 = at('2026-05-01T10:00:00.000Z');
@@ -14,8 +14,7 @@ export function idempotencyStoreContract(backend: Backend): void {
   storeContract(backend, 'IdempotencyStore', (s) => {
     /** A signed-in login: its session's token hash. */
     async function login(): Promise<string> {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const tokenHash = randomUUID().replace(/-/g, '');
       await s.sessions.create({ tokenHash, accountId: account.id, securityStamp: account.securityStamp, createdAt: t0, expiresAt: at('2026-06-01T00:00:00.000Z') });
       return tokenHash;

@@ -2,13 +2,12 @@ import { expect } from 'chai';
 import type { LinkedIdentity, SignInCode, SignInFlow } from '../../ports/identity-store.js';
 import type { Backend } from './backends.js';
 import { storeContract } from './suite.js';
-import { at, newAccount } from './fixtures.js';
+import { at, createdAccount, newAccount } from './fixtures.js';
 
 const ISSUER = 'https://accounts.example.com';
 
 export function identityStoreContract(backend: Backend): void {
   storeContract(backend, 'IdentityStore', (s) => {
-
     const identity = (accountId: string, over: Partial<LinkedIdentity> = {}): LinkedIdentity => ({
       issuer: ISSUER,
       subject: '1049557729304212345',
@@ -19,8 +18,7 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('round-trips a link, its date included, found by (issuer, subject)', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const input = identity(account.id);
       expect(await s.identities.link(input)).to.equal('linked');
       expect(await s.identities.find(ISSUER, input.subject)).to.deep.equal(input);
@@ -28,15 +26,13 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('keeps a null address', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       await s.identities.link(identity(account.id, { email: null }));
       expect((await s.identities.find(ISSUER, '1049557729304212345'))?.email).to.equal(null);
     });
 
     it('finds only the exact (issuer, subject)', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       await s.identities.link(identity(account.id));
       expect(await s.identities.find('https://other.example.com', '1049557729304212345')).to.equal(null);
       expect(await s.identities.find(ISSUER, '1049557729304212346')).to.equal(null);
@@ -56,8 +52,7 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('lets one account hold several identities, the same subject at two issuers included, oldest first', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const later = identity(account.id, { issuer: 'https://appleid.example.com', createdAt: at('2026-04-03T00:00:00.000Z') });
       const earlier = identity(account.id, { createdAt: at('2026-04-02T00:00:00.000Z') });
       expect(await s.identities.link(later)).to.equal('linked');
@@ -85,8 +80,7 @@ export function identityStoreContract(backend: Backend): void {
     });
 
     it('of two removals at once that would leave no link, one is refused', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const a = identity(account.id);
       const b = identity(account.id, { issuer: 'https://appleid.example.com' });
       await s.identities.link(a);
@@ -111,7 +105,6 @@ export function identityStoreContract(backend: Backend): void {
 
 export function signInFlowStoreContract(backend: Backend): void {
   storeContract(backend, 'SignInFlowStore', (s) => {
-
     const flow = (over: Partial<SignInFlow> = {}): SignInFlow => ({
       stateHash: 'a'.repeat(64),
       provider: 'Google',
@@ -161,7 +154,6 @@ export function signInFlowStoreContract(backend: Backend): void {
 
 export function signInCodeStoreContract(backend: Backend): void {
   storeContract(backend, 'SignInCodeStore', (s) => {
-
     const code = (accountId: string, over: Partial<SignInCode> = {}): SignInCode => ({
       codeHash: 'a'.repeat(64),
       accountId,
@@ -172,8 +164,7 @@ export function signInCodeStoreContract(backend: Backend): void {
     });
 
     it('round-trips a code, dates included, and answers it once', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const input = code(account.id);
       await s.signInCodes.save(input);
       expect(await s.signInCodes.take(input.codeHash)).to.deep.equal(input);
@@ -182,16 +173,14 @@ export function signInCodeStoreContract(backend: Backend): void {
     });
 
     it('gives a code to exactly one of two concurrent takers', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       await s.signInCodes.save(code(account.id));
       const [a, b] = await Promise.all([s.signInCodes.take('a'.repeat(64)), s.signInCodes.take('a'.repeat(64))]);
       expect([a, b].filter((x) => x !== null)).to.deep.equal([code(account.id)]);
     });
 
     it('purges only codes expired before now', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       await s.signInCodes.save(code(account.id, { codeHash: '1'.repeat(64), expiresAt: at('2026-04-01T08:02:00.000Z') }));
       await s.signInCodes.save(code(account.id, { codeHash: '2'.repeat(64), expiresAt: at('2026-04-01T08:04:00.000Z') }));
       expect(await s.signInCodes.deleteExpired(at('2026-04-01T08:03:00.000Z'))).to.equal(1);
@@ -200,8 +189,7 @@ export function signInCodeStoreContract(backend: Backend): void {
     });
 
     it('drops the codes of a deleted account', async () => {
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       await s.signInCodes.save(code(account.id));
       await s.accounts.delete(account.id);
       expect(await s.signInCodes.take('a'.repeat(64))).to.equal(null);

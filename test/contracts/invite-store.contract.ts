@@ -4,7 +4,7 @@ import type { Member } from '../../core/households/types.js';
 import type { Invite, InviteUse } from '../../ports/invite-store.js';
 import type { Backend, Stores } from './backends.js';
 import { storeContract } from './suite.js';
-import { at, newAccount, ownedHousehold } from './fixtures.js';
+import { at, createdAccount, newAccount, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
   const { id, owner } = await ownedHousehold(s);
@@ -55,8 +55,7 @@ export function inviteStoreContract(backend: Backend): void {
       await s.invites.create(invite(id, owner.id, { code: 'EXPIRED00000', expiresAt: at('2026-02-03T00:00:00.000Z') }));
       await s.invites.create(invite(id, owner.id, { code: 'USED00000000' }));
       await s.invites.create(invite(other.id, other.owner.id, { code: 'OTHER0000000' }));
-      const joiner = newAccount();
-      await s.accounts.create(joiner);
+      const joiner = await createdAccount(s);
       expect(await s.invites.accept(use('USED00000000', joiner.id, '2026-02-03T00:00:00.000Z'))).to.include({ accountId: joiner.id });
       const open = await s.invites.listOpen(id, at('2026-02-04T00:00:00.000Z'));
       expect(open.map((i) => i.code)).to.deep.equal(['NEW000000000', 'OLD000000000']);
@@ -66,8 +65,7 @@ export function inviteStoreContract(backend: Backend): void {
       const { owner, id } = await household(s);
       await s.invites.create(invite(id, owner.id));
       const joiners = await Promise.all(Array.from({ length: 4 }, async () => {
-        const a = newAccount();
-        await s.accounts.create(a);
+        const a = await createdAccount(s);
         return a.id;
       }));
       const results = await Promise.all(joiners.map((a) => s.invites.accept(use('ABCDEFGH2345', a, '2026-02-02T00:00:00.000Z'))));
@@ -85,8 +83,7 @@ export function inviteStoreContract(backend: Backend): void {
     it('accepting writes the join and its push together, round-tripping the new member', async () => {
       const { owner, id } = await household(s);
       await s.invites.create(invite(id, owner.id));
-      const a = newAccount();
-      await s.accounts.create(a);
+      const a = await createdAccount(s);
       const u = use('ABCDEFGH2345', a.id, '2026-02-02T08:30:00.125Z', 'Kari');
       const member = await s.invites.accept(u);
       expect(member).to.deep.equal({ ...u.newMember, householdId: id });
@@ -114,11 +111,9 @@ export function inviteStoreContract(backend: Backend): void {
       await s.invites.create(invite(id, owner.id));
       expect(await s.invites.accept(use('ABCDEFGH2345', owner.id, '2026-02-02T00:00:00.000Z'))).to.equal('member-already');
       expect((await s.invites.byCode('ABCDEFGH2345'))?.usedAt).to.equal(null);
-      const a = newAccount();
-      await s.accounts.create(a);
+      const a = await createdAccount(s);
       await s.invites.accept(use('ABCDEFGH2345', a.id, '2026-02-02T00:00:00.000Z'));
-      const b = newAccount();
-      await s.accounts.create(b);
+      const b = await createdAccount(s);
       expect(await s.invites.accept(use('ABCDEFGH2345', b.id, '2026-02-03T00:00:00.000Z'))).to.equal('code-used');
       expect(await s.invites.accept(use('NOSUCHCODE00', b.id, '2026-02-03T00:00:00.000Z'))).to.equal('code-used');
       expect(await s.households.memberByAccount(id, b.id)).to.equal(null);
@@ -130,8 +125,7 @@ export function inviteStoreContract(backend: Backend): void {
       await s.invites.create(invite(id, owner.id));
       const taken = randomUUID();
       await s.pushOutbox.record({ id: taken, householdId: id, event: { kind: 'member-joined', memberId: randomUUID(), displayName: 'X', actorAccountId: owner.id }, createdAt: at('2026-02-01T00:00:00.000Z') });
-      const a = newAccount();
-      await s.accounts.create(a);
+      const a = await createdAccount(s);
       let refused = false;
       await s.invites.accept(use('ABCDEFGH2345', a.id, '2026-02-02T00:00:00.000Z', 'Joiner', taken)).catch(() => (refused = true));
       expect(refused).to.equal(true);

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { MAILING_LISTS, type LinkPurpose, type ListedAddress, type ListToken, type MailingList, type MailingListStore } from '../../ports/mailing-list-store.js';
 import type { Backend, Stores } from './backends.js';
 import { storeContract } from './suite.js';
-import { at, newAccount } from './fixtures.js';
+import { at, createdAccount } from './fixtures.js';
 
 const T0 = '2026-04-01T10:00:00.123Z';
 export const hash = () => randomBytes(32).toString('hex');
@@ -227,8 +227,7 @@ function lastingLinksContract({ l: store, mail }: ListUnderTest): void {
 function noAccountsContract({ s, l: store, mail }: ListUnderTest): void {
   it('links no accounts', async () => {
     const l = store();
-    const account = newAccount();
-    await s().accounts.create(account);
+    const account = await createdAccount(s());
     const row = address({ email: account.email!.toLowerCase() });
     await l.add(row, mail());
     expect(await l.linkAccount(row.email, account.id)).to.equal(false);
@@ -241,8 +240,7 @@ function noAccountsContract({ s, l: store, mail }: ListUnderTest): void {
 function accountsContract({ s: stores, l: list, mail }: ListUnderTest): void {
   /** An address that is an account's (the account exists, as the foreign key wants). */
   async function ofAccount() {
-    const account = newAccount();
-    await stores().accounts.create(account);
+    const account = await createdAccount(stores());
     const row = address({ email: account.email!.toLowerCase() });
     await list().add(row, mail());
     expect(await list().linkAccount(row.email, account.id)).to.equal(true);

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { NewReferralCode } from '../../ports/referral-code-store.js';
 import type { Backend } from './backends.js';
 import { storeContract } from './suite.js';
-import { at, newAccount, ownedHousehold } from './fixtures.js';
+import { at, createdAccount, newAccount, ownedHousehold } from './fixtures.js';
 
 let counter = 0;
 /** Distinct codes of the referral shape, unique per run. */
@@ -64,8 +64,7 @@ export function referralCodeStoreContract(backend: Backend): void {
 
     it("redeems an unused code of any household once for the registering account, and frees its slot", async () => {
       const h = await household();
-      const newcomer = newAccount();
-      await s.accounts.create(newcomer);
+      const newcomer = await createdAccount(s);
       const [code] = await s.referralCodes.addToFreeSlots(h, batch([0]));
       const spent = await s.referralCodes.redeem(code!.code, newcomer.id, at('2026-05-06T07:30:00.789Z'));
       expect(spent).to.deep.equal({ ...code, slot: null, usedAt: at('2026-05-06T07:30:00.789Z'), usedBy: newcomer.id });
@@ -94,8 +93,7 @@ export function referralCodeStoreContract(backend: Backend): void {
 
     it('keeps a code spent when the account that redeemed it is deleted', async () => {
       const h = await household();
-      const newcomer = newAccount();
-      await s.accounts.create(newcomer);
+      const newcomer = await createdAccount(s);
       const [code] = await s.referralCodes.addToFreeSlots(h, batch([0]));
       await s.referralCodes.redeem(code!.code, newcomer.id, at('2026-05-06T07:30:00.000Z'));
       await s.accounts.delete(newcomer.id);

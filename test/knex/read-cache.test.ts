@@ -10,7 +10,7 @@ import type { Database } from '../../adapters/knex/database.js';
 import { runWithMetrics, type RequestMetrics } from '../../adapters/observability/request-context.js';
 import { knexStores } from '../../bootstrap/stores.js';
 import type { Session } from '../../core/accounts/types.js';
-import { at, newAccount, ownedHousehold } from '../contracts/fixtures.js';
+import { at, createdAccount, newAccount, ownedHousehold } from '../contracts/fixtures.js';
 import { databaseKinds, withTwoConnections } from '../support/databases.js';
 import { milkBought } from '../support/pantry.js';
 
@@ -307,8 +307,7 @@ for (const kind of databaseKinds()) {
 
     async function signedIn(db: Database) {
       const s = knexStores(db.knex);
-      const account = newAccount();
-      await s.accounts.create(account);
+      const account = await createdAccount(s);
       const input = session(account.id, account.securityStamp);
       await s.sessions.create(input);
       return { s, account, session: input };

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { walSync, walSyncOf } from '../../adapters/knex/wal-sync.js';
 import { knexStores } from '../../bootstrap/stores.js';
 import { databaseKinds, withDatabase } from '../support/databases.js';
-import { newAccount } from '../contracts/fixtures.js';
+import { createdAccount, newAccount } from '../contracts/fixtures.js';
 
 /** A WAL "file" whose flushes wait until the test lets each one finish. */
 function heldFile() {
@@ -178,8 +178,7 @@ describe('SQLite stores and group commit', () => {
   it('flushes the real WAL file with fdatasync by default', async () => {
     await withDatabase(sqlite, async (db, database) => {
       const stores = knexStores(db.knex);
-      const account = newAccount();
-      await stores.accounts.create(account);
+      const account = await createdAccount(stores);
       if (database.target.kind !== 'sqlite') throw new Error('sqlite expected');
       expect(existsSync(`${database.target.filename}-wal`)).to.equal(true);
       const sync = walSyncOf(db.knex)!;
