@@ -22,7 +22,7 @@ import {
 } from '../../core/recipes/recipes.js';
 import type { Recipe } from '../../core/recipes/types.js';
 import type { Result } from '../../core/kernel/result.js';
-import { onionSoup, onions, onionsRead, tomatoes, tomatoSoup } from '../support/recipes.js';
+import { onionSoup, onionSoupRead, onions, tomatoes, tomatoSoup } from '../support/recipes.js';
 import { person, storedHousehold } from './support.js';
 
 const line = (over: Partial<IngredientInput> = {}): IngredientInput => ({ ...tomatoes, ...over });
@@ -64,7 +64,13 @@ function world() {
   async function join(householdId: string, who: Account, role: HouseholdRole) {
     await deps.households.addMember(householdId, { id: randomUUID(), displayName: who.displayName, role, accountId: who.id, createdAt: clock.now() });
   }
-  return { t, deps, clock, household, join, fetched };
+  /** Kari's household and Per's, each its Owner. */
+  async function kariAndPer() {
+    const kari = person('kari');
+    const per = person('per');
+    return { kari, per, h: await household(kari), other: await household(per) };
+  }
+  return { t, deps, clock, household, join, fetched, kariAndPer };
 }
 
 describe('recipes (domain)', () => {
@@ -88,11 +94,8 @@ describe('recipes (domain)', () => {
   });
 
   it("refuses another household's recipe as a base, and an unknown one", async () => {
-    const { deps, household } = world();
-    const kari = person('kari');
-    const per = person('per');
-    const h = await household(kari);
-    const other = await household(per);
+    const { deps, kariAndPer } = world();
+    const { kari, per, h, other } = await kariAndPer();
     const theirs = value(await createRecipe(deps, per, other, recipe({ title: 'Deres pizzadeig' })));
     expect(await createRecipe(deps, kari, h, recipe({ ingredients: [line({ baseRecipeId: theirs.id })] }))).to.deep.equal({
       ok: false,
@@ -138,11 +141,7 @@ describe('recipes (domain)', () => {
     expect(replaced).to.deep.equal({
       id: r.id,
       householdId: h,
-      ...onionSoup(),
-      ingredients: [onionsRead()],
-      sourceUrl: null,
-      imageUrl: null,
-      image: null,
+      ...onionSoupRead(),
       createdAt: r.createdAt,
       updatedAt: clock.now(),
     });
@@ -179,11 +178,8 @@ describe('recipes (domain)', () => {
   });
 
   it('pages by title with cursors bound to the household and the filter', async () => {
-    const { deps, household } = world();
-    const kari = person('kari');
-    const per = person('per');
-    const h = await household(kari);
-    const other = await household(per);
+    const { deps, kariAndPer } = world();
+    const { kari, per, h, other } = await kariAndPer();
     for (const title of ['pizza', 'Pasta', 'Ærtesuppe', 'lasagne', 'Pizza bianca']) await createRecipe(deps, kari, h, recipe({ title }));
     await createRecipe(deps, per, other, recipe({ title: 'Pizza' }));
     const seen: Recipe[] = [];

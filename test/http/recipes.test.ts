@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Client } from '../support/client.js';
 import { httpSuite } from '../support/http-suite.js';
-import { onionSoup, onions, onionsRead, tomatoes, tomatoSoup } from '../support/recipes.js';
+import { onionSoup, onionSoupRead, onions, tomatoes, tomatoSoup } from '../support/recipes.js';
 
 const ingredient = (over: Record<string, unknown> = {}) => ({ ...tomatoes, ...over });
 
@@ -190,11 +190,7 @@ httpSuite('recipes over HTTP', {}, (server) => {
     expect(res.status, res.text).to.equal(200);
     expect(res.json).to.deep.equal({
       id: r.id,
-      ...onionSoup(),
-      ingredients: [onionsRead()],
-      sourceUrl: null,
-      imageUrl: null,
-      image: null,
+      ...onionSoupRead(),
       createdAt: r.createdAt,
       updatedAt: res.json.updatedAt,
     });
