@@ -38,17 +38,20 @@ interface Reply {
   readonly text: string;
 }
 
+/** A response handler that reads the reply whole, then resolves with it. */
+const readReply = (resolve: (r: Reply) => void, reject: (e: Error) => void) => (res: http.IncomingMessage) => {
+  let text = '';
+  res.setEncoding('utf8').on('data', (c: string) => (text += c));
+  res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+  res.on('error', reject);
+};
+
 /** One request on a connection of its own (no pooling, so nothing lingers on the server). */
 function request(port: number, method: string, path: string, body?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port, method, path, agent: false, headers: body !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } : {} },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-        res.on('error', reject);
-      },
+      readReply(resolve, reject),
     );
     req.on('error', reject);
     req.end(body);
@@ -186,12 +189,7 @@ describe('the process (bootstrap/main.ts)', function () {
             agent: false,
             headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
           },
-          (res) => {
-            let text = '';
-            res.setEncoding('utf8').on('data', (c: string) => (text += c));
-            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-            res.on('error', reject);
-          },
+          readReply(resolve, reject),
         );
         req.on('error', reject);
       });
