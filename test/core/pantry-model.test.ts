@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { aisleOf, bestBeforeEnds, compareRows, countsUntil, decayedConfidence, mergeTargets, pantryRowsOf } from '../../core/pantry/model.js';
+import { mulberry32 } from '../../core/kernel/seeded.js';
 import { LIVE_GROUPS, matchingRows, rowFilter, summaryOf } from '../../core/pantry/inventory.js';
 import { INVENTORY_GROUPS, OBSERVATION_TYPES, STORAGE_LOCATIONS, type PantryObservation, type PantryRow } from '../../core/pantry/types.js';
 import { milkBought } from '../support/pantry.js';
@@ -234,13 +235,6 @@ describe('pantry model', () => {
     });
 
     describe('properties over seeded random logs', () => {
-      // A small deterministic generator (mulberry32): the same seed, the same logs.
-      const rng = (seed: number) => () => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
       const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
       const KEYS = ['melk', 'lettmelk', 'ost', 'ris', 'kyllingfilet', 'tomat', 'brød', 'erter', 'is', 'salt', 'eple', 'kaffe'];
       function randomLog(r: () => number): { log: PantryObservation[]; merges: { fromKey: string; toKey: string }[] } {
@@ -262,7 +256,8 @@ describe('pantry model', () => {
 
       for (let seed = 1; seed <= 40; seed++) {
         it(`seed ${seed}: sorted unique rows; summary totals add up; pages partition the list`, () => {
-          const r = rng(seed);
+          // A deterministic generator: the same seed, the same logs.
+          const r = mulberry32(seed);
           const { log, merges } = randomLog(r);
           const rows = rowsOf(log, merges);
           expect(new Set(rows.map((x) => x.foodKey)).size).to.equal(rows.length);
