@@ -13,6 +13,15 @@ const token = () => randomUUID().replace(/-/g, '') + 'Ab_-';
 
 export function dinnerCalendarStoreContract(backend: Backend): void {
   storeContract(backend, 'DinnerCalendarStore', (s) => {
+    /** Two households, the first with a link made on 1 March (its token `t`). */
+    async function oneLinked() {
+      const h = await household(s);
+      const other = await household(s);
+      const t = token();
+      await s.dinnerCalendars.ensure(h, t, at('2026-03-01T10:00:00.000Z'));
+      return { h, other, t };
+    }
+
     it('makes a household\'s link once and round-trips it, dates with milliseconds', async () => {
       const h = await household(s);
       expect(await s.dinnerCalendars.linkOf(h)).to.equal(null);
@@ -43,10 +52,7 @@ export function dinnerCalendarStoreContract(backend: Backend): void {
     });
 
     it('turns a link off (null token), and keeps it off for ensure; several households may be off at once', async () => {
-      const h = await household(s);
-      const other = await household(s);
-      const t = token();
-      await s.dinnerCalendars.ensure(h, t, at('2026-03-01T10:00:00.000Z'));
+      const { h, other, t } = await oneLinked();
       const off = await s.dinnerCalendars.replace(h, null, at('2026-03-02T10:00:00.000Z'));
       expect(off.token).to.equal(null);
       expect(await s.dinnerCalendars.householdOf(t)).to.equal(null);
@@ -62,10 +68,7 @@ export function dinnerCalendarStoreContract(backend: Backend): void {
     });
 
     it('scopes links by household and drops them with the household', async () => {
-      const h = await household(s);
-      const other = await household(s);
-      const t = token();
-      await s.dinnerCalendars.ensure(h, t, at('2026-03-01T10:00:00.000Z'));
+      const { h, other, t } = await oneLinked();
       expect(await s.dinnerCalendars.linkOf(other)).to.equal(null);
       expect(await s.dinnerCalendars.householdOf(t.toLowerCase() === t ? t.toUpperCase() : t.toLowerCase())).to.equal(null);
       await s.households.delete(h);
