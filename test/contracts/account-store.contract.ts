@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, newAccount } from './fixtures.js';
 
 export function accountStoreContract(backend: Backend): void {
-  storeContract(backend, 'AccountStore', (s) => {
+  storeSuite(backend, 'AccountStore', (s) => {
     it('round-trips an account, dates and booleans included', async () => {
       const input = newAccount({ email: 'Kari@Example.com' });
       const created = await s.accounts.create(input);

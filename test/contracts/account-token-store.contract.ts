@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { AccountToken } from '../../ports/account-token-store.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount } from './fixtures.js';
 
 export function accountTokenStoreContract(backend: Backend): void {
-  storeContract(backend, 'AccountTokenStore', (s) => {
+  storeSuite(backend, 'AccountTokenStore', (s) => {
     let accountId: string;
     beforeEach(async () => {
       const a = await createdAccount(s);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 export function aiQuotaStoreContract(backend: Backend): void {
-  storeContract(backend, 'AiQuotaStore', (s) => {
+  storeSuite(backend, 'AiQuotaStore', (s) => {
     const now = at('2026-11-20T12:00:00.000Z');
 
     it('counts calls per household and month up to the limit', async () => {

@@ -5,7 +5,7 @@ import type { BillingEventType, Stamp, SubscriptionChange, SubscriptionState } f
 import type { Plan } from '../../core/households/types.js';
 import type { AppliedEvent } from '../../ports/billing-store.js';
 import type { Backend, Stores } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores, plan: Plan = 'Free') {
@@ -42,7 +42,7 @@ const fullState = (sub: string, householdId: string | null, over: Partial<Subscr
 });
 
 export function billingStoreContract(backend: Backend): void {
-  storeContract(backend, 'BillingStore', (s) => {
+  storeSuite(backend, 'BillingStore', (s) => {
     it('round-trips a subscription with every part, dates and booleans included', async () => {
       const h = await household(s);
       const sub = subscriptionId();

@@ -4,7 +4,7 @@ import type { DeviceFeed, IcsFeed } from '../../core/calendar/types.js';
 import type { DeviceSync } from '../../ports/calendar-feed-store.js';
 import type { Backend, Stores } from './backends.js';
 import { ev } from '../support/calendar-events.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -38,7 +38,7 @@ const sync = (who: { accountId: string; memberId: string }, over: Partial<Device
 });
 
 export function calendarFeedStoreContract(backend: Backend): void {
-  storeContract(backend, 'CalendarFeedStore', (s) => {
+  storeSuite(backend, 'CalendarFeedStore', (s) => {
     it('round-trips an ICS feed and a device feed with its events (dates, nulls, booleans, order kept)', async () => {
       const h = await household(s);
       const feed = ics(h.id);

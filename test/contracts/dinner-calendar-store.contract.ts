@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Backend, Stores } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -12,7 +12,7 @@ async function household(s: Stores) {
 const token = () => randomUUID().replace(/-/g, '') + 'Ab_-';
 
 export function dinnerCalendarStoreContract(backend: Backend): void {
-  storeContract(backend, 'DinnerCalendarStore', (s) => {
+  storeSuite(backend, 'DinnerCalendarStore', (s) => {
     /** Two households, the first with a link made on 1 March (its token `t`). */
     async function oneLinked() {
       const h = await household(s);

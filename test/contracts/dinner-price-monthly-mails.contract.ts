@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { ListedAddress, ListToken } from '../../ports/mailing-list-store.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at } from './fixtures.js';
 import { address as subscriber, hash } from './mailing-list-store.contract.js';
 
@@ -13,7 +13,7 @@ const mailTokens = (): ListToken[] => [
 
 /** The dinner-price list's monthly mails, over the list of mailing-list-store.contract.ts. */
 export function dinnerPriceMonthlyMailsContract(backend: Backend): void {
-  storeContract(backend, 'DinnerPriceMonthlyMails', (s) => {
+  storeSuite(backend, 'DinnerPriceMonthlyMails', (s) => {
     const confirmedAt = at('2026-03-10T08:00:00.000Z');
     const unsubscribeToken = (): ListToken[] => [{ tokenHash: hash(), purpose: 'unsubscribe', expiresAt: null }];
     const claim = (id: string, month = '2026-03', tokens = unsubscribeToken()) =>

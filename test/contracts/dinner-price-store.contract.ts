@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { DinnerPriceMeasurement } from '../../core/dinnerprices/types.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at } from './fixtures.js';
 
 export const measurement = (over: Partial<DinnerPriceMeasurement> = {}): DinnerPriceMeasurement => ({
@@ -22,7 +22,7 @@ export const measurement = (over: Partial<DinnerPriceMeasurement> = {}): DinnerP
 });
 
 export function dinnerPriceStoreContract(backend: Backend): void {
-  storeContract(backend, 'DinnerPriceStore', (s) => {
+  storeSuite(backend, 'DinnerPriceStore', (s) => {
     it('round-trips a measurement: a uint32 seed, fractions, dates with milliseconds, and nulls', async () => {
       const m = measurement();
       expect(await s.dinnerPrices.recordMeasurement(m)).to.equal(true);

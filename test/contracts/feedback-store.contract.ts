@@ -2,11 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { FeedbackReport } from '../../core/feedback/types.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount } from './fixtures.js';
 
 export function feedbackStoreContract(backend: Backend): void {
-  storeContract(backend, 'FeedbackStore', (s) => {
+  storeSuite(backend, 'FeedbackStore', (s) => {
     async function accountWithHousehold() {
       const account = await createdAccount(s);
       const householdId = randomUUID();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { FoodProduct, Receipt } from '../../core/food/types.js';
 import type { Backend, Stores } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 export const product = (id: string, over: Partial<FoodProduct> = {}): FoodProduct => ({
@@ -26,7 +26,7 @@ async function household(s: Stores): Promise<string> {
 }
 
 export function foodTableStoreContract(backend: Backend): void {
-  storeContract(backend, 'FoodTableStore', (s) => {
+  storeSuite(backend, 'FoodTableStore', (s) => {
     it('round-trips products with their prices, a null EAN and a null Nutri-Score', async () => {
       const a = product('1');
       const b = product('2', { ean: null, name: 'Bananer løsvekt', foodKey: 'banan', foodGroup: 'Fruit', novaGroup: 4, nutriScore: null, prices: [] });
@@ -86,7 +86,7 @@ const receipt = (householdId: string, purchasedAt: string, over: Partial<Receipt
 });
 
 export function receiptStoreContract(backend: Backend): void {
-  storeContract(backend, 'ReceiptStore', (s) => {
+  storeSuite(backend, 'ReceiptStore', (s) => {
     it('round-trips the lines of a receipt, scoped to the household', async () => {
       const h = await household(s);
       const other = await household(s);

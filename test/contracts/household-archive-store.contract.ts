@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { HouseholdArchive } from '../../ports/household-archive.js';
 import type { Ingredient } from '../../core/recipes/types.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,7 +38,7 @@ const line = (displayName: string, over: Partial<Ingredient> = {}): Ingredient =
 });
 
 export function householdArchiveStoreContract(backend: Backend): void {
-  storeContract(backend, 'HouseholdArchiveStore', (s) => {
+  storeSuite(backend, 'HouseholdArchiveStore', (s) => {
     /** A household with something in every part the archive carries. */
     async function filled() {
       const { id: h, ownerMemberId } = await ownedHousehold(s);

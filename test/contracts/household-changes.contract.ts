@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { HouseholdChange } from '../../ports/household-changes.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const t0 = at('2026-05-01T10:00:00.000Z');
@@ -17,7 +17,7 @@ async function hears(heard: HouseholdChange[], wanted: (c: HouseholdChange) => b
 }
 
 export function householdChangesContract(backend: Backend): void {
-  storeContract(backend, 'HouseholdChangeFeed', (s) => {
+  storeSuite(backend, 'HouseholdChangeFeed', (s) => {
     const stops: (() => void)[] = [];
     afterEach(() => {
       for (const stop of stops.splice(0)) stop();

@@ -3,13 +3,13 @@ import { expect } from 'chai';
 import type { MealEvent } from '../../core/events/types.js';
 import type { RecipeContent } from '../../core/recipes/types.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const recipe = (title: string): RecipeContent => ({ title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], sourceUrl: null, imageUrl: null });
 
 export function householdRevisionsContract(backend: Backend): void {
-  storeContract(backend, 'HouseholdRevisions', (s) => {
+  storeSuite(backend, 'HouseholdRevisions', (s) => {
     async function household() {
       const { id, owner } = await ownedHousehold(s);
       return { id, owner };

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { NewHousehold, NewMember } from '../../ports/household-store.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount } from './fixtures.js';
 
 export function householdStoreContract(backend: Backend): void {
-  storeContract(backend, 'HouseholdStore', (s) => {
+  storeSuite(backend, 'HouseholdStore', (s) => {
     const household = (over: Partial<NewHousehold> = {}): NewHousehold => ({
       id: randomUUID(),
       name: 'Familien Hansen',

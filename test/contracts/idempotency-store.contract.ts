@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount } from './fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -11,7 +11,7 @@ const tick = { request: 'PATCH /api/v1/households/h/shopping-items/i', fingerpri
 const answer = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"status":"Purchased","name":"Brød ✓"}' };
 
 export function idempotencyStoreContract(backend: Backend): void {
-  storeContract(backend, 'IdempotencyStore', (s) => {
+  storeSuite(backend, 'IdempotencyStore', (s) => {
     /** A signed-in login: its session's token hash. */
     async function login(): Promise<string> {
       const account = await createdAccount(s);

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { LinkedIdentity, SignInCode, SignInFlow } from '../../ports/identity-store.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount, newAccount } from './fixtures.js';
 
 const ISSUER = 'https://accounts.example.com';
 
 export function identityStoreContract(backend: Backend): void {
-  storeContract(backend, 'IdentityStore', (s) => {
+  storeSuite(backend, 'IdentityStore', (s) => {
     const identity = (accountId: string, over: Partial<LinkedIdentity> = {}): LinkedIdentity => ({
       issuer: ISSUER,
       subject: '1049557729304212345',
@@ -104,7 +104,7 @@ export function identityStoreContract(backend: Backend): void {
 }
 
 export function signInFlowStoreContract(backend: Backend): void {
-  storeContract(backend, 'SignInFlowStore', (s) => {
+  storeSuite(backend, 'SignInFlowStore', (s) => {
     const flow = (over: Partial<SignInFlow> = {}): SignInFlow => ({
       stateHash: 'a'.repeat(64),
       provider: 'Google',
@@ -153,7 +153,7 @@ export function signInFlowStoreContract(backend: Backend): void {
 }
 
 export function signInCodeStoreContract(backend: Backend): void {
-  storeContract(backend, 'SignInCodeStore', (s) => {
+  storeSuite(backend, 'SignInCodeStore', (s) => {
     const code = (accountId: string, over: Partial<SignInCode> = {}): SignInCode => ({
       codeHash: 'a'.repeat(64),
       accountId,

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Member } from '../../core/households/types.js';
 import type { Invite, InviteUse } from '../../ports/invite-store.js';
 import type { Backend, Stores } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount, newAccount, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -26,7 +26,7 @@ const use = (code: string, accountId: string, when: string, name = 'Joiner', pus
 });
 
 export function inviteStoreContract(backend: Backend): void {
-  storeContract(backend, 'InviteStore', (s) => {
+  storeSuite(backend, 'InviteStore', (s) => {
     const invite = (householdId: string, createdBy: string, over: Partial<Invite> = {}): Omit<Invite, 'usedAt' | 'usedBy'> => ({
       code: 'ABCDEFGH2345',
       householdId,
@@ -180,7 +180,7 @@ export function inviteStoreContract(backend: Backend): void {
 }
 
 export function pushOutboxContract(backend: Backend): void {
-  storeContract(backend, 'PushOutbox', (s) => {
+  storeSuite(backend, 'PushOutbox', (s) => {
     it('keeps events until they are marked sent, oldest first, and drops those of a deleted household', async () => {
       const { id } = await household(s);
       const gone = await household(s);

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at } from './fixtures.js';
 
 const RULE = { attempts: 3, windowMs: 60_000, lockMs: 300_000 };
 
 export function loginThrottleContract(backend: Backend): void {
-  storeContract(backend, 'LoginThrottle', (s) => {
+  storeSuite(backend, 'LoginThrottle', (s) => {
     it('locks a key when the failures within the window reach the limit, until the lock runs out', async () => {
       const t0 = at('2026-07-01T12:00:00.000Z');
       expect(await s.loginThrottle.lockedUntil('k', t0)).to.equal(null);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { MAILING_LISTS, type LinkPurpose, type ListedAddress, type ListToken, type MailingList, type MailingListStore } from '../../ports/mailing-list-store.js';
 import type { Backend, Stores } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount } from './fixtures.js';
 
 const T0 = '2026-04-01T10:00:00.123Z';
@@ -46,7 +46,7 @@ interface ListUnderTest extends ReturnType<typeof listOf> {
 /** Every double-opt-in list (ports/mailing-list-store.ts) keeps this contract; then each its own rules. */
 export function mailingListStoreContract(backend: Backend): void {
   for (const list of Object.keys(MAILING_LISTS) as MailingList[]) {
-    storeContract(backend, `MailingListStore '${list}'`, (s) => {
+    storeSuite(backend, `MailingListStore '${list}'`, (s) => {
       const kit = listOf(list);
       const t: ListUnderTest = { ...kit, s: () => s, l: () => kit.store(s) };
       everyListContract(t);

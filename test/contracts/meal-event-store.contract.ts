@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { MealEvent, MealEventParticipant } from '../../core/events/types.js';
 import type { Backend, Stores } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -46,7 +46,7 @@ const event = (householdId: string, over: Partial<MealEvent> = {}): MealEvent =>
 });
 
 export function mealEventStoreContract(backend: Backend): void {
-  storeContract(backend, 'MealEventStore', (s) => {
+  storeSuite(backend, 'MealEventStore', (s) => {
     it('round-trips an event with member and guest rows, avoids, nulls, dates and booleans, participants in order', async () => {
       const h = await household(s);
       const full = event(h.id, {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { PantryMerge, PantryMergeRejection, UnitWeight } from '../../core/pantry/types.js';
 import type { Backend, Stores } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores): Promise<string> {
@@ -28,7 +28,7 @@ const rejection = (householdId: string, keyA: string, keyB: string, decidedAt = 
 });
 
 export function pantryMergeStoreContract(backend: Backend): void {
-  storeContract(backend, 'PantryMergeStore', (s) => {
+  storeSuite(backend, 'PantryMergeStore', (s) => {
     it('round-trips a merge with its names and date, scoped to the household', async () => {
       const h = await household(s);
       const other = await household(s);
@@ -178,7 +178,7 @@ export function pantryMergeStoreContract(backend: Backend): void {
 }
 
 export function unitWeightStoreContract(backend: Backend): void {
-  storeContract(backend, 'UnitWeightStore', (s) => {
+  storeSuite(backend, 'UnitWeightStore', (s) => {
     const weight = (householdId: string, foodKey: string, unit: string, grams: number, updatedAt = at('2026-05-04T09:00:00.123Z')): UnitWeight => ({
       householdId,
       foodKey,

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Backend, Stores } from './backends.js';
 import { milkBought } from '../support/pantry.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores): Promise<string> {
@@ -15,7 +15,7 @@ const observation = (householdId: string, over: Partial<PantryObservation> = {})
   milkBought(randomUUID(), householdId, at('2026-05-04T09:00:00.123Z'), over);
 
 export function pantryObservationStoreContract(backend: Backend): void {
-  storeContract(backend, 'PantryObservationStore', (s) => {
+  storeSuite(backend, 'PantryObservationStore', (s) => {
     it('round-trips observations with every field set and every field null', async () => {
       const h = await household(s);
       const full = observation(h, {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Backend, Stores } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 async function household(s: Stores) {
@@ -12,7 +12,7 @@ async function household(s: Stores) {
 const fresh = () => ({ planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-11-20T10:00:00.500Z') });
 
 export function planStoreContract(backend: Backend): void {
-  storeContract(backend, 'PlanStore', (s) => {
+  storeSuite(backend, 'PlanStore', (s) => {
     it('makes a week\'s plan with its seven days once, and round-trips it', async () => {
       const h = await household(s);
       const f = fresh();

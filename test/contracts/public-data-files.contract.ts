@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { PublicDataFile } from '../../ports/public-data-files.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at } from './fixtures.js';
 
 const fileOf = (name: string, bytes: Uint8Array, builtAt: string): PublicDataFile => ({
@@ -16,7 +16,7 @@ const fileOf = (name: string, bytes: Uint8Array, builtAt: string): PublicDataFil
 const plain = (f: PublicDataFile | null) => f && { ...f, bytes: Buffer.from(f.bytes).toString('hex') };
 
 export function publicDataFilesContract(backend: Backend): void {
-  storeContract(backend, 'PublicDataFiles', (s) => {
+  storeSuite(backend, 'PublicDataFiles', (s) => {
     it('knows no file before one is put', async () => {
       expect(await s.publicDataFiles.get('food-db-derived.jsonl.gz')).to.equal(null);
       expect(await s.publicDataFiles.head('food-db-derived.jsonl.gz')).to.equal(null);

@@ -4,14 +4,14 @@ import { DEFAULT_SWITCHES } from '../../core/push/types.js';
 import type { NewDelivery } from '../../ports/push-delivery-store.js';
 import type { OutboxEntry } from '../../ports/push-outbox.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const T0 = '2026-04-01T08:00:00.000Z';
 const plus = (ms: number, from = T0) => new Date(at(from).getTime() + ms);
 
 export function pushDeliveryStoreContract(backend: Backend): void {
-  storeContract(backend, 'PushDeliveryStore', (s) => {
+  storeSuite(backend, 'PushDeliveryStore', (s) => {
     /** A household of one login with one device, and an outbox entry of it. */
     async function setup(token = `token${randomUUID().slice(0, 8)}`) {
       const { id: householdId, owner } = await ownedHousehold(s, { at: at(T0) });

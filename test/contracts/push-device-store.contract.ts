@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import { DEFAULT_SWITCHES, type PushSwitches } from '../../core/push/types.js';
 import type { DeviceRegistration } from '../../ports/push-device-store.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount } from './fixtures.js';
 
 const OFF: PushSwitches = { listChanges: false, householdNews: false, runDone: false, reminders: false };
 
 export function pushDeviceStoreContract(backend: Backend): void {
-  storeContract(backend, 'PushDeviceStore', (s) => {
+  storeSuite(backend, 'PushDeviceStore', (s) => {
     const login = async () => {
       const a = await createdAccount(s);
       return a.id;

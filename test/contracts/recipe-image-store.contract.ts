@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { RecipeContent } from '../../core/recipes/types.js';
 import type { RecipeImage } from '../../ports/recipe-image.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const content: RecipeContent = { title: 'Taco', servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], sourceUrl: null, imageUrl: 'https://img.example/taco.webp' };
@@ -13,7 +13,7 @@ const bytes = Uint8Array.from({ length: 1024 }, (_, i) => (i * 7) % 256);
 const image = (over: Partial<RecipeImage> = {}): RecipeImage => ({ sourceUrl: 'https://img.example/taco.webp', mediaType: 'image/webp', bytes, etag: '"abc"', ...over });
 
 export function recipeImageStoreContract(backend: Backend): void {
-  storeContract(backend, 'RecipeImageStore', (s) => {
+  storeSuite(backend, 'RecipeImageStore', (s) => {
     async function recipe() {
       const { id: h } = await ownedHousehold(s, { at: at('2026-02-01T12:00:00.500Z') });
       const id = randomUUID();

@@ -4,7 +4,7 @@ import type { Ingredient, Recipe, RecipeContent } from '../../core/recipes/types
 import type { RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import type { Backend } from './backends.js';
 import { tomatoes } from '../support/recipes.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const line = (over: Partial<Ingredient> = {}): Ingredient => ({ ...tomatoes, foodKey: 'tomat', ...over });
@@ -27,7 +27,7 @@ const isRecipe = (x: Recipe | RecipeWriteRefusal | null): Recipe => {
 };
 
 export function recipeStoreContract(backend: Backend): void {
-  storeContract(backend, 'RecipeStore', (s) => {
+  storeSuite(backend, 'RecipeStore', (s) => {
     async function household() {
       const { id } = await ownedHousehold(s, { at: at('2026-02-01T12:00:00.500Z') });
       return id;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { NewReferralCode } from '../../ports/referral-code-store.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount, newAccount, ownedHousehold } from './fixtures.js';
 
 let counter = 0;
@@ -10,7 +10,7 @@ let counter = 0;
 const freshCode = () => `R${(++counter).toString(32).toUpperCase().padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 7).toUpperCase()}`;
 
 export function referralCodeStoreContract(backend: Backend): void {
-  storeContract(backend, 'ReferralCodeStore', (s) => {
+  storeSuite(backend, 'ReferralCodeStore', (s) => {
     async function household() {
       const { id } = await ownedHousehold(s, { plan: 'Plus', at: at('2026-02-01T12:00:00.500Z') });
       return id;

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Session } from '../../core/accounts/types.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, createdAccount } from './fixtures.js';
 
 export function sessionStoreContract(backend: Backend): void {
-  storeContract(backend, 'SessionStore', (s) => {
+  storeSuite(backend, 'SessionStore', (s) => {
     const session = (accountId: string, over: Partial<Session> = {}): Session => ({
       tokenHash: 'a'.repeat(64),
       accountId,

@@ -4,7 +4,7 @@ import type { MealEvent } from '../../core/events/types.js';
 import type { Ingredient } from '../../core/recipes/types.js';
 import type { ShoppingLine, ShoppingListContent } from '../../core/shopping/types.js';
 import type { Backend } from './backends.js';
-import { storeContract } from './suite.js';
+import { storeSuite } from './suite.js';
 import { at, ownedHousehold } from './fixtures.js';
 
 const shoppingLine = (over: Partial<ShoppingLine> = {}): ShoppingLine => ({
@@ -50,7 +50,7 @@ const content = (lines: ShoppingLine[], over: Partial<ShoppingListContent> = {})
 });
 
 export function shoppingListStoreContract(backend: Backend): void {
-  storeContract(backend, 'ShoppingListStore', (s) => {
+  storeSuite(backend, 'ShoppingListStore', (s) => {
     async function plan() {
       const { id: householdId } = await ownedHousehold(s);
       const p = await s.plans.getOrCreate(householdId, '2026-05-04', { planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
