@@ -70,11 +70,21 @@ export interface ClosingTick {
   readonly purchasedUnit: string | null;
 }
 
+/** An amount still to buy that a closing carried into the next week's list (unticked=keep), in `unit`. */
+export interface CarriedLine {
+  readonly foodKey: string;
+  readonly displayName: string;
+  readonly quantity: number;
+  readonly unit: string;
+}
+
 /** The closing's own doing, recorded on the list so that reopening undoes exactly it. */
 export interface TripRecord {
   readonly summary: TripSummary;
   readonly observationIds: readonly string[];
   readonly closingTicks: readonly ClosingTick[];
+  /** The lines carried into the next week's list (its plan) as hand-added amounts; absent when none were. */
+  readonly carried?: { readonly planId: string; readonly lines: readonly CarriedLine[] };
 }
 
 /** What generate would add now that the list holds back (the week asks before buying more). */
