@@ -1,10 +1,17 @@
 import type { Account } from '../accounts/types.js';
 import type { PantryObservation } from '../pantry/types.js';
+import { addDays, weekDates } from '../kernel/dates.js';
 import type { HouseholdId } from '../kernel/ids.js';
 import { ok, type Result } from '../kernel/result.js';
-import { countsToBuy, refresh, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { aisleOf } from '../pantry/model.js';
+import { convert, tidy } from '../food/units.js';
+import { countsToBuy, refresh, shoppingStarted, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
 import { contentOf } from './derive.js';
-import type { ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';
+import type { CarriedLine, ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from './types.js';
+
+/** What a closing does with the lines still to buy: buys them whole, keeps them for the next week's list, or drops them. */
+export const UNTICKED_CHOICES = ['bought', 'keep', 'drop'] as const;
+export type Unticked = (typeof UNTICKED_CHOICES)[number];
 
 /**
  * Closes an open trip (pure). With markAllBought every line still `Buy` is bought whole by the closing (its
@@ -67,43 +74,136 @@ export function reopenTrip(list: ShoppingList): { content: ShoppingListContent; 
   };
 }
 
+/**
+ * What a closing with unticked=keep carries into the next week's list (pure): every line still to buy (optional-only
+ * lines left out), for what is left of it: its need less the pantry, less what was bought of it in its own unit (a
+ * purchase said in a unit that does not convert takes nothing off).
+ */
+export function unboughtRest(list: Pick<ShoppingList, 'lines'>): CarriedLine[] {
+  return list.lines.flatMap((l) => {
+    const quantity = tidy(toBuy(l) - (l.purchasedUnit === null ? l.purchasedQuantity : 0));
+    return countsToBuy(l) && quantity > 0 ? [{ foodKey: l.foodKey, displayName: l.displayName, quantity, unit: l.unit }] : [];
+  });
+}
+
+/**
+ * Lays carried amounts over a list's lines as hand-added amounts (pure): a food already listed whose unit converts
+ * gets the amount added to its line (still to buy, what is in the basket kept); otherwise a `Manual` line of its own.
+ */
+export function carryInto(list: ShoppingList, carried: readonly CarriedLine[], gramsPerPiece: (foodKey: string) => number | null, newId: () => string): ShoppingLine[] {
+  const lines = [...list.lines];
+  const after = shoppingStarted(list);
+  for (const c of carried) {
+    const gpp = gramsPerPiece(c.foodKey);
+    const i = lines.findIndex((l) => l.foodKey === c.foodKey && convert(c.quantity, c.unit, l.unit, gpp) !== null);
+    const l = lines[i];
+    if (l) {
+      const more = convert(c.quantity, c.unit, l.unit, gpp)!;
+      lines[i] = { ...l, requiredQuantity: tidy(l.requiredQuantity + more), extraQuantity: tidy(l.extraQuantity + more), status: 'Buy', addedAfterShopping: l.addedAfterShopping || after };
+      continue;
+    }
+    const fresh = { id: newId(), requiredQuantity: c.quantity, extraQuantity: c.quantity, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null, haveQuantity: 0 } as const;
+    const hand = { reasonCode: 'Manual', isManual: true, relatedPlanEntryIds: [], addedAfterShopping: after, tickNotified: false, preferenceFit: 'NotAssessed' } as const;
+    const unpriced = { suggestedPrice: null, suggestedProductName: null, suggestedPriceSource: 'None', suggestedPriceIsAggregate: false } as const;
+    lines.push({ ...c, ...fresh, ...hand, ...unpriced, aisle: aisleOf(c.foodKey) });
+  }
+  return lines;
+}
+
+/**
+ * Takes carried amounts back off a list's lines (pure), as far as they are still there: each comes off the hand-added
+ * part of the line of its food whose unit converts; a line only a person put there goes once nothing of it is left.
+ */
+export function takeBack(lines: readonly ShoppingLine[], carried: readonly CarriedLine[], gramsPerPiece: (foodKey: string) => number | null): ShoppingLine[] {
+  let left = [...lines];
+  for (const c of carried) {
+    const gpp = gramsPerPiece(c.foodKey);
+    const l = left.find((x) => x.foodKey === c.foodKey && x.extraQuantity > 0 && convert(c.quantity, c.unit, x.unit, gpp) !== null);
+    if (!l) continue;
+    const less = Math.min(convert(c.quantity, c.unit, l.unit, gpp)!, l.extraQuantity);
+    const extraQuantity = tidy(l.extraQuantity - less);
+    const gone = extraQuantity <= 0 && (l.reasonCode === 'Manual' || l.reasonCode === 'AddedRecipe');
+    left = gone ? left.filter((x) => x.id !== l.id) : left.map((x) => (x.id === l.id ? { ...l, extraQuantity, requiredQuantity: tidy(Math.max(l.requiredQuantity - less, 0)) } : x));
+  }
+  return left;
+}
+
 type TripDenied = Extract<Awaited<ReturnType<typeof refresh>>, { ok: false }>['error'];
+
+/** The next week's plan, made empty when the week is not planned yet (as adding a recipe by week makes it). */
+async function nextWeekPlan(deps: ShoppingDeps, householdId: HouseholdId, planId: string): Promise<string | null> {
+  const plan = await deps.plans.byId(householdId, planId);
+  if (!plan) return null;
+  const week = addDays(plan.weekStart, 7);
+  const at = deps.clock.now();
+  return (await deps.plans.getOrCreate(householdId, week, { planId: deps.ids.newId(), dayIds: weekDates(week).map(() => deps.ids.newId()), at })).id;
+}
+
+/**
+ * Puts carried amounts on (`carryInto`) or takes them back off (`takeBack`) the list of a plan, one list change;
+ * a plan with no list yet gets it derived first. A closed list is left as it is: its trip is over.
+ */
+async function changeCarried(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, carried: NonNullable<TripRecord['carried']>, put: boolean): Promise<void> {
+  const made = await refresh(deps, caller, householdId, carried.planId, false);
+  // The plan went meanwhile: nothing to carry into.
+  if (!made.ok) return;
+  const { gramsPerPiece } = made.value;
+  await deps.shoppingLists.change(householdId, carried.planId, { listId: deps.ids.newId() }, (current) => {
+    if (!current || current.completedAt !== null) return { write: null, result: null };
+    const lines = put ? carryInto(current, carried.lines, gramsPerPiece, () => deps.ids.newId()) : takeBack(current.lines, carried.lines, gramsPerPiece);
+    return { write: { ...contentOf(current), lines }, result: null };
+  });
+}
 
 /**
  * POST shopping-list/complete (any member), idempotent. The first call closes the trip in one list change that
  * also writes the closing's observations to the pantry (their ids recorded on the list) and queues one
- * `receipt-reminder` push to the caller: all of it or none. Later calls write nothing and answer the closed list.
+ * `receipt-reminder` push to the caller: all of it or none. `unticked` says what becomes of the lines still to
+ * buy (markAllBought=true is `bought`, else `drop`, when it is not given): `bought` buys them whole, `drop` leaves
+ * them unbought, `keep` carries what is left of them into the next week's list as hand-added amounts (`unboughtRest`,
+ * `carryInto`; the next week's plan is made empty when there is none), recorded on the trip so that reopening takes
+ * them back. Later calls write nothing and answer the closed list.
  */
 export async function completeShoppingTrip(
   deps: ShoppingDeps,
   caller: Account,
   householdId: HouseholdId,
   planId: string,
-  input: { markAllBought: boolean },
+  input: { markAllBought: boolean; unticked?: Unticked | undefined },
 ): Promise<Result<ListAnswer, TripDenied>> {
   const listed = await refresh(deps, caller, householdId, planId, false);
   if (!listed.ok) return listed;
+  const unticked = input.unticked ?? (input.markAllBought ? 'bought' : 'drop');
+  const open = listed.value.list.completedAt === null;
+  // The week to carry into, known before the closing so that the trip's record can name it.
+  const carryTo = unticked === 'keep' && open && unboughtRest(listed.value.list).length > 0 ? await nextWeekPlan(deps, householdId, planId) : null;
   const now = deps.clock.now();
-  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+  const { list, result: carried } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     if (!current || current.completedAt !== null) return { write: null, result: null };
-    const closed = closeTrip(current, input.markAllBought, now, () => deps.ids.newId());
+    const closed = closeTrip(current, unticked === 'bought', now, () => deps.ids.newId());
+    const rest = carryTo === null ? [] : unboughtRest(current);
+    const carry = rest.length > 0 ? { planId: carryTo!, lines: rest } : null;
+    const content = carry ? { ...closed.content, trip: { ...closed.content.trip!, carried: carry } } : closed.content;
     const reminder = { id: deps.ids.newId(), householdId, event: { kind: 'receipt-reminder', planId, listId: current.id, accountId: caller.id } as const, createdAt: now };
-    return { write: closed.content, result: null, effects: { addObservations: closed.observations, pushes: [reminder] } };
+    return { write: content, result: carry, effects: { addObservations: closed.observations, pushes: [reminder] } };
   });
+  if (carried) await changeCarried(deps, caller, householdId, carried, true);
   return ok({ list: list ?? listed.value.list, settings: listed.value.settings, priceError: listed.value.priceError });
 }
 
 /**
  * POST shopping-list/reopen (any member), idempotent: the trip opens again in one list change that also removes
- * exactly the observations the closing wrote from the pantry. Reopening an open list changes nothing.
+ * exactly the observations the closing wrote from the pantry; lines the closing carried into the next week's list
+ * are taken back off it (while that list is open). Reopening an open list changes nothing.
  */
 export async function reopenShoppingTrip(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string): Promise<Result<ListAnswer, TripDenied>> {
   const listed = await refresh(deps, caller, householdId, planId, false);
   if (!listed.ok) return listed;
-  await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+  const { result: carried } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     const opened = current ? reopenTrip(current) : null;
-    return opened ? { write: opened.content, result: null, effects: { removeObservations: opened.observationIds } } : { write: null, result: null };
+    return opened ? { write: opened.content, result: current!.trip?.carried ?? null, effects: { removeObservations: opened.observationIds } } : { write: null, result: null };
   });
+  if (carried) await changeCarried(deps, caller, householdId, carried, false);
   // Open again, the list follows the week and the pantry as a GET would (nothing is written when nothing moved).
   return refresh(deps, caller, householdId, planId, false);
 }

@@ -89,6 +89,87 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
     });
   });
 
+  describe('unticked lines at the closing', () => {
+    const NEXT_MONDAY = '2026-05-11';
+    /** The next week's list, as a GET answers it (its plan found by week). */
+    async function nextList(h: H) {
+      const plans = (await h.owner.get(`${h.base}/plans?from=${NEXT_MONDAY}&to=${NEXT_MONDAY}`)).json as { id: string; weekStart: string }[];
+      const next = plans.find((p) => p.weekStart === NEXT_MONDAY);
+      if (!next) return null;
+      const res = await h.owner.get(`${h.base}/plans/${next.id}/shopping-list`);
+      expect(res.status, res.text).to.equal(200);
+      return { path: `${h.base}/plans/${next.id}/shopping-list`, items: res.json.items as ShoppingItem[] };
+    }
+    const amounts = (items: ShoppingItem[]) => items.map((i) => [i.displayName, i.requiredQuantity, i.unit, i.reasonCode, i.status]);
+
+    it('keep carries what is left of each unticked line into the next week\'s list (its plan made), and reopening takes it back', async () => {
+      const h = await household();
+      const { meat, onion } = await tacoWeek(h);
+      await tick(h, meat.id, { status: 'Purchased' });
+      await tick(h, onion.id, { status: 'Purchased', purchasedQuantity: 0.25 });
+      expect(await nextList(h)).to.equal(null);
+      const res = await h.owner.post(`${h.list}/complete?unticked=keep`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 2 });
+      // Nothing on the closed list changes: the unticked lines stay unbought there.
+      expect(byName(res.json.items, 'Fløte')).to.include({ status: 'Buy', purchasedQuantity: 0 });
+      const next = (await nextList(h))!;
+      expect(amounts(next.items)).to.deep.equal([
+        ['Løk', 0.75, 'pcs', 'Manual', 'Buy'],
+        ['Fløte', 2, 'dl', 'Manual', 'Buy'],
+      ]);
+      expect(await pantry(h)).to.have.length(2);
+
+      // Idempotent: a second closing carries nothing more.
+      expect((await h.owner.post(`${h.list}/complete?unticked=keep`)).json).to.deep.equal(res.json);
+      expect(amounts((await nextList(h))!.items)).to.have.length(2);
+
+      const reopened = await h.owner.post(`${h.list}/reopen`);
+      expect(reopened.status, reopened.text).to.equal(200);
+      expect((await nextList(h))!.items).to.deep.equal([]);
+      expect(await pantry(h)).to.deep.equal([]);
+    });
+
+    it('keep adds to a food the next week\'s list has already; reopening takes only the carried amount back', async () => {
+      const h = await household();
+      await tacoWeek(h);
+      // The next week planned in the same household: a hand-added line there first.
+      const week = await h.owner.post(`${h.base}/shopping-list/recipe`, { recipeId: (await dish(h, recipeBody('Grøt', 1, [{ displayName: 'Havre', quantity: 1, unit: 'dl' }]))).id, weekStart: NEXT_MONDAY });
+      expect(week.status, week.text).to.equal(200);
+      const path = `${h.base}/plans/${week.json.weeklyPlanId}/shopping-list`;
+      expect((await h.owner.post(`${path}/items`, { displayName: 'Fløte', quantity: 1, unit: 'dl' })).status).to.equal(200);
+      const res = await h.owner.post(`${h.list}/complete?unticked=keep&markAllBought=true`);
+      expect(res.status, res.text).to.equal(200);
+      // unticked decides: nothing bought by the closing.
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: 3, observationsWritten: 0 });
+      const carried = (await h.owner.get(path)).json.items as ShoppingItem[];
+      expect(amounts(carried)).to.have.deep.members([
+        ['Havre', 1, 'dl', 'AddedRecipe', 'Buy'],
+        ['Fløte', 3, 'dl', 'Manual', 'Buy'],
+        ['Kjøttdeig', 400, 'g', 'Manual', 'Buy'],
+        ['Løk', 1, 'pcs', 'Manual', 'Buy'],
+      ]);
+      await h.owner.post(`${h.list}/reopen`);
+      const back = (await h.owner.get(path)).json.items as ShoppingItem[];
+      expect(amounts(back)).to.deep.equal([
+        ['Havre', 1, 'dl', 'AddedRecipe', 'Buy'],
+        ['Fløte', 1, 'dl', 'Manual', 'Buy'],
+      ]);
+    });
+
+    it('bought and drop answer as markAllBought=true and false; nothing is carried; 400 on an unknown choice', async () => {
+      const h = await household();
+      await tacoWeek(h);
+      expect((await h.owner.post(`${h.list}/complete?unticked=later`)).status).to.equal(400);
+      const dropped = await h.owner.post(`${h.list}/complete?unticked=drop&markAllBought=true`);
+      expect(dropped.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: 3, observationsWritten: 0 });
+      await h.owner.post(`${h.list}/reopen`);
+      const bought = await h.owner.post(`${h.list}/complete?unticked=bought`);
+      expect(bought.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3 });
+      expect(await nextList(h)).to.equal(null);
+    });
+  });
+
   describe('reopen', () => {
     it('removes exactly the closing\'s pantry evidence and its ticks; the household\'s ticks and other observations stay', async () => {
       const h = await household();
