@@ -59,6 +59,8 @@ import { knexMailingList } from '../adapters/knex/mailing-list-store.js';
 import { listRows, memoryMailingList } from '../adapters/memory/mailing-list.js';
 import { knexHouseholdArchiveStore } from '../adapters/knex/household-archive-store.js';
 import { memoryHouseholdArchiveStore } from '../adapters/memory/household-archive-store.js';
+import { knexAisleOrderStore } from '../adapters/knex/aisle-order-store.js';
+import { memoryAisleOrderStore } from '../adapters/memory/aisle-orders.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -102,6 +104,7 @@ export function knexStores(knex: Knex) {
     dinnerPrices: knexDinnerPriceStore(knex),
     waitlist: knexMailingList(knex, 'waitlist'),
     archive: knexHouseholdArchiveStore(knex),
+    aisleOrders: knexAisleOrderStore(knex),
   };
 }
 
@@ -149,6 +152,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     dinnerPrices: memoryDinnerPriceStore(),
     waitlist: memoryMailingList(listRows('waitlist'), t),
     archive: memoryHouseholdArchiveStore(() => stores),
+    aisleOrders: memoryAisleOrderStore(t, () => stores.shoppingLists),
   };
   return stores;
 }

@@ -30,6 +30,7 @@ import { mailingListStoreContract } from './mailing-list-store.contract.js';
 import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
 import { publicDataFilesContract } from './public-data-files.contract.js';
 import { householdArchiveStoreContract } from './household-archive-store.contract.js';
+import { aisleOrderStoreContract } from './aisle-order-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -69,4 +70,5 @@ for (const backend of backends()) {
   dinnerPriceMonthlyMailsContract(backend);
   dinnerPriceStoreContract(backend);
   publicDataFilesContract(backend);
+  aisleOrderStoreContract(backend);
 }
