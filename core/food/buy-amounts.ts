@@ -8,11 +8,11 @@ import { canonicalUnit, convert, tidy, UNIT_TABLE, type CanonicalUnit } from './
  * | no amount (0, or not a number): "salt og pepper", "litt muskat" | no number |
  * | a food with a known package whose size the need converts to ("hakkede tomater", boks 400 g; need 500 g) | whole packages (2 bokser of 400 g) |
  * | pieces, packages (stk, pakke, boks, bunt, flaske) and units we do not know ("fedd") | whole ones, rounded up |
- * | mass | under 10 g by 1 g, under 100 g by 5 g, under 1 kg by 10 g; from 1 kg in kg by 0.1 kg |
+ * | mass | under 10 g by 1 g, under 100 g by 5 g, under 1 kg by 25 g; from 1 kg in kg by 0.1 kg |
  * | volume in spoons (ts, ss), under 1 dl | spoons by ½ |
  * | other volume | under 1 dl in ml by 5 ml; under 1 l in dl by ½ dl; from 1 l in l by 0.1 l |
  *
- * A step rounds up: 1 600 g is 1,6 kg, 1 050 g is 1,1 kg, 333 g is 340 g, 26 dl is 2,6 l.
+ * A step rounds up: 1 600 g is 1,6 kg, 1 050 g is 1,1 kg, 333 g is 350 g (125 g stays 125 g), 26 dl is 2,6 l.
  */
 export interface BuyAmount {
   /** How many of `unit` to buy; null for a need without an amount. */
@@ -54,7 +54,7 @@ export function buyAmountOf(quantity: number, unit: string, pack: PackageOf | nu
 }
 
 function massAmount(grams: number): BuyAmount {
-  const step = grams < 10 ? 1 : grams < 100 ? 5 : 10;
+  const step = grams < 10 ? 1 : grams < 100 ? 5 : 25;
   const rounded = upTo(grams, step);
   if (rounded < 1000) return { quantity: rounded, unit: 'g', packageSize: null };
   return { quantity: upTo(grams / 1000, 0.1), unit: 'kg', packageSize: null };

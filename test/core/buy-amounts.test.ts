@@ -37,7 +37,8 @@ describe('buyAmountOf: an amount a shop sells, never less than the need', () => 
     const cases: Case[] = [
       [3.2, 'g', 4, 'g'],
       [37, 'g', 40, 'g'],
-      [333, 'g', 340, 'g'],
+      [333, 'g', 350, 'g'],
+      [125, 'g', 125, 'g'],
       [995, 'g', 1, 'kg'],
       [1600, 'g', 1.6, 'kg'],
       [1050, 'g', 1.1, 'kg'],
