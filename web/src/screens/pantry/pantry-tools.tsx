@@ -118,7 +118,7 @@ export function UnitWeights({ householdId, adult }: { householdId: string; adult
         <ul class="items">
           {weights.map((w) => (
             <li key={`${w.foodKey}|${w.unit}`} class="pantry-row">
-              <span>{m.unitWeightLine(w.displayName, unitName(w.unit), number(w.grams))}</span>
+              <span>{m.unitWeightLine(w.displayName, unitName(w.unit, 1), number(w.grams))}</span>
               {adult && (
                 <button type="button" class="link" disabled={act.busy} onClick={() => void remove(w)} aria-label={`${m.remove}: ${w.displayName}`}>
                   {m.remove}

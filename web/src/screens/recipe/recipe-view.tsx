@@ -17,7 +17,7 @@ export function RecipeView({ recipe }: { recipe: Recipe }) {
       <ul>
         {recipe.ingredients.map((i, n) => (
           <li key={n}>
-            {[i.quantity === null ? '' : number(i.quantity), i.unit === null ? '' : unitName(i.unit), i.displayName].filter((x) => x !== '').join(' ')}
+            {[i.quantity === null ? '' : number(i.quantity), i.unit === null ? '' : unitName(i.unit, i.quantity ?? undefined), i.displayName].filter((x) => x !== '').join(' ')}
             {i.optional && <span class="muted"> ({m.optional.toLowerCase()})</span>}
           </li>
         ))}
