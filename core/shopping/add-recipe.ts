@@ -9,8 +9,9 @@ import { fail, ok, type Result } from '../kernel/result.js';
 import { contentOf, deriveList, type DerivedLine } from './derive.js';
 import { recipesReaching } from '../recipes/reaching.js';
 import { pieceWeights, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { joined } from './line-amounts.js';
 import { shoppingSettingsOf, type ShoppingLine, type ShoppingList } from './types.js';
-import { convert, tidy } from '../food/units.js';
+import { convert } from '../food/units.js';
 
 export const RECIPE_PORTIONS = { min: 1, max: 100 } as const;
 
@@ -18,7 +19,7 @@ type AddDenied = ErrorOf<'household-not-found' | 'plan-not-found' | 'recipe-not-
 
 /**
  * Lays a recipe's lines over the list (pure). A food already listed whose unit converts gets the amount added to
- * that line (a bought line opens again); otherwise a line of its own, `AddedRecipe`, tied to no day. The amounts
+ * that line (what is in the basket stays; the line opens again for the rest); otherwise a line of its own, `AddedRecipe`, tied to no day. The amounts
  * go into extraQuantity, so they survive deriving again as hand-added amounts do.
  */
 export function addRecipeLines(list: ShoppingList, added: readonly DerivedLine[], gramsPerPiece: (foodKey: string) => number | null, newId: () => string): ShoppingLine[] {
@@ -30,9 +31,7 @@ export function addRecipeLines(list: ShoppingList, added: readonly DerivedLine[]
     const gpp = gramsPerPiece(d.foodKey);
     const i = lines.findIndex((l) => l.foodKey === d.foodKey && convert(d.requiredQuantity, d.unit, l.unit, gpp) !== null);
     if (i >= 0) {
-      const l = lines[i]!;
-      const more = convert(d.requiredQuantity, d.unit, l.unit, gpp)!;
-      lines[i] = { ...l, requiredQuantity: tidy(l.requiredQuantity + more), extraQuantity: tidy(l.extraQuantity + more), status: 'Buy', addedAfterShopping: l.addedAfterShopping || after };
+      lines[i] = joined(lines[i]!, convert(d.requiredQuantity, d.unit, lines[i]!.unit, gpp)!, after);
       continue;
     }
     lines.push({

@@ -7,6 +7,7 @@ import { preferenceFitter } from './preferences.js';
 import type { IsoDate } from '../kernel/dates.js';
 import type { MadeForDay, PreferenceFit, ShoppingLine, ShoppingList, ShoppingListContent, WouldAdd } from './types.js';
 import { convert, tidy, unitOf } from '../food/units.js';
+import { settled } from './line-amounts.js';
 
 /** A line as the week derives it, before ticks and hand-added amounts are laid over it. */
 export type DerivedLine = Omit<ShoppingLine, 'id' | 'extraQuantity' | 'status' | 'purchasedQuantity' | 'purchasedUnit' | 'isManual' | 'addedAfterShopping' | 'tickNotified'>;
@@ -177,7 +178,8 @@ export interface ListAsk {
 
 /**
  * The stored list after deriving again: a derived line takes over the stored line of the same food and unit
- * (its id, ticks, hand-added amount, push flag); a stored line with a hand-added amount and no derived match
+ * (its id, ticks, hand-added amount, push flag), and its status follows its amounts (`settled`: a line whose need grew
+ * past what is in the basket opens again for the rest, the basket kept); a stored line with a hand-added amount and no derived match
  * stays as a `Manual` line of that amount; other stored lines go. The references of recipes added by hand stay
  * among the skipped ones. `ask` is what the list now asks (default: what it asked, nothing more to add); staleSince
  * is kept from the stored list while there is something to add, set to `now` when there newly is, and cleared when
@@ -196,7 +198,7 @@ export function reconcile(
     const match = current?.lines.find((l) => !used.has(l.id) && l.foodKey === d.foodKey && l.unit === d.unit);
     if (match) used.add(match.id);
     const extra = match?.extraQuantity ?? 0;
-    return {
+    const line: ShoppingLine = {
       ...d,
       id: match?.id ?? newId(),
       requiredQuantity: tidy(d.requiredQuantity + extra),
@@ -208,17 +210,20 @@ export function reconcile(
       addedAfterShopping: match?.addedAfterShopping ?? false,
       tickNotified: match?.tickNotified ?? false,
     };
+    return settled(line);
   });
   for (const l of current?.lines ?? []) {
     if (used.has(l.id) || l.extraQuantity <= 0) continue;
-    lines.push({
-      ...l,
-      requiredQuantity: l.extraQuantity,
-      reasonCode: l.reasonCode === 'AddedRecipe' ? 'AddedRecipe' : 'Manual',
-      haveQuantity: 0,
-      relatedPlanEntryIds: [],
-      preferenceFit: derived.fitOf(l),
-    });
+    lines.push(
+      settled({
+        ...l,
+        requiredQuantity: l.extraQuantity,
+        reasonCode: l.reasonCode === 'AddedRecipe' ? 'AddedRecipe' : 'Manual',
+        haveQuantity: 0,
+        relatedPlanEntryIds: [],
+        preferenceFit: derived.fitOf(l),
+      }),
+    );
   }
   const addedReferences = current?.addedReferences ?? [];
   const skippedReferences = [...new Set([...derived.skippedReferences, ...addedReferences])];

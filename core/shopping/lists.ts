@@ -23,8 +23,12 @@ import { preferenceFitter } from './preferences.js';
 import { contentOf, deriveList, heldDays, madeForOf, reconcile, wouldAddOf, type HeldDay } from './derive.js';
 import { SHOPPING_QUANTITY_MAX, shoppingSettingsOf, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
 import { canonicalUnit, convert, PIECE_UNIT, tidy, unitOf } from '../food/units.js';
+import { recordAisleTick, type AisleTickDeps } from './aisle-orders.js';
+import { boughtWhole, joined, toBuy } from './line-amounts.js';
 
-export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pantryMerges'> {
+export { boughtWhole, remainingOf, toBuy } from './line-amounts.js';
+
+export interface ShoppingDeps extends PlanDeps, Pick<PantryDeps, 'pantry' | 'pantryMerges'>, AisleTickDeps {
   households: HouseholdStore;
   recipes: PlanDeps['recipes'] & Pick<RecipeStore, 'byId'>;
   unitWeights: UnitWeightStore;
@@ -185,7 +189,8 @@ export const inBounds = (q: number) => Number.isFinite(q) && q > 0 && q <= SHOPP
 /**
  * POST shopping-list/items. Without quantity and unit, both are read from the name ("2 kg poteter"); no amount
  * means 1 piece. A food already on the list whose unit converts (pieces ↔ mass with the household's piece weight)
- * gets the amount added to that line (a bought line opens again); otherwise the food gets a line of its own. The
+ * gets the amount added to that line (`joined`: what is in the basket stays, and the line opens again for the rest);
+ * otherwise the food gets a line of its own. The
  * hand-added amount survives derivation. One `list-item-added` push is queued with the write.
  */
 export async function addShoppingItem(
@@ -215,9 +220,7 @@ export async function addShoppingItem(
     const after = shoppingStarted(current);
     let changed: ShoppingLine;
     if (i >= 0) {
-      const l = lines[i]!;
-      const more = convert(quantity, unit, l.unit, gpp)!;
-      changed = { ...l, requiredQuantity: tidy(l.requiredQuantity + more), extraQuantity: tidy(l.extraQuantity + more), status: 'Buy', addedAfterShopping: l.addedAfterShopping || after };
+      changed = joined(lines[i]!, convert(quantity, unit, lines[i]!.unit, gpp)!, after);
       lines[i] = changed;
     } else {
       changed = {
@@ -264,12 +267,10 @@ export function listTotals(list: Pick<ShoppingList, 'lines'>): { readonly toBuyC
   return { toBuyCount: counted.length, priceTotal: priced.length === 0 ? null : tidy(priced.reduce((sum, l) => sum + l.suggestedPrice!, 0)) };
 }
 
-/** What a line still needs bought, in its unit: the need less what the pantry likely holds. */
-export const toBuy = (l: ShoppingLine): number => tidy(Math.max(l.requiredQuantity - l.haveQuantity, 0));
 
 /**
  * PATCH shopping-items/{id}. `Buy` clears the line's purchase. `Purchased` without an amount means all of it was
- * bought; with one, the amount is the total bought so far (a retry sets the same), converted to the line's unit
+ * bought: what a shop sells for the rest, rounded up, joins what was in the basket (`boughtWhole`); with one, the amount is the total bought so far (a retry sets the same), converted to the line's unit
  * when the units convert (pieces ↔ mass by the household's piece weight): less than the line needs keeps the
  * line open (`Buy`) with purchasedQuantity set, the remainder still to buy. A unit that does not convert is kept
  * as said (purchasedUnit) and the line stays open. The first purchase on a line queues one `list-items-ticked`, in
@@ -297,7 +298,7 @@ export async function updateShoppingItem(
     const l = lines[i]!;
     let next: ShoppingLine;
     if (input.status === 'Buy') next = { ...l, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null };
-    else if (input.purchasedQuantity === undefined) next = { ...l, status: 'Purchased', purchasedQuantity: toBuy(l), purchasedUnit: null };
+    else if (input.purchasedQuantity === undefined) next = { ...l, status: 'Purchased', purchasedQuantity: boughtWhole(l), purchasedUnit: null };
     else {
       const said = input.purchasedUnit === undefined ? l.unit : unitOf(input.purchasedUnit);
       const q = convert(input.purchasedQuantity, said, l.unit, gpp);
@@ -314,6 +315,8 @@ export async function updateShoppingItem(
     return { write: { ...contentOf(current), lines }, result: next, effects: { pushes } };
   });
   if (!result) return fail({ type: 'shopping-item-not-found' });
+  // A line that became Purchased teaches the store's aisle order (core/shopping/aisle-order.ts) once the trip is finished.
+  await recordAisleTick(deps, householdId, found, result, found.lines.find((l) => l.id === itemId)?.status);
   return ok(result);
 }
 

@@ -7,6 +7,7 @@ import { createRecipe } from '../../core/recipes/recipes.js';
 import { addRecipeLines, addRecipeToPlanList, addRecipeToWeekList } from '../../core/shopping/add-recipe.js';
 import { reconcile, type DerivedLine } from '../../core/shopping/derive.js';
 import { addShoppingItem, getShoppingList, updateShoppingItem } from '../../core/shopping/lists.js';
+import { boughtWhole, joined, remainingBuyOf, remainingOf, settled } from '../../core/shopping/line-amounts.js';
 import { closeTrip, completeShoppingTrip, reopenShoppingTrip, reopenTrip } from '../../core/shopping/trip.js';
 import type { ShoppingLine, ShoppingList } from '../../core/shopping/types.js';
 import { domain } from './support.js';
@@ -24,6 +25,48 @@ const counter = () => {
   let n = 0;
   return () => `id-${++n}`;
 };
+
+describe('a line\'s amounts (pure): what is bought stays bought, what is still needed is the remainder', () => {
+  it('the remainder is the need less the pantry less the basket; a purchase in a unit that does not convert takes nothing off', () => {
+    expect(remainingOf(line({ requiredQuantity: 4, haveQuantity: 1, purchasedQuantity: 1 }))).to.equal(2);
+    expect(remainingOf(line({ requiredQuantity: 4, haveQuantity: 1, purchasedQuantity: 5, status: 'Purchased' }))).to.equal(0);
+    expect(remainingOf(line({ requiredQuantity: 4, haveQuantity: 1, purchasedQuantity: 300, purchasedUnit: 'g' }))).to.equal(3);
+    expect(remainingBuyOf(line({ requiredQuantity: 26, haveQuantity: 0, unit: 'dl', purchasedQuantity: 6 }))).to.deep.equal({ quantity: 2, unit: 'l', packageSize: null });
+  });
+
+  it('bought whole: what was in the basket plus what a shop sells for the rest, in the line\'s unit', () => {
+    expect(boughtWhole(line({ requiredQuantity: 1.75, haveQuantity: 0 }))).to.equal(2);
+    expect(boughtWhole(line({ requiredQuantity: 10.5, haveQuantity: 0, unit: 'dl' }))).to.equal(11);
+    expect(boughtWhole(line({ requiredQuantity: 0.333, haveQuantity: 0, unit: 'kg' }))).to.equal(0.35);
+    expect(boughtWhole(line({ requiredQuantity: 26, haveQuantity: 0, unit: 'dl', purchasedQuantity: 6 }))).to.equal(26);
+    expect(boughtWhole(line({ requiredQuantity: 4, haveQuantity: 1, purchasedQuantity: 300, purchasedUnit: 'g' }))).to.equal(3);
+    expect(boughtWhole(line({ requiredQuantity: 1.5, haveQuantity: 0, unit: 'fedd' }))).to.equal(2);
+    // Nothing left: what is in the basket; a "to taste" line buys nothing.
+    expect(boughtWhole(line({ requiredQuantity: 1.75, haveQuantity: 0, status: 'Purchased', purchasedQuantity: 2 }))).to.equal(2);
+    expect(boughtWhole(line({ requiredQuantity: 0, haveQuantity: 0 }))).to.equal(0);
+  });
+
+  it('a line\'s status follows its amounts when its need changes; a to-taste tick and an unconverted purchase stay as they are', () => {
+    const bought = line({ requiredQuantity: 4, haveQuantity: 0, status: 'Purchased', purchasedQuantity: 4 });
+    expect(settled(bought)).to.equal(bought);
+    expect(settled({ ...bought, requiredQuantity: 6 })).to.include({ status: 'Buy', purchasedQuantity: 4 });
+    expect(settled(line({ requiredQuantity: 4, haveQuantity: 0, purchasedQuantity: 4 }))).to.include({ status: 'Purchased' });
+    const tasted = line({ requiredQuantity: 0, haveQuantity: 0, status: 'Purchased' });
+    expect(settled(tasted)).to.equal(tasted);
+    const salt = line({ requiredQuantity: 0, haveQuantity: 0 });
+    expect(settled(salt)).to.equal(salt);
+    const unconverted = line({ requiredQuantity: 1, haveQuantity: 0, purchasedQuantity: 300, purchasedUnit: 'g' });
+    expect(settled(unconverted)).to.equal(unconverted);
+  });
+
+  it('an amount that joins a line adds to the need and the hand-added part, keeps the basket, and opens the line only for a rest', () => {
+    const milk = line({ requiredQuantity: 6, haveQuantity: 0, unit: 'dl', status: 'Purchased', purchasedQuantity: 6, tickNotified: true });
+    expect(joined(milk, 20, true)).to.include({ requiredQuantity: 26, extraQuantity: 20, purchasedQuantity: 6, status: 'Buy', addedAfterShopping: true, tickNotified: true });
+    // Two pieces bought for 1.75: a quarter more still fits in the basket.
+    const cucumber = line({ requiredQuantity: 1.75, haveQuantity: 0, status: 'Purchased', purchasedQuantity: 2 });
+    expect(joined(cucumber, 0.25, false)).to.include({ requiredQuantity: 2, status: 'Purchased', addedAfterShopping: false });
+  });
+});
 
 describe('shopping trip (pure)', () => {
   const bought = line({ foodKey: 'melk', status: 'Purchased', purchasedQuantity: 2, unit: 'l' });

@@ -7,7 +7,7 @@ import { ensureWeekPlan, setPlanDay } from '../../core/plans/plans.js';
 import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
 import type { Ingredient, Recipe } from '../../core/recipes/types.js';
 import { deriveList, heldDays, madeForOf, reconcile, wouldAddOf, type DeriveInput } from '../../core/shopping/derive.js';
-import { addShoppingItem, generateShoppingList, getShoppingList, updateShoppingItem } from '../../core/shopping/lists.js';
+import { addShoppingItem, generateShoppingList, getShoppingList, remainingOf, updateShoppingItem } from '../../core/shopping/lists.js';
 import { createEvent } from '../../core/events/events.js';
 import type { ShoppingList } from '../../core/shopping/types.js';
 import { domain } from './support.js';
@@ -119,7 +119,7 @@ describe('shopping list derivation (domain)', () => {
     expect(d.lines.find((l) => l.foodKey === 'pasta')).to.include({ suggestedPrice: 24.9, suggestedPriceSource: 'FoodTable', suggestedPriceIsAggregate: true, suggestedProductName: 'Pasta 500 g' });
   });
 
-  it('keeps ticks of lines whose food and unit survive and hand-added amounts; unchanged content writes nothing', () => {
+  it('keeps ticks of lines whose food and unit survive (a grown one open for the rest) and hand-added amounts; unchanged content writes nothing', () => {
     let n = 0;
     const newId = () => `id-${++n}`;
     const at = new Date('2026-05-04T09:00:00.000Z');
@@ -137,7 +137,10 @@ describe('shopping list derivation (domain)', () => {
     const later = new Date('2026-05-05T09:00:00.000Z');
     const again = reconcile(ticked, deriveList(input([day('mon', 'pasta', 4), day('tue', 'soup', 2)], [pasta, sauce, soup])), newId, later, false)!;
     expect(again.generatedAt).to.equal(later);
-    expect(again.lines.find((l) => l.foodKey === 'pasta')).to.include({ id: pastaLine.id, status: 'Purchased', purchasedQuantity: 400, requiredQuantity: 500, tickNotified: true });
+    // What is bought stays bought; the grown need opens the line again for the rest.
+    const grown = again.lines.find((l) => l.foodKey === 'pasta')!;
+    expect(grown).to.include({ id: pastaLine.id, status: 'Buy', purchasedQuantity: 400, requiredQuantity: 500, tickNotified: true });
+    expect(remainingOf(grown)).to.equal(100);
     expect(again.lines.find((l) => l.id === 'manual')).to.include({ displayName: 'Dopapir', requiredQuantity: 1, isManual: true, reasonCode: 'Manual' });
     const gone = reconcile(ticked, deriveList(input([], [])), newId, later, true)!;
     expect(gone.lines.map((l) => l.id)).to.deep.equal(['manual']);

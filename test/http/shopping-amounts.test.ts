@@ -41,4 +41,35 @@ httpSuite('shopping list: amounts you can buy', { now: new Date('2026-05-04T09:0
     expect(added.status, added.text).to.equal(200);
     expect(added.json).to.deep.include({ requiredQuantity: 1600, unit: 'g', buy: { quantity: 1.6, unit: 'kg', packageSize: null } });
   });
+
+  it('a whole tick records what a shop sells for the rest (2 pcs for 1.75 pcs)', async () => {
+    const h = await server.plannedWeek(MONDAY);
+    const dish = await addDish(h, recipeBody('Salat', 4, [{ displayName: 'Agurk', quantity: 1, unit: 'stk' }, { displayName: 'Melk', quantity: 6, unit: 'dl' }]));
+    await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: dish.id, portions: 7, note: null });
+    const items = (await h.owner.get(h.list)).json.items as ShoppingItem[];
+    const cucumber = items.find((i) => i.displayName === 'Agurk')!;
+    const ticked = await h.owner.patch(`${h.base}/shopping-items/${cucumber.id}`, { status: 'Purchased' });
+    expect(ticked.json).to.deep.include({ status: 'Purchased', requiredQuantity: 1.75, purchasedQuantity: 2, remainingQuantity: 0, remaining: { quantity: null, unit: null, packageSize: null } });
+    // A retry records the same.
+    expect((await h.owner.patch(`${h.base}/shopping-items/${cucumber.id}`, { status: 'Purchased' })).json).to.include({ purchasedQuantity: 2 });
+  });
+
+  it('a ticked line that a hand-added amount joins keeps the basket and asks only for the rest, counted to buy', async () => {
+    const h = await server.plannedWeek(MONDAY);
+    const dish = await addDish(h, recipeBody('Grøt', 4, [{ displayName: 'Melk', quantity: 6, unit: 'dl' }]));
+    await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: dish.id, portions: 4, note: null });
+    const milk = ((await h.owner.get(h.list)).json.items as ShoppingItem[])[0]!;
+    expect((await h.owner.patch(`${h.base}/shopping-items/${milk.id}`, { status: 'Purchased' })).json).to.include({ purchasedQuantity: 6 });
+    expect((await h.owner.get(h.list)).json.toBuyCount).to.equal(0);
+    const added = await h.owner.post(`${h.list}/items`, { displayName: '2 l melk' });
+    expect(added.status, added.text).to.equal(200);
+    // One line: 6 dl in the basket, 2 l to buy, the 2 l added by hand said as such.
+    expect(added.json).to.deep.include({ id: milk.id, status: 'Buy', requiredQuantity: 26, unit: 'dl', purchasedQuantity: 6, remainingQuantity: 20, extraQuantity: 20, reasonCode: 'Planned' });
+    expect(added.json.remaining).to.deep.equal({ quantity: 2, unit: 'l', packageSize: null });
+    const list = (await h.owner.get(h.list)).json;
+    expect(list.items).to.have.length(1);
+    expect(list.toBuyCount).to.equal(1);
+    // Bought whole now: the basket holds all 26 dl, the 6 dl counted once.
+    expect((await h.owner.patch(`${h.base}/shopping-items/${milk.id}`, { status: 'Purchased' })).json).to.include({ status: 'Purchased', purchasedQuantity: 26, remainingQuantity: 0 });
+  });
 });

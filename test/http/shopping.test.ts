@@ -133,7 +133,7 @@ httpSuite('shopping list', { now: NOW }, (server) => {
     expect(byKey(items, onion)[0]).to.include({ requiredQuantity: 1.5, haveQuantity: 1, reasonCode: 'PartlyInPantry' });
   });
 
-  it('generate derives again now, keeping ticks and hand-added lines, and bumps the version', async () => {
+  it('generate derives again now, keeping ticks (a grown line open for the rest) and hand-added lines, and bumps the version', async () => {
     const h = await household();
     const taco = await tacoWeek(h);
     const first = (await h.owner.get(h.list)).json;
@@ -148,7 +148,10 @@ httpSuite('shopping list', { now: NOW }, (server) => {
     expect(gen.status, gen.text).to.equal(200);
     expect(gen.json.generatedAt).to.equal('2026-05-04T10:00:00.000Z');
     const meatNow = byKey(gen.json.items, taco.ingredients[0]!.foodKey)[0]!;
-    expect(meatNow).to.include({ id: meat.id, status: 'Purchased', purchasedQuantity: 600, requiredQuantity: 1000 });
+    // What is bought stays bought; the grown need is the rest to buy, and the line counts again.
+    expect(meatNow).to.deep.include({ id: meat.id, status: 'Buy', purchasedQuantity: 600, requiredQuantity: 1000, remainingQuantity: 400, remaining: { quantity: 400, unit: 'g', packageSize: null } });
+    // Every line of the week counts again, the hand-added Dopapir too.
+    expect(gen.json.toBuyCount).to.equal(first.toBuyCount + 1);
     expect(gen.json.items.find((i: ShoppingItem) => i.id === added.json.id)).to.include({ displayName: 'Dopapir', isManual: true, reasonCode: 'Manual' });
     const read = await h.owner.get(h.list);
     expect(read.headers.get('etag')).to.equal(`W/"${first.id}-4"`);

@@ -3,7 +3,7 @@ import { listTotals, type ListAnswer } from '../../../core/shopping/lists.js';
 import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES, type ShoppingLine, type ShoppingList, type ShoppingSettings } from '../../../core/shopping/types.js';
 import { AISLES } from '../../../core/pantry/model.js';
 import { buyAmountOf } from '../../../core/food/buy-amounts.js';
-import { tidy } from '../../../core/food/units.js';
+import { remainingBuyOf, remainingOf, toBuy } from '../../../core/shopping/line-amounts.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { ServiceDeps } from '../deps.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
@@ -16,16 +16,25 @@ export const LIST_PATH = '/api/v1/households/{householdId}/plans/{planId}/shoppi
 
 /** What to buy for a line: an amount a shop sells (core/food/buy-amounts.ts). */
 const BUY_DESCRIPTION =
-  "What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code.";
+  "What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code.";
 
-const BuyAmountResponse = v.pipe(
-  v.object({
-    quantity: v.nullable(v.number()),
-    unit: v.nullable(v.string()),
-    packageSize: v.nullable(v.object({ quantity: v.number(), unit: v.string() })),
-  }),
-  v.description(BUY_DESCRIPTION),
-);
+const BuyAmountShape = v.object({
+  quantity: v.nullable(v.number()),
+  unit: v.nullable(v.string()),
+  packageSize: v.nullable(v.object({ quantity: v.number(), unit: v.string() })),
+});
+const BuyAmountResponse = v.pipe(BuyAmountShape, v.description(BUY_DESCRIPTION));
+
+const REMAINING_QUANTITY_DESCRIPTION =
+  'What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0.';
+const REMAINING_DESCRIPTION =
+  "What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy.";
+const EXTRA_QUANTITY_DESCRIPTION =
+  "The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand.";
+const STATUS_DESCRIPTION =
+  'Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line\'s status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.';
+const PURCHASED_DESCRIPTION =
+  "What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it.";
 
 export const ShoppingListItemResponse = v.object({
   id: Uuid,
@@ -34,8 +43,11 @@ export const ShoppingListItemResponse = v.object({
   requiredQuantity: v.number(),
   unit: v.string(),
   buy: BuyAmountResponse,
-  status: v.picklist(LINE_STATUSES),
-  purchasedQuantity: v.number(),
+  remainingQuantity: v.pipe(v.number(), v.description(REMAINING_QUANTITY_DESCRIPTION)),
+  remaining: v.pipe(BuyAmountShape, v.description(REMAINING_DESCRIPTION)),
+  extraQuantity: v.pipe(v.number(), v.description(EXTRA_QUANTITY_DESCRIPTION)),
+  status: v.pipe(v.picklist(LINE_STATUSES), v.description(STATUS_DESCRIPTION)),
+  purchasedQuantity: v.pipe(v.number(), v.description(PURCHASED_DESCRIPTION)),
   purchasedUnit: v.nullable(v.string()),
   reasonCode: v.picklist(REASON_CODES),
   haveQuantity: v.number(),
@@ -58,8 +70,7 @@ export const ShoppingListResponse = v.object({
   items: v.array(ShoppingListItemResponse),
   skippedReferences: v.array(v.string()),
   tripSummary: v.nullable(v.object({ linesBought: v.number(), linesLeft: v.number(), observationsWritten: v.number() })),
-  /** Lines still to buy, OptionalOnly left out. */
-  toBuyCount: v.number(),
+  toBuyCount: v.pipe(v.number(), v.description('Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out.')),
   /** The suggested prices (one package each) of those lines, summed; null when none has one. */
   priceTotal: v.nullable(v.number()),
   sharingOff: v.boolean(),
@@ -75,7 +86,10 @@ export const toItem = (l: ShoppingLine): v.InferOutput<typeof ShoppingListItemRe
   displayName: l.displayName,
   requiredQuantity: l.requiredQuantity,
   unit: l.unit,
-  buy: buyAmountOf(tidy(l.requiredQuantity - l.haveQuantity), l.unit),
+  buy: buyAmountOf(toBuy(l), l.unit),
+  remainingQuantity: remainingOf(l),
+  remaining: remainingBuyOf(l),
+  extraQuantity: l.extraQuantity,
   status: l.status,
   purchasedQuantity: l.purchasedQuantity,
   purchasedUnit: l.purchasedUnit,

@@ -43,7 +43,9 @@ const LIST_DOC =
   'some required line needs are not added. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the ' +
   'need: a food it covers whole is not listed, one it covers in part has reasonCode PartlyInPantry (or stays OptionalOnly) ' +
   'and haveQuantity. reasonCode is one of Planned, PartlyInPantry, OptionalOnly, Manual (added by hand), AddedRecipe ' +
-  '(added with a recipe). Ticks and hand-added amounts are kept when the list is derived again. The week asks before ' +
+  '(added with a recipe). Ticks and hand-added amounts are kept when the list is derived again: what is bought ' +
+  'stays bought (purchasedQuantity), and a line whose need grew past it opens again (status Buy, counted in toBuyCount) ' +
+  'with the rest in remainingQuantity and remaining. The week asks before ' +
   'buying more: once the list holds a day\'s dish, a rise of that day\'s portions (guests, a member back from an absence, ' +
   'a closed day opened again, a new member) does not grow it; the rise is listed in wouldAdd (per food and unit, what ' +
   'generate would add now) and staleSince says since when the list has held it back. generate applies it and clears both. ' +
@@ -61,11 +63,14 @@ const GENERATE_LIST_DOC =
   'Prices are optional: a failing price provider gives a list without suggestions.';
 const ADD_ITEM_DOC =
   'Without quantity and unit both are read from the name ("2 kg poteter", "500g kjøttdeig"); no amount means 1 pcs. ' +
-  'A food already on the list whose unit converts gets the amount added to that line (a bought line opens again); ' +
+  'A food already on the list whose unit converts gets the amount added to that line (extraQuantity grows; what is in the basket ' +
+  'stays, and the line opens again with the rest in remaining); ' +
   'otherwise a line of its own. Hand-added amounts survive regeneration. 400 on an empty name or a quantity not ' +
   'greater than 0 or above 100000. The household gets one push.';
 const UPDATE_ITEM_DOC =
-  'Buy clears the line\'s purchase. Purchased without purchasedQuantity means all of it was bought; with one, it is ' +
+  'Buy clears the line\'s purchase. Purchased without purchasedQuantity means all of it was bought: what a shop sells ' +
+  'for the rest (`remaining`, whole pieces and packages, rounded up) is added to what was in the basket, in the line\'s ' +
+  'unit, so purchasedQuantity may exceed the need and the pantry gets what was bought. With purchasedQuantity, it is ' +
   'the total bought so far: less than the line needs keeps the line open (status Buy, purchasedQuantity set, the ' +
   'remainder still to buy). A purchasedUnit other than the line\'s is converted (pieces ↔ mass by the household\'s ' +
   'piece weight); one that does not convert is kept as said in purchasedUnit and the line stays open. The first ' +
