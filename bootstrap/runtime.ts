@@ -28,6 +28,7 @@ import { signInProviders } from '../adapters/oidc/providers.js';
 import { systemRoutes } from '../adapters/http/routes/system.js';
 import { receiptRoutes } from '../adapters/http/routes/receipts.js';
 import { shoppingRoutes } from '../adapters/http/routes/shopping.js';
+import { aisleOrderRoutes } from '../adapters/http/routes/aisle-order.js';
 import { pushDeviceRoutes } from '../adapters/http/routes/push-devices.js';
 import { createPushSenders } from '../adapters/push/index.js';
 import { calendarRoutes } from '../adapters/http/routes/calendar.js';
@@ -195,6 +196,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...feedbackRoutes(deps, settings),
     ...receiptRoutes(deps),
     ...shoppingRoutes(deps, logger),
+    ...aisleOrderRoutes(deps),
     ...pushDeviceRoutes(deps, config.push.webpush?.publicKey ?? null),
     ...calendarRoutes(deps, logger),
     ...dinnerCalendarRoutes(deps, settings),

@@ -1437,7 +1437,7 @@ export interface paths {
         put?: never;
         /**
          * Close the shopping trip
-         * @description Idempotent. The first call closes the trip (completedAt set): with markAllBought=true every line still to buy is bought whole by the closing; every line with a purchase on it is written to the pantry as a Purchased observation of the amount bought; one receipt-reminder push goes to the caller. Later calls write nothing and answer the closed list. tripSummary (null while the trip is open) counts, at the closing: linesBought (lines bought whole), linesLeft (lines still Buy) and observationsWritten (Purchased pantry observations the closing wrote).
+         * @description Idempotent. The first call closes the trip (completedAt set). unticked says what becomes of the lines still to buy: bought (every one is bought whole by the closing), drop (they stay unbought on the closed list) or keep (what is left of each, its need less the pantry and less what was bought of it, is carried into the next week's list as a hand-added amount, reasonCode Manual or added to the line of the same food; that week gets an empty plan when it has none, and its list is derived first when it has none; a closed list there is left as it is). Without unticked, markAllBought=true means bought and anything else drop; with it, markAllBought is not read. Every line with a purchase on it is written to the pantry as a Purchased observation of the amount bought; one receipt-reminder push goes to the caller. Later calls write nothing and answer the closed list. tripSummary (null while the trip is open) counts, at the closing: linesBought (lines bought whole), linesLeft (lines still Buy) and observationsWritten (Purchased pantry observations the closing wrote).
          */
         post: operations["completeShoppingTrip"];
         delete?: never;
@@ -1457,7 +1457,7 @@ export interface paths {
         put?: never;
         /**
          * Open the shopping trip again
-         * @description Idempotent. The pantry observations the closing wrote are removed (exactly those), lines the closing ticked get their earlier state back, ticks the household made stay. Reopening an open list changes nothing.
+         * @description Idempotent. The pantry observations the closing wrote are removed (exactly those), lines the closing ticked get their earlier state back, ticks the household made stay; amounts the closing carried into the next week's list (unticked=keep) are taken back off it while that list is open (a line only they made goes). tripSummary.observationsWritten of the closed list is how many observations go. Reopening an open list changes nothing.
          */
         post: operations["reopenShoppingTrip"];
         delete?: never;
@@ -1515,7 +1515,7 @@ export interface paths {
         };
         /**
          * The week's shopping list
-         * @description The list is derived from the week: each day cooked at home with a dish adds its recipe's lines scaled by the day's portions over the servings, base recipes included (scaled by the line's quantity, in batches); named references are listed in skippedReferences, never bought. Lines merge per food and convertible unit. A food only optional lines want (or lines of a base an optional line points at) is a line with reasonCode OptionalOnly, status Buy, left out of toBuyCount, priceTotal and a closed trip's linesLeft (ticking it works as for any line); optional amounts of a food some required line needs are not added. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the need: a food it covers whole is not listed, one it covers in part has reasonCode PartlyInPantry (or stays OptionalOnly) and haveQuantity. reasonCode is one of Planned, PartlyInPantry, OptionalOnly, Manual (added by hand), AddedRecipe (added with a recipe). Ticks and hand-added amounts are kept when the list is derived again. The week asks before buying more: once the list holds a day's dish, a rise of that day's portions (guests, a member back from an absence, a closed day opened again, a new member) does not grow it; the rise is listed in wouldAdd (per food and unit, what generate would add now) and staleSince says since when the list has held it back. generate applies it and clears both. A drop (EatingOut, Travel, PersonAbsent, fewer guests) shrinks the list at once, and a new dish on a day or a portionsOverride set on the plan applies at once as well, since a person chose it on the plan. A read derives the list again when anything it is derived from moved since it was last derived (the week's plan and events, members, settings, recipes, the pantry's observations, merges and unit weights, the food table's prices), or when a pantry row it counted may have decayed below trust (and at least daily); the result is stored only when its content changed (its version, and so the weak ETag, moves only then). A matching If-None-Match on a current list answers 304 without a body and without deriving anything.
+         * @description The list is derived from the week: each day cooked at home with a dish adds its recipe's lines scaled by the day's portions over the servings, base recipes included (scaled by the line's quantity, in batches); named references are listed in skippedReferences, never bought. Lines merge per food and convertible unit. A food only optional lines want (or lines of a base an optional line points at) is a line with reasonCode OptionalOnly, status Buy, left out of toBuyCount, priceTotal and a closed trip's linesLeft (ticking it works as for any line); optional amounts of a food some required line needs are not added. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the need: a food it covers whole is not listed, one it covers in part has reasonCode PartlyInPantry (or stays OptionalOnly) and haveQuantity. reasonCode is one of Planned, PartlyInPantry, OptionalOnly, Manual (added by hand), AddedRecipe (added with a recipe). Ticks and hand-added amounts are kept when the list is derived again: what is bought stays bought (purchasedQuantity), and a line whose need grew past it opens again (status Buy, counted in toBuyCount) with the rest in remainingQuantity and remaining. The week asks before buying more: once the list holds a day's dish, a rise of that day's portions (guests, a member back from an absence, a closed day opened again, a new member) does not grow it; the rise is listed in wouldAdd (per food and unit, what generate would add now) and staleSince says since when the list has held it back. generate applies it and clears both. A drop (EatingOut, Travel, PersonAbsent, fewer guests) shrinks the list at once, and a new dish on a day or a portionsOverride set on the plan applies at once as well, since a person chose it on the plan. A read derives the list again when anything it is derived from moved since it was last derived (the week's plan and events, members, settings, recipes, the pantry's observations, merges and unit weights, the food table's prices), or when a pantry row it counted may have decayed below trust (and at least daily); the result is stored only when its content changed (its version, and so the weak ETag, moves only then). A matching If-None-Match on a current list answers 304 without a body and without deriving anything.
          */
         get: operations["getShoppingList"];
         put?: never;
@@ -1537,7 +1537,7 @@ export interface paths {
         put?: never;
         /**
          * Derive the week's shopping list again now
-         * @description The list is derived from the week: each day cooked at home with a dish adds its recipe's lines scaled by the day's portions over the servings, base recipes included (scaled by the line's quantity, in batches); named references are listed in skippedReferences, never bought. Lines merge per food and convertible unit. A food only optional lines want (or lines of a base an optional line points at) is a line with reasonCode OptionalOnly, status Buy, left out of toBuyCount, priceTotal and a closed trip's linesLeft (ticking it works as for any line); optional amounts of a food some required line needs are not added. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the need: a food it covers whole is not listed, one it covers in part has reasonCode PartlyInPantry (or stays OptionalOnly) and haveQuantity. reasonCode is one of Planned, PartlyInPantry, OptionalOnly, Manual (added by hand), AddedRecipe (added with a recipe). Ticks and hand-added amounts are kept when the list is derived again. The week asks before buying more: once the list holds a day's dish, a rise of that day's portions (guests, a member back from an absence, a closed day opened again, a new member) does not grow it; the rise is listed in wouldAdd (per food and unit, what generate would add now) and staleSince says since when the list has held it back. generate applies it and clears both. A drop (EatingOut, Travel, PersonAbsent, fewer guests) shrinks the list at once, and a new dish on a day or a portionsOverride set on the plan applies at once as well, since a person chose it on the plan. Generate applies what the list held back (wouldAdd becomes empty, staleSince null). Two members generating at once apply it once: each derives the week as it is, so the second finds nothing more to add. Prices are optional: a failing price provider gives a list without suggestions.
+         * @description The list is derived from the week: each day cooked at home with a dish adds its recipe's lines scaled by the day's portions over the servings, base recipes included (scaled by the line's quantity, in batches); named references are listed in skippedReferences, never bought. Lines merge per food and convertible unit. A food only optional lines want (or lines of a base an optional line points at) is a line with reasonCode OptionalOnly, status Buy, left out of toBuyCount, priceTotal and a closed trip's linesLeft (ticking it works as for any line); optional amounts of a food some required line needs are not added. What the pantry likely holds (UseSoon, LikelyAvailable) counts against the need: a food it covers whole is not listed, one it covers in part has reasonCode PartlyInPantry (or stays OptionalOnly) and haveQuantity. reasonCode is one of Planned, PartlyInPantry, OptionalOnly, Manual (added by hand), AddedRecipe (added with a recipe). Ticks and hand-added amounts are kept when the list is derived again: what is bought stays bought (purchasedQuantity), and a line whose need grew past it opens again (status Buy, counted in toBuyCount) with the rest in remainingQuantity and remaining. The week asks before buying more: once the list holds a day's dish, a rise of that day's portions (guests, a member back from an absence, a closed day opened again, a new member) does not grow it; the rise is listed in wouldAdd (per food and unit, what generate would add now) and staleSince says since when the list has held it back. generate applies it and clears both. A drop (EatingOut, Travel, PersonAbsent, fewer guests) shrinks the list at once, and a new dish on a day or a portionsOverride set on the plan applies at once as well, since a person chose it on the plan. Generate applies what the list held back (wouldAdd becomes empty, staleSince null). Two members generating at once apply it once: each derives the week as it is, so the second finds nothing more to add. Prices are optional: a failing price provider gives a list without suggestions.
          */
         post: operations["generateShoppingList"];
         delete?: never;
@@ -1557,7 +1557,7 @@ export interface paths {
         put?: never;
         /**
          * Add a line by hand
-         * @description Without quantity and unit both are read from the name ("2 kg poteter", "500g kjøttdeig"); no amount means 1 pcs. A food already on the list whose unit converts gets the amount added to that line (a bought line opens again); otherwise a line of its own. Hand-added amounts survive regeneration. 400 on an empty name or a quantity not greater than 0 or above 100000. The household gets one push.
+         * @description Without quantity and unit both are read from the name ("2 kg poteter", "500g kjøttdeig"); no amount means 1 pcs. A food already on the list whose unit converts gets the amount added to that line (extraQuantity grows; what is in the basket stays, and the line opens again with the rest in remaining); otherwise a line of its own. Hand-added amounts survive regeneration. 400 on an empty name or a quantity not greater than 0 or above 100000. The household gets one push.
          */
         post: operations["addShoppingItem"];
         delete?: never;
@@ -1585,9 +1585,37 @@ export interface paths {
         head?: never;
         /**
          * Tick or untick a line
-         * @description Buy clears the line's purchase. Purchased without purchasedQuantity means all of it was bought; with one, it is the total bought so far: less than the line needs keeps the line open (status Buy, purchasedQuantity set, the remainder still to buy). A purchasedUnit other than the line's is converted (pieces ↔ mass by the household's piece weight); one that does not convert is kept as said in purchasedUnit and the line stays open. The first purchase on a line queues one ticked-items push.
+         * @description Buy clears the line's purchase. Purchased without purchasedQuantity means all of it was bought: what a shop sells for the rest (`remaining`, whole pieces and packages, rounded up) is added to what was in the basket, in the line's unit, so purchasedQuantity may exceed the need and the pantry gets what was bought. With purchasedQuantity, it is the total bought so far: less than the line needs keeps the line open (status Buy, purchasedQuantity set, the remainder still to buy). A purchasedUnit other than the line's is converted (pieces ↔ mass by the household's piece weight); one that does not convert is kept as said in purchasedUnit and the line stays open. The first purchase on a line queues one ticked-items push.
          */
         patch: operations["updateShoppingItem"];
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/aisle-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order of the aisles in a store, as the household walks it
+         * @description Any member, Junior too. The order of the list's groups (aisles) in one store, learned from the order in which lines are ticked Purchased on finished trips. A tick counts for the store the household shops at when it is made (its first chain, else "my-store"), and a trip once its list is finished (completedAt set); a line ticked again counts where it was ticked last. Ticks are kept for the store's newest 20 lists. On each trip an aisle's place is the median place of its ticks (0 the trip's first tick, 1 its last); the learned place is the mean over the newest 10 finished trips, each trip weighing 0.6 of the one after it. An aisle ticked on 2 or more of them is Learned and sorted by its place; any other is Default and goes right after the aisle it follows in the default order (Produce, Dairy, Meat, Bakery, Frozen, Dry, Other: a typical Norwegian supermarket). A new household has the default order. A hand order (PUT) wins whole until forgotten (DELETE); learning goes on beneath it (learned). docs/shopping-aisles.md says more. The weak ETag is of the answer; a matching If-None-Match answers 304 without a body.
+         */
+        get: operations["getAisleOrder"];
+        /**
+         * Set the order of the aisles in a store by hand (adults only)
+         * @description Adults only (a Junior gets 403 adults_only), as every shopping setting. aisles holds every aisle exactly once (Produce, Dairy, Meat, Bakery, Frozen, Dry, Other); a missing, repeated or unknown aisle is 400 validation_failed. The order wins whole (every aisle Hand) until DELETE forgets it; sent again, it replaces the one before. The order of the list's groups (aisles) in one store, learned from the order in which lines are ticked Purchased on finished trips. A tick counts for the store the household shops at when it is made (its first chain, else "my-store"), and a trip once its list is finished (completedAt set); a line ticked again counts where it was ticked last. Ticks are kept for the store's newest 20 lists. On each trip an aisle's place is the median place of its ticks (0 the trip's first tick, 1 its last); the learned place is the mean over the newest 10 finished trips, each trip weighing 0.6 of the one after it. An aisle ticked on 2 or more of them is Learned and sorted by its place; any other is Default and goes right after the aisle it follows in the default order (Produce, Dairy, Meat, Bakery, Frozen, Dry, Other: a typical Norwegian supermarket). A new household has the default order. A hand order (PUT) wins whole until forgotten (DELETE); learning goes on beneath it (learned). docs/shopping-aisles.md says more.
+         */
+        put: operations["setAisleOrder"];
+        post?: never;
+        /**
+         * Forget the hand order of a store (adults only)
+         * @description Adults only (a Junior gets 403 adults_only). The learned order shows again at once; with no hand order set nothing changes. The order of the list's groups (aisles) in one store, learned from the order in which lines are ticked Purchased on finished trips. A tick counts for the store the household shops at when it is made (its first chain, else "my-store"), and a trip once its list is finished (completedAt set); a line ticked again counts where it was ticked last. Ticks are kept for the store's newest 20 lists. On each trip an aisle's place is the median place of its ticks (0 the trip's first tick, 1 its last); the learned place is the mean over the newest 10 finished trips, each trip weighing 0.6 of the one after it. An aisle ticked on 2 or more of them is Learned and sorted by its place; any other is Default and goes right after the aisle it follows in the default order (Produce, Dairy, Meat, Bakery, Frozen, Dry, Other: a typical Norwegian supermarket). A new household has the default order. A hand order (PUT) wins whole until forgotten (DELETE); learning goes on beneath it (learned). docs/shopping-aisles.md says more.
+         */
+        delete: operations["forgetAisleOrder"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/app/web-push": {
@@ -12431,6 +12459,7 @@ export interface operations {
         parameters: {
             query?: {
                 markAllBought?: "true" | "false";
+                unticked?: "bought" | "keep" | "drop";
             };
             header?: {
                 /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
@@ -12467,7 +12496,7 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
-                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
                             buy: {
                                 quantity: number | null;
                                 unit: string | null;
@@ -12476,8 +12505,25 @@ export interface operations {
                                     unit: string;
                                 } | null;
                             };
-                            /** @enum {string} */
+                            /** @description What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0. */
+                            remainingQuantity: number;
+                            /** @description What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy. */
+                            remaining: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
+                            /** @description The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand. */
+                            extraQuantity: number;
+                            /**
+                             * @description Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line's status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.
+                             * @enum {string}
+                             */
                             status: "Buy" | "Purchased";
+                            /** @description What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it. */
                             purchasedQuantity: number;
                             purchasedUnit: string | null;
                             /** @enum {string} */
@@ -12502,6 +12548,7 @@ export interface operations {
                             linesLeft: number;
                             observationsWritten: number;
                         } | null;
+                        /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
                         priceTotal: number | null;
                         sharingOff: boolean;
@@ -12646,7 +12693,7 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
-                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
                             buy: {
                                 quantity: number | null;
                                 unit: string | null;
@@ -12655,8 +12702,25 @@ export interface operations {
                                     unit: string;
                                 } | null;
                             };
-                            /** @enum {string} */
+                            /** @description What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0. */
+                            remainingQuantity: number;
+                            /** @description What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy. */
+                            remaining: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
+                            /** @description The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand. */
+                            extraQuantity: number;
+                            /**
+                             * @description Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line's status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.
+                             * @enum {string}
+                             */
                             status: "Buy" | "Purchased";
+                            /** @description What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it. */
                             purchasedQuantity: number;
                             purchasedUnit: string | null;
                             /** @enum {string} */
@@ -12681,6 +12745,7 @@ export interface operations {
                             linesLeft: number;
                             observationsWritten: number;
                         } | null;
+                        /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
                         priceTotal: number | null;
                         sharingOff: boolean;
@@ -12833,7 +12898,7 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
-                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
                             buy: {
                                 quantity: number | null;
                                 unit: string | null;
@@ -12842,8 +12907,25 @@ export interface operations {
                                     unit: string;
                                 } | null;
                             };
-                            /** @enum {string} */
+                            /** @description What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0. */
+                            remainingQuantity: number;
+                            /** @description What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy. */
+                            remaining: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
+                            /** @description The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand. */
+                            extraQuantity: number;
+                            /**
+                             * @description Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line's status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.
+                             * @enum {string}
+                             */
                             status: "Buy" | "Purchased";
+                            /** @description What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it. */
                             purchasedQuantity: number;
                             purchasedUnit: string | null;
                             /** @enum {string} */
@@ -12868,6 +12950,7 @@ export interface operations {
                             linesLeft: number;
                             observationsWritten: number;
                         } | null;
+                        /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
                         priceTotal: number | null;
                         sharingOff: boolean;
@@ -13020,7 +13103,7 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
-                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
                             buy: {
                                 quantity: number | null;
                                 unit: string | null;
@@ -13029,8 +13112,25 @@ export interface operations {
                                     unit: string;
                                 } | null;
                             };
-                            /** @enum {string} */
+                            /** @description What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0. */
+                            remainingQuantity: number;
+                            /** @description What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy. */
+                            remaining: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
+                            /** @description The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand. */
+                            extraQuantity: number;
+                            /**
+                             * @description Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line's status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.
+                             * @enum {string}
+                             */
                             status: "Buy" | "Purchased";
+                            /** @description What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it. */
                             purchasedQuantity: number;
                             purchasedUnit: string | null;
                             /** @enum {string} */
@@ -13055,6 +13155,7 @@ export interface operations {
                             linesLeft: number;
                             observationsWritten: number;
                         } | null;
+                        /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
                         priceTotal: number | null;
                         sharingOff: boolean;
@@ -13200,7 +13301,7 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
-                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
                             buy: {
                                 quantity: number | null;
                                 unit: string | null;
@@ -13209,8 +13310,25 @@ export interface operations {
                                     unit: string;
                                 } | null;
                             };
-                            /** @enum {string} */
+                            /** @description What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0. */
+                            remainingQuantity: number;
+                            /** @description What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy. */
+                            remaining: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
+                            /** @description The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand. */
+                            extraQuantity: number;
+                            /**
+                             * @description Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line's status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.
+                             * @enum {string}
+                             */
                             status: "Buy" | "Purchased";
+                            /** @description What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it. */
                             purchasedQuantity: number;
                             purchasedUnit: string | null;
                             /** @enum {string} */
@@ -13235,6 +13353,7 @@ export interface operations {
                             linesLeft: number;
                             observationsWritten: number;
                         } | null;
+                        /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
                         priceTotal: number | null;
                         sharingOff: boolean;
@@ -13359,7 +13478,7 @@ export interface operations {
                             displayName: string;
                             requiredQuantity: number;
                             unit: string;
-                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                            /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
                             buy: {
                                 quantity: number | null;
                                 unit: string | null;
@@ -13368,8 +13487,25 @@ export interface operations {
                                     unit: string;
                                 } | null;
                             };
-                            /** @enum {string} */
+                            /** @description What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0. */
+                            remainingQuantity: number;
+                            /** @description What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy. */
+                            remaining: {
+                                quantity: number | null;
+                                unit: string | null;
+                                packageSize: {
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
+                            };
+                            /** @description The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand. */
+                            extraQuantity: number;
+                            /**
+                             * @description Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line's status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.
+                             * @enum {string}
+                             */
                             status: "Buy" | "Purchased";
+                            /** @description What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it. */
                             purchasedQuantity: number;
                             purchasedUnit: string | null;
                             /** @enum {string} */
@@ -13394,6 +13530,7 @@ export interface operations {
                             linesLeft: number;
                             observationsWritten: number;
                         } | null;
+                        /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
                         priceTotal: number | null;
                         sharingOff: boolean;
@@ -13536,7 +13673,7 @@ export interface operations {
                         displayName: string;
                         requiredQuantity: number;
                         unit: string;
-                        /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                        /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
                         buy: {
                             quantity: number | null;
                             unit: string | null;
@@ -13545,8 +13682,25 @@ export interface operations {
                                 unit: string;
                             } | null;
                         };
-                        /** @enum {string} */
+                        /** @description What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0. */
+                        remainingQuantity: number;
+                        /** @description What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy. */
+                        remaining: {
+                            quantity: number | null;
+                            unit: string | null;
+                            packageSize: {
+                                quantity: number;
+                                unit: string;
+                            } | null;
+                        };
+                        /** @description The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand. */
+                        extraQuantity: number;
+                        /**
+                         * @description Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line's status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.
+                         * @enum {string}
+                         */
                         status: "Buy" | "Purchased";
+                        /** @description What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it. */
                         purchasedQuantity: number;
                         purchasedUnit: string | null;
                         /** @enum {string} */
@@ -13810,7 +13964,7 @@ export interface operations {
                         displayName: string;
                         requiredQuantity: number;
                         unit: string;
-                        /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 10 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
+                        /** @description What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code. */
                         buy: {
                             quantity: number | null;
                             unit: string | null;
@@ -13819,8 +13973,25 @@ export interface operations {
                                 unit: string;
                             } | null;
                         };
-                        /** @enum {string} */
+                        /** @description What is still to buy, in `unit`: the need less what the pantry likely holds less what is in the basket (purchasedQuantity; a purchase in a purchasedUnit that does not convert counts for nothing here), never below 0. What is bought stays bought: when the need grows after a tick (the list derived again after guests came, an amount added by hand or with a recipe), purchasedQuantity is kept and this is the rest, and the line is open again (status Buy, counted in toBuyCount) while it is above 0. */
+                        remainingQuantity: number;
+                        /** @description What to buy for remainingQuantity, as `buy` is for the whole need (the same rules): the amount a client shows as the thing still to buy ('+2 l melk' while 6 dl are in the basket). quantity null when nothing is left to buy. */
+                        remaining: {
+                            quantity: number | null;
+                            unit: string | null;
+                            packageSize: {
+                                quantity: number;
+                                unit: string;
+                            } | null;
+                        };
+                        /** @description The part of requiredQuantity added by hand or with a recipe (POST items, POST shopping-list/recipe), in `unit`; 0 when none. Kept when the list is derived again, also on a line the week's dishes need (reasonCode Planned or PartlyInPantry), where a client can say how much of the need was added by hand. */
+                        extraQuantity: number;
+                        /**
+                         * @description Buy: something is still to buy (counted in toBuyCount unless reasonCode is OptionalOnly), also when part is already in the basket (purchasedQuantity > 0). Purchased: everything the line needs is in the basket. A line's status follows its amounts when its need changes: a bought line whose need grows opens again (Buy) with its purchase kept, and a partly bought line whose need falls to what is in the basket is bought.
+                         * @enum {string}
+                         */
                         status: "Buy" | "Purchased";
+                        /** @description What is in the basket so far, in purchasedUnit when set (a unit that does not convert to `unit`), else in `unit`. A tick without an amount (and a closing's markAllBought) records what a shop sells for the rest, rounded up as `remaining` is (2 pcs for 1.75 pcs needed; two packages of 400 g, 800 g, for 500 g), added to what was in the basket and converted to `unit`: the part of a rounded-up package beyond the need goes to the pantry with the rest, so the next list knows it. */
                         purchasedQuantity: number;
                         purchasedUnit: string | null;
                         /** @enum {string} */
@@ -13869,6 +14040,426 @@ export interface operations {
                 };
             };
             /** @description household_not_found, shopping_item_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAisleOrder: {
+        parameters: {
+            query?: {
+                store?: string;
+            };
+            header?: never;
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    /** @description W/"<hash of the answer>" */
+                    ETag?: string;
+                    /** @description private, no-cache */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The store the order is of. */
+                        store: string;
+                        /** @description Every aisle once, in the order to show the list's groups: the hand order while one is set, else learned. */
+                        aisles: {
+                            /** @enum {string} */
+                            aisle: "Produce" | "Dairy" | "Meat" | "Bakery" | "Frozen" | "Dry" | "Other";
+                            /**
+                             * @description Learned: placed by ticks on finished trips. Default: not yet seen on enough trips, in its default place. Hand: set by a person.
+                             * @enum {string}
+                             */
+                            source: "Learned" | "Default" | "Hand";
+                        }[];
+                        /** @description The order the ticks teach (Learned and Default only), also while a hand order wins over it. */
+                        learned: {
+                            /** @enum {string} */
+                            aisle: "Produce" | "Dairy" | "Meat" | "Bakery" | "Frozen" | "Dry" | "Other";
+                            /**
+                             * @description Learned: placed by ticks on finished trips. Default: not yet seen on enough trips, in its default place. Hand: set by a person.
+                             * @enum {string}
+                             */
+                            source: "Learned" | "Default" | "Hand";
+                        }[];
+                        /** @description How many finished trips of the store the learned order comes from (at most 10). */
+                        tripsLearnedFrom: number;
+                        /** @description When the hand order was set; null when none is. */
+                        handSetAt: string | null;
+                    };
+                };
+            };
+            /** @description Not modified since the ETag sent */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setAisleOrder: {
+        parameters: {
+            query?: {
+                store?: string;
+            };
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every aisle exactly once, in the order to walk. */
+                    aisles: ("Produce" | "Dairy" | "Meat" | "Bakery" | "Frozen" | "Dry" | "Other")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The order after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The store the order is of. */
+                        store: string;
+                        /** @description Every aisle once, in the order to show the list's groups: the hand order while one is set, else learned. */
+                        aisles: {
+                            /** @enum {string} */
+                            aisle: "Produce" | "Dairy" | "Meat" | "Bakery" | "Frozen" | "Dry" | "Other";
+                            /**
+                             * @description Learned: placed by ticks on finished trips. Default: not yet seen on enough trips, in its default place. Hand: set by a person.
+                             * @enum {string}
+                             */
+                            source: "Learned" | "Default" | "Hand";
+                        }[];
+                        /** @description The order the ticks teach (Learned and Default only), also while a hand order wins over it. */
+                        learned: {
+                            /** @enum {string} */
+                            aisle: "Produce" | "Dairy" | "Meat" | "Bakery" | "Frozen" | "Dry" | "Other";
+                            /**
+                             * @description Learned: placed by ticks on finished trips. Default: not yet seen on enough trips, in its default place. Hand: set by a person.
+                             * @enum {string}
+                             */
+                            source: "Learned" | "Default" | "Hand";
+                        }[];
+                        /** @description How many finished trips of the store the learned order comes from (at most 10). */
+                        tripsLearnedFrom: number;
+                        /** @description When the hand order was set; null when none is. */
+                        handSetAt: string | null;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forgetAisleOrder: {
+        parameters: {
+            query?: {
+                store?: string;
+            };
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The store the order is of. */
+                        store: string;
+                        /** @description Every aisle once, in the order to show the list's groups: the hand order while one is set, else learned. */
+                        aisles: {
+                            /** @enum {string} */
+                            aisle: "Produce" | "Dairy" | "Meat" | "Bakery" | "Frozen" | "Dry" | "Other";
+                            /**
+                             * @description Learned: placed by ticks on finished trips. Default: not yet seen on enough trips, in its default place. Hand: set by a person.
+                             * @enum {string}
+                             */
+                            source: "Learned" | "Default" | "Hand";
+                        }[];
+                        /** @description The order the ticks teach (Learned and Default only), also while a hand order wins over it. */
+                        learned: {
+                            /** @enum {string} */
+                            aisle: "Produce" | "Dairy" | "Meat" | "Bakery" | "Frozen" | "Dry" | "Other";
+                            /**
+                             * @description Learned: placed by ticks on finished trips. Default: not yet seen on enough trips, in its default place. Hand: set by a person.
+                             * @enum {string}
+                             */
+                            source: "Learned" | "Default" | "Hand";
+                        }[];
+                        /** @description How many finished trips of the store the learned order comes from (at most 10). */
+                        tripsLearnedFrom: number;
+                        /** @description When the hand order was set; null when none is. */
+                        handSetAt: string | null;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
