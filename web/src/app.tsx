@@ -24,6 +24,7 @@ const Feedback = screen(() => import('./screens/feedback/feedback').then((s) => 
 const NewHousehold = screen(() => import('./screens/new-household/new-household').then((s) => s.NewHousehold));
 const Week = screen(() => import('./screens/week/week').then((s) => s.Week));
 const ShoppingList = screen(() => import('./screens/shopping/shopping-list').then((s) => s.ShoppingList));
+const CurrentList = screen(() => import('./screens/shopping/current-list').then((s) => s.CurrentList));
 const Recipes = screen(() => import('./screens/recipes/recipes').then((s) => s.Recipes));
 const RecipeEdit = screen(() => import('./screens/recipe/recipe-edit').then((s) => s.RecipeEdit));
 const Receipts = screen(() => import('./screens/receipts/receipts').then((s) => s.Receipts));
@@ -32,6 +33,7 @@ const Settings = screen(() => import('./screens/settings/settings').then((s) => 
 const Members = screen(() => import('./screens/members/members').then((s) => s.Members));
 void Week.preload();
 void ShoppingList.preload();
+void CurrentList.preload();
 
 /** Screens anyone may open; every other screen wants a signed-in person. */
 const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite', '/dinner-prices', '/waitlist']);
@@ -76,6 +78,8 @@ function WeekRoute({ date }: { date?: string }) {
 }
 
 const ListRoute = ({ planId }: { planId: string }) => <Member>{(h) => <ShoppingList householdId={h.householdId} planId={planId} />}</Member>;
+/** The menu's list: the week holding today, whichever plan that is. */
+const CurrentListRoute = () => <Member>{(h) => <CurrentList householdId={h.householdId} />}</Member>;
 const RecipesRoute = () => <Member>{(h) => <Recipes householdId={h.householdId} role={h.role} />}</Member>;
 const RecipeRoute = ({ recipeId }: { recipeId?: string }) => (
   <Member>{(h) => <RecipeEdit key={recipeId ?? 'new'} householdId={h.householdId} recipeId={recipeId ?? null} role={h.role} />}</Member>
@@ -123,6 +127,7 @@ function Screens() {
         <Route path="/pantry" component={PantryRoute} />
         <Route path="/settings" component={SettingsRoute} />
         <Route path="/members" component={MembersRoute} />
+        <Route path="/list" component={CurrentListRoute} />
         <Route path="/list/:planId" component={ListRoute} />
         <Route path="/week/:date" component={WeekRoute} />
         <Route default component={WeekRoute} />

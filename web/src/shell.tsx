@@ -57,8 +57,11 @@ function Header() {
       </div>
       {h && (
         <nav aria-label={m.mainMenu}>
-          <NavLink href="/" here={path === '/' || path.startsWith('/week/') || path.startsWith('/list/')}>
+          <NavLink href="/" here={path === '/' || path.startsWith('/week/')}>
             {m.week}
+          </NavLink>
+          <NavLink href="/list" here={path === '/list' || path.startsWith('/list/')}>
+            {m.list}
           </NavLink>
           <NavLink href="/recipes" here={path.startsWith('/recipes')}>
             {m.recipes}

@@ -1,8 +1,11 @@
 import type { ShoppingItem } from '../../api';
-import { amount, buyAmount } from '../../format';
+import { amount, buyAmount, kroner } from '../../format';
 import { t } from '../../i18n';
 
-/** One line of the list: its tick box, amount, what it is for, and (for lines put there by hand) a way to remove it. */
+/**
+ * One line of the list: its tick box (`tick-<id>`, so that focus can find it after the line moves), amount, price
+ * when known, what it is for, and (for lines put there by hand) a way to remove it.
+ */
 export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: string; closed: boolean; onTick: () => void; onRemove: () => void }) {
   const { item: i, bought, reason, closed } = props;
   const m = t.value;
@@ -13,9 +16,10 @@ export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: s
   return (
     <li class={bought ? 'item done' : 'item'}>
       <label>
-        <input type="checkbox" checked={bought} disabled={closed} onChange={props.onTick} />
+        <input id={`tick-${i.id}`} type="checkbox" checked={bought} disabled={closed} onChange={props.onTick} />
         <span>
           {i.displayName} <span class="muted">{buyAmount(i.buy)}</span>
+          {i.suggestedPrice !== null && <span class="muted"> · {m.aboutPrice(kroner(i.suggestedPrice))}</span>}
           {exact !== null && <span class="muted"> · {m.exactNeed(amount(exact, i.unit))}</span>}
           {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
           {reason !== '' && <span class="reason">{reason}</span>}
@@ -31,8 +35,9 @@ export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: s
   );
 }
 
-/** The week changed since the list was made: what it would add, and a button to add it. */
-export function WeekAsks({ wouldAdd, onApply }: { wouldAdd: { foodKey: string; unit: string; displayName: string; quantity: number }[]; onApply: () => void }) {
+/** The week changed since the list was made: what it would add, a button to add it, and one to leave it for now. */
+export function WeekAsks(props: { wouldAdd: { foodKey: string; unit: string; displayName: string; quantity: number }[]; onApply: () => void; onNotNow: () => void }) {
+  const { wouldAdd } = props;
   const m = t.value;
   return (
     <div class="ask" role="region" aria-label={m.weekAsks(wouldAdd.length)}>
@@ -44,9 +49,14 @@ export function WeekAsks({ wouldAdd, onApply }: { wouldAdd: { foodKey: string; u
           </li>
         ))}
       </ul>
-      <button type="button" onClick={onApply}>
-        {m.applyChanges}
-      </button>
+      <div class="row">
+        <button type="button" onClick={props.onApply}>
+          {m.applyChanges}
+        </button>
+        <button type="button" class="secondary" onClick={props.onNotNow}>
+          {m.notNow}
+        </button>
+      </div>
     </div>
   );
 }

@@ -1,12 +1,13 @@
-import { useState } from 'preact/hooks';
-import type { Plan, ShoppingItem } from '../../api';
-import { weekday } from '../../format';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Plan, ShoppingItem, ShoppingList as List } from '../../api';
+import { kroner, weekday } from '../../format';
 import { t } from '../../i18n';
 import { liveDown } from '../../live';
 import { Page, Problem } from '../../ui';
 import { AddRecipe } from './add-recipe';
 import { BetterChoices } from './better-choices';
 import { ListLine, WeekAsks } from './list-line';
+import { TripEnd } from './trip-end';
 import { useShoppingList } from './use-shopping-list';
 
 /** Why a line is on the list, in words: the dishes and days it is for, or who put it there. */
@@ -20,20 +21,72 @@ function reasons(plan: Plan | null): (i: ShoppingItem) => string {
   };
 }
 
-/** The shopping list of a week: its lines by aisle, ticked as they go in the basket, and the trip's end. */
+/**
+ * "Nei, ikke nå" to the week's question: kept in this browser for the list's plan, and only for what the list
+ * would add then, so that the question comes back once the list would add something else.
+ */
+function useNotNow(planId: string, wouldAdd: List['wouldAdd'] | undefined) {
+  const key = `week-asks-not-now:${planId}`;
+  const stamp = JSON.stringify(wouldAdd ?? []);
+  const [said, setSaid] = useState(() => localStorage.getItem(key));
+  useEffect(() => setSaid(localStorage.getItem(key)), [key]);
+  const notNow = () => {
+    localStorage.setItem(key, stamp);
+    setSaid(stamp);
+  };
+  return { hidden: said === stamp, notNow };
+}
+
+/**
+ * Keeps the keyboard where the shopper is when a tick moves a line (into the basket, or back out of it): to the tick
+ * box of the line below the one ticked (or above, at the end), or of the line itself once back on the list.
+ */
+function useTickFocus() {
+  const next = useRef<string | null>(null);
+  useEffect(() => {
+    if (next.current === null) return;
+    const box = document.getElementById(`tick-${next.current}`);
+    if (box) {
+      box.focus();
+      next.current = null;
+    }
+  });
+  return (id: string) => void (next.current = id);
+}
+
+/** Whether a list has lines to buy and none of them priced, while the household asked for prices. */
+const pricesMissing = (list: List) => list.priceCatalogueOn && list.items.some((i) => i.status === 'Buy') && list.items.every((i) => i.suggestedPrice === null);
+
+/**
+ * The shopping list of a week, made for the store: the add field at the top, the lines still to buy by aisle, the
+ * ticked ones in a collapsed "I kurven" group at the end (a tick undone from there), and the trip's end.
+ */
 export function ShoppingList({ householdId, planId }: { householdId: string; planId: string }) {
   const m = t.value;
   const shop = useShoppingList(householdId, planId);
   const [text, setText] = useState('');
+  const asks = useNotNow(planId, shop.list?.wouldAdd);
+  const focusLater = useTickFocus();
   const { list } = shop;
   if (!list) return <Page title={m.list}>{shop.error ? <Problem error={shop.error} /> : <p>{m.loading}</p>}</Page>;
   const reasonOf = reasons(shop.plan);
+  const bought = (i: ShoppingItem) => shop.statusOf(i) === 'Purchased';
+  const open = list.items.filter((i) => !bought(i));
+  const basket = list.items.filter(bought);
   const groups = new Map<string, ShoppingItem[]>();
-  for (const i of list.items.filter((i) => i.reasonCode !== 'OptionalOnly')) groups.set(i.aisle, [...(groups.get(i.aisle) ?? []), i]);
-  const optional = list.items.filter((i) => i.reasonCode === 'OptionalOnly');
+  for (const i of open.filter((i) => i.reasonCode !== 'OptionalOnly')) groups.set(i.aisle, [...(groups.get(i.aisle) ?? []), i]);
+  const optional = open.filter((i) => i.reasonCode === 'OptionalOnly');
+  // The lines in the order shown, for the focus to go to the next one after a tick.
+  const shown = [...[...groups.values()].flat(), ...optional];
   const closed = list.completedAt !== null;
+  const tick = (i: ShoppingItem) => {
+    const at = shown.indexOf(i);
+    const after = at < 0 ? i : (shown[at + 1] ?? shown[at - 1]);
+    if (after) focusLater(after.id);
+    void shop.tick(i);
+  };
   const line = (i: ShoppingItem) => (
-    <ListLine key={i.id} item={i} bought={shop.statusOf(i) === 'Purchased'} reason={reasonOf(i)} closed={closed} onTick={() => void shop.tick(i)} onRemove={() => void shop.remove(i)} />
+    <ListLine key={i.id} item={i} bought={bought(i)} reason={reasonOf(i)} closed={closed} onTick={() => tick(i)} onRemove={() => void shop.remove(i)} />
   );
   const add = (e: Event) => {
     e.preventDefault();
@@ -41,10 +94,23 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
   };
   return (
     <Page title={m.list}>
-      <p role="status">{m.toBuy(list.toBuyCount)}</p>
+      <p role="status">
+        {m.toBuy(list.toBuyCount)}
+        {list.priceTotal !== null && ` · ${m.aboutPrice(kroner(list.priceTotal))}`}
+      </p>
       {liveDown.value && <p class="muted">{m.liveDown}</p>}
-      {list.wouldAdd.length > 0 && !closed && <WeekAsks wouldAdd={list.wouldAdd} onApply={() => void shop.generate()} />}
+      {!closed && (
+        <form onSubmit={add} class="row add-line">
+          <label for="f-item" class="visually-hidden">
+            {m.addItem}
+          </label>
+          <input id="f-item" placeholder={m.addItem} required maxLength={200} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+          <button type="submit">{m.add}</button>
+        </form>
+      )}
+      {list.wouldAdd.length > 0 && !asks.hidden && <WeekAsks wouldAdd={list.wouldAdd} onApply={() => void shop.generate()} onNotNow={asks.notNow} />}
       <Problem error={shop.error} />
+      {pricesMissing(list) && <p class="muted">{m.noPricesYet}</p>}
       {list.items.length === 0 && <p>{m.emptyList}</p>}
       {[...groups].map(([aisle, items]) => (
         <section key={aisle} aria-labelledby={`aisle-${aisle}`}>
@@ -58,32 +124,15 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
           <ul class="items">{optional.map(line)}</ul>
         </section>
       )}
+      {basket.length > 0 && (
+        <details class="basket">
+          <summary>{m.inBasket(basket.length)}</summary>
+          <ul class="items">{basket.map(line)}</ul>
+        </details>
+      )}
+      <TripEnd list={list} unticked={list.toBuyCount} busy={shop.busy} onComplete={(u) => void shop.complete(u)} onReopen={() => void shop.reopen()} />
       <BetterChoices householdId={householdId} planId={planId} stamp={`${list.generatedAt}|${list.items.map((i) => i.id).join(',')}`} />
       {!closed && shop.recipes.length > 0 && <AddRecipe recipes={shop.recipes} onAdd={shop.addRecipe} />}
-      {!closed && (
-        <form onSubmit={add} class="row">
-          <label for="f-item" class="visually-hidden">
-            {m.addItem}
-          </label>
-          <input id="f-item" placeholder={m.addItem} required maxLength={200} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-          <button type="submit">{m.add}</button>
-        </form>
-      )}
-      <p>
-        {closed ? (
-          <>
-            {list.tripSummary && <span role="status">{m.tripDone(list.tripSummary.observationsWritten)} </span>}
-            <a href="/receipts">{m.newReceipt}</a>{' '}
-            <button type="button" onClick={() => void shop.reopen()}>
-              {m.reopen}
-            </button>
-          </>
-        ) : (
-          <button type="button" onClick={() => void shop.complete()}>
-            {m.complete}
-          </button>
-        )}
-      </p>
     </Page>
   );
 }

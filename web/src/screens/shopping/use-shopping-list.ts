@@ -132,12 +132,13 @@ export function useShoppingList(householdId: string, planId: string) {
       await refresh();
     });
   const generate = () => act.run(() => write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/generate', { params: { path } })));
-  const complete = () =>
-    act.run(() => write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/complete', { params: { path, query: { markAllBought: 'false' } } })));
+  /** Closes the trip; `unticked` says what becomes of the lines still to buy (bought, kept for next week's list, dropped). */
+  const complete = (unticked: 'bought' | 'keep' | 'drop') =>
+    act.run(() => write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/complete', { params: { path, query: { unticked } } })));
   const reopen = () => act.run(() => write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/reopen', { params: { path } })));
   /** Puts a recipe's lines on the list (the AddRecipe part asks for it, and says how it went). */
   const addRecipe = (recipeId: string, portions: number | undefined) =>
     write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/recipe', { params: { path }, body: { recipeId, portions } }));
 
-  return { list, plan, recipes, error: act.error, statusOf, tick, add, remove, generate, complete, reopen, addRecipe };
+  return { list, plan, recipes, error: act.error, busy: act.busy, statusOf, tick, add, remove, generate, complete, reopen, addRecipe };
 }
