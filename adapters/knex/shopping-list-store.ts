@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { PackageOf } from '../../core/food/buy-amounts.js';
 import type { PantryObservation } from '../../core/pantry/types.js';
 import type { Derivation, LineStatus, ListStamp, MadeForDay, PreferenceFit, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord, WouldAdd } from '../../core/shopping/types.js';
 import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
@@ -55,6 +56,9 @@ interface LineRow {
   suggested_price_is_aggregate: unknown;
   tick_notified: unknown;
   preference_fit: string;
+  pack_unit: string | null;
+  pack_quantity: number | string | null;
+  pack_of_unit: string | null;
 }
 
 const toLine = (r: LineRow): ShoppingLine => ({
@@ -79,6 +83,10 @@ const toLine = (r: LineRow): ShoppingLine => ({
   suggestedPriceIsAggregate: toBool(r.suggested_price_is_aggregate),
   tickNotified: toBool(r.tick_notified),
   preferenceFit: r.preference_fit as PreferenceFit,
+  // A line without a known package reads back as it was written: without `pack`.
+  ...(r.pack_unit === null || r.pack_quantity === null || r.pack_of_unit === null
+    ? {}
+    : { pack: { packUnit: r.pack_unit as PackageOf['packUnit'], quantity: Number(r.pack_quantity), unit: r.pack_of_unit } }),
 });
 
 const lineRow = (listId: string, l: ShoppingLine, position: number): LineRow => ({
@@ -105,6 +113,9 @@ const lineRow = (listId: string, l: ShoppingLine, position: number): LineRow => 
   suggested_price_is_aggregate: l.suggestedPriceIsAggregate,
   tick_notified: l.tickNotified,
   preference_fit: l.preferenceFit,
+  pack_unit: l.pack?.packUnit ?? null,
+  pack_quantity: l.pack?.quantity ?? null,
+  pack_of_unit: l.pack?.unit ?? null,
 });
 
 const stampOf = (r: ListRow): ListStamp => ({
@@ -114,7 +125,7 @@ const stampOf = (r: ListRow): ListStamp => ({
   derivation: r.derived_from === null || r.fresh_until === null ? null : { from: r.derived_from, until: toDate(r.fresh_until) },
 });
 
-// 23 columns a line: 1,000 lines stay below SQLite's 32,766 and Postgres's 65,535 bound variables of one statement.
+// 26 columns a line: 1,000 lines stay below SQLite's 32,766 and Postgres's 65,535 bound variables of one statement.
 const CHUNK = 1000;
 const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unknown as ShoppingLine, 0)) as (keyof LineRow)[];
 

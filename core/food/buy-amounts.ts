@@ -74,11 +74,13 @@ function volumeAmount(ml: number, spoon: 'tsp' | 'tbsp' | null): BuyAmount {
 /**
  * The package of a food a chain's list price names, when it is one a need can be counted in: a price per unit of
  * mass, volume or pieces with a package size (e.g. 400 g a package). A price per package unit (boks, pakke) with no
- * size, or per kg with no package, gives none.
+ * size, per kg with no package, or per piece in packages of one piece, gives none.
  */
 export function packageOfPrice(price: { readonly unit: string; readonly packageSize: number | null }): PackageOf | null {
   const unit = canonicalUnit(price.unit);
   if (unit === null || price.packageSize === null || !(price.packageSize > 0)) return null;
   if (UNIT_TABLE[unit].dimension === 'package') return null;
+  // One piece a "package" is the piece itself: pieces are bought as pieces.
+  if (UNIT_TABLE[unit].dimension === 'pieces' && price.packageSize === 1) return null;
   return { packUnit: 'pk', quantity: price.packageSize, unit };
 }

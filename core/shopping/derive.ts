@@ -8,6 +8,7 @@ import type { IsoDate } from '../kernel/dates.js';
 import type { MadeForDay, PreferenceFit, ShoppingLine, ShoppingList, ShoppingListContent, WouldAdd } from './types.js';
 import { convert, tidy, unitOf } from '../food/units.js';
 import { settled } from './line-amounts.js';
+import { packageOfPrice, type PackageOf } from '../food/buy-amounts.js';
 
 /** A line as the week derives it, before ticks and hand-added amounts are laid over it. */
 export type DerivedLine = Omit<ShoppingLine, 'id' | 'extraQuantity' | 'status' | 'purchasedQuantity' | 'purchasedUnit' | 'isManual' | 'addedAfterShopping' | 'tickNotified'>;
@@ -128,6 +129,7 @@ export function deriveList(input: DeriveInput): DerivedList {
       suggestedPriceSource: price ? 'FoodTable' : 'None',
       suggestedPriceIsAggregate: price?.isAggregate ?? false,
       preferenceFit: fitOf(b),
+      ...packOf(price),
     });
   }
   const aisleRank = (a: string) => (AISLES as readonly string[]).indexOf(a);
@@ -136,6 +138,12 @@ export function deriveList(input: DeriveInput): DerivedList {
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The package a line's price names, as the line's `pack` (absent when the price names none a need counts in). */
+const packOf = (price: FoodPrice | undefined): { pack?: PackageOf } => {
+  const pack = price ? packageOfPrice(price) : null;
+  return pack ? { pack } : {};
+};
 
 /** A day of the plan as the list's hold looks at it. */
 export type HeldDay = Pick<PlanView['days'][number], 'id' | 'date' | 'cookedAtHome' | 'recipeId' | 'portions' | 'portionsOverride'>;

@@ -17,7 +17,10 @@ export const toBuy = (l: ShoppingLine): number => tidy(Math.max(l.requiredQuanti
 export const remainingOf = (l: ShoppingLine): number => tidy(Math.max(toBuy(l) - (l.purchasedUnit === null ? l.purchasedQuantity : 0), 0));
 
 /** What to buy for what is still to buy on a line: the remainder as an amount a shop sells (whole packages when the line knows its package). */
-export const remainingBuyOf = (l: ShoppingLine): BuyAmount => buyAmountOf(remainingOf(l), l.unit);
+export const remainingBuyOf = (l: ShoppingLine): BuyAmount => buyAmountOf(remainingOf(l), l.unit, l.pack ?? null);
+
+/** What to buy for a line's whole need (the need less the pantry), as `remainingBuyOf` for its remainder. */
+export const buyOf = (l: ShoppingLine): BuyAmount => buyAmountOf(toBuy(l), l.unit, l.pack ?? null);
 
 /** An amount to buy in a line's unit (packages of a known size multiplied out), or null when it does not convert. */
 function buyInUnit(buy: BuyAmount, unit: string): number | null {

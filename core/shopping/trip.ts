@@ -5,7 +5,7 @@ import type { HouseholdId } from '../kernel/ids.js';
 import { ok, type Result } from '../kernel/result.js';
 import { aisleOf } from '../pantry/model.js';
 import { convert, tidy } from '../food/units.js';
-import { countsToBuy, refresh, shoppingStarted, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { boughtWhole, countsToBuy, refresh, shoppingStarted, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
 import { contentOf } from './derive.js';
 import type { CarriedLine, ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from './types.js';
 
@@ -28,7 +28,7 @@ export function closeTrip(
   const lines: ShoppingLine[] = list.lines.map((l) => {
     if (!markAllBought || l.status !== 'Buy') return l;
     closingTicks.push({ lineId: l.id, status: l.status, purchasedQuantity: l.purchasedQuantity, purchasedUnit: l.purchasedUnit });
-    return { ...l, status: 'Purchased', purchasedQuantity: toBuy(l), purchasedUnit: null };
+    return { ...l, status: 'Purchased', purchasedQuantity: boughtWhole(l), purchasedUnit: null };
   });
   const observations: PantryObservation[] = lines
     .filter((l) => l.purchasedQuantity > 0)

@@ -1,5 +1,6 @@
 import type { IsoDate } from '../kernel/dates.js';
 import type { HouseholdId } from '../kernel/ids.js';
+import type { PackageOf } from '../food/buy-amounts.js';
 
 export const LINE_STATUSES = ['Buy', 'Purchased'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -50,6 +51,12 @@ export interface ShoppingLine {
   /** The line's first tick queued its push already (once per line). */
   readonly tickNotified: boolean;
   readonly preferenceFit: PreferenceFit;
+  /**
+   * One package of the line's food as a shop sells it, when known (from the chain list price the line is priced
+   * by, core/food/buy-amounts.ts `packageOfPrice`): what to buy is then counted in whole packages. Absent (or null)
+   * when none is known.
+   */
+  readonly pack?: PackageOf | null;
 }
 
 /** Counts answered for a closed trip. */

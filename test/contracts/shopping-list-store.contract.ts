@@ -58,10 +58,10 @@ export function shoppingListStoreContract(backend: Backend): void {
     }
     const write = (c: ShoppingListContent) => () => ({ write: c, result: null });
 
-    it('round-trips a list with its lines in order: numbers, nulls, booleans, arrays and dates to the millisecond', async () => {
+    it('round-trips a list with its lines in order: numbers, nulls, booleans, arrays, dates to the millisecond, and a package known or not', async () => {
       const { householdId, planId } = await plan();
       const listId = randomUUID();
-      const c = content([shoppingLine(), plain({ foodKey: 'løk', displayName: 'Løk', unit: 'pcs', requiredQuantity: 1.5 })], {
+      const c = content([shoppingLine({ pack: { packUnit: 'pk', quantity: 0.4, unit: 'kg' } }), plain({ foodKey: 'løk', displayName: 'Løk', unit: 'pcs', requiredQuantity: 1.5 })], {
         completedAt: at('2026-05-05T18:30:00.456Z'),
         skippedReferences: ['Pizzadeig', 'Saus'],
         madeFor: { '2026-05-04': { recipeId: randomUUID(), portions: 4 }, '2026-05-06': { recipeId: randomUUID(), portions: 0 } },

@@ -78,6 +78,9 @@ describe('buyAmountOf: an amount a shop sells, never less than the need', () => 
     expect(packageOfPrice({ unit: 'bx', packageSize: 1 })).to.equal(null);
     expect(packageOfPrice({ unit: 'g', packageSize: 0 })).to.equal(null);
     expect(packageOfPrice({ unit: 'fedd', packageSize: 10 })).to.equal(null);
+    // Eggs come twelve a box; a cucumber priced per piece is no package.
+    expect(packageOfPrice({ unit: 'stk', packageSize: 12 })).to.deep.equal({ packUnit: 'pk', quantity: 12, unit: 'pcs' });
+    expect(packageOfPrice({ unit: 'stk', packageSize: 1 })).to.equal(null);
   });
 });
 

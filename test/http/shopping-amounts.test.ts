@@ -29,7 +29,8 @@ httpSuite('shopping list: amounts you can buy', { now: new Date('2026-05-04T09:0
     };
     expect(buyOf('Agurk')).to.deep.equal({ need: [1.75, 'pcs'], buy: { quantity: 2, unit: 'pcs', packageSize: null } });
     expect(buyOf('Rømme')).to.deep.equal({ need: [1.75, 'bx'], buy: { quantity: 2, unit: 'bx', packageSize: null } });
-    expect(buyOf('Kjøttdeig')).to.deep.equal({ need: [700, 'g'], buy: { quantity: 700, unit: 'g', packageSize: null } });
+    // The food table's chains sell kjøttdeig in packages of 400 g.
+    expect(buyOf('Kjøttdeig')).to.deep.equal({ need: [700, 'g'], buy: { quantity: 2, unit: 'pk', packageSize: { quantity: 400, unit: 'g' } } });
     expect(buyOf('Melk')).to.deep.equal({ need: [10.5, 'dl'], buy: { quantity: 1.1, unit: 'l', packageSize: null } });
     expect(buyOf('Tomatpuré')).to.deep.equal({ need: [2.625, 'tbsp'], buy: { quantity: 3, unit: 'tbsp', packageSize: null } });
     expect(buyOf('Salt og pepper')).to.deep.equal({ need: [0, 'pcs'], buy: { quantity: null, unit: null, packageSize: null } });
@@ -42,16 +43,52 @@ httpSuite('shopping list: amounts you can buy', { now: new Date('2026-05-04T09:0
     expect(added.json).to.deep.include({ requiredQuantity: 1600, unit: 'g', buy: { quantity: 1.6, unit: 'kg', packageSize: null } });
   });
 
-  it('a whole tick records what a shop sells for the rest (2 pcs for 1.75 pcs)', async () => {
+  /** A week needing 1.75 pcs of cucumber and 10.5 dl of milk: its list, and the cucumber's line. */
+  const saladWeek = async () => {
     const h = await server.plannedWeek(MONDAY);
     const dish = await addDish(h, recipeBody('Salat', 4, [{ displayName: 'Agurk', quantity: 1, unit: 'stk' }, { displayName: 'Melk', quantity: 6, unit: 'dl' }]));
     await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: dish.id, portions: 7, note: null });
     const items = (await h.owner.get(h.list)).json.items as ShoppingItem[];
     const cucumber = items.find((i) => i.displayName === 'Agurk')!;
+    return { h, items, cucumber };
+  };
+
+  it('a whole tick records what a shop sells for the rest (2 pcs for 1.75 pcs)', async () => {
+    const { h, cucumber } = await saladWeek();
     const ticked = await h.owner.patch(`${h.base}/shopping-items/${cucumber.id}`, { status: 'Purchased' });
     expect(ticked.json).to.deep.include({ status: 'Purchased', requiredQuantity: 1.75, purchasedQuantity: 2, remainingQuantity: 0, remaining: { quantity: null, unit: null, packageSize: null } });
     // A retry records the same.
     expect((await h.owner.patch(`${h.base}/shopping-items/${cucumber.id}`, { status: 'Purchased' })).json).to.include({ purchasedQuantity: 2 });
+  });
+
+  it('the closing\'s "all bought" records what a shop sells too, and that is what the pantry gets', async () => {
+    const { h, items, cucumber } = await saladWeek();
+    await h.owner.patch(`${h.base}/shopping-items/${cucumber.id}`, { status: 'Purchased' });
+    // The closing's "all bought" records the rounded amount: 10.5 dl of milk is 1.1 l, 11 dl.
+    const closed = await h.owner.post(`${h.list}/complete?markAllBought=true`);
+    expect(closed.status, closed.text).to.equal(200);
+    const bought = Object.fromEntries((closed.json.items as ShoppingItem[]).map((i) => [i.displayName, [i.purchasedQuantity, i.unit]]));
+    expect(bought).to.deep.equal({ Agurk: [2, 'pcs'], Melk: [11, 'dl'] });
+    const pantry = await server.runtime.deps.pantry.ofHousehold(h.id);
+    expect(pantry.map((o) => [o.foodKey, o.quantity, o.unit]).sort()).to.deep.equal([
+      [cucumber.foodKey, 2, 'pcs'],
+      [items.find((i) => i.displayName === 'Melk')!.foodKey, 11, 'dl'],
+    ].sort());
+  });
+
+
+  it('a food sold in packages of a known size is bought in whole packages, and the rest of the last one goes to the pantry', async () => {
+    const h = await server.plannedWeek(MONDAY);
+    const dish = await addDish(h, recipeBody('Lasagne', 4, [{ displayName: 'Hakkede tomater', quantity: 500, unit: 'g' }]));
+    await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: dish.id, portions: 4, note: null });
+    const tomatoes = ((await h.owner.get(h.list)).json.items as ShoppingItem[])[0]!;
+    // The chain list price is for a box of 400 g: two of them.
+    expect(tomatoes).to.deep.include({ requiredQuantity: 500, unit: 'g', buy: { quantity: 2, unit: 'pk', packageSize: { quantity: 400, unit: 'g' } } });
+    const ticked = await h.owner.patch(`${h.base}/shopping-items/${tomatoes.id}`, { status: 'Purchased' });
+    expect(ticked.json).to.include({ status: 'Purchased', purchasedQuantity: 800, remainingQuantity: 0 });
+    expect((await h.owner.post(`${h.list}/complete`)).status).to.equal(200);
+    const pantry = await server.runtime.deps.pantry.ofHousehold(h.id);
+    expect(pantry.map((o) => [o.foodKey, o.quantity, o.unit])).to.deep.equal([[tomatoes.foodKey, 800, 'g']]);
   });
 
   it('a ticked line that a hand-added amount joins keeps the basket and asks only for the rest, counted to buy', async () => {

@@ -68,7 +68,8 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
       const res = await h.owner.post(`${h.list}/complete?markAllBought=true`);
       expect(res.status, res.text).to.equal(200);
       expect((res.json.items as ShoppingItem[]).every((i) => i.status === 'Purchased')).to.equal(true);
-      expect(byName(res.json.items, 'Kjøttdeig')).to.include({ purchasedQuantity: 400 });
+      // 100 g in the basket, and the rest (300 g) bought as what a shop sells: one package of 400 g.
+      expect(byName(res.json.items, 'Kjøttdeig')).to.include({ purchasedQuantity: 500 });
       expect(res.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3 });
       expect(await pantry(h)).to.have.length(3);
     });

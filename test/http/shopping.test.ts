@@ -148,8 +148,9 @@ httpSuite('shopping list', { now: NOW }, (server) => {
     expect(gen.status, gen.text).to.equal(200);
     expect(gen.json.generatedAt).to.equal('2026-05-04T10:00:00.000Z');
     const meatNow = byKey(gen.json.items, taco.ingredients[0]!.foodKey)[0]!;
-    // What is bought stays bought; the grown need is the rest to buy, and the line counts again.
-    expect(meatNow).to.deep.include({ id: meat.id, status: 'Buy', purchasedQuantity: 600, requiredQuantity: 1000, remainingQuantity: 400, remaining: { quantity: 400, unit: 'g', packageSize: null } });
+    // What is bought stays bought (two packages of 400 g for 600 g); the grown need is the rest to buy, one more
+    // package, and the line counts again.
+    expect(meatNow).to.deep.include({ id: meat.id, status: 'Buy', purchasedQuantity: 800, requiredQuantity: 1000, remainingQuantity: 200, remaining: { quantity: 1, unit: 'pk', packageSize: { quantity: 400, unit: 'g' } } });
     // Every line of the week counts again, the hand-added Dopapir too.
     expect(gen.json.toBuyCount).to.equal(first.toBuyCount + 1);
     expect(gen.json.items.find((i: ShoppingItem) => i.id === added.json.id)).to.include({ displayName: 'Dopapir', isManual: true, reasonCode: 'Manual' });
@@ -213,7 +214,8 @@ httpSuite('shopping list', { now: NOW }, (server) => {
       expect(part.json).to.include({ status: 'Buy', purchasedQuantity: 200, purchasedUnit: null });
       expect((await patch(meat.id, { status: 'Purchased', purchasedQuantity: 0.6, purchasedUnit: 'kg' })).json).to.include({ status: 'Purchased', purchasedQuantity: 600 });
       expect((await patch(meat.id, { status: 'Buy' })).json).to.include({ status: 'Buy', purchasedQuantity: 0 });
-      expect((await patch(meat.id, { status: 'Purchased' })).json).to.include({ status: 'Purchased', purchasedQuantity: 600 });
+      // A whole tick buys what a shop sells: the meat comes in packages of 400 g, two of them for 600 g.
+      expect((await patch(meat.id, { status: 'Purchased' })).json).to.deep.include({ status: 'Purchased', purchasedQuantity: 800, buy: { quantity: 2, unit: 'pk', packageSize: { quantity: 400, unit: 'g' } } });
       expect(await pushes(h, 'list-items-ticked')).to.have.length(1);
 
       // pieces ↔ grams only with the household's piece weight
@@ -224,7 +226,7 @@ httpSuite('shopping list', { now: NOW }, (server) => {
       expect((await patch(cream.id, { status: 'Purchased', purchasedQuantity: 1, purchasedUnit: 'pk' })).json).to.include({ status: 'Buy', purchasedUnit: 'pk' });
       expect(await pushes(h, 'list-items-ticked')).to.have.length(3);
       const stored = (await h.owner.get(h.list)).json.items as ShoppingItem[];
-      expect(stored.find((i) => i.id === meat.id)).to.include({ status: 'Purchased', purchasedQuantity: 600 });
+      expect(stored.find((i) => i.id === meat.id)).to.include({ status: 'Purchased', purchasedQuantity: 800 });
     });
 
     it('answers 404 for another household\'s item and an unknown one; 400 on a bad body', async () => {

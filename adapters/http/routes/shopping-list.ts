@@ -2,8 +2,7 @@ import * as v from 'valibot';
 import { listTotals, type ListAnswer } from '../../../core/shopping/lists.js';
 import { LINE_STATUSES, PREFERENCE_FITS, REASON_CODES, type ShoppingLine, type ShoppingList, type ShoppingSettings } from '../../../core/shopping/types.js';
 import { AISLES } from '../../../core/pantry/model.js';
-import { buyAmountOf } from '../../../core/food/buy-amounts.js';
-import { remainingBuyOf, remainingOf, toBuy } from '../../../core/shopping/line-amounts.js';
+import { buyOf, remainingBuyOf, remainingOf } from '../../../core/shopping/line-amounts.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { ServiceDeps } from '../deps.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
@@ -16,7 +15,7 @@ export const LIST_PATH = '/api/v1/households/{householdId}/plans/{planId}/shoppi
 
 /** What to buy for a line: an amount a shop sells (core/food/buy-amounts.ts). */
 const BUY_DESCRIPTION =
-  "What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code.";
+  "What to buy for the line: its need less what the pantry likely holds (requiredQuantity − haveQuantity, in `unit`), as an amount a shop sells, never less than that. Pieces and packages (pcs, pk, bx, bunt, fl) and units the service does not know (a household's own word, e.g. 'fedd') are rounded up to whole ones; mass is written in g under 1 kg (by 1 g under 10 g, 5 g under 100 g, 25 g from there) and in kg by 0.1 from 1 kg; spoon measures (tsp, tbsp) under 1 dl stay spoons by halves; other volume is ml by 5 under 1 dl, dl by 0.5 under 1 l, and l by 0.1 from 1 l. `quantity` and `unit` are null for a line without an amount (0, e.g. 'salt og pepper'). `packageSize` is the size of one package when `quantity` counts packages of a known size; null otherwise. A line whose food is priced by a chain list price with a package size (e.g. 400 g a package; needs the price catalogue on) is counted in whole packages of it: unit pk, packageSize { quantity: 400, unit: 'g' }, 2 for a need of 500 g (a need in a unit that does not convert to the package's is rounded as above). `unit` is a unit code of the service (g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl) or the household's own word; a client shows its word in the household's language, never the code.";
 
 const BuyAmountShape = v.object({
   quantity: v.nullable(v.number()),
@@ -86,7 +85,7 @@ export const toItem = (l: ShoppingLine): v.InferOutput<typeof ShoppingListItemRe
   displayName: l.displayName,
   requiredQuantity: l.requiredQuantity,
   unit: l.unit,
-  buy: buyAmountOf(toBuy(l), l.unit),
+  buy: buyOf(l),
   remainingQuantity: remainingOf(l),
   remaining: remainingBuyOf(l),
   extraQuantity: l.extraQuantity,
