@@ -7,7 +7,7 @@ import { preferenceFitter } from './preferences.js';
 import type { IsoDate } from '../kernel/dates.js';
 import type { MadeForDay, PreferenceFit, ShoppingLine, ShoppingList, ShoppingListContent, WouldAdd } from './types.js';
 import { convert, tidy, unitOf } from '../food/units.js';
-import { settled } from './line-amounts.js';
+import { packField, settled, withPack } from './line-amounts.js';
 import { packageOfPrice, type PackageOf } from '../food/buy-amounts.js';
 
 /** A line as the week derives it, before ticks and hand-added amounts are laid over it. */
@@ -17,6 +17,8 @@ export interface DerivedList {
   readonly lines: readonly DerivedLine[];
   /** How a food fits the household's dislikes (for lines kept from the stored list as well). */
   readonly fitOf: (food: { readonly displayName: string; readonly foodKey: string }) => PreferenceFit;
+  /** The package size the household set for a food (for lines kept from the stored list as well). */
+  readonly packOf: (foodKey: string) => PackageOf | null;
   readonly skippedReferences: readonly string[];
   /** The pantry rows counted against the need (their decay is what can change the list with time alone). */
   readonly pantryCounted: readonly PantryRow[];
@@ -30,6 +32,8 @@ export interface DeriveInput {
   readonly pantry: readonly PantryRow[];
   /** The household's grams in one piece of a food, or null (pieces then never convert to mass). */
   gramsPerPiece(foodKey: string): number | null;
+  /** The package size the household set for a food (lists.ts householdPacksOf); it wins over a list price's. None given: none set. */
+  packOf?(foodKey: string): PackageOf | null;
   /** Prices by food key; empty when the provider failed. */
   readonly prices: ReadonlyMap<string, FoodPrice>;
   /** The household's dislikes (its own words): each line's preferenceFit. */
@@ -104,6 +108,7 @@ export function deriveList(input: DeriveInput): DerivedList {
 
   const pantry = new Map(input.pantry.filter((r) => PANTRY_GROUPS.has(r.group) && r.estimatedQuantity > 0).map((r) => [r.foodKey, r]));
   const fitOf = preferenceFitter(input.dislikes);
+  const householdPack = (foodKey: string) => input.packOf?.(foodKey) ?? null;
   const lines: DerivedLine[] = [];
   const counted: PantryRow[] = [];
   for (const b of needed) {
@@ -129,21 +134,15 @@ export function deriveList(input: DeriveInput): DerivedList {
       suggestedPriceSource: price ? 'FoodTable' : 'None',
       suggestedPriceIsAggregate: price?.isAggregate ?? false,
       preferenceFit: fitOf(b),
-      ...packOf(price),
+      ...packField(householdPack(b.foodKey) ?? (price ? packageOfPrice(price) : null)),
     });
   }
   const aisleRank = (a: string) => (AISLES as readonly string[]).indexOf(a);
   lines.sort((a, b) => aisleRank(a.aisle) - aisleRank(b.aisle) || cmp(a.foodKey, b.foodKey) || cmp(a.unit, b.unit));
-  return { lines, fitOf, skippedReferences: skipped, pantryCounted: counted };
+  return { lines, fitOf, packOf: householdPack, skippedReferences: skipped, pantryCounted: counted };
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The package a line's price names, as the line's `pack` (absent when the price names none a need counts in). */
-const packOf = (price: FoodPrice | undefined): { pack?: PackageOf } => {
-  const pack = price ? packageOfPrice(price) : null;
-  return pack ? { pack } : {};
-};
 
 /** A day of the plan as the list's hold looks at it. */
 export type HeldDay = Pick<PlanView['days'][number], 'id' | 'date' | 'cookedAtHome' | 'recipeId' | 'portions' | 'portionsOverride'>;
@@ -222,9 +221,10 @@ export function reconcile(
   });
   for (const l of current?.lines ?? []) {
     if (used.has(l.id) || l.extraQuantity <= 0) continue;
+    // Only the household's package sizes reach a line no derivation prices.
     lines.push(
       settled({
-        ...l,
+        ...withPack(l, derived.packOf(l.foodKey)),
         requiredQuantity: l.extraQuantity,
         reasonCode: l.reasonCode === 'AddedRecipe' ? 'AddedRecipe' : 'Manual',
         haveQuantity: 0,

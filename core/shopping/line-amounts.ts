@@ -1,4 +1,4 @@
-import { buyAmountOf, type BuyAmount } from '../food/buy-amounts.js';
+import { buyAmountOf, type BuyAmount, type PackageOf } from '../food/buy-amounts.js';
 import { convert, tidy } from '../food/units.js';
 import type { ShoppingLine } from './types.js';
 
@@ -61,3 +61,12 @@ export function settled(l: ShoppingLine): ShoppingLine {
  */
 export const joined = (l: ShoppingLine, more: number, afterShopping: boolean): ShoppingLine =>
   settled({ ...l, requiredQuantity: tidy(l.requiredQuantity + more), extraQuantity: tidy(l.extraQuantity + more), addedAfterShopping: l.addedAfterShopping || afterShopping });
+
+/** A line's `pack` field for a package known or not: absent when none is known (as a stored line without one reads back). */
+export const packField = (pack: PackageOf | null | undefined): { pack?: PackageOf } => (pack ? { pack } : {});
+
+/** A line with `pack` as its package (none: without the field). */
+export function withPack<L extends { readonly pack?: PackageOf | null }>(l: L, pack: PackageOf | null): L {
+  const { pack: _before, ...rest } = l;
+  return { ...rest, ...packField(pack) } as L;
+}

@@ -22,9 +22,10 @@ import { parseItemText } from './amounts.js';
 import { preferenceFitter } from './preferences.js';
 import { contentOf, deriveList, heldDays, madeForOf, reconcile, wouldAddOf, type HeldDay } from './derive.js';
 import { SHOPPING_QUANTITY_MAX, shoppingSettingsOf, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
-import { canonicalUnit, convert, PIECE_UNIT, tidy, unitOf } from '../food/units.js';
+import { canonicalUnit, convert, PIECE_UNIT, tidy, UNIT_TABLE, unitOf } from '../food/units.js';
+import type { PackageOf } from '../food/buy-amounts.js';
 import { recordAisleTick, type AisleTickDeps } from './aisle-orders.js';
-import { boughtWhole, joined, toBuy } from './line-amounts.js';
+import { boughtWhole, joined, packField, toBuy } from './line-amounts.js';
 
 export { boughtWhole, remainingOf, toBuy } from './line-amounts.js';
 
@@ -50,6 +51,8 @@ export interface ListAnswer {
 export interface Refreshed extends ListAnswer {
   readonly household: HouseholdWithMembers;
   readonly gramsPerPiece: (foodKey: string) => number | null;
+  /** The package sizes the household set (householdPacksOf), as the derivation read them. */
+  readonly packOf: (foodKey: string) => PackageOf | null;
 }
 
 type ListDenied = ErrorOf<'household-not-found' | 'plan-not-found'>;
@@ -67,6 +70,21 @@ export async function pieceWeights(deps: Pick<ShoppingDeps, 'unitWeights' | 'pan
 export function pieceWeightsOf(weights: readonly UnitWeight[], merges: readonly PantryMerge[]): (foodKey: string) => number | null {
   const own = new Map<string, number>();
   for (const w of weights) if (canonicalUnit(w.unit) === PIECE_UNIT) own.set(w.foodKey, w.grams);
+  const target = new Map(merges.map((m) => [m.fromKey, m.toKey]));
+  return (foodKey) => own.get(foodKey) ?? own.get(target.get(foodKey) ?? '') ?? null;
+}
+
+/**
+ * The package sizes the household set, by food key: its weight for a package unit (pk, bx, fl, bunt: "hakkede tomater,
+ * boks, 400 g", set as a unit weight) of the food, else of the food it is merged into; of several package units of a
+ * food, the first by unit. A need that converts to grams is then bought in whole packages of that size.
+ */
+export function householdPacksOf(weights: readonly UnitWeight[], merges: readonly PantryMerge[]): (foodKey: string) => PackageOf | null {
+  const own = new Map<string, PackageOf>();
+  for (const w of weights) {
+    const unit = canonicalUnit(w.unit);
+    if (unit !== null && UNIT_TABLE[unit].dimension === 'package' && w.grams > 0 && !own.has(w.foodKey)) own.set(w.foodKey, { packUnit: unit, quantity: w.grams, unit: 'g' });
+  }
   const target = new Map(merges.map((m) => [m.fromKey, m.toKey]));
   return (foodKey) => own.get(foodKey) ?? own.get(target.get(foodKey) ?? '') ?? null;
 }
@@ -113,7 +131,8 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
   const plan = viewsOf(household, [inputs.plan], inputs.events, titles)[0]!;
   const pantry = pantryRowsOf(inputs.observations, inputs.merges, deps.clock.now());
   const gramsPerPiece = pieceWeightsOf(inputs.unitWeights, inputs.merges);
-  const derive = (days: readonly HeldDay[], prices: ReadonlyMap<string, FoodPrice>) => deriveList({ plan: { days }, recipes, pantry, gramsPerPiece, prices, dislikes: household.dislikes });
+  const packOf = householdPacksOf(inputs.unitWeights, inputs.merges);
+  const derive = (days: readonly HeldDay[], prices: ReadonlyMap<string, FoodPrice>) => deriveList({ plan: { days }, recipes, pantry, gramsPerPiece, packOf, prices, dislikes: household.dislikes });
   // The week as it is, unpriced: every food any derivation below can list (a held day needs no more than it).
   const full = derive(plan.days, new Map());
   let prices = new Map<string, FoodPrice>();
@@ -138,7 +157,7 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
     const ask = { madeFor: madeForOf(days), wouldAdd: holding ? wouldAddOf(full, applied) : [] };
     return { write: reconcile(current, applied, () => deps.ids.newId(), now, force, ask), result: null, derivation };
   });
-  return ok({ list: list!, settings: shoppingSettingsOf(household), priceError, household, gramsPerPiece });
+  return ok({ list: list!, settings: shoppingSettingsOf(household), priceError, household, gramsPerPiece, packOf });
 }
 
 /** A read of a list: the caller already holds the stored version (`unchanged`), or the list. */
@@ -245,6 +264,7 @@ export async function addShoppingItem(
         suggestedPriceIsAggregate: false,
         tickNotified: false,
         preferenceFit,
+        ...packField(listed.value.packOf(foodKey)),
       };
       lines.push(changed);
     }

@@ -126,7 +126,7 @@ describe('shopping trip (pure)', () => {
   it('keeps AddedRecipe lines (and their reason) when the list is derived again, and the trip record', () => {
     const added = line({ foodKey: 'ost', requiredQuantity: 200, extraQuantity: 200, reasonCode: 'AddedRecipe', haveQuantity: 0 });
     const trip = { summary: { linesBought: 0, linesLeft: 1, observationsWritten: 0 }, observationIds: [], closingTicks: [] };
-    const next = reconcile(list([added], { trip }), { lines: [], fitOf: () => 'NotAssessed', skippedReferences: [], pantryCounted: [] }, counter(), AT, true)!;
+    const next = reconcile(list([added], { trip }), { lines: [], fitOf: () => 'NotAssessed', packOf: () => null, skippedReferences: [], pantryCounted: [] }, counter(), AT, true)!;
     expect(next.lines).to.deep.equal([added]);
     expect(next.trip).to.deep.equal(trip);
   });

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Account } from '../../core/accounts/types.js';
 import { createHousehold } from '../../core/households/households.js';
-import type { PantryRow } from '../../core/pantry/types.js';
+import type { PantryRow, UnitWeight } from '../../core/pantry/types.js';
 import { ensureWeekPlan, setPlanDay } from '../../core/plans/plans.js';
 import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
 import type { Ingredient, Recipe } from '../../core/recipes/types.js';
 import { deriveList, heldDays, madeForOf, reconcile, wouldAddOf, type DeriveInput } from '../../core/shopping/derive.js';
-import { addShoppingItem, generateShoppingList, getShoppingList, remainingOf, updateShoppingItem } from '../../core/shopping/lists.js';
+import { addShoppingItem, generateShoppingList, getShoppingList, householdPacksOf, remainingOf, updateShoppingItem } from '../../core/shopping/lists.js';
 import { createEvent } from '../../core/events/events.js';
 import type { ShoppingList } from '../../core/shopping/types.js';
 import { domain } from './support.js';
@@ -24,6 +24,7 @@ const day = (id: string, recipeId: string | null, portions: number, cookedAtHome
 const pantryRow = (foodKey: string, estimatedQuantity: number, unit: string, group: PantryRow['group'] = 'LikelyAvailable'): PantryRow => ({
   foodKey, displayName: foodKey, estimatedQuantity, unit, confidence: 1, storageLocation: 'Fridge', usePriority: 'Normal', lastEvidenceAt: new Date(0), aisle: 'Other', asksForDate: false, lastEvidenceKind: 'Purchased', group, bestBefore: null,
 });
+const weight = (foodKey: string, unit: string, grams: number): UnitWeight => ({ householdId: 'h', foodKey, unit, displayName: foodKey, grams, updatedAt: new Date(0) });
 const input = (days: ReturnType<typeof day>[], recipes: Recipe[], over: Partial<DeriveInput> = {}): DeriveInput => ({
   plan: { days },
   recipes: new Map(recipes.map((r) => [r.id, r])),
@@ -117,6 +118,25 @@ describe('shopping list derivation (domain)', () => {
     const prices = new Map([['pasta', { foodKey: 'pasta', price: 24.9, unit: 'pk', packageSize: 500, chain: 'Kiwi', productName: 'Pasta 500 g', isAggregate: true, source: 'food-table' as const }]]);
     const d = deriveList(input([day('mon', 'pasta', 4)], [pasta, sauce], { prices }));
     expect(d.lines.find((l) => l.foodKey === 'pasta')).to.include({ suggestedPrice: 24.9, suggestedPriceSource: 'FoodTable', suggestedPriceIsAggregate: true, suggestedProductName: 'Pasta 500 g' });
+  });
+
+  it('knows a line\'s package: the household\'s own size first, else the one its list price names', () => {
+    const price = (unit: string, packageSize: number | null) => new Map([['pasta', { foodKey: 'pasta', price: 24.9, unit, packageSize, chain: 'Kiwi', productName: 'Pasta', isAggregate: false, source: 'food-table' as const }]]);
+    const week = [day('mon', 'pasta', 4)];
+    const packOfPasta = (over: Partial<DeriveInput>) => deriveList(input(week, [pasta, sauce], over)).lines.find((l) => l.foodKey === 'pasta')!.pack;
+    expect(packOfPasta({ prices: price('g', 500) })).to.deep.equal({ packUnit: 'pk', quantity: 500, unit: 'g' });
+    expect(packOfPasta({ prices: price('pk', 500) })).to.equal(undefined);
+    const own = householdPacksOf([weight('pasta', 'pakke', 1000), weight('pasta', 'stk', 5)], []);
+    expect(packOfPasta({ prices: price('g', 500), packOf: own })).to.deep.equal({ packUnit: 'pk', quantity: 1000, unit: 'g' });
+    expect(packOfPasta({ packOf: own })).to.deep.equal({ packUnit: 'pk', quantity: 1000, unit: 'g' });
+  });
+
+  it('reads the household\'s package sizes from its unit weights of package units, a merged food\'s from the food it went into', () => {
+    const merged = [{ householdId: 'h', fromKey: 'tomatboks', toKey: 'hakkede-tomat', fromDisplayName: 'Tomatboks', toDisplayName: 'Hakkede tomater', mergedAt: new Date(0) }];
+    const packs = householdPacksOf([weight('hakkede-tomat', 'boks', 400), weight('hakkede-tomat', 'pk', 390), weight('løk', 'stk', 150), weight('mel', 'flaske', 0)], merged);
+    expect(packs('hakkede-tomat')).to.deep.equal({ packUnit: 'bx', quantity: 400, unit: 'g' });
+    expect(packs('tomatboks')).to.deep.equal({ packUnit: 'bx', quantity: 400, unit: 'g' });
+    expect([packs('løk'), packs('mel'), packs('salt')]).to.deep.equal([null, null, null]);
   });
 
   it('keeps ticks of lines whose food and unit survive (a grown one open for the rest) and hand-added amounts; unchanged content writes nothing', () => {

@@ -91,6 +91,28 @@ httpSuite('shopping list: amounts you can buy', { now: new Date('2026-05-04T09:0
     expect(pantry.map((o) => [o.foodKey, o.quantity, o.unit])).to.deep.equal([[tomatoes.foodKey, 800, 'g']]);
   });
 
+  it('a package size the household set once (a unit weight of a package unit) wins, on planned and hand-added lines', async () => {
+    const h = await server.plannedWeek(MONDAY);
+    const dish = await addDish(h, recipeBody('Lasagne', 4, [{ displayName: 'Hakkede tomater', quantity: 500, unit: 'g' }]));
+    await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: dish.id, portions: 4, note: null });
+    const tomatoes = ((await h.owner.get(h.list)).json.items as ShoppingItem[])[0]!;
+    // "hakkede tomater: boks 390 g", set once by the household.
+    const set = await h.owner.put(`${h.base}/inventory/unit-weights/${encodeURIComponent(tomatoes.foodKey)}/boks`, { grams: 390 });
+    expect(set.status, set.text).to.equal(200);
+    const read = (await h.owner.get(h.list)).json.items as ShoppingItem[];
+    expect(read[0]).to.deep.include({ id: tomatoes.id, buy: { quantity: 2, unit: 'bx', packageSize: { quantity: 390, unit: 'g' } } });
+    const added = await h.owner.post(`${h.list}/items`, { displayName: '1 kg kikerter' });
+    const chickpeas = await h.owner.put(`${h.base}/inventory/unit-weights/${encodeURIComponent(added.json.foodKey)}/boks`, { grams: 410 });
+    expect(chickpeas.status, chickpeas.text).to.equal(200);
+    const hand = ((await h.owner.get(h.list)).json.items as ShoppingItem[]).find((i) => i.id === added.json.id)!;
+    expect(hand).to.deep.include({ reasonCode: 'Manual', buy: { quantity: 3, unit: 'bx', packageSize: { quantity: 410, unit: 'g' } } });
+    expect((await h.owner.patch(`${h.base}/shopping-items/${hand.id}`, { status: 'Purchased' })).json).to.include({ purchasedQuantity: 1.23, unit: 'kg' });
+    // Taken away again, the chain's package of 400 g counts.
+    expect((await h.owner.delete(`${h.base}/inventory/unit-weights/${encodeURIComponent(tomatoes.foodKey)}/boks`)).status).to.equal(204);
+    const back = ((await h.owner.get(h.list)).json.items as ShoppingItem[]).find((i) => i.id === tomatoes.id)!;
+    expect(back).to.deep.include({ buy: { quantity: 2, unit: 'pk', packageSize: { quantity: 400, unit: 'g' } } });
+  });
+
   it('a ticked line that a hand-added amount joins keeps the basket and asks only for the rest, counted to buy', async () => {
     const h = await server.plannedWeek(MONDAY);
     const dish = await addDish(h, recipeBody('Grøt', 4, [{ displayName: 'Melk', quantity: 6, unit: 'dl' }]));
