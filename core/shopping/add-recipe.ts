@@ -8,8 +8,8 @@ import type { HouseholdId } from '../kernel/ids.js';
 import { fail, ok, type Result } from '../kernel/result.js';
 import { contentOf, deriveList, type DerivedLine } from './derive.js';
 import { recipesReaching } from '../recipes/reaching.js';
-import { pieceWeights, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
-import { joined } from './line-amounts.js';
+import { householdAmounts, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { joined, packField } from './line-amounts.js';
 import { shoppingSettingsOf, type ShoppingLine, type ShoppingList } from './types.js';
 import { convert } from '../food/units.js';
 
@@ -56,6 +56,8 @@ export function addRecipeLines(list: ShoppingList, added: readonly DerivedLine[]
       suggestedPriceIsAggregate: false,
       tickNotified: false,
       preferenceFit: d.preferenceFit,
+      // The household's package size, as the derivation gave it (no price is asked for a recipe added by hand).
+      ...packField(d.pack),
     });
   }
   return lines;
@@ -76,7 +78,7 @@ export async function addRecipeToPlanList(
 ): Promise<Result<ListAnswer, AddDenied>> {
   const plan = await getPlan(deps, caller, householdId, planId);
   if (!plan.ok) return plan;
-  const [recipes, gramsPerPiece, household] = await Promise.all([recipesReaching(deps, householdId, [input.recipeId]), pieceWeights(deps, householdId), deps.households.byId(householdId)]);
+  const [recipes, { gramsPerPiece, packOf }, household] = await Promise.all([recipesReaching(deps, householdId, [input.recipeId]), householdAmounts(deps, householdId), deps.households.byId(householdId)]);
   if (!household) return fail({ type: 'household-not-found' });
   const recipe = recipes.get(input.recipeId);
   if (!recipe) return fail({ type: 'recipe-not-found' });
@@ -86,6 +88,7 @@ export async function addRecipeToPlanList(
     recipes,
     pantry: [],
     gramsPerPiece,
+    packOf,
     prices: new Map(),
     dislikes: household.dislikes,
   });

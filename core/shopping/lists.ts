@@ -58,15 +58,19 @@ export interface Refreshed extends ListAnswer {
 type ListDenied = ErrorOf<'household-not-found' | 'plan-not-found'>;
 
 /**
- * Grams in one piece of each food, by food key: the household's weight for a piece unit (pcs, stk, …) of the food,
- * else of the food it is merged into. Two reads whatever the number of foods.
+ * What the household said of its foods' amounts, by food key: grams in one piece (its weight for a piece unit, pcs,
+ * stk, …) and the package sizes it set (householdPacksOf), each of the food else of the food it is merged into. Two
+ * reads whatever the number of foods.
  */
-export async function pieceWeights(deps: Pick<ShoppingDeps, 'unitWeights' | 'pantryMerges'>, householdId: HouseholdId): Promise<(foodKey: string) => number | null> {
+export async function householdAmounts(
+  deps: Pick<ShoppingDeps, 'unitWeights' | 'pantryMerges'>,
+  householdId: HouseholdId,
+): Promise<{ gramsPerPiece: (foodKey: string) => number | null; packOf: (foodKey: string) => PackageOf | null }> {
   const [weights, merges] = await Promise.all([deps.unitWeights.list(householdId, null), deps.pantryMerges.activeMerges(householdId)]);
-  return pieceWeightsOf(weights, merges);
+  return { gramsPerPiece: pieceWeightsOf(weights, merges), packOf: householdPacksOf(weights, merges) };
 }
 
-/** pieceWeights over the weights and merges read already. */
+/** Grams in one piece of each food (householdAmounts), over the weights and merges read already. */
 export function pieceWeightsOf(weights: readonly UnitWeight[], merges: readonly PantryMerge[]): (foodKey: string) => number | null {
   const own = new Map<string, number>();
   for (const w of weights) if (canonicalUnit(w.unit) === PIECE_UNIT) own.set(w.foodKey, w.grams);
@@ -309,7 +313,7 @@ export async function updateShoppingItem(
   const found = await deps.shoppingLists.byLine(householdId, itemId);
   if (!found) return fail({ type: 'shopping-item-not-found' });
   const foodKey = found.lines.find((l) => l.id === itemId)!.foodKey;
-  const gpp = input.purchasedUnit !== undefined ? (await pieceWeights(deps, householdId))(foodKey) : null;
+  const gpp = input.purchasedUnit !== undefined ? (await householdAmounts(deps, householdId)).gramsPerPiece(foodKey) : null;
   const { result } = await deps.shoppingLists.change(householdId, found.planId, { listId: found.id }, (current) => {
     const lines = [...(current?.lines ?? [])];
     const i = lines.findIndex((l) => l.id === itemId);

@@ -91,7 +91,7 @@ httpSuite('shopping list: amounts you can buy', { now: new Date('2026-05-04T09:0
     expect(pantry.map((o) => [o.foodKey, o.quantity, o.unit])).to.deep.equal([[tomatoes.foodKey, 800, 'g']]);
   });
 
-  it('a package size the household set once (a unit weight of a package unit) wins, on planned and hand-added lines', async () => {
+  it('a package size the household set once (a unit weight of a package unit) wins, on planned, hand-added and recipe-added lines', async () => {
     const h = await server.plannedWeek(MONDAY);
     const dish = await addDish(h, recipeBody('Lasagne', 4, [{ displayName: 'Hakkede tomater', quantity: 500, unit: 'g' }]));
     await h.owner.put(`${h.base}/plans/${h.plan.id}/days/${MONDAY}`, { recipeId: dish.id, portions: 4, note: null });
@@ -107,6 +107,12 @@ httpSuite('shopping list: amounts you can buy', { now: new Date('2026-05-04T09:0
     const hand = ((await h.owner.get(h.list)).json.items as ShoppingItem[]).find((i) => i.id === added.json.id)!;
     expect(hand).to.deep.include({ reasonCode: 'Manual', buy: { quantity: 3, unit: 'bx', packageSize: { quantity: 410, unit: 'g' } } });
     expect((await h.owner.patch(`${h.base}/shopping-items/${hand.id}`, { status: 'Purchased' })).json).to.include({ purchasedQuantity: 1.23, unit: 'kg' });
+    // A recipe added by hand gets the household's size at once.
+    const chili = await addDish(h, recipeBody('Chili', 4, [{ displayName: 'Bønner', quantity: 600, unit: 'g' }]));
+    expect((await h.owner.put(`${h.base}/inventory/unit-weights/${encodeURIComponent(chili.ingredients[0]!.foodKey)}/boks`, { grams: 380 })).status).to.equal(200);
+    const withChili = await h.owner.post(`${h.list}/recipe`, { recipeId: chili.id });
+    expect(withChili.status, withChili.text).to.equal(200);
+    expect((withChili.json.items as ShoppingItem[]).find((i) => i.displayName === 'Bønner')).to.deep.include({ reasonCode: 'AddedRecipe', buy: { quantity: 2, unit: 'bx', packageSize: { quantity: 380, unit: 'g' } } });
     // Taken away again, the chain's package of 400 g counts.
     expect((await h.owner.delete(`${h.base}/inventory/unit-weights/${encodeURIComponent(tomatoes.foodKey)}/boks`)).status).to.equal(204);
     const back = ((await h.owner.get(h.list)).json.items as ShoppingItem[]).find((i) => i.id === tomatoes.id)!;
