@@ -54,6 +54,8 @@ const HhMm = v.pipe(v.string(), v.maxLength(5, 'HH:MM'), v.regex(/^([01]\d|2[0-3
 const FoodKey = Filled(OBSERVATION_LIMITS.foodKeyMax);
 const Unit = Filled(OBSERVATION_LIMITS.unitMax);
 const Name = Filled(OBSERVATION_LIMITS.displayNameMax);
+/** The units a package is counted in (core/food/units.ts, the package dimension). */
+const PACK_UNITS = ['pk', 'bx', 'bunt', 'fl'] as const;
 
 function documentSchema(imageMaxBytes: number) {
   const base64Max = Math.ceil(imageMaxBytes / 3) * 4;
@@ -159,6 +161,8 @@ function documentSchema(imageMaxBytes: number) {
     suggestedPriceIsAggregate: v.boolean(),
     tickNotified: v.boolean(),
     preferenceFit: v.picklist(PREFERENCE_FITS),
+    // One package of the food as a shop sells it, when known: what to buy is counted in whole packages.
+    pack: v.optional(v.nullable(v.object({ packUnit: v.picklist(PACK_UNITS), quantity: Amount(SHOPPING_QUANTITY_MAX), unit: Unit }))),
   });
   const ShoppingList = v.object({
     id: Uuid,
@@ -175,6 +179,13 @@ function documentSchema(imageMaxBytes: number) {
           v.object({ lineId: Uuid, status: v.picklist(LINE_STATUSES), purchasedQuantity: Amount(SHOPPING_QUANTITY_MAX), purchasedUnit: v.nullable(Unit) }),
           DOCUMENT_LIMITS.linesPerList,
           'ticks',
+        ),
+        // What the closing carried into the next week's list (unticked=keep), for reopening to take back.
+        carried: v.optional(
+          v.object({
+            planId: Uuid,
+            lines: many(v.object({ foodKey: FoodKey, displayName: Name, quantity: Amount(SHOPPING_QUANTITY_MAX * 100), unit: Unit }), DOCUMENT_LIMITS.linesPerList, 'lines'),
+          }),
         ),
       }),
     ),

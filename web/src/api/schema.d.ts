@@ -5858,6 +5858,16 @@ export interface operations {
                                     purchasedQuantity: number;
                                     purchasedUnit: string | null;
                                 }[];
+                                carried?: {
+                                    /** Format: uuid */
+                                    planId: string;
+                                    lines: {
+                                        foodKey: string;
+                                        displayName: string;
+                                        quantity: number;
+                                        unit: string;
+                                    }[];
+                                };
                             } | null;
                             lines: {
                                 /** Format: uuid */
@@ -5886,6 +5896,12 @@ export interface operations {
                                 tickNotified: boolean;
                                 /** @enum {string} */
                                 preferenceFit: "Fits" | "Disliked" | "NotAssessed";
+                                pack?: {
+                                    /** @enum {string} */
+                                    packUnit: "pk" | "bx" | "bunt" | "fl";
+                                    quantity: number;
+                                    unit: string;
+                                } | null;
                             }[];
                             madeFor: {
                                 [key: string]: {
@@ -6160,6 +6176,16 @@ export interface operations {
                                 purchasedQuantity: number;
                                 purchasedUnit: string | null;
                             }[];
+                            carried?: {
+                                /** Format: uuid */
+                                planId: string;
+                                lines: {
+                                    foodKey: string;
+                                    displayName: string;
+                                    quantity: number;
+                                    unit: string;
+                                }[];
+                            };
                         } | null;
                         lines: {
                             /** Format: uuid */
@@ -6188,6 +6214,12 @@ export interface operations {
                             tickNotified: boolean;
                             /** @enum {string} */
                             preferenceFit: "Fits" | "Disliked" | "NotAssessed";
+                            pack?: {
+                                /** @enum {string} */
+                                packUnit: "pk" | "bx" | "bunt" | "fl";
+                                quantity: number;
+                                unit: string;
+                            } | null;
                         }[];
                         madeFor: {
                             [key: string]: {
