@@ -9,19 +9,24 @@ import { t } from '../../i18n';
 export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: string; closed: boolean; onTick: () => void; onRemove: () => void }) {
   const { item: i, bought, reason, closed } = props;
   const m = t.value;
-  // The exact need beside the amount to buy when rounding to whole pieces or packages made them differ
+  // A line still to buy shows what is left to buy ("+2 l" while 6 dl are in the basket); a line in the basket what
+  // was bought. The exact need stands beside it when rounding to whole pieces or packages made them differ
   // ("2 stk · trenger 1,75 stk"); a need only written in a larger unit (26 dl as 2,6 l) says nothing more.
-  const need = Math.round((i.requiredQuantity - i.haveQuantity) * 100) / 100;
-  const exact = i.buy.quantity !== null && ((i.buy.unit === i.unit && i.buy.quantity !== need) || i.buy.packageSize !== null) ? need : null;
+  const inBasket = i.purchasedQuantity > 0 ? amount(i.purchasedQuantity, i.purchasedUnit ?? i.unit) : '';
+  const show = bought ? (inBasket || buyAmount(i.buy)) : buyAmount(i.remaining);
+  const need = Math.round(i.remainingQuantity * 100) / 100;
+  const exact = !bought && i.remaining.quantity !== null && ((i.remaining.unit === i.unit && i.remaining.quantity !== need) || i.remaining.packageSize !== null) ? need : null;
   return (
     <li class={bought ? 'item done' : 'item'}>
       <label>
         <input id={`tick-${i.id}`} type="checkbox" checked={bought} disabled={closed} onChange={props.onTick} />
         <span>
-          {i.displayName} <span class="muted">{buyAmount(i.buy)}</span>
+          {i.displayName} <span class="muted">{!bought && inBasket !== '' && show !== '' ? `+${show}` : show}</span>
           {i.suggestedPrice !== null && <span class="muted"> · {m.aboutPrice(kroner(i.suggestedPrice))}</span>}
           {exact !== null && <span class="muted"> · {m.exactNeed(amount(exact, i.unit))}</span>}
+          {!bought && inBasket !== '' && <span class="muted"> · {m.alreadyInBasket(inBasket)}</span>}
           {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
+          {i.extraQuantity > 0 && (i.reasonCode === 'Planned' || i.reasonCode === 'PartlyInPantry') && <span class="muted"> · {m.addedToLine(amount(i.extraQuantity, i.unit))}</span>}
           {reason !== '' && <span class="reason">{reason}</span>}
           {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}
         </span>

@@ -9,6 +9,8 @@ import { BetterChoices } from './better-choices';
 import { ListLine, WeekAsks } from './list-line';
 import { TripEnd } from './trip-end';
 import { useShoppingList } from './use-shopping-list';
+import { useAisleOrder } from './use-aisle-order';
+import { household } from '../../state';
 
 /** Why a line is on the list, in words: the dishes and days it is for, or who put it there. */
 function reasons(plan: Plan | null): (i: ShoppingItem) => string {
@@ -67,6 +69,7 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
   const [text, setText] = useState('');
   const asks = useNotNow(planId, shop.list?.wouldAdd);
   const focusLater = useTickFocus();
+  const aisles = useAisleOrder(householdId);
   const { list } = shop;
   if (!list) return <Page title={m.list}>{shop.error ? <Problem error={shop.error} /> : <p>{m.loading}</p>}</Page>;
   const reasonOf = reasons(shop.plan);
@@ -75,10 +78,13 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
   const basket = list.items.filter(bought);
   const groups = new Map<string, ShoppingItem[]>();
   for (const i of open.filter((i) => i.reasonCode !== 'OptionalOnly')) groups.set(i.aisle, [...(groups.get(i.aisle) ?? []), i]);
+  // The groups in the order the household walks its store (learned from its ticks, or set by hand).
+  const ordered = [...groups].sort(([a], [b]) => aisles.rank(a) - aisles.rank(b));
   const optional = open.filter((i) => i.reasonCode === 'OptionalOnly');
   // The lines in the order shown, for the focus to go to the next one after a tick.
-  const shown = [...[...groups.values()].flat(), ...optional];
+  const shown = [...ordered.flatMap(([, items]) => items), ...optional];
   const closed = list.completedAt !== null;
+  const adult = household.value?.role !== 'Junior';
   const tick = (i: ShoppingItem) => {
     const at = shown.indexOf(i);
     const after = at < 0 ? i : (shown[at + 1] ?? shown[at - 1]);
@@ -112,9 +118,22 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
       <Problem error={shop.error} />
       {pricesMissing(list) && <p class="muted">{m.noPricesYet}</p>}
       {list.items.length === 0 && <p>{m.emptyList}</p>}
-      {[...groups].map(([aisle, items]) => (
+      <Problem error={aisles.error} />
+      {ordered.map(([aisle, items], at) => (
         <section key={aisle} aria-labelledby={`aisle-${aisle}`}>
-          <h2 id={`aisle-${aisle}`}>{m.aisle[aisle] ?? aisle}</h2>
+          <div class="aisle-head">
+            <h2 id={`aisle-${aisle}`}>{m.aisle[aisle] ?? aisle}</h2>
+            {adult && !closed && ordered.length > 1 && (
+              <span class="aisle-move">
+                <button type="button" class="link" disabled={at === 0} onClick={() => void aisles.move(aisle, -1)} aria-label={m.aisleEarlier(m.aisle[aisle] ?? aisle)}>
+                  ↑
+                </button>
+                <button type="button" class="link" disabled={at === ordered.length - 1} onClick={() => void aisles.move(aisle, 1)} aria-label={m.aisleLater(m.aisle[aisle] ?? aisle)}>
+                  ↓
+                </button>
+              </span>
+            )}
+          </div>
           <ul class="items">{items.map(line)}</ul>
         </section>
       ))}
