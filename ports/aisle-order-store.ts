@@ -1,5 +1,5 @@
-import type { Aisle } from '../core/pantry/model.js';
-import type { FinishedTrip, HandOrder } from '../core/shopping/aisle-order.js';
+import type { Aisle } from '../core/pantry/types.js';
+import type { FinishedTrip, HandOrder } from '../core/shopping/types.js';
 import type { HouseholdId } from '../core/kernel/ids.js';
 
 /** A line ticked Purchased on a trip: which store the shopper was at, which list (of which plan) and line, its aisle. */

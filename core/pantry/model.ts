@@ -1,5 +1,5 @@
 import type { InventoryGroup, ObservationType, PantryMerge, PantryObservation, PantryRow, StorageLocation } from './types.js';
-import { INVENTORY_GROUPS } from './types.js';
+import { AISLES, INVENTORY_GROUPS, type Aisle } from './types.js';
 import type { IsoDate } from '../kernel/dates.js';
 
 /**
@@ -9,8 +9,7 @@ import type { IsoDate } from '../kernel/dates.js';
 
 export const USE_PRIORITIES = ['High', 'Normal', 'Low'] as const;
 export type UsePriority = (typeof USE_PRIORITIES)[number];
-export const AISLES = ['Produce', 'Dairy', 'Meat', 'Bakery', 'Frozen', 'Dry', 'Other'] as const;
-export type Aisle = (typeof AISLES)[number];
+export { AISLES, type Aisle } from './types.js';
 
 const DAY_MS = 86_400_000;
 

@@ -6,6 +6,9 @@ export const STORAGE_LOCATIONS = ['Fridge', 'Freezer', 'Pantry', 'Unknown'] as c
 export type StorageLocation = (typeof STORAGE_LOCATIONS)[number];
 export const INVENTORY_GROUPS = ['UseSoon', 'LikelyAvailable', 'Uncertain', 'Aged'] as const;
 export type InventoryGroup = (typeof INVENTORY_GROUPS)[number];
+/** The groups of a shopping list, in the default walk of a typical Norwegian supermarket. */
+export const AISLES = ['Produce', 'Dairy', 'Meat', 'Bakery', 'Frozen', 'Dry', 'Other'] as const;
+export type Aisle = (typeof AISLES)[number];
 
 /** One row of the pantry: one food, derived from its observations (never stored as such). */
 export interface PantryRow {

@@ -26,18 +26,8 @@ export interface PlacedAisle {
   readonly source: AisleSource;
 }
 
-/** One finished trip: the aisles of its ticks, in the order they were ticked (one entry per ticked line). */
-export interface FinishedTrip {
-  readonly listId: string;
-  readonly finishedAt: Date;
-  readonly aisles: readonly string[];
-}
-
-/** An order a person set by hand: every aisle once. */
-export interface HandOrder {
-  readonly aisles: readonly Aisle[];
-  readonly setAt: Date;
-}
+export type { FinishedTrip, HandOrder } from './types.js';
+import type { FinishedTrip, HandOrder } from './types.js';
 
 export interface AisleOrder {
   /** The order to show: the hand order while one is set, else `learned`. */

@@ -1,3 +1,4 @@
+import type { Aisle } from '../pantry/types.js';
 import type { IsoDate } from '../kernel/dates.js';
 import type { HouseholdId } from '../kernel/ids.js';
 import type { PackageOf } from '../food/buy-amounts.js';
@@ -168,3 +169,16 @@ export const shoppingSettingsOf = (h: ShoppingSettings): ShoppingSettings => ({ 
 
 /** Bounds of a hand-added or bought amount. */
 export const SHOPPING_QUANTITY_MAX = 100_000;
+
+/** One finished trip: the aisles of its ticks, in the order they were ticked (one entry per ticked line). */
+export interface FinishedTrip {
+  readonly listId: string;
+  readonly finishedAt: Date;
+  readonly aisles: readonly string[];
+}
+
+/** An order a person set by hand: every aisle once. */
+export interface HandOrder {
+  readonly aisles: readonly Aisle[];
+  readonly setAt: Date;
+}
