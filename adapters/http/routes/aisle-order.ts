@@ -37,6 +37,7 @@ const AisleOrderResponse = v.object({
 const SetAisleOrderRequest = v.object({
   aisles: v.pipe(
     v.array(v.picklist(AISLES)),
+    v.maxLength(AISLES.length, `at most ${AISLES.length} aisles`),
     v.check((a) => isWholeAisleOrder(a), `every aisle exactly once: ${AISLES.join(', ')}`),
     v.description('Every aisle exactly once, in the order to walk.'),
   ),
