@@ -29,6 +29,9 @@ function checkList(l: ListDocument, at: string, lineIds: Renamer, to: ListTarget
     const own = new Set(l.lines.map((line) => line.id));
     const tick = l.trip.closingTicks.findIndex((t) => !own.has(t.lineId));
     if (tick >= 0) return invalid(`${at}.trip.closingTicks.${tick}.lineId`, 'names no line of this list');
+    if (l.trip.carried && !to.planIds.has(l.trip.carried.planId)) return invalid(`${at}.trip.carried.planId`, 'names no plan of the document');
+    const carried = l.trip.carried?.lines.findIndex((c) => foodKey(c.foodKey) === null) ?? -1;
+    if (carried >= 0) return invalid(`${at}.trip.carried.lines.${carried}.foodKey`, 'needs a letter or a digit');
   }
   return null;
 }
@@ -68,6 +71,10 @@ export function checkShoppingLists(doc: HouseholdDocument['shoppingLists'], to: 
         ...l.trip,
         observationIds: l.trip.observationIds.map((o) => to.observationIds.get(o)),
         closingTicks: l.trip.closingTicks.map((t) => ({ ...t, lineId: lineIds.get(t.lineId) })),
+        // What the closing carried into the next week's list points at that week's plan, renamed as every plan is.
+        ...(l.trip.carried && {
+          carried: { planId: to.planIds.get(l.trip.carried.planId), lines: l.trip.carried.lines.map((c) => ({ ...c, foodKey: foodKey(c.foodKey)! })) },
+        }),
       },
     })),
   );

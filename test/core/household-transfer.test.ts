@@ -111,6 +111,23 @@ describe('household export and import (domain)', () => {
     expect(again.value.pantry.observations[0]!.foodKey).to.equal('mel');
   });
 
+  it("carries a closed trip's carried lines (unticked=keep) to the new household, pointing at its own next week's plan", async () => {
+    const { deps } = domain();
+    const per = await account(deps, 'per@example.com');
+    const { doc, ids } = document();
+    const next = { ...doc.plans[0]!, id: randomUUID(), weekStart: '2026-11-30', days: doc.plans[0]!.days.map((d, i) => ({ ...d, id: randomUUID(), date: i === 0 ? '2026-11-30' : `2026-12-0${i}`, recipeId: null })) };
+    const list = doc.shoppingLists[0]!;
+    const carried = { planId: next.id, lines: [{ foodKey: 'Mel', displayName: 'Mel', quantity: 0.5, unit: 'kg' }] };
+    const made = await importHousehold(deps, per, { ...doc, plans: [...doc.plans, next], shoppingLists: [{ ...list, trip: { ...list.trip!, carried } }] }, new Map());
+    if (!made.ok) throw new Error(JSON.stringify(made.error));
+    const again = await exportHousehold(deps, per, made.value.id);
+    if (!again.ok) throw new Error('export failed');
+    const newNext = again.value.plans.find((p) => p.weekStart === '2026-11-30')!;
+    expect(again.value.shoppingLists[0]!.trip!.carried).to.deep.equal({ planId: newNext.id, lines: [{ foodKey: 'mel', displayName: 'Mel', quantity: 0.5, unit: 'kg' }] });
+    const text = JSON.stringify(again.value);
+    for (const old of [...Object.values(ids), next.id]) expect(text).not.to.include(old);
+  });
+
   it('adds the caller as an Owner of their own when the document names no exporter, and a named Owner arrives as an Adult', async () => {
     const { deps, clock } = domain();
     const per = await account(deps, 'per@example.com');
@@ -149,6 +166,8 @@ describe('household export and import (domain)', () => {
       [{ ...doc, shoppingLists: [{ ...list, trip: { ...list.trip!, observationIds: [other] } }] }, 'shoppingLists.0.trip.observationIds.0'],
       [{ ...doc, shoppingLists: [{ ...list, trip: { ...list.trip!, closingTicks: [{ ...list.trip!.closingTicks[0]!, lineId: other }] } }] }, 'shoppingLists.0.trip.closingTicks.0.lineId'],
       [{ ...doc, shoppingLists: [{ ...list, madeFor: { '2026-11-24': { recipeId: other, portions: 4 } } }] }, 'shoppingLists.0.madeFor.2026-11-24.recipeId'],
+      [{ ...doc, shoppingLists: [{ ...list, trip: { ...list.trip!, carried: { planId: other, lines: [] } } }] }, 'shoppingLists.0.trip.carried.planId'],
+      [{ ...doc, shoppingLists: [{ ...list, trip: { ...list.trip!, carried: { planId: ids.plan, lines: [{ foodKey: '!!', displayName: 'Mel', quantity: 1, unit: 'kg' }] } } }] }, 'shoppingLists.0.trip.carried.lines.0.foodKey'],
     ];
     for (const [bad, path] of cases) {
       const r = await importHousehold(deps, per, bad, new Map());
