@@ -9,24 +9,38 @@ type Answer<T> = Promise<{ data?: T; response: Response }>;
 
 /**
  * The list's reads and the writes that answer it: every answer's ETag is kept, and reads go one at a time, each with
- * the ETag of the copy shown.
+ * the ETag of the copy shown. `changed()` is called for every change made here (queued, answered, or a write's
+ * answer): a read sent before the newest of them may be answered after it with the list as it was, so its answer is
+ * not shown and the list is read once more.
  */
 function useListReads(householdId: string, planId: string, setList: (l: ShoppingList) => void) {
   const path = { householdId, planId };
   const etag = useRef<string | null>(null);
   const reading = useRef<Promise<void> | null>(null);
   const again = useRef(false);
+  /** How many changes were made here: taken when a read is sent, compared when its answer comes. */
+  const changes = useRef(0);
+  const changed = () => void (changes.current += 1);
 
   /** An answer with the list (a refusal has been thrown as its problem by then): shown, and its ETag kept. */
   const write = async (request: Answer<ShoppingList>) => {
     const { data, response } = await request;
+    changed();
     etag.current = response.headers.get('ETag') ?? etag.current;
     setList(data as ShoppingList);
   };
   const readOnce = async () => {
-    const read = api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path }, headers: etag.current ? { 'If-None-Match': etag.current } : {} });
+    const sentAt = changes.current;
+    const { data, response } = await api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path }, headers: etag.current ? { 'If-None-Match': etag.current } : {} });
+    // A change made while the read was on its way: the answer may be older than what is shown, so it is read again.
+    if (changes.current !== sentAt) {
+      again.current = true;
+      return;
+    }
     // A 304: the copy shown is the list as it is.
-    if ((await read).response.status !== 304) await write(read);
+    if (response.status === 304) return;
+    etag.current = response.headers.get('ETag') ?? etag.current;
+    setList(data as ShoppingList);
   };
   /** Reads the list again; asked while a read is under way, it reads once more after it, with the newer ETag. */
   const refresh = (): Promise<void> => {
@@ -47,7 +61,7 @@ function useListReads(householdId: string, planId: string, setList: (l: Shopping
     return (reading.current = run());
   };
 
-  return { etag, write, refresh };
+  return { etag, write, refresh, changed };
 }
 
 /**
@@ -63,10 +77,11 @@ export function useShoppingList(householdId: string, planId: string) {
   const [recipes, setRecipes] = useState<Recipe[]>([]);
   const act = useAction();
   const path = { householdId, planId };
-  const { etag, write, refresh } = useListReads(householdId, planId, setList);
+  const { etag, write, refresh, changed } = useListReads(householdId, planId, setList);
 
   useEffect(() => {
     etag.current = null;
+    changed();
     setList(null);
     void act.run(async () => {
       const [, p] = await Promise.all([refresh(), dataOf(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } }))]);
@@ -94,7 +109,9 @@ export function useShoppingList(householdId: string, planId: string) {
   useEffect(
     () =>
       whenTickSent((sent, h) => {
-        if (h === householdId) setList((l) => l && { ...l, items: l.items.map((i) => (i.id === sent.id ? sent : i)) });
+        if (h !== householdId) return;
+        changed();
+        setList((l) => l && { ...l, items: l.items.map((i) => (i.id === sent.id ? sent : i)) });
       }),
     [householdId],
   );
@@ -113,6 +130,7 @@ export function useShoppingList(householdId: string, planId: string) {
       const accountId = me.value?.user.id;
       if (!accountId) return;
       const status = statusOf(item) === 'Buy' ? 'Purchased' : 'Buy';
+      changed();
       try {
         if ((await queueTick({ accountId, householdId, itemId: item.id, status })) === 'sent') await refresh().catch(() => undefined);
       } catch (err) {
@@ -122,13 +140,17 @@ export function useShoppingList(householdId: string, planId: string) {
     });
   const add = (displayName: string) =>
     act.run(async () => {
+      changed();
       await api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/items', { params: { path }, body: { displayName } });
+      changed();
       await refresh();
       return true;
     });
   const remove = (item: ShoppingItem) =>
     act.run(async () => {
+      changed();
       await api.DELETE('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path: { householdId, itemId: item.id } } });
+      changed();
       await refresh();
     });
   const generate = () => act.run(() => write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/generate', { params: { path } })));
