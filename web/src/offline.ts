@@ -2,11 +2,12 @@ import { effect, signal } from '@preact/signals';
 import { ApiProblem, api, dataOf, type ShoppingItem } from './api';
 import { me, whenSigningOut } from './state';
 
-// Ticks made in a store with bad reception: each tick waits in IndexedDB (so a reload or a closed tab keeps it)
-// and is sent in the order it was made, each with an Idempotency-Key of its own, so a tick whose answer was lost is
-// never applied twice (the service gives the first answer again). The service worker keeps the household data the
-// app last read (web/vite.config.ts) so the week and the list open with no network; the end of the sign-in, however
-// it ends, forgets both (forgetPerson in web/src/state.ts).
+// What a shopper does in a store with bad reception (a tick or an untick, a line added, an amount bought, a hand-added
+// line removed): each change waits in IndexedDB (so a reload or a closed tab keeps it) and is sent in the order it
+// was made, each with an Idempotency-Key of its own, so a change whose answer was lost is never applied twice (the
+// service gives the first answer again). The service worker keeps the household data the app last read
+// (web/vite.config.ts) so the week and the list open with no network; the end of the sign-in, however it ends,
+// forgets both (forgetPerson in web/src/state.ts).
 
 /**
  * The service worker's copy of the app's own files (Workbox's precache, named `workbox-precache-v2-<scope>`): no
@@ -24,23 +25,39 @@ const EXPIRY_NOTES_STORE = 'cache-entries';
  */
 const LATE_ANSWER_MS = 3000;
 const DB_NAME = 'middag';
+/** Named when only ticks waited; every kind of change waits there now. */
 const STORE = 'ticks';
-/** How often waiting ticks are tried again while the network seems to be there. */
+/** How often waiting changes are tried again while the network seems to be there. */
 const RETRY_MS = 15_000;
 
-export interface WaitingTick {
+/** Who made a change, where, and how it is sent. */
+interface Waiting {
   readonly seq: number;
   /** The Idempotency-Key it is sent with, every time. */
   readonly key: string;
-  /** Whose tick it is: never sent under another person's sign-in. */
+  /** Whose change it is: never sent under another person's sign-in. */
   readonly accountId: string;
   readonly householdId: string;
-  readonly itemId: string;
-  readonly status: ShoppingItem['status'];
 }
 
-/** The ticks not yet taken by the service, oldest first. */
-export const waiting = signal<readonly WaitingTick[]>([]);
+/** One change to a list, as the shopper made it. */
+export type Change =
+  /** A tick or an untick; with purchasedQuantity, what is in the basket so far (an amount changed). */
+  | { readonly kind: 'tick'; readonly itemId: string; readonly status: ShoppingItem['status']; readonly purchasedQuantity?: number; readonly purchasedUnit?: string }
+  /** A line added by hand ("2 l melk"), on the list of a plan. */
+  | { readonly kind: 'add'; readonly planId: string; readonly displayName: string }
+  /** A hand-added line removed (its name, for the sentence when the service refuses it). */
+  | { readonly kind: 'remove'; readonly itemId: string; readonly displayName: string };
+
+export type WaitingChange = Waiting & Change;
+
+/** The changes not yet taken by the service, oldest first. */
+export const waiting = signal<readonly WaitingChange[]>([]);
+/**
+ * The last change the service refused when it was sent with nobody waiting for its answer (sent after a reload, or
+ * once the network was back): it is dropped from the queue, and the list says so in one sentence.
+ */
+export const refused = signal<{ readonly change: WaitingChange; readonly problem: ApiProblem } | null>(null);
 /** Whether the browser believes it has a network. */
 export const online = signal(typeof navigator === 'undefined' ? true : navigator.onLine);
 
@@ -70,39 +87,85 @@ function newKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-// Sequence numbers of ticks, made here so that a tick shows at once: rising over reloads (the clock's milliseconds,
-// or one more than the last when ticks come faster).
+// Sequence numbers of changes, made here so that a change shows at once: rising over reloads (the clock's milliseconds,
+// or one more than the last when changes come faster).
 let lastSeq = 0;
 const nextSeq = () => (lastSeq = Math.max(lastSeq + 1, Date.now()));
 
-/** What happened to one tick: taken by the service, or waiting for the network. A refusal rejects with the ApiProblem. */
-export type TickOutcome = 'sent' | 'waiting';
+/**
+ * What happened to one change: taken by the service, waiting for the network, or taken back before it was sent. A
+ * refusal rejects with the ApiProblem.
+ */
+export type TickOutcome = 'sent' | 'waiting' | 'withdrawn';
 const outcomes = new Map<number, { resolve: (o: TickOutcome) => void; reject: (e: unknown) => void }>();
-const settle = (seq: number, o: TickOutcome | { error: unknown }) => {
+/** Tells whoever waits for a change what became of it; false when nobody waited. */
+const settle = (seq: number, o: TickOutcome | { error: unknown }): boolean => {
   const w = outcomes.get(seq);
   outcomes.delete(seq);
-  if (!w) return;
+  if (!w) return false;
   if (typeof o === 'string') w.resolve(o);
   else w.reject(o.error);
+  return true;
 };
 
-/** Screens that show a line hear its answer before the tick stops waiting, so nothing flickers back. */
-const sentListeners = new Set<(item: ShoppingItem, householdId: string) => void>();
-export function whenTickSent(listener: (item: ShoppingItem, householdId: string) => void): () => void {
+/**
+ * Screens that show a list hear each change's answer (the line ticked or added; null for a line removed) before the
+ * change stops waiting, so nothing flickers back.
+ */
+const sentListeners = new Set<(change: WaitingChange, item: ShoppingItem | null) => void>();
+export function whenSent(listener: (change: WaitingChange, item: ShoppingItem | null) => void): () => void {
   sentListeners.add(listener);
   return () => void sentListeners.delete(listener);
 }
 
-/** Ticks (or unticks) a line: kept at once, sent now or as soon as the network allows. */
-export async function queueTick(tick: Omit<WaitingTick, 'seq' | 'key'>): Promise<TickOutcome> {
-  const entry: WaitingTick = { ...tick, key: newKey(), seq: nextSeq() };
+/** Makes a change to a list: kept at once, sent now or as soon as the network allows. */
+export async function queueChange(change: Omit<Waiting, 'seq' | 'key'> & Change): Promise<TickOutcome> {
+  const entry = { ...change, key: newKey(), seq: nextSeq() } as WaitingChange;
   const seq = entry.seq;
-  // Shown at once; kept before it is sent, so that a tick sent and forgotten is not written back afterwards.
+  // Shown at once; kept before it is sent, so that a change sent and forgotten is not written back afterwards.
   waiting.value = [...waiting.value, entry];
   await inStore('readwrite', (s) => s.add(entry));
   const outcome = new Promise<TickOutcome>((resolve, reject) => outcomes.set(seq, { resolve, reject }));
   void flush();
   return outcome;
+}
+
+/** Ticks (or unticks) a line. */
+export const queueTick = (tick: Omit<Waiting, 'seq' | 'key'> & Omit<Extract<Change, { kind: 'tick' }>, 'kind'>) => queueChange({ ...tick, kind: 'tick' });
+
+/** The change being sent now, if any: too late to take back. */
+let sending: number | null = null;
+/**
+ * Takes back a change not yet sent (a line added offline and removed again before the network came back): false when
+ * it is already on its way, and its answer will come.
+ */
+export async function withdraw(seq: number): Promise<boolean> {
+  if (sending === seq || !waiting.value.some((w) => w.seq === seq)) return false;
+  await forget(seq);
+  settle(seq, 'withdrawn');
+  return true;
+}
+
+/** Sends one change, with its key; the line it answers (null for a removal). */
+async function sendOne(next: WaitingChange): Promise<ShoppingItem | null> {
+  const header = { 'Idempotency-Key': next.key };
+  const { householdId } = next;
+  if (next.kind === 'add') {
+    const path = { householdId, planId: next.planId };
+    return dataOf(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/items', { params: { path, header }, body: { displayName: next.displayName } }));
+  }
+  const path = { householdId, itemId: next.itemId };
+  if (next.kind === 'remove') {
+    try {
+      await api.DELETE('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path, header } });
+    } catch (err) {
+      // Gone already (the other shopper removed it too): what was asked for is so.
+      if (!(err instanceof ApiProblem && err.code === 'shopping_item_not_found')) throw err;
+    }
+    return null;
+  }
+  const body = { status: next.status, purchasedQuantity: next.purchasedQuantity, purchasedUnit: next.purchasedUnit };
+  return dataOf(api.PATCH('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path, header }, body }));
 }
 
 async function forget(seq: number): Promise<void> {
@@ -111,7 +174,7 @@ async function forget(seq: number): Promise<void> {
 }
 
 let flushing: Promise<void> | null = null;
-/** Sends the waiting ticks in order; stops at the first that the network does not carry. */
+/** Sends the waiting changes in order; stops at the first that the network does not carry. */
 export function flush(): Promise<void> {
   return (flushing ??= send().finally(() => (flushing = null)));
 }
@@ -121,20 +184,16 @@ async function send(): Promise<void> {
     const next = waiting.value[0];
     const who = me.value?.user.id;
     if (!next || !who) break;
-    // Someone else's tick, left by a sign-in that ended without signing out: never sent under this one.
+    // Someone else's change, left by a sign-in that ended without signing out: never sent under this one.
     if (next.accountId !== who) {
       await forget(next.seq);
       settle(next.seq, { error: new ApiProblem(403, null) });
       continue;
     }
     try {
-      const item = await dataOf(
-        api.PATCH('/api/v1/households/{householdId}/shopping-items/{itemId}', {
-          params: { path: { householdId: next.householdId, itemId: next.itemId }, header: { 'Idempotency-Key': next.key } },
-          body: { status: next.status },
-        }),
-      );
-      for (const l of sentListeners) l(item, next.householdId);
+      sending = next.seq;
+      const item = await sendOne(next);
+      for (const l of sentListeners) l(next, item);
       await forget(next.seq);
       settle(next.seq, 'sent');
     } catch (err) {
@@ -143,15 +202,18 @@ async function send(): Promise<void> {
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
-      // No network, or a server that is down or busy: the ticks wait, in order. (A 401 has already forgotten them
-      // with everything else of the person's: a tick is never sent under another sign-in.)
+      // No network, or a server that is down or busy: the changes wait, in order. (A 401 has already forgotten them
+      // with everything else of the person's: a change is never sent under another sign-in.)
       if (problem.status === 0 || problem.status >= 500 || problem.status === 401 || problem.status === 429) {
         for (const w of waiting.value) settle(w.seq, 'waiting');
         return;
       }
-      // Refused (the line is gone, the trip was closed): the tick will never be taken, so it stops waiting.
+      // Refused (the line is gone, the trip was closed): the change will never be taken, so it stops waiting, and
+      // the list says so when nobody waits for its answer.
       await forget(next.seq);
-      settle(next.seq, { error: problem });
+      if (!settle(next.seq, { error: problem })) refused.value = { change: next, problem };
+    } finally {
+      sending = null;
     }
   }
 }
@@ -182,10 +244,11 @@ async function forgetKeptAnswers(): Promise<void> {
   });
 }
 
-/** Forgets the waiting ticks and the kept household data: a family tablet is shared. */
+/** Forgets the waiting changes and the kept household data: a family tablet is shared. */
 export async function forgetOffline(): Promise<void> {
   for (const w of waiting.value) settle(w.seq, { error: new ApiProblem(401, 'unauthenticated') });
   waiting.value = [];
+  refused.value = null;
   await inStore('readwrite', (s) => s.clear()).catch(() => undefined);
   await forgetKeptAnswers().catch(() => undefined);
   setTimeout(() => void forgetKeptAnswers().catch(() => undefined), LATE_ANSWER_MS);
@@ -205,9 +268,10 @@ if (typeof window !== 'undefined') {
   effect(() => {
     if (me.value) void flush();
   });
-  // The ticks a closed tab left waiting.
-  void inStore('readonly', (s) => s.getAll() as IDBRequest<WaitingTick[]>)
-    .then((kept) => {
+  // The changes a closed tab left waiting (a tick kept by an older build has no kind).
+  void inStore('readonly', (s) => s.getAll() as IDBRequest<(WaitingChange | Omit<Extract<WaitingChange, { kind: 'tick' }>, 'kind'>)[]>)
+    .then((stored) => {
+      const kept = stored.map((k): WaitingChange => ('kind' in k ? k : { ...k, kind: 'tick' }));
       for (const k of kept) lastSeq = Math.max(lastSeq, k.seq);
       waiting.value = [...kept, ...waiting.value.filter((w) => !kept.some((k) => k.seq === w.seq))].sort((a, b) => a.seq - b.seq);
       void flush();

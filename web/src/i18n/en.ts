@@ -80,6 +80,10 @@ export const en: Messages = {
   emptyList: 'The list is empty. Put dishes on the week and their items show up here.',
   liveDown: 'No live updates right now: the list is read again every few seconds.',
   offline: 'Offline: you see what the app read last.',
+  waitingToSend: 'waiting for the network',
+  /** A change made offline that the service refused when it was sent, before the sentence for why. */
+  changeRefused: (kind: 'tick' | 'add' | 'remove', name: string) =>
+    kind === 'add' ? `“${name}” was not put on the list:` : kind === 'remove' ? `“${name}” was not removed:` : 'A tick was not saved:',
   offlineWaiting: (n: number) => `Offline: ${count(n, '# change is waiting', '# changes are waiting')} and goes out when the network is back.`,
   sendingChanges: (n: number) => `Sending ${count(n, '# change', '# changes')} …`,
   loading: 'Loading …',

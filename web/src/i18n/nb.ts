@@ -86,6 +86,10 @@ export const nb = {
   emptyList: 'Lista er tom. Sett retter på uka, så kommer varene her.',
   liveDown: 'Ingen direkte oppdateringer akkurat nå: lista hentes på nytt med noen sekunders mellomrom.',
   offline: 'Frakoblet: du ser det appen hentet sist.',
+  waitingToSend: 'venter på nett',
+  /** A change made offline that the service refused when it was sent, before the sentence for why. */
+  changeRefused: (kind: 'tick' | 'add' | 'remove', name: string) =>
+    kind === 'add' ? `«${name}» ble ikke lagt på lista:` : kind === 'remove' ? `«${name}» ble ikke fjernet:` : 'En avkryssing ble ikke lagret:',
   offlineWaiting: (n: number) => `Frakoblet: ${count(n, '# endring venter', '# endringer venter')} og sendes når nettet er tilbake.`,
   sendingChanges: (n: number) => `Sender ${count(n, '# endring', '# endringer')} …`,
   loading: 'Henter …',

@@ -4,9 +4,10 @@ import { t } from '../../i18n';
 
 /**
  * One line of the list: its tick box (`tick-<id>`, so that focus can find it after the line moves), amount, price
- * when known, what it is for, and (for lines put there by hand) a way to remove it.
+ * when known, what it is for, and (for lines put there by hand) a way to remove it. A line added offline and still
+ * waiting to be sent says so, and cannot be ticked until the service has it.
  */
-export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: string; closed: boolean; onTick: () => void; onRemove: () => void }) {
+export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: string; closed: boolean; waiting?: boolean; onTick: () => void; onRemove: () => void }) {
   const { item: i, bought, reason, closed } = props;
   const m = t.value;
   // A line still to buy shows what is left to buy ("+2 l" while 6 dl are in the basket); a line in the basket what
@@ -19,7 +20,7 @@ export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: s
   return (
     <li class={bought ? 'item done' : 'item'}>
       <label>
-        <input id={`tick-${i.id}`} type="checkbox" checked={bought} disabled={closed} onChange={props.onTick} />
+        <input id={`tick-${i.id}`} type="checkbox" checked={bought} disabled={closed || props.waiting} onChange={props.onTick} />
         <span>
           {i.displayName} <span class="muted">{!bought && inBasket !== '' && show !== '' ? `+${show}` : show}</span>
           {i.suggestedPrice !== null && <span class="muted"> · {m.aboutPrice(kroner(i.suggestedPrice))}</span>}
@@ -27,6 +28,7 @@ export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: s
           {!bought && inBasket !== '' && <span class="muted"> · {m.alreadyInBasket(inBasket)}</span>}
           {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
           {i.extraQuantity > 0 && (i.reasonCode === 'Planned' || i.reasonCode === 'PartlyInPantry') && <span class="muted"> · {m.addedToLine(amount(i.extraQuantity, i.unit))}</span>}
+          {props.waiting && <span class="muted"> · {m.waitingToSend}</span>}
           {reason !== '' && <span class="reason">{reason}</span>}
           {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}
         </span>

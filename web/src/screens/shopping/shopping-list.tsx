@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Plan, ShoppingItem, ShoppingList as List } from '../../api';
 import { kroner, weekday } from '../../format';
-import { t } from '../../i18n';
+import { sentenceFor, t } from '../../i18n';
 import { liveDown } from '../../live';
 import { Page, Problem } from '../../ui';
 import { AddRecipe } from './add-recipe';
@@ -92,7 +92,7 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
     void shop.tick(i);
   };
   const line = (i: ShoppingItem) => (
-    <ListLine key={i.id} item={i} bought={bought(i)} reason={reasonOf(i)} closed={closed} onTick={() => tick(i)} onRemove={() => void shop.remove(i)} />
+    <ListLine key={i.id} item={i} bought={bought(i)} reason={reasonOf(i)} closed={closed} waiting={shop.isWaiting(i)} onTick={() => tick(i)} onRemove={() => void shop.remove(i)} />
   );
   const add = (e: Event) => {
     e.preventDefault();
@@ -116,6 +116,11 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
       )}
       {list.wouldAdd.length > 0 && !asks.hidden && <WeekAsks wouldAdd={list.wouldAdd} onApply={() => void shop.generate()} onNotNow={asks.notNow} />}
       <Problem error={shop.error} />
+      {shop.refused && (
+        <p class="problem" role="alert">
+          {m.changeRefused(shop.refused.change.kind, 'displayName' in shop.refused.change ? shop.refused.change.displayName : '')} {sentenceFor(shop.refused.problem)}
+        </p>
+      )}
       {pricesMissing(list) && <p class="muted">{m.noPricesYet}</p>}
       {list.items.length === 0 && <p>{m.emptyList}</p>}
       <Problem error={aisles.error} />

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, dataOf, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../../api';
 import { changesOf, live, POLL_MS } from '../../live';
-import { queueTick, waiting, whenTickSent } from '../../offline';
+import { queueChange, refused, waiting, whenSent, withdraw, type Change, type WaitingChange } from '../../offline';
 import { me } from '../../state';
 import { useAction } from '../../ui';
 
@@ -64,6 +64,47 @@ function useListReads(householdId: string, planId: string, setList: (l: Shopping
   return { etag, write, refresh, changed };
 }
 
+/** The id a line added here shows under while it waits to be sent. */
+const WAITING_ID = 'waiting-';
+const waitingSeq = (i: ShoppingItem): number | null => (i.id.startsWith(WAITING_ID) ? Number(i.id.slice(WAITING_ID.length)) : null);
+
+/** A line added here, as shown while it waits: its name as typed, to buy, among "other". */
+const waitingLine = (seq: number, displayName: string): ShoppingItem => {
+  const none = { quantity: null, unit: null, packageSize: null };
+  const amounts = { requiredQuantity: 0, unit: 'pcs', buy: none, remainingQuantity: 0, remaining: none, extraQuantity: 0, haveQuantity: 0 };
+  const purchase = { status: 'Buy', purchasedQuantity: 0, purchasedUnit: null } as const;
+  const price = { suggestedPrice: null, suggestedProductName: null, suggestedPriceIsAggregate: false, suggestedPriceSource: 'None' } as const;
+  const reason = { reasonCode: 'Manual', relatedPlanEntryIds: [], addedAfterShopping: false, isManual: true, preferenceFit: 'NotAssessed' } as const;
+  return { id: `${WAITING_ID}${seq}`, foodKey: '', displayName, aisle: 'Other', ...amounts, ...purchase, ...price, ...reason, relatedPlanEntryIds: [] };
+};
+
+/** The lines after the service's answer to one change: the line ticked or added put in, the line removed left out. */
+function sentInto(items: readonly ShoppingItem[], sent: WaitingChange, item: ShoppingItem | null): ShoppingItem[] {
+  if (sent.kind === 'remove') return items.filter((i) => i.id !== sent.itemId);
+  if (!item) return [...items];
+  return items.some((i) => i.id === item.id) ? items.map((i) => (i.id === item.id ? item : i)) : [...items, item];
+}
+
+/**
+ * The list as the shopper made it: every change still waiting shown as made, whatever the list last read says (a
+ * tick as ticked, a line added as a line, a line removed as gone).
+ */
+function withWaiting(list: ShoppingList | null, here: readonly WaitingChange[], planId: string) {
+  const status = new Map<string, ShoppingItem['status']>();
+  const gone = new Set<string>();
+  const added: ShoppingItem[] = [];
+  for (const w of here) {
+    if (w.kind === 'tick') status.set(w.itemId, w.status);
+    else if (w.kind === 'remove') gone.add(w.itemId);
+    else if (w.planId === planId) added.push(waitingLine(w.seq, w.displayName));
+  }
+  const statusOf = (i: ShoppingItem) => status.get(i.id) ?? i.status;
+  if (!list || (gone.size === 0 && added.length === 0)) return { statusOf, shown: list };
+  const kept = list.items.filter((i) => !gone.has(i.id));
+  const toBuy = list.toBuyCount + added.length - list.items.filter((i) => gone.has(i.id) && i.status === 'Buy').length;
+  return { statusOf, shown: { ...list, items: [...kept, ...added], toBuyCount: toBuy } };
+}
+
 /**
  * The one owner of a shopping list on screen: it reads the list, takes the ETag of every answer that carries one
  * (the read, and every write that answers the list), hears the live stream (or polls while it is down), and sends
@@ -105,54 +146,52 @@ export function useShoppingList(householdId: string, planId: string) {
     const timer = setInterval(() => void refresh().catch(() => undefined), POLL_MS);
     return () => clearInterval(timer);
   }, [streaming, householdId, planId]);
-  // The service's answer to a tick replaces the line before the tick stops waiting: no flicker.
+  // The service's answer to a change replaces, adds or drops the line before the change stops waiting: no flicker.
   useEffect(
     () =>
-      whenTickSent((sent, h) => {
-        if (h !== householdId) return;
+      whenSent((sent, item) => {
+        if (sent.householdId !== householdId) return;
         changed();
-        setList((l) => l && { ...l, items: l.items.map((i) => (i.id === sent.id ? sent : i)) });
+        setList((l) => l && { ...l, items: sentInto(l.items, sent, item) });
       }),
     [householdId],
   );
 
-  // A tick still waiting shows as made, whatever the list last read says.
-  const waitingStatus = new Map(waiting.value.filter((w) => w.householdId === householdId).map((w) => [w.itemId, w.status]));
-  const statusOf = (i: ShoppingItem) => waitingStatus.get(i.id) ?? i.status;
+  const here = waiting.value.filter((w) => w.householdId === householdId);
+  const { statusOf, shown } = withWaiting(list, here, planId);
 
   /**
-   * Ticks go through the offline queue: shown at once, sent in order, kept while there is no network. Once sent,
-   * the list is read for its new ETag (so the stream's report of this tick is a 304); a tick the service refuses
-   * (the line went, the trip closed) is taken back, with the list as it is now.
+   * Every change goes through the offline queue: shown at once, sent in order, kept while there is no network. Once
+   * sent, the list is read for its new ETag (so the stream's report of this change is a 304); a change the service
+   * refuses (the line went, the trip closed) is taken back, with the list as it is now.
    */
-  const tick = (item: ShoppingItem) =>
+  const change = (what: Change) =>
     act.run(async () => {
       const accountId = me.value?.user.id;
       if (!accountId) return;
-      const status = statusOf(item) === 'Buy' ? 'Purchased' : 'Buy';
       changed();
+      refused.value = null;
       try {
-        if ((await queueTick({ accountId, householdId, itemId: item.id, status })) === 'sent') await refresh().catch(() => undefined);
+        if ((await queueChange({ accountId, householdId, ...what })) === 'sent') await refresh().catch(() => undefined);
       } catch (err) {
         await refresh().catch(() => undefined);
         throw err;
       }
     });
-  const add = (displayName: string) =>
-    act.run(async () => {
-      changed();
-      await api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/items', { params: { path }, body: { displayName } });
-      changed();
-      await refresh();
-      return true;
-    });
-  const remove = (item: ShoppingItem) =>
-    act.run(async () => {
-      changed();
-      await api.DELETE('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path: { householdId, itemId: item.id } } });
-      changed();
-      await refresh();
-    });
+  const tick = (item: ShoppingItem) => change({ kind: 'tick', itemId: item.id, status: statusOf(item) === 'Buy' ? 'Purchased' : 'Buy' });
+  /** Adds a line; the field empties at once, the line shows while it waits. */
+  const add = (displayName: string) => {
+    void change({ kind: 'add', planId, displayName });
+    return Promise.resolve(true);
+  };
+  /** Removes a hand-added line; one added here and not yet sent is only taken back. */
+  const remove = (item: ShoppingItem) => {
+    const seq = waitingSeq(item);
+    if (seq !== null) return withdraw(seq);
+    return change({ kind: 'remove', itemId: item.id, displayName: item.displayName });
+  };
+  /** The last change the service refused after it had waited, for the list to say so; cleared by the next change. */
+  const lastRefused = refused.value?.change.householdId === householdId ? refused.value : null;
   const generate = () => act.run(() => write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/generate', { params: { path } })));
   /** Closes the trip; `unticked` says what becomes of the lines still to buy (bought, kept for next week's list, dropped). */
   const complete = (unticked: 'bought' | 'keep' | 'drop') =>
@@ -162,5 +201,5 @@ export function useShoppingList(householdId: string, planId: string) {
   const addRecipe = (recipeId: string, portions: number | undefined) =>
     write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/recipe', { params: { path }, body: { recipeId, portions } }));
 
-  return { list, plan, recipes, error: act.error, busy: act.busy, statusOf, tick, add, remove, generate, complete, reopen, addRecipe };
+  return { list: shown, plan, recipes, error: act.error, busy: act.busy, statusOf, isWaiting: (i: ShoppingItem) => waitingSeq(i) !== null, refused: lastRefused, tick, add, remove, generate, complete, reopen, addRecipe };
 }
