@@ -7,7 +7,8 @@ import { VitePWA } from 'vite-plugin-pwa';
 // Installable and readable offline: a web manifest with icons, and a service worker made by Workbox that keeps the
 // app's own files (precached at install) and the household's data the app last read (the week, the list, the
 // recipes: network first, the kept copy when there is no network). Signing out deletes that copy
-// (web/src/offline.ts, which names the same cache); ticks made offline wait in IndexedDB, not here.
+// (web/src/offline.ts, which names the same cache, and reads through it once after each sign-in and app start what
+// the week and the list need, so a quick first sign-in leaves them kept too); changes made offline wait in IndexedDB.
 const HOUSEHOLD_DATA_CACHE = 'household-data';
 
 export default defineConfig({

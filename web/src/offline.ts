@@ -1,6 +1,7 @@
 import { effect, signal } from '@preact/signals';
 import { ApiProblem, api, dataOf, type ShoppingItem } from './api';
-import { me, whenSigningOut } from './state';
+import { addDays, mondayOf } from './screens/week/dates';
+import { household, me, today, whenSigningOut } from './state';
 
 // What a shopper does in a store with bad reception (a tick or an untick, a line added, an amount bought, a hand-added
 // line removed): each change waits in IndexedDB (so a reload or a closed tab keeps it) and is sent in the order it
@@ -254,6 +255,43 @@ export async function forgetOffline(): Promise<void> {
   setTimeout(() => void forgetKeptAnswers().catch(() => undefined), LATE_ANSWER_MS);
 }
 
+/**
+ * Reads once, through the service worker, what the week and the list need to open with no network: who is signed in,
+ * the household, this week's plan, events and calendar, its list, the recipes and the aisle order. The screens read the same addresses, but a
+ * quick first sign-in may read them before the worker controls the page, and then nothing is kept: an offline cold
+ * start would show the sign-in screen. Errors change nothing here (the screens say them when they read).
+ */
+async function keepForOffline(householdId: string): Promise<void> {
+  const path = { householdId };
+  const monday = mondayOf(today());
+  const reads: Promise<unknown>[] = [
+    api.GET('/api/v1/me'),
+    api.GET('/api/v1/households/{householdId}', { params: { path } }),
+    api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '100' } } }),
+    api.GET('/api/v1/households/{householdId}/aisle-order', { params: { path } }),
+  ];
+  // The same queries, in the same order, as the week and the menu's list read them: the worker keeps answers by address.
+  const week = { from: monday, to: addDays(monday, 6) };
+  reads.push(api.GET('/api/v1/households/{householdId}/events', { params: { path, query: { ...week, limit: '100' } } }));
+  reads.push(api.GET('/api/v1/households/{householdId}/calendar-events', { params: { path, query: week } }));
+  const plans = await dataOf(api.GET('/api/v1/households/{householdId}/plans', { params: { path, query: week } }));
+  const plan = plans.find((p) => p.weekStart === monday);
+  if (plan) {
+    const planPath = { householdId, planId: plan.id };
+    reads.push(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path: planPath } }));
+    reads.push(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path: planPath } }));
+  }
+  await Promise.allSettled(reads);
+}
+
+/** Resolves once a service worker controls the page (at once when one already does); never without one. */
+function controlled(): Promise<void> {
+  const sw = navigator.serviceWorker as ServiceWorkerContainer | undefined;
+  if (!sw) return new Promise(() => undefined);
+  if (sw.controller) return Promise.resolve();
+  return new Promise((resolve) => sw.addEventListener('controllerchange', () => resolve(), { once: true }));
+}
+
 if (typeof window !== 'undefined') {
   window.addEventListener('online', () => {
     online.value = true;
@@ -268,6 +306,19 @@ if (typeof window !== 'undefined') {
   effect(() => {
     if (me.value) void flush();
   });
+  // Once a worker controls the page and someone is signed in to a household, what the list needs offline is read
+  // through it: once per person and household for each start of the app (and after a sign-in).
+  let kept: string | null = null;
+  void controlled().then(() =>
+    effect(() => {
+      const who = me.value?.user.id;
+      const h = household.value?.householdId;
+      if (!who || !h || !navigator.onLine || kept === `${who}/${h}`) return;
+      kept = `${who}/${h}`;
+      void keepForOffline(h).catch(() => undefined);
+    }),
+  );
+  whenSigningOut(async () => void (kept = null));
   // The changes a closed tab left waiting (a tick kept by an older build has no kind).
   void inStore('readonly', (s) => s.getAll() as IDBRequest<(WaitingChange | Omit<Extract<WaitingChange, { kind: 'tick' }>, 'kind'>)[]>)
     .then((stored) => {
