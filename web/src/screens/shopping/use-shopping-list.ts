@@ -7,40 +7,51 @@ import { useAction } from '../../ui';
 
 type Answer<T> = Promise<{ data?: T; response: Response }>;
 
+/** What a change made here did to the lines (null: the whole list changed, e.g. a trip closed). */
+type Onto = (items: readonly ShoppingItem[]) => ShoppingItem[] | null;
+
 /**
  * The list's reads and the writes that answer it: every answer's ETag is kept, and reads go one at a time, each with
- * the ETag of the copy shown. `changed()` is called for every change made here (queued, answered, or a write's
- * answer): a read sent before the newest of them may be answered after it with the list as it was, so its answer is
- * not shown and the list is read once more.
+ * the ETag of the copy shown. `changed(onto)` is called for every change made here that the service has answered: a
+ * read sent before it may be answered after it with the list as it was, so the answer is shown with every such
+ * change put back on top of it (a tick stays ticked, and the other shopper's ticks in the same answer still show). A
+ * change of the whole list (a write's answer) drops such a read's answer instead, and the list is read once more.
  */
 function useListReads(householdId: string, planId: string, setList: (l: ShoppingList) => void) {
   const path = { householdId, planId };
   const etag = useRef<string | null>(null);
   const reading = useRef<Promise<void> | null>(null);
   const again = useRef(false);
-  /** How many changes were made here: taken when a read is sent, compared when its answer comes. */
+  /** How many changes were answered here: taken when a read is sent; and each answer since, to put back on top. */
   const changes = useRef(0);
-  const changed = () => void (changes.current += 1);
+  const answered = useRef<{ at: number; onto: Onto }[]>([]);
+  const changed = (onto: Onto) => {
+    changes.current += 1;
+    answered.current.push({ at: changes.current, onto });
+  };
 
   /** An answer with the list (a refusal has been thrown as its problem by then): shown, and its ETag kept. */
   const write = async (request: Answer<ShoppingList>) => {
     const { data, response } = await request;
-    changed();
+    changed(() => null);
     etag.current = response.headers.get('ETag') ?? etag.current;
     setList(data as ShoppingList);
   };
   const readOnce = async () => {
     const sentAt = changes.current;
+    // Reads go one at a time: a change answered before this one was sent is in its answer already.
+    answered.current = answered.current.filter((a) => a.at > sentAt);
     const { data, response } = await api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path }, headers: etag.current ? { 'If-None-Match': etag.current } : {} });
-    // A change made while the read was on its way: the answer may be older than what is shown, so it is read again.
-    if (changes.current !== sentAt) {
+    // A 304: the copy shown is the list as it is (with the changes made here since).
+    if (response.status === 304 || !data) return;
+    let items: ShoppingItem[] | null = data.items;
+    for (const a of answered.current) if (items && a.at > sentAt) items = a.onto(items);
+    if (!items) {
       again.current = true;
       return;
     }
-    // A 304: the copy shown is the list as it is.
-    if (response.status === 304) return;
     etag.current = response.headers.get('ETag') ?? etag.current;
-    setList(data as ShoppingList);
+    setList({ ...data, items });
   };
   /** Reads the list again; asked while a read is under way, it reads once more after it, with the newer ETag. */
   const refresh = (): Promise<void> => {
@@ -122,7 +133,7 @@ export function useShoppingList(householdId: string, planId: string) {
 
   useEffect(() => {
     etag.current = null;
-    changed();
+    changed(() => null);
     setList(null);
     void act.run(async () => {
       const [, p] = await Promise.all([refresh(), dataOf(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } }))]);
@@ -151,7 +162,7 @@ export function useShoppingList(householdId: string, planId: string) {
     () =>
       whenSent((sent, item) => {
         if (sent.householdId !== householdId) return;
-        changed();
+        changed((items) => sentInto(items, sent, item));
         setList((l) => l && { ...l, items: sentInto(l.items, sent, item) });
       }),
     [householdId],
@@ -169,7 +180,6 @@ export function useShoppingList(householdId: string, planId: string) {
     act.run(async () => {
       const accountId = me.value?.user.id;
       if (!accountId) return;
-      changed();
       refused.value = null;
       try {
         if ((await queueChange({ accountId, householdId, ...what })) === 'sent') await refresh().catch(() => undefined);
