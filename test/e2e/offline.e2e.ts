@@ -126,7 +126,7 @@ for (const kind of databaseKinds()) {
       await page.getByText('i dag', { exact: true }).waitFor();
       await page.waitForFunction(
         async () => {
-          const g = globalThis as unknown as { caches: CacheStorage; navigator: { serviceWorker: { controller: { state: string } | null } } };
+          const g = globalThis as unknown as { caches: { open(name: string): Promise<{ keys(): Promise<{ url: string }[]> }> }; navigator: { serviceWorker: { controller: { state: string } | null } } };
           const urls = (await (await g.caches.open('household-data')).keys()).map((r) => new URL(r.url).pathname);
           return g.navigator.serviceWorker.controller?.state === 'activated' && urls.includes('/api/v1/me') && urls.some((u) => u.endsWith('/shopping-list'));
         },
