@@ -119,6 +119,29 @@ export function whenSent(listener: (change: WaitingChange, item: ShoppingItem | 
   return () => void sentListeners.delete(listener);
 }
 
+/** The answers of changes already sent, kept until asked for once (answerTo): the line each made or changed. */
+const answered = new Map<number, ShoppingItem | null>();
+
+/**
+ * The service's answer to change `seq` (the line an add made), once it is in: for a line removed while its add was
+ * already on its way, which the screen then removes as the line the service made.
+ */
+export function answerTo(seq: number): Promise<ShoppingItem | null> {
+  if (answered.has(seq)) {
+    const item = answered.get(seq)!;
+    answered.delete(seq);
+    return Promise.resolve(item);
+  }
+  return new Promise((resolve) => {
+    const stop = whenSent((c, item) => {
+      if (c.seq !== seq) return;
+      stop();
+      answered.delete(seq);
+      resolve(item);
+    });
+  });
+}
+
 /** Makes a change to a list: kept at once, sent now or as soon as the network allows. */
 export async function queueChange(change: Omit<Waiting, 'seq' | 'key'> & Change): Promise<TickOutcome> {
   const entry = { ...change, key: newKey(), seq: nextSeq() } as WaitingChange;
@@ -194,6 +217,7 @@ async function send(): Promise<void> {
     try {
       sending = next.seq;
       const item = await sendOne(next);
+      if (next.kind === 'add') answered.set(next.seq, item);
       for (const l of sentListeners) l(next, item);
       await forget(next.seq);
       settle(next.seq, 'sent');

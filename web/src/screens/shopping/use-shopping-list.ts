@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, dataOf, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../../api';
 import { changesOf, live, POLL_MS } from '../../live';
-import { queueChange, refused, waiting, whenSent, withdraw, type Change, type WaitingChange } from '../../offline';
+import { answerTo, queueChange, refused, waiting, whenSent, withdraw, type Change, type WaitingChange } from '../../offline';
 import { me } from '../../state';
 import { useAction } from '../../ui';
 
@@ -194,11 +194,16 @@ export function useShoppingList(householdId: string, planId: string) {
     void change({ kind: 'add', planId, displayName });
     return Promise.resolve(true);
   };
-  /** Removes a hand-added line; one added here and not yet sent is only taken back. */
-  const remove = (item: ShoppingItem) => {
+  /**
+   * Removes a hand-added line; one added here and not yet sent is only taken back, and one whose add is already on its
+   * way is removed as the line the service makes of it, once that answer is in.
+   */
+  const remove = async (item: ShoppingItem) => {
     const seq = waitingSeq(item);
-    if (seq !== null) return withdraw(seq);
-    return change({ kind: 'remove', itemId: item.id, displayName: item.displayName });
+    if (seq === null) return change({ kind: 'remove', itemId: item.id, displayName: item.displayName });
+    if (await withdraw(seq)) return;
+    const made = await answerTo(seq);
+    if (made) return change({ kind: 'remove', itemId: made.id, displayName: made.displayName });
   };
   /** The last change the service refused after it had waited, for the list to say so; cleared by the next change. */
   const lastRefused = refused.value?.change.householdId === householdId ? refused.value : null;
