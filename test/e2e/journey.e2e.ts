@@ -308,6 +308,10 @@ for (const kind of databaseKinds()) {
     await shot('list-finish-asks');
     await page.getByRole('button', { name: 'Ta dem med på neste ukes liste' }).click();
     await page.getByText(/Handleturen er ferdig: 2 ting lagt i skapet\./).waitFor();
+    // The unticked lines went on to next week's list: said so, under their own heading, with the way there.
+    await page.getByRole('status').filter({ hasText: /\d ting er tatt med til neste ukes liste\./ }).waitFor();
+    await page.getByRole('heading', { name: 'Tatt med til neste uke' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Åpne neste ukes liste' }).getAttribute('href')).to.match(/^\/list\/[0-9a-f-]{36}$/);
     await shot('list-done');
     expect(await mince.getByRole('checkbox', { includeHidden: true }).isChecked()).to.equal(true);
 

@@ -39,7 +39,7 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
       const res = await h.owner.post(`${h.list}/complete`);
       expect(res.status, res.text).to.equal(200);
       expect(res.json.completedAt).to.equal(NOW.toISOString());
-      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 2 });
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 2, carried: null });
       const observed = await pantry(h);
       expect(observed.map((o) => [o.foodKey, o.observationType, o.quantity, o.unit])).to.have.deep.members([
         [meat.foodKey, 'Purchased', 400, 'g'],
@@ -70,7 +70,7 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
       expect((res.json.items as ShoppingItem[]).every((i) => i.status === 'Purchased')).to.equal(true);
       // 100 g in the basket, and the rest (300 g) bought as what a shop sells: one package of 400 g.
       expect(byName(res.json.items, 'Kjøttdeig')).to.include({ purchasedQuantity: 500 });
-      expect(res.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3 });
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3, carried: null });
       expect(await pantry(h)).to.have.length(3);
     });
 
@@ -111,10 +111,10 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
       expect(await nextList(h)).to.equal(null);
       const res = await h.owner.post(`${h.list}/complete?unticked=keep`);
       expect(res.status, res.text).to.equal(200);
-      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 2 });
-      // Nothing on the closed list changes: the unticked lines stay unbought there.
+      // Nothing on the closed list changes: the unticked lines stay unbought there, and the summary says where they went.
       expect(byName(res.json.items, 'Fløte')).to.include({ status: 'Buy', purchasedQuantity: 0 });
       const next = (await nextList(h))!;
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 2, carried: { planId: next.path.split('/')[6], lines: 2 } });
       expect(amounts(next.items)).to.deep.equal([
         ['Løk', 0.75, 'pcs', 'Manual', 'Buy'],
         ['Fløte', 2, 'dl', 'Manual', 'Buy'],
@@ -142,7 +142,7 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
       const res = await h.owner.post(`${h.list}/complete?unticked=keep&markAllBought=true`);
       expect(res.status, res.text).to.equal(200);
       // unticked decides: nothing bought by the closing.
-      expect(res.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: 3, observationsWritten: 0 });
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: 3, observationsWritten: 0, carried: { planId: week.json.weeklyPlanId, lines: 3 } });
       const carried = (await h.owner.get(path)).json.items as ShoppingItem[];
       expect(amounts(carried)).to.have.deep.members([
         ['Havre', 1, 'dl', 'AddedRecipe', 'Buy'],
@@ -163,10 +163,10 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
       await tacoWeek(h);
       expect((await h.owner.post(`${h.list}/complete?unticked=later`)).status).to.equal(400);
       const dropped = await h.owner.post(`${h.list}/complete?unticked=drop&markAllBought=true`);
-      expect(dropped.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: 3, observationsWritten: 0 });
+      expect(dropped.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: 3, observationsWritten: 0, carried: null });
       await h.owner.post(`${h.list}/reopen`);
       const bought = await h.owner.post(`${h.list}/complete?unticked=bought`);
-      expect(bought.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3 });
+      expect(bought.json.tripSummary).to.deep.equal({ linesBought: 3, linesLeft: 0, observationsWritten: 3, carried: null });
       expect(await nextList(h)).to.equal(null);
     });
   });
@@ -208,7 +208,7 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
       await h.owner.post(`${h.list}/complete`);
       await h.owner.post(`${h.list}/reopen`);
       const res = await h.owner.post(`${h.list}/complete`);
-      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 1 });
+      expect(res.json.tripSummary).to.deep.equal({ linesBought: 1, linesLeft: 2, observationsWritten: 1, carried: null });
       expect(await pantry(h)).to.have.length(1);
       expect(await pushes(h, 'receipt-reminder')).to.have.length(2);
     });

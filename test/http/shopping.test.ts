@@ -81,7 +81,7 @@ httpSuite('shopping list', { now: NOW }, (server) => {
     expect(before.toBuyCount).to.equal(items.length - 1);
     const closed = await h.owner.post(`${h.list}/complete`);
     expect(closed.status, closed.text).to.equal(200);
-    expect(closed.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: items.length - 1, observationsWritten: 0 });
+    expect(closed.json.tripSummary).to.deep.equal({ linesBought: 0, linesLeft: items.length - 1, observationsWritten: 0, carried: null });
   });
 
   it('answers a weak ETag of the stored version with private, no-cache; If-None-Match gives 304 with no body until the week changes', async () => {

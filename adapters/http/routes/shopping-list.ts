@@ -68,7 +68,19 @@ export const ShoppingListResponse = v.object({
   completedAt: v.nullable(IsoDateTime),
   items: v.array(ShoppingListItemResponse),
   skippedReferences: v.array(v.string()),
-  tripSummary: v.nullable(v.object({ linesBought: v.number(), linesLeft: v.number(), observationsWritten: v.number() })),
+  tripSummary: v.nullable(
+    v.object({
+      linesBought: v.number(),
+      linesLeft: v.number(),
+      observationsWritten: v.number(),
+      carried: v.pipe(
+        v.nullable(v.object({ planId: Uuid, lines: v.number() })),
+        v.description(
+          "What the closing carried into the next week's list (unticked=keep): that week's plan and how many lines it took there; the list's lines still to buy are those it carried (their remainders are on that list now). Null when the closing carried nothing.",
+        ),
+      ),
+    }),
+  ),
   toBuyCount: v.pipe(v.number(), v.description('Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out.')),
   /** The suggested prices (one package each) of those lines, summed; null when none has one. */
   priceTotal: v.nullable(v.number()),
@@ -112,7 +124,7 @@ export const toList = (l: ShoppingList, settings: ShoppingSettings): v.InferOutp
   completedAt: l.completedAt === null ? null : l.completedAt.toISOString(),
   items: l.lines.map(toItem),
   skippedReferences: [...l.skippedReferences],
-  tripSummary: l.trip === null ? null : { ...l.trip.summary },
+  tripSummary: l.trip === null ? null : { ...l.trip.summary, carried: l.trip.carried ? { planId: l.trip.carried.planId, lines: l.trip.carried.lines.length } : null },
   ...listTotals(l),
   sharingOff: settings.sharingOff,
   priceCatalogueOn: settings.priceCatalogueOn,

@@ -12579,6 +12579,12 @@ export interface operations {
                             linesBought: number;
                             linesLeft: number;
                             observationsWritten: number;
+                            /** @description What the closing carried into the next week's list (unticked=keep): that week's plan and how many lines it took there; the list's lines still to buy are those it carried (their remainders are on that list now). Null when the closing carried nothing. */
+                            carried: {
+                                /** Format: uuid */
+                                planId: string;
+                                lines: number;
+                            } | null;
                         } | null;
                         /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
@@ -12776,6 +12782,12 @@ export interface operations {
                             linesBought: number;
                             linesLeft: number;
                             observationsWritten: number;
+                            /** @description What the closing carried into the next week's list (unticked=keep): that week's plan and how many lines it took there; the list's lines still to buy are those it carried (their remainders are on that list now). Null when the closing carried nothing. */
+                            carried: {
+                                /** Format: uuid */
+                                planId: string;
+                                lines: number;
+                            } | null;
                         } | null;
                         /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
@@ -12981,6 +12993,12 @@ export interface operations {
                             linesBought: number;
                             linesLeft: number;
                             observationsWritten: number;
+                            /** @description What the closing carried into the next week's list (unticked=keep): that week's plan and how many lines it took there; the list's lines still to buy are those it carried (their remainders are on that list now). Null when the closing carried nothing. */
+                            carried: {
+                                /** Format: uuid */
+                                planId: string;
+                                lines: number;
+                            } | null;
                         } | null;
                         /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
@@ -13186,6 +13204,12 @@ export interface operations {
                             linesBought: number;
                             linesLeft: number;
                             observationsWritten: number;
+                            /** @description What the closing carried into the next week's list (unticked=keep): that week's plan and how many lines it took there; the list's lines still to buy are those it carried (their remainders are on that list now). Null when the closing carried nothing. */
+                            carried: {
+                                /** Format: uuid */
+                                planId: string;
+                                lines: number;
+                            } | null;
                         } | null;
                         /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
@@ -13384,6 +13408,12 @@ export interface operations {
                             linesBought: number;
                             linesLeft: number;
                             observationsWritten: number;
+                            /** @description What the closing carried into the next week's list (unticked=keep): that week's plan and how many lines it took there; the list's lines still to buy are those it carried (their remainders are on that list now). Null when the closing carried nothing. */
+                            carried: {
+                                /** Format: uuid */
+                                planId: string;
+                                lines: number;
+                            } | null;
                         } | null;
                         /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;
@@ -13561,6 +13591,12 @@ export interface operations {
                             linesBought: number;
                             linesLeft: number;
                             observationsWritten: number;
+                            /** @description What the closing carried into the next week's list (unticked=keep): that week's plan and how many lines it took there; the list's lines still to buy are those it carried (their remainders are on that list now). Null when the closing carried nothing. */
+                            carried: {
+                                /** Format: uuid */
+                                planId: string;
+                                lines: number;
+                            } | null;
                         } | null;
                         /** @description Lines with something still to buy (status Buy: not bought, partly bought, or grown past what is in the basket), OptionalOnly left out. */
                         toBuyCount: number;

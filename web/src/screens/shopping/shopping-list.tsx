@@ -84,6 +84,8 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
   // The lines in the order shown, for the focus to go to the next one after a tick.
   const shown = [...ordered.flatMap(([, items]) => items), ...optional];
   const closed = list.completedAt !== null;
+  // A closed trip that took its unticked lines to next week's list: they are shown as gone there, not as to buy.
+  const carried = closed ? (list.tripSummary?.carried ?? null) : null;
   const adult = household.value?.role !== 'Junior';
   const tick = (i: ShoppingItem) => {
     const at = shown.indexOf(i);
@@ -101,9 +103,14 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
   return (
     <Page title={m.list}>
       <p role="status">
-        {m.toBuy(list.toBuyCount)}
-        {list.priceTotal !== null && ` · ${m.aboutPrice(kroner(list.priceTotal))}`}
+        {carried ? m.carriedToNextWeek(carried.lines) : m.toBuy(list.toBuyCount)}
+        {!carried && list.priceTotal !== null && ` · ${m.aboutPrice(kroner(list.priceTotal))}`}
       </p>
+      {carried && (
+        <p>
+          <a href={`/list/${carried.planId}`}>{m.openNextWeeksList}</a>
+        </p>
+      )}
       {liveDown.value && <p class="muted">{m.liveDown}</p>}
       {!closed && (
         <form onSubmit={add} class="row add-line">
@@ -124,7 +131,13 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
       {pricesMissing(list) && <p class="muted">{m.noPricesYet}</p>}
       {list.items.length === 0 && <p>{m.emptyList}</p>}
       <Problem error={aisles.error} />
-      {ordered.map(([aisle, items], at) => (
+      {carried && shown.length > optional.length && (
+        <section aria-labelledby="carried-lines">
+          <h2 id="carried-lines">{m.carriedLines}</h2>
+          <ul class="items">{ordered.flatMap(([, items]) => items).map(line)}</ul>
+        </section>
+      )}
+      {!carried && ordered.map(([aisle, items], at) => (
         <section key={aisle} aria-labelledby={`aisle-${aisle}`}>
           <div class="aisle-head">
             <h2 id={`aisle-${aisle}`}>{m.aisle[aisle] ?? aisle}</h2>
