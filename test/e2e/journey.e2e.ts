@@ -228,6 +228,32 @@ for (const kind of databaseKinds()) {
     await shot('week');
     }
 
+    /** The pantry after the trip: a litre of milk seen in the fridge and dated, a place filter, and the mince used up. */
+    async function stockThePantry(): Promise<void> {
+    // What I have: a litre of milk in the fridge. Milk asks for its date, which is then shown.
+    await page.getByText('Det jeg har').click();
+    const have = page.locator('details.have');
+    await have.getByLabel('Vare').fill('melk');
+    await have.getByLabel('Mengde').fill('1');
+    await have.getByLabel('Enhet').fill('l');
+    await have.getByLabel('Hvor').selectOption({ label: 'Kjøleskap' });
+    await page.getByRole('button', { name: 'Legg i skapet' }).click();
+    const milk = page.locator('ul.items > li').filter({ hasText: 'melk' });
+    await milk.getByText('1 l').waitFor();
+    await milk.getByLabel('Best før-dato for melk').fill('2030-01-15');
+    await milk.getByRole('button', { name: 'Lagre datoen' }).click();
+    await milk.getByText('best før 15. januar').waitFor();
+    // Only the fridge: the milk, not the mince of unknown place.
+    await page.getByLabel('Sted').selectOption({ label: 'Kjøleskap' });
+    await page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' }).waitFor({ state: 'detached' });
+    await milk.waitFor();
+    await shot('pantry');
+    await page.getByLabel('Sted').selectOption({ label: 'Overalt' });
+    // The mince is eaten: finished, it no longer counts as there.
+    await page.getByRole('button', { name: 'Brukt opp: kjøttdeig' }).click();
+    await page.locator('section').filter({ has: page.getByRole('heading', { name: 'Har trolig' }) }).locator('li').filter({ hasText: 'kjøttdeig' }).waitFor({ state: 'detached' });
+    }
+
     /** The list: shopped by two, a recipe put on it, the trip finished, the pantry filled and used, and the list opened again. */
     async function shopAndStock(): Promise<void> {
     // The list, from the main menu (marked current there): the taco for two portions, half the recipe.
@@ -318,28 +344,7 @@ for (const kind of databaseKinds()) {
     // The pantry shows what was bought: the whole package, so the 100 g left over is known to the next list.
     await page.getByRole('link', { name: 'Skapet' }).click();
     await page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' }).getByText('400 g').waitFor();
-    // What I have: a litre of milk in the fridge. Milk asks for its date, which is then shown.
-    await page.getByText('Det jeg har').click();
-    const have = page.locator('details.have');
-    await have.getByLabel('Vare').fill('melk');
-    await have.getByLabel('Mengde').fill('1');
-    await have.getByLabel('Enhet').fill('l');
-    await have.getByLabel('Hvor').selectOption({ label: 'Kjøleskap' });
-    await page.getByRole('button', { name: 'Legg i skapet' }).click();
-    const milk = page.locator('ul.items > li').filter({ hasText: 'melk' });
-    await milk.getByText('1 l').waitFor();
-    await milk.getByLabel('Best før-dato for melk').fill('2030-01-15');
-    await milk.getByRole('button', { name: 'Lagre datoen' }).click();
-    await milk.getByText('best før 15. januar').waitFor();
-    // Only the fridge: the milk, not the mince of unknown place.
-    await page.getByLabel('Sted').selectOption({ label: 'Kjøleskap' });
-    await page.locator('ul.items > li').filter({ hasText: 'kjøttdeig' }).waitFor({ state: 'detached' });
-    await milk.waitFor();
-    await shot('pantry');
-    await page.getByLabel('Sted').selectOption({ label: 'Overalt' });
-    // The mince is eaten: finished, it no longer counts as there.
-    await page.getByRole('button', { name: 'Brukt opp: kjøttdeig' }).click();
-    await page.locator('section').filter({ has: page.getByRole('heading', { name: 'Har trolig' }) }).locator('li').filter({ hasText: 'kjøttdeig' }).waitFor({ state: 'detached' });
+    await stockThePantry();
     // Something forgotten: the list opens again for a second trip.
     await page.goBack();
     await page.getByRole('button', { name: 'Åpne lista igjen' }).click();
