@@ -5,7 +5,8 @@ import type { HouseholdId } from '../kernel/ids.js';
 import { ok, type Result } from '../kernel/result.js';
 import { aisleOf } from '../pantry/model.js';
 import { convert, tidy } from '../food/units.js';
-import { boughtWhole, countsToBuy, refresh, shoppingStarted, toBuy, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { boughtWhole, countsToBuy, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
+import { joined, remainingOf } from './line-amounts.js';
 import { contentOf } from './derive.js';
 import type { CarriedLine, ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from './types.js';
 
@@ -81,7 +82,7 @@ export function reopenTrip(list: ShoppingList): { content: ShoppingListContent; 
  */
 export function unboughtRest(list: Pick<ShoppingList, 'lines'>): CarriedLine[] {
   return list.lines.flatMap((l) => {
-    const quantity = tidy(toBuy(l) - (l.purchasedUnit === null ? l.purchasedQuantity : 0));
+    const quantity = remainingOf(l);
     return countsToBuy(l) && quantity > 0 ? [{ foodKey: l.foodKey, displayName: l.displayName, quantity, unit: l.unit }] : [];
   });
 }
@@ -98,8 +99,8 @@ export function carryInto(list: ShoppingList, carried: readonly CarriedLine[], g
     const i = lines.findIndex((l) => l.foodKey === c.foodKey && convert(c.quantity, c.unit, l.unit, gpp) !== null);
     const l = lines[i];
     if (l) {
-      const more = convert(c.quantity, c.unit, l.unit, gpp)!;
-      lines[i] = { ...l, requiredQuantity: tidy(l.requiredQuantity + more), extraQuantity: tidy(l.extraQuantity + more), status: 'Buy', addedAfterShopping: l.addedAfterShopping || after };
+      // Joined as any amount added by hand is (line-amounts.ts): what is in the basket kept, the rest to buy.
+      lines[i] = joined(l, convert(c.quantity, c.unit, l.unit, gpp)!, after);
       continue;
     }
     const fresh = { id: newId(), requiredQuantity: c.quantity, extraQuantity: c.quantity, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null, haveQuantity: 0 } as const;

@@ -28,7 +28,7 @@ export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: s
           {!bought && inBasket !== '' && <span class="muted"> · {m.alreadyInBasket(inBasket)}</span>}
           {i.haveQuantity > 0 && <span class="muted"> · {m.inPantry(amount(i.haveQuantity, i.unit))}</span>}
           {i.extraQuantity > 0 && (i.reasonCode === 'Planned' || i.reasonCode === 'PartlyInPantry') && <span class="muted"> · {m.addedToLine(amount(i.extraQuantity, i.unit))}</span>}
-          {props.waiting && <span class="muted"> · {m.waitingToSend}</span>}
+          {props.waiting && <span class="muted">{show === '' ? ' ' : ' · '}{m.waitingToSend}</span>}
           {reason !== '' && <span class="reason">{reason}</span>}
           {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}
         </span>
