@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { AISLES } from '../../core/pantry/model.js';
 import { expectProblem, httpSuite } from '../support/http-suite.js';
@@ -99,6 +100,73 @@ httpSuite('aisle order', { now: NOW }, (server) => {
     expect(forgot.status, forgot.text).to.equal(200);
     expect(forgot.json).to.include({ handSetAt: null });
     expect(aisles(forgot.json.aisles)).to.deep.equal([...AISLES]);
+  });
+
+  describe('under an Idempotency-Key', () => {
+    const MINUTE = 60 * 1000;
+    const keyed = (key: string) => ({ headers: { 'Idempotency-Key': key } });
+    const FIRST = ['Dairy', 'Produce', 'Meat', 'Bakery', 'Frozen', 'Dry', 'Other'];
+    const SECOND = [...FIRST].reverse();
+    /** The stored order as a GET reads it: its aisles, and when the hand order was set. */
+    const stored = async (h: H) => {
+      const res = await orderOf(h);
+      expect(res.status, res.text).to.equal(200);
+      return { aisles: aisles(res.json.aisles), handSetAt: res.json.handSetAt as string | null };
+    };
+
+    it('a PUT repeated with its key answers the first answer again and changes nothing; the key with another order is 422', async () => {
+      const h = await household();
+      const key = randomUUID();
+      const first = await h.owner.put(`${h.base}/aisle-order`, { aisles: FIRST }, keyed(key));
+      expect(first.status, first.text).to.equal(200);
+      expect(first.headers.get('idempotent-replayed')).to.equal(null);
+      // Later, another order under another key: the one the replay must leave alone.
+      server.clock.advance(MINUTE);
+      const later = await h.owner.put(`${h.base}/aisle-order`, { aisles: SECOND }, keyed(randomUUID()));
+      expect(later.status, later.text).to.equal(200);
+      const after = await stored(h);
+      expect(after).to.deep.equal({ aisles: SECOND, handSetAt: new Date(NOW.getTime() + MINUTE).toISOString() });
+
+      server.clock.advance(MINUTE);
+      const again = await h.owner.put(`${h.base}/aisle-order`, { aisles: FIRST }, keyed(key));
+      expect(again.status, again.text).to.equal(first.status);
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      expect(again.headers.get('content-type')).to.match(/^application\/json/);
+      expect(again.json).to.deep.equal(first.json);
+      expect(aisles(again.json.aisles)).to.deep.equal(FIRST);
+      // Run again, it would have put FIRST back, set two minutes on.
+      expect(await stored(h)).to.deep.equal(after);
+
+      const reused = await h.owner.put(`${h.base}/aisle-order`, { aisles: [...AISLES] }, keyed(key));
+      expectProblem(reused, 422, 'idempotency_key_reused');
+      expect(await stored(h)).to.deep.equal(after);
+    });
+
+    it('a DELETE repeated with its key answers the first answer again and forgets no later hand order; the key on a PUT is 422', async () => {
+      const h = await household();
+      expect((await h.owner.put(`${h.base}/aisle-order`, { aisles: FIRST })).status).to.equal(200);
+      const key = randomUUID();
+      const forgot = await h.owner.delete(`${h.base}/aisle-order`, keyed(key));
+      expect(forgot.status, forgot.text).to.equal(200);
+      expect(forgot.json).to.include({ handSetAt: null });
+      expect(await stored(h)).to.deep.equal({ aisles: [...AISLES], handSetAt: null });
+
+      server.clock.advance(MINUTE);
+      expect((await h.owner.put(`${h.base}/aisle-order`, { aisles: SECOND })).status).to.equal(200);
+      const after = await stored(h);
+      expect(after).to.deep.equal({ aisles: SECOND, handSetAt: new Date(NOW.getTime() + MINUTE).toISOString() });
+
+      const again = await h.owner.delete(`${h.base}/aisle-order`, keyed(key));
+      expect(again.status, again.text).to.equal(forgot.status);
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      expect(again.json).to.deep.equal(forgot.json);
+      // Run again, it would have forgotten SECOND.
+      expect(await stored(h)).to.deep.equal(after);
+
+      // The key belongs to the DELETE: a PUT (another method, a body) under it is refused and sets nothing.
+      expectProblem(await h.owner.put(`${h.base}/aisle-order`, { aisles: FIRST }, keyed(key)), 422, 'idempotency_key_reused');
+      expect(await stored(h)).to.deep.equal(after);
+    });
   });
 
   it('another household\'s order is 404, to read and to set', async () => {

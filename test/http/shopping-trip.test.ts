@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import type { Answer } from '../support/client.js';
 import { httpSuite } from '../support/http-suite.js';
 import { addDish, recipeBody, type PlannedWeek, type ShoppingItem } from '../support/shopping.js';
 
@@ -156,6 +158,73 @@ httpSuite('shopping trip and recipe lines', { now: NOW }, (server) => {
         ['Havre', 1, 'dl', 'AddedRecipe', 'Buy'],
         ['Fløte', 1, 'dl', 'Manual', 'Buy'],
       ]);
+    });
+
+    describe('under an Idempotency-Key', () => {
+      const keyed = (key: string) => ({ headers: { 'Idempotency-Key': key } });
+      const keep = (h: H, key: string) => h.owner.post(`${h.list}/complete?unticked=keep`, undefined, keyed(key));
+      /**
+       * The taco week with the meat bought and a quarter of the onion (the onion's rest and the cream left), closed
+       * with keep under a fresh key: the household, the key and the first answer.
+       */
+      async function closedUnderKey() {
+        const h = await household();
+        const { meat, onion } = await tacoWeek(h);
+        expect((await tick(h, meat.id, { status: 'Purchased' })).status).to.equal(200);
+        expect((await tick(h, onion.id, { status: 'Purchased', purchasedQuantity: 0.25 })).status).to.equal(200);
+        const key = randomUUID();
+        const first = await keep(h, key);
+        expect(first.status, first.text).to.equal(200);
+        expect(first.headers.get('idempotent-replayed')).to.equal(null);
+        return { h, key, first };
+      }
+      /** The same closing sent again under its key: the first answer again, said to be a replay. */
+      async function expectReplay(h: H, key: string, first: Answer) {
+        const again = await keep(h, key);
+        expect([again.status, again.headers.get('idempotent-replayed')], again.text).to.deep.equal([first.status, 'true']);
+        expect(again.json).to.deep.equal(first.json);
+        return again;
+      }
+      const CARRIED = [
+        ['Løk', 0.75, 'pcs', 'Manual', 'Buy'],
+        ['Fløte', 2, 'dl', 'Manual', 'Buy'],
+      ];
+
+      it('keep sent twice answers the first answer again, and the next week\'s list holds each carried amount once', async () => {
+        const { h, key, first } = await closedUnderKey();
+        const next = (await nextList(h))!;
+        expect(amounts(next.items)).to.deep.equal(CARRIED);
+        expect(first.json.tripSummary.carried).to.deep.equal({ planId: next.path.split('/')[6], lines: CARRIED.length });
+
+        const again = await expectReplay(h, key, first);
+        expect(again.json.tripSummary.carried).to.deep.equal(first.json.tripSummary.carried);
+        expect(amounts((await nextList(h))!.items)).to.deep.equal(CARRIED);
+        expect(await pantry(h)).to.have.length(2);
+        expect(await pushes(h, 'receipt-reminder')).to.have.length(1);
+      });
+
+      it('a replay after a reopen answers the first closing again without closing the list; after a second closing it carries nothing more', async () => {
+        const { h, key, first } = await closedUnderKey();
+        expect(first.json.completedAt).to.equal(NOW.toISOString());
+
+        server.clock.advance(60_000);
+        expect((await h.owner.post(`${h.list}/reopen`)).status).to.equal(200);
+        expect((await nextList(h))!.items).to.deep.equal([]);
+        await expectReplay(h, key, first);
+        // Run again, it would have closed the list and carried the amounts again.
+        expect((await h.owner.get(h.list)).json).to.include({ completedAt: null, tripSummary: null });
+        expect((await nextList(h))!.items).to.deep.equal([]);
+        expect(await pantry(h)).to.deep.equal([]);
+
+        // Closed again under another key, a minute on; the first key still answers the first closing.
+        const second = await keep(h, randomUUID());
+        expect(second.status, second.text).to.equal(200);
+        expect(second.json.completedAt).to.equal(new Date(NOW.getTime() + 60_000).toISOString());
+        expect(amounts((await nextList(h))!.items)).to.deep.equal(CARRIED);
+        await expectReplay(h, key, first);
+        expect(amounts((await nextList(h))!.items)).to.deep.equal(CARRIED);
+        expect(await pushes(h, 'receipt-reminder')).to.have.length(2);
+      });
     });
 
     it('bought and drop answer as markAllBought=true and false; nothing is carried; 400 on an unknown choice', async () => {
