@@ -209,7 +209,8 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
       return;
     }
     // What the request sent, for telling a repeat from another request under the same key.
-    const fingerprint = () => bodyFingerprint(body);
+    // The query is part of the request a key belongs to: complete?unticked=drop is not complete?unticked=keep.
+    const fingerprint = () => bodyFingerprint(ctx.querystring, body);
     await underIdempotencyKey(settings.idempotency, ctx, login, fingerprint, () => handle(ctx, metrics, raw, multipart, streamed ? streamed.value : json?.value, streamed?.validated));
   };
 }
@@ -265,17 +266,18 @@ async function readBody(ctx: Koa.Context, route: AnyRoute, metrics: RequestMetri
   }
 }
 
-/** A digest of what the request sent, for telling a repeat from another request under one Idempotency-Key. */
-function bodyFingerprint({ raw, multipart, streamed, json }: ReadBody): string {
-  return requestFingerprint(
-    raw
-      ? [raw]
-      : multipart
-        ? [JSON.stringify(multipart.fields), ...Object.entries(multipart.files).sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([name, f]) => [name, f.bytes])]
-        : streamed
-          ? [streamed.digest]
-          : [json?.text ?? ''],
-  );
+/** A digest of what the request sent (its query and body), for telling a repeat from another request under one Idempotency-Key. */
+function bodyFingerprint(query: string, { raw, multipart, streamed, json }: ReadBody): string {
+  // A request without a query digests as before, so keys kept before the query counted still match their repeats.
+  const asked = query === '' ? [] : [`?${query}`];
+  const sent = raw
+    ? [raw]
+    : multipart
+      ? [JSON.stringify(multipart.fields), ...Object.entries(multipart.files).sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([name, f]) => [name, f.bytes])]
+      : streamed
+        ? [streamed.digest]
+        : [json?.text ?? ''];
+  return requestFingerprint([...sent, ...asked]);
 }
 
 /** A rate limiter's answer for the request: its step timed, and 429 when it was refused. */

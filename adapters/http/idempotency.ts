@@ -15,7 +15,7 @@ export const IDEMPOTENCY_DOC =
   'Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after ' +
   'a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for ' +
   'the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without ' +
-  'running the request again. A key belongs to the login and the request that first used it (method, path and body): ' +
+  'running the request again. A key belongs to the login and the request that first used it (method, path, query and body): ' +
   'the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is ' +
   '409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the ' +
   'request again. Signing out forgets the login\'s keys.';

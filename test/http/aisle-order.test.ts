@@ -142,6 +142,21 @@ httpSuite('aisle order', { now: NOW }, (server) => {
       expect(await stored(h)).to.deep.equal(after);
     });
 
+    it('a key belongs to the query too: the same order for another store under the key is 422 and sets nothing', async () => {
+      const h = await household();
+      const key = randomUUID();
+      const kiwi = await h.owner.put(`${h.base}/aisle-order?store=Kiwi`, { aisles: FIRST }, keyed(key));
+      expect(kiwi.status, kiwi.text).to.equal(200);
+      const rema = await h.owner.put(`${h.base}/aisle-order?store=${encodeURIComponent('Rema 1000')}`, { aisles: FIRST }, keyed(key));
+      expectProblem(rema, 422, 'idempotency_key_reused');
+      const remaOrder = await h.owner.get(`${h.base}/aisle-order?store=${encodeURIComponent('Rema 1000')}`);
+      expect(remaOrder.json.handSetAt, remaOrder.text).to.equal(null);
+      // The first request repeated is still its replay.
+      const again = await h.owner.put(`${h.base}/aisle-order?store=Kiwi`, { aisles: FIRST }, keyed(key));
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      expect(again.json).to.deep.equal(kiwi.json);
+    });
+
     it('a DELETE repeated with its key answers the first answer again and forgets no later hand order; the key on a PUT is 422', async () => {
       const h = await household();
       expect((await h.owner.put(`${h.base}/aisle-order`, { aisles: FIRST })).status).to.equal(200);
