@@ -82,6 +82,8 @@ export interface ShoppingListStore {
   inputs(householdId: HouseholdId, planId: string): Promise<ShoppingInputs>;
   /** The list holding the line, when the line is the household's. */
   byLine(householdId: HouseholdId, lineId: string): Promise<ShoppingList | null>;
+  /** The list a line was removed from by a person (its `Removed` change still kept), when the line was the household's. */
+  byRemovedLine(householdId: HouseholdId, lineId: string): Promise<ShoppingList | null>;
   /**
    * Applies `decide` to the plan's stored list atomically; `fresh` names the list made when none exists and the
    * change writes. The caller has checked that the plan is the household's. Answers the list after the change.

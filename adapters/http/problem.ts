@@ -247,6 +247,13 @@ const PROBLEMS = {
   'shopping-line-not-removable': conflict('shopping_line_not_removable', 'Shopping line not removable', "the week's dishes need this line: only lines put on the list by hand can be removed"),
   'shopping-item-name-empty': invalid('displayName names no food'),
   'shopping-quantity-out-of-bounds': invalid('a quantity must be greater than 0 and at most 100000'),
+  'shopping-line-changed': {
+    status: 409,
+    code: 'shopping_line_changed',
+    title: 'Changed since by someone else',
+    detail: (e) => `${e.changedBy ?? 'another member'} changed "${e.displayName}" (${e.change}) at ${e.changedAt.toISOString()}, after this change was made; the later change stands`,
+    extensions: (e) => ({ change: e.change, changedBy: e.changedBy, changedAt: e.changedAt.toISOString(), displayName: e.displayName }),
+  },
   // the two mailing lists
   'email-invalid': badRequest('email_invalid', 'Not an e-mail address', 'email is not an e-mail address'),
   'dinner-price-token-unknown': notFound('dinner_price_token_unknown', 'Unknown link', 'no address on the dinner-price list carries this token'),

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { PackageOf } from '../../core/food/buy-amounts.js';
 import type { PantryObservation } from '../../core/pantry/types.js';
-import type { Derivation, LineStatus, ListStamp, MadeForDay, PreferenceFit, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord, WouldAdd } from '../../core/shopping/types.js';
+import type { Derivation, LineChange, LineStatus, ListStamp, MadeForDay, PreferenceFit, PriceSource, ReasonCode, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord, WouldAdd } from '../../core/shopping/types.js';
 import type { ListEffects, ShoppingInputs, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { SYNC_ID } from './food-table-store.js';
@@ -31,6 +31,7 @@ interface ListRow {
   made_for: string;
   would_add: string;
   stale_since: Date | string | null;
+  person_changes: string | null;
 }
 interface LineRow {
   id: string;
@@ -238,7 +239,7 @@ function toInputs(r: InputsRow, observations: readonly PantryObservation[]): Sho
   };
 }
 
-const LIST_COLUMNS = ['id', 'household_id', 'plan_id', 'version', 'generated_at', 'completed_at', 'skipped_references', 'added_references', 'trip', 'derived_from', 'fresh_until', 'made_for', 'would_add', 'stale_since'] satisfies (keyof ListRow)[];
+const LIST_COLUMNS = ['id', 'household_id', 'plan_id', 'version', 'generated_at', 'completed_at', 'skipped_references', 'added_references', 'trip', 'derived_from', 'fresh_until', 'made_for', 'would_add', 'stale_since', 'person_changes'] satisfies (keyof ListRow)[];
 
 /** A list and its lines from the rows of one left join (line columns prefixed x_). */
 function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
@@ -263,6 +264,8 @@ function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
     madeFor: fromJsonText<Record<string, MadeForDay>>(r.made_for),
     wouldAdd: fromJsonText<WouldAdd[]>(r.would_add),
     staleSince: r.stale_since === null ? null : toDate(r.stale_since),
+    // A list no person has changed since it was kept reads back as it was written: without personChanges.
+    ...(r.person_changes === null ? {} : { personChanges: fromJsonText<(Omit<LineChange, 'at'> & { at: string })[]>(r.person_changes).map((c) => ({ ...c, at: new Date(c.at) })) }),
   };
 }
 
@@ -292,6 +295,9 @@ const STATE_SQL =
 const selectList = `SELECT ${[...LIST_COLUMNS.map((c) => `l.${c}`), ...LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`)].join(', ')} FROM shopping_lists l LEFT JOIN shopping_list_lines x ON x.list_id = l.id`;
 const byPlanSql = `${selectList} WHERE l.household_id = ? AND l.plan_id = ? ORDER BY x.position`;
 const byLineSql = `${selectList} WHERE l.household_id = ? AND l.id IN (SELECT list_id FROM shopping_list_lines WHERE id = ?) ORDER BY x.position`;
+// A removed line is found by its id in the list's person changes (JSON text, written by toJsonText with lineId first);
+// only a change sent late asks, and a household has one list a week. The match is checked on the list read.
+const byRemovedLineSql = `${selectList} WHERE l.id = (SELECT id FROM shopping_lists WHERE household_id = ? AND person_changes LIKE ? LIMIT 1) ORDER BY x.position`;
 const contentColumns = (c: ShoppingListContent) => ({
   generated_at: iso(c.generatedAt),
   completed_at: c.completedAt === null ? null : iso(c.completedAt),
@@ -301,6 +307,7 @@ const contentColumns = (c: ShoppingListContent) => ({
   made_for: toJsonText(c.madeFor),
   would_add: toJsonText(c.wouldAdd),
   stale_since: c.staleSince === null ? null : iso(c.staleSince),
+  person_changes: c.personChanges === undefined ? null : toJsonText(c.personChanges),
 });
 const derivationColumns = (d: Derivation | null) => ({ derived_from: d?.from ?? null, fresh_until: d === null ? null : iso(d.until) });
 
@@ -371,6 +378,12 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
       return row ? stampOf(row) : null;
     },
     byLine: (householdId, lineId) => read(knex, byLineSql, [householdId, lineId]),
+    async byRemovedLine(householdId, lineId) {
+      // Only a line id of the usual shape is looked for (LIKE's own characters would match more).
+      if (!/^[0-9A-Za-z-]+$/.test(lineId)) return null;
+      const list = await read(knex, byRemovedLineSql, [householdId, `%"lineId":"${lineId}"%`]);
+      return list?.personChanges?.some((c) => c.lineId === lineId && c.change === 'Removed') ? list : null;
+    },
     // Kept in the process per household while a member asks (adapters/knex/speed/read-cache.ts): every write it depends
     // on moves household_revisions, shopping_lists or food_table_syncs (migration 0028).
     state: (householdId, planId, accountId) =>

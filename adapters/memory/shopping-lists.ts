@@ -85,6 +85,10 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
       const l = [...lists.values()].find((x) => alive(x) && x.householdId === householdId && x.lines.some((line) => line.id === lineId));
       return l ? copy(l) : null;
     },
+    async byRemovedLine(householdId, lineId) {
+      const l = [...lists.values()].find((x) => alive(x) && x.householdId === householdId && (x.personChanges ?? []).some((c) => c.lineId === lineId && c.change === 'Removed'));
+      return l ? copy(l) : null;
+    },
     async change(householdId, planId, fresh, decide) {
       // No await between the read and the writes: the change and its effects are atomic in this process (the memory
       // stores' bodies run to their end when called).
@@ -96,8 +100,10 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
         return { list: after ? copy(after) : null, result };
       }
       const kept = derivation === undefined ? (current?.derivation ?? null) : derivation;
+      // A write sets the whole content: an optional field it leaves out (personChanges) is gone, as in a column set to null.
+      const { personChanges: _replaced, ...stored } = current ?? {};
       const next: ShoppingList = current
-        ? { ...current, ...structuredClone(write), derivation: structuredClone(kept), version: current.version + 1 }
+        ? { ...(stored as Omit<ShoppingList, 'personChanges'>), ...structuredClone(write), derivation: structuredClone(kept), version: current.version + 1 }
         : { id: fresh.listId, householdId, planId, version: 1, derivation: structuredClone(kept), ...structuredClone(write) };
       // The effects first: one that is refused (an id taken) leaves the list as it was.
       const pending = [

@@ -97,6 +97,9 @@ export type AppError =
   | { type: 'shopping-line-not-removable' }
   | { type: 'shopping-item-name-empty' }
   | { type: 'shopping-quantity-out-of-bounds' }
+  // a change sent late that someone else's later change of the line outranks (core/shopping/line-changes.ts);
+  // changedBy is the member's name (null when they have left the household)
+  | { type: 'shopping-line-changed'; change: 'Purchased' | 'Buy' | 'Amount' | 'Removed'; changedBy: string | null; changedAt: Date; displayName: string }
   // dinner-price list
   | { type: 'email-invalid' }
   | { type: 'dinner-price-token-unknown' }

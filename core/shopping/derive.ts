@@ -251,6 +251,7 @@ export function reconcile(
     madeFor: ask.madeFor,
     wouldAdd: ask.wouldAdd,
     staleSince,
+    ...personChangesOf(current),
   };
 }
 
@@ -265,7 +266,12 @@ export const contentOf = (l: ShoppingListContent): ShoppingListContent => ({
   madeFor: l.madeFor,
   wouldAdd: l.wouldAdd,
   staleSince: l.staleSince,
+  ...personChangesOf(l),
 });
+
+/** A list's person changes as a field to spread: left out where the list has none (as it was stored). */
+const personChangesOf = (l: Pick<ShoppingListContent, 'personChanges'> | null): Pick<ShoppingListContent, 'personChanges'> =>
+  l?.personChanges === undefined ? {} : { personChanges: l.personChanges };
 
 /** Same lines (every field, in order) and references: key order of the objects does not matter. */
 export function sameContent(a: Pick<ShoppingListContent, 'lines' | 'skippedReferences'>, b: Pick<ShoppingListContent, 'lines' | 'skippedReferences'>): boolean {

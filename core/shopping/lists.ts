@@ -3,7 +3,7 @@ import type { PantryMergeReader } from '../../ports/pantry-merge-store.js';
 import type { FoodPrice, PriceProvider } from '../../ports/price-provider.js';
 import type { PushOutbox } from '../../ports/push-outbox.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';
-import type { ShoppingListStore } from '../../ports/shopping-list-store.js';
+import type { ListEffects, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import type { Account } from '../accounts/types.js';
@@ -21,11 +21,12 @@ import { fail, ok, type Result } from '../kernel/result.js';
 import { parseItemText } from './amounts.js';
 import { preferenceFitter } from './preferences.js';
 import { contentOf, deriveList, heldDays, madeForOf, reconcile, wouldAddOf, type HeldDay } from './derive.js';
-import { SHOPPING_QUANTITY_MAX, shoppingSettingsOf, type Derivation, type LineStatus, type ListStamp, type ShoppingLine, type ShoppingList, type ShoppingSettings } from './types.js';
+import { SHOPPING_QUANTITY_MAX, shoppingSettingsOf, type Derivation, type LineStatus, type ListStamp, type LineChange, type ShoppingLine, type ShoppingList, type ShoppingListContent, type ShoppingSettings } from './types.js';
 import { canonicalUnit, convert, PIECE_UNIT, tidy, UNIT_TABLE, unitOf } from '../food/units.js';
 import type { PackageOf } from '../food/buy-amounts.js';
 import { recordAisleTick, type AisleTickDeps } from './aisle-orders.js';
 import { boughtWhole, joined, packField, toBuy } from './line-amounts.js';
+import { actedAtOf, changeKindOf, lastChangeOf, laterChangeBy, sameState, withChange } from './line-changes.js';
 
 export { boughtWhole, remainingOf, toBuy } from './line-amounts.js';
 
@@ -273,7 +274,10 @@ export async function addShoppingItem(
       lines.push(changed);
     }
     const push = { id: deps.ids.newId(), householdId, event: { kind: 'list-item-added', planId, lineId: changed.id, displayName: changed.displayName, actorAccountId: caller.id } as const, createdAt: deps.clock.now() };
-    return { write: { ...contentOf(current ?? listed.value.list), lines }, result: changed, effects: { pushes: [push] } };
+    const content = contentOf(current ?? listed.value.list);
+    // An amount joining a line is a change of it: a change of the line made offline before this, and sent later, loses.
+    const joinedChange = i >= 0 ? withChange(content, { lineId: changed.id, displayName: changed.displayName, change: 'Amount', at: deps.clock.now(), by: caller.id }) : {};
+    return { write: { ...content, lines, ...joinedChange }, result: changed, effects: { pushes: [push] } };
   });
   return ok(line);
 }
@@ -298,50 +302,72 @@ export function listTotals(list: Pick<ShoppingList, 'lines'>): { readonly toBuyC
  * when the units convert (pieces ↔ mass by the household's piece weight): less than the line needs keeps the
  * line open (`Buy`) with purchasedQuantity set, the remainder still to buy. A unit that does not convert is kept
  * as said (purchasedUnit) and the line stays open. The first purchase on a line queues one `list-items-ticked`, in
- * the same write.
+ * the same write. `actedAt`, for a change sent late, is when it was made: someone else's later change of the line
+ * wins (core/shopping/line-changes.ts), and a line someone removed before it comes back with it.
  */
 export async function updateShoppingItem(
   deps: ShoppingDeps,
   caller: Account,
   householdId: HouseholdId,
   itemId: string,
-  input: { status: LineStatus; purchasedQuantity?: number | undefined; purchasedUnit?: string | undefined },
-): Promise<Result<ShoppingLine, ErrorOf<'household-not-found' | 'shopping-item-not-found' | 'shopping-quantity-out-of-bounds'>>> {
+  input: { status: LineStatus; purchasedQuantity?: number | undefined; purchasedUnit?: string | undefined; actedAt?: Date | undefined },
+): Promise<Result<ShoppingLine, ErrorOf<'household-not-found' | 'shopping-item-not-found' | 'shopping-quantity-out-of-bounds' | 'shopping-line-changed'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
   if (input.purchasedQuantity !== undefined && !inBounds(input.purchasedQuantity)) return fail({ type: 'shopping-quantity-out-of-bounds' });
-  const found = await deps.shoppingLists.byLine(householdId, itemId);
-  if (!found) return fail({ type: 'shopping-item-not-found' });
-  const foodKey = found.lines.find((l) => l.id === itemId)!.foodKey;
-  const gpp = input.purchasedUnit !== undefined ? (await householdAmounts(deps, householdId)).gramsPerPiece(foodKey) : null;
-  const { result } = await deps.shoppingLists.change(householdId, found.planId, { listId: found.id }, (current) => {
+  const late = input.actedAt !== undefined;
+  const found = (await deps.shoppingLists.byLine(householdId, itemId)) ?? (late ? await deps.shoppingLists.byRemovedLine(householdId, itemId) : null);
+  const before = found?.lines.find((l) => l.id === itemId) ?? (found && lastChangeOf(found, itemId)?.line);
+  if (!found || !before) return fail({ type: 'shopping-item-not-found' });
+  const gpp = input.purchasedUnit !== undefined ? (await householdAmounts(deps, householdId)).gramsPerPiece(before.foodKey) : null;
+  const at = actedAtOf(input.actedAt, deps.clock.now());
+  const { result } = await deps.shoppingLists.change(householdId, found.planId, { listId: found.id }, (current): { write: ShoppingListContent | null; result: ShoppingLine | LineChange | null; effects?: ListEffects } => {
     const lines = [...(current?.lines ?? [])];
-    const i = lines.findIndex((l) => l.id === itemId);
-    // The line went (derived away) between the read and this change.
-    if (!current || i < 0) return { write: null, result: null as ShoppingLine | null };
-    const l = lines[i]!;
-    let next: ShoppingLine;
-    if (input.status === 'Buy') next = { ...l, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null };
-    else if (input.purchasedQuantity === undefined) next = { ...l, status: 'Purchased', purchasedQuantity: boughtWhole(l), purchasedUnit: null };
-    else {
-      const said = input.purchasedUnit === undefined ? l.unit : unitOf(input.purchasedUnit);
-      const q = convert(input.purchasedQuantity, said, l.unit, gpp);
-      next =
-        q === null
-          ? { ...l, status: 'Buy', purchasedQuantity: input.purchasedQuantity, purchasedUnit: said }
-          : { ...l, status: q >= toBuy(l) ? 'Purchased' : 'Buy', purchasedQuantity: tidy(q), purchasedUnit: null };
+    let i = lines.findIndex((l) => l.id === itemId);
+    if (!current) return { write: null, result: null };
+    const later = late ? laterChangeBy(current, itemId, caller.id, at) : null;
+    if (i < 0) {
+      // Removed: by someone after this change was made (it loses), or before it (the line comes back with it).
+      const removed = late ? lastChangeOf(current, itemId) : null;
+      if (removed?.change !== 'Removed' || !removed.line) return { write: null, result: null };
+      if (later) return { write: null, result: later };
+      i = lines.push(removed.line) - 1;
     }
+    const l = lines[i]!;
+    let next = purchased(l, input, gpp);
+    // Someone else changed the line after this change was made: theirs stands, unless it is what this one asks for.
+    if (later) return { write: null, result: sameState(next, l) ? l : later };
     const ticked = next.purchasedQuantity > 0 || next.status === 'Purchased';
     const first = ticked && !l.tickNotified;
     if (first) next = { ...next, tickNotified: true };
     lines[i] = next;
     const pushes = first ? [{ id: deps.ids.newId(), householdId, event: { kind: 'list-items-ticked', planId: found.planId, lineId: itemId, actorAccountId: caller.id } as const, createdAt: deps.clock.now() }] : [];
-    return { write: { ...contentOf(current), lines }, result: next, effects: { pushes } };
+    const change = { lineId: itemId, displayName: l.displayName, change: changeKindOf(input), at, by: caller.id };
+    return { write: { ...contentOf(current), lines, ...withChange(current, change) }, result: next, effects: { pushes } };
   });
   if (!result) return fail({ type: 'shopping-item-not-found' });
+  if (!('id' in result)) return fail(await lineChanged(deps, householdId, result));
   // A line that became Purchased teaches the store's aisle order (core/shopping/aisle-order.ts) once the trip is finished.
   await recordAisleTick(deps, householdId, found, result, found.lines.find((l) => l.id === itemId)?.status);
   return ok(result);
+}
+
+/** A line after a PATCH's purchase (before its push flag): cleared, bought whole, or bought in part. */
+function purchased(l: ShoppingLine, input: { status: LineStatus; purchasedQuantity?: number | undefined; purchasedUnit?: string | undefined }, gpp: number | null): ShoppingLine {
+  if (input.status === 'Buy') return { ...l, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null };
+  if (input.purchasedQuantity === undefined) return { ...l, status: 'Purchased', purchasedQuantity: boughtWhole(l), purchasedUnit: null };
+  const said = input.purchasedUnit === undefined ? l.unit : unitOf(input.purchasedUnit);
+  const q = convert(input.purchasedQuantity, said, l.unit, gpp);
+  return q === null
+    ? { ...l, status: 'Buy', purchasedQuantity: input.purchasedQuantity, purchasedUnit: said }
+    : { ...l, status: q >= toBuy(l) ? 'Purchased' : 'Buy', purchasedQuantity: tidy(q), purchasedUnit: null };
+}
+
+/** The failure of a change that a later one outranks: what was done, by whom (the member's name), when, to which line. */
+async function lineChanged(deps: ShoppingDeps, householdId: HouseholdId, c: LineChange): Promise<ErrorOf<'shopping-line-changed'>> {
+  const household = await deps.households.byId(householdId);
+  const by = household?.members.find((m) => m.accountId === c.by);
+  return { type: 'shopping-line-changed', change: c.change, changedBy: by?.displayName ?? null, changedAt: c.at, displayName: c.displayName };
 }
 
 /** A line no dish of the week needs: only a person put it on the list (by hand, or with a recipe added by hand). */
@@ -358,21 +384,29 @@ export async function removeShoppingItem(
   caller: Account,
   householdId: HouseholdId,
   itemId: string,
-): Promise<Result<void, ErrorOf<'household-not-found' | 'plan-not-found' | 'shopping-item-not-found' | 'shopping-line-not-removable'>>> {
+  input: { actedAt?: Date | undefined } = {},
+): Promise<Result<void, ErrorOf<'household-not-found' | 'plan-not-found' | 'shopping-item-not-found' | 'shopping-line-not-removable' | 'shopping-line-changed'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
   const found = await deps.shoppingLists.byLine(householdId, itemId);
   if (!found) return fail({ type: 'shopping-item-not-found' });
   const current = await refresh(deps, caller, householdId, found.planId, false);
   if (!current.ok) return current;
-  const { result } = await deps.shoppingLists.change(householdId, found.planId, { listId: found.id }, (list) => {
+  const at = actedAtOf(input.actedAt, deps.clock.now());
+  const { result } = await deps.shoppingLists.change<'not-found' | 'derived' | 'removed' | LineChange>(householdId, found.planId, { listId: found.id }, (list) => {
     const line = list?.lines.find((l) => l.id === itemId);
     // Derived away, or removed by someone else, since the read.
     if (!list || !line) return { write: null, result: 'not-found' as const };
+    // Sent late, and someone else changed the line since (ticked it, say): their change stands.
+    const later = input.actedAt === undefined ? null : laterChangeBy(list, itemId, caller.id, at);
+    if (later) return { write: null, result: later };
     if (!removableByHand(line)) return { write: null, result: 'derived' as const };
-    return { write: { ...contentOf(list), lines: list.lines.filter((l) => l.id !== itemId) }, result: 'removed' as const };
+    // The line is kept with its removal, so that a later change of it, sent late, can put it back.
+    const removal = { lineId: itemId, displayName: line.displayName, change: 'Removed' as const, at, by: caller.id, line };
+    return { write: { ...contentOf(list), lines: list.lines.filter((l) => l.id !== itemId), ...withChange(list, removal) }, result: 'removed' as const };
   });
   if (result === 'not-found') return fail({ type: 'shopping-item-not-found' });
   if (result === 'derived') return fail({ type: 'shopping-line-not-removable' });
+  if (result !== 'removed') return fail(await lineChanged(deps, householdId, result));
   return ok(undefined);
 }

@@ -131,6 +131,30 @@ export interface ShoppingListContent {
   readonly wouldAdd: readonly WouldAdd[];
   /** When a derivation first found more to add than the list holds; null while nothing is held back. */
   readonly staleSince: Date | null;
+  /**
+   * Each line's last change by a person, newest last (core/shopping/line-changes.ts): a change made offline and sent
+   * later loses to a later one by someone else. Absent on a list no person has changed since it was kept.
+   */
+  readonly personChanges?: readonly LineChange[];
+}
+
+/**
+ * What a person did to a line: ticked it (`Purchased`), unticked it (`Buy`), changed its amount (`Amount`: a part
+ * bought, or an amount added by hand to it), or removed it (`Removed`).
+ */
+export const LINE_CHANGE_KINDS = ['Purchased', 'Buy', 'Amount', 'Removed'] as const;
+export type LineChangeKind = (typeof LINE_CHANGE_KINDS)[number];
+
+/** A person's last change of one line, and when they made it (for a change sent late: when it was made offline). */
+export interface LineChange {
+  readonly lineId: string;
+  readonly displayName: string;
+  readonly change: LineChangeKind;
+  readonly at: Date;
+  /** The account that made it. */
+  readonly by: string;
+  /** The line as it was when removed (`Removed` only): put back when a later change of it arrives. */
+  readonly line?: ShoppingLine;
 }
 
 /**

@@ -47,6 +47,7 @@ export async function exportHousehold(
       rejections: a.rejections.map(without),
       unitWeights: a.unitWeights.map(without),
     },
-    shoppingLists: a.shoppingLists.map(({ householdId: _h, version: _v, derivation: _d, ...list }) => list),
+    // Who changed which line when (personChanges) names accounts and only settles late changes between two phones: not a household's data.
+    shoppingLists: a.shoppingLists.map(({ householdId: _h, version: _v, derivation: _d, personChanges: _p, ...list }) => list),
   });
 }

@@ -75,6 +75,33 @@ export function shoppingListStoreContract(backend: Backend): void {
       expect(await s.shoppingLists.byLine(householdId, c.lines[1]!.id)).to.deep.equal(expected);
     });
 
+    it('round-trips the person changes (dates to the millisecond, a removed line as it was) and finds a list by a line removed from it', async () => {
+      const { householdId, planId } = await plan();
+      const other = await plan();
+      const kept = plain({ foodKey: 'melk', displayName: 'Melk', unit: 'l' });
+      const gone = shoppingLine({ pack: { packUnit: 'pk', quantity: 400, unit: 'g' } });
+      const personChanges = [
+        { lineId: kept.id, displayName: 'Melk', change: 'Purchased' as const, at: at('2026-05-05T10:00:00.001Z'), by: randomUUID() },
+        { lineId: gone.id, displayName: gone.displayName, change: 'Removed' as const, at: at('2026-05-05T10:01:30.999Z'), by: randomUUID(), line: gone },
+      ];
+      const c = content([kept], { personChanges });
+      const listId = randomUUID();
+      const { list } = await s.shoppingLists.change(householdId, planId, { listId }, write(c));
+      const expected = { id: listId, householdId, planId, version: 1, derivation: null, ...c };
+      expect(list).to.deep.equal(expected);
+      expect(await s.shoppingLists.byPlan(householdId, planId)).to.deep.equal(expected);
+      expect(await s.shoppingLists.byRemovedLine(householdId, gone.id)).to.deep.equal(expected);
+      // A line still on the list, a line never on it, another household's or a malformed id: none.
+      expect(await s.shoppingLists.byRemovedLine(householdId, kept.id)).to.equal(null);
+      expect(await s.shoppingLists.byRemovedLine(householdId, randomUUID())).to.equal(null);
+      expect(await s.shoppingLists.byRemovedLine(other.householdId, gone.id)).to.equal(null);
+      expect(await s.shoppingLists.byRemovedLine(householdId, '%')).to.equal(null);
+      // A write without person changes clears them; the list then reads back without the field.
+      await s.shoppingLists.change(householdId, planId, { listId }, write(content([kept])));
+      expect(await s.shoppingLists.byPlan(householdId, planId)).to.not.have.property('personChanges');
+      expect(await s.shoppingLists.byRemovedLine(householdId, gone.id)).to.equal(null);
+    });
+
     it('round-trips the closing\'s trip record and clears it when a write sets none', async () => {
       const { householdId, planId } = await plan();
       const l = plain();

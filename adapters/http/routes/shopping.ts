@@ -7,7 +7,7 @@ import { getBetterChoicesRoute } from './better-choices.js';
 import { addRecipeToShoppingListRoute, addRecipeToWeekShoppingListRoute, completeShoppingTripRoute, reopenShoppingTripRoute } from './shopping-trip.js';
 import { etagOf, LIST_PATH, listAnswer, ShoppingListItemResponse, ShoppingListResponse, toItem, type ShoppingRouteDeps } from './shopping-list.js';
 import { callerAndHousehold, callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, mount, noContent, resource } from '../route.js';
-import { PlanPath, Uuid } from '../schemas.js';
+import { IsoDateTime, PlanPath, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { ifNoneMatchHolds } from '../conditional.js';
 
@@ -28,6 +28,18 @@ const UpdateShoppingItemRequest = v.object({
 const ShoppingSettingsResponse = v.object({ sharingOff: v.boolean(), priceCatalogueOn: v.boolean() });
 const UpdateShoppingSettingsRequest = v.object({ sharingOff: v.optional(v.boolean()), priceCatalogueOn: v.optional(v.boolean()) });
 const ItemPath = v.object({ householdId: Uuid, itemId: Uuid });
+/** When a change sent late was made (the later action wins; core/shopping/line-changes.ts). */
+const ActedAt = v.object({
+  actedAt: v.optional(
+    v.pipe(
+      IsoDateTime,
+      v.description(
+        'When the person made this change, for a change sent late (made offline): a change of the line that another member made after it stands, and this one answers 409 shopping_line_changed naming it (change, changedBy, changedAt, displayName), unless it asks for what the line already is. A time after now counts as now. Left out: the change counts as made now.',
+      ),
+    ),
+  ),
+});
+const actedAtOf = (q: { actedAt?: string | undefined }) => (q.actedAt === undefined ? {} : { actedAt: new Date(q.actedAt) });
 const SETTINGS_DOC =
   'sharingOff (default false): no list pushes (an item added, items ticked) reach the other members; pushes already queued ' +
   'are held back too, as the setting stands when they are handed over. priceCatalogueOn (default true): false leaves ' +
@@ -74,13 +86,17 @@ const UPDATE_ITEM_DOC =
   'the total bought so far: less than the line needs keeps the line open (status Buy, purchasedQuantity set, the ' +
   'remainder still to buy). A purchasedUnit other than the line\'s is converted (pieces ↔ mass by the household\'s ' +
   'piece weight); one that does not convert is kept as said in purchasedUnit and the line stays open. The first ' +
-  'purchase on a line queues one ticked-items push.';
+  'purchase on a line queues one ticked-items push. A change sent late (made offline) says when it was made in ' +
+  'actedAt: the later action in time wins, so another member\'s later change of the line stands (409 ' +
+  'shopping_line_changed), and a line another member removed before it comes back with this change.';
 const REMOVE_ITEM_DOC =
   'Any member. A line only a person put on the list (reasonCode Manual: added by hand; AddedRecipe: added with a recipe) ' +
   'is removed, ticked or not, and does not come back when the list is derived again. A line the week\'s dishes need ' +
   '(Planned, PartlyInPantry) answers 409 shopping_line_not_removable and stays, also when an amount was added to it by ' +
   'hand. The list is brought up to date first, so a line whose dish has left the week counts as hand-added. An unknown ' +
-  'id or another household\'s line answers 404 shopping_item_not_found.';
+  'id or another household\'s line answers 404 shopping_item_not_found. A removal sent late (made offline) says when ' +
+  'it was made in actedAt: another member\'s later change of the line (a tick, say) stands and this answers 409 ' +
+  'shopping_line_changed; a removed line is kept with its removal, so that a later change of it sent late puts it back.';
 
 const { route, handledRoute, householdRoute } = resource<ShoppingRouteDeps>('Shopping list');
 
@@ -169,10 +185,11 @@ const updateShoppingItemRoute = route({
   summary: 'Tick or untick a line',
   description: UPDATE_ITEM_DOC,
   params: ItemPath,
+  query: ActedAt,
   body: UpdateShoppingItemRequest,
   responses: { 200: { description: 'The line', schema: ShoppingListItemResponse } },
-  errors: ['household-not-found', 'shopping-item-not-found', 'shopping-quantity-out-of-bounds'],
-  run: callerHouseholdAndThenBody('itemId', updateShoppingItem),
+  errors: ['household-not-found', 'shopping-item-not-found', 'shopping-quantity-out-of-bounds', 'shopping-line-changed'],
+  run: ({ deps, caller, params, query, body }) => updateShoppingItem(deps, caller.account, params.householdId, params.itemId, { ...body, ...actedAtOf(query) }),
   reply: toItem,
 });
 
@@ -183,10 +200,11 @@ const removeShoppingItemRoute = route({
   summary: 'Remove a line put on the list by hand',
   description: REMOVE_ITEM_DOC,
   params: ItemPath,
+  query: ActedAt,
   ...noContent('Removed'),
   // plan-not-found: the line's plan was deleted while the list was brought up to date.
-  errors: ['household-not-found', 'shopping-item-not-found', 'shopping-line-not-removable', 'plan-not-found'],
-  run: callerHouseholdAnd('itemId', removeShoppingItem),
+  errors: ['household-not-found', 'shopping-item-not-found', 'shopping-line-not-removable', 'plan-not-found', 'shopping-line-changed'],
+  run: ({ deps, caller, params, query }) => removeShoppingItem(deps, caller.account, params.householdId, params.itemId, actedAtOf(query)),
 });
 
 export const shoppingRoutes = (deps: ServiceDeps, logger: Logger) =>
