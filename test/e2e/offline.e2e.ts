@@ -179,6 +179,94 @@ for (const kind of databaseKinds()) {
       await shot('offline-changes-sent');
     });
 
+    it('an amount changed offline (1 l of 2 l melk in the basket) shows at once, survives a reload, and is sent once', async () => {
+      const { k, plan, items } = await listOf(['2 l melk', 'Brød']);
+      context = await suite.context();
+      await context.addCookies([{ name: 'app_session', value: k.client.cookie!, url: suite.server.url }]);
+      page = suite.watch(await context.newPage());
+      await page.goto(`${suite.server.url}/list/${plan.id}`);
+      await line('melk').waitFor();
+      await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+      // Read once under the worker, so that it keeps the list.
+      await page.goto(`${suite.server.url}/list/${plan.id}`);
+      await line('melk').waitFor();
+      // The amounts that reached the service (a request the closed network refused has no answer).
+      const patches: string[] = [];
+      page.on('response', (r) => {
+        if (r.request().method() === 'PATCH' && r.url().includes('/shopping-items/')) patches.push(r.url());
+      });
+      /** Waits until the keyboard is on the element whose id or aria-label `what` matches (a focus moves after a render). */
+      const focusOn = (what: RegExp) =>
+        page.waitForFunction(
+          (source) => {
+            const at = (globalThis as unknown as { document: { activeElement: { id: string; getAttribute(name: string): string | null } | null } }).document.activeElement;
+            return new RegExp(source, 'i').test(at?.id || at?.getAttribute('aria-label') || '');
+          },
+          what.source,
+          { timeout: 5000 },
+        );
+
+      await context.setOffline(true);
+      await note().filter({ hasText: 'Frakoblet' }).waitFor();
+      const opener = line('melk').getByRole('button', { name: /^Endre mengde: melk$/i });
+      const field = line('melk').getByRole('textbox');
+
+      // Escape closes the form unchanged, and focus goes back to the button that opened it.
+      await opener.click();
+      await focusOn(/^amount-/);
+      await page.keyboard.press('Escape');
+      await field.waitFor({ state: 'detached' });
+      await focusOn(/^Endre mengde: melk$/);
+
+      // A value that is no amount gets a sentence, and nothing is sent or kept.
+      await opener.click();
+      await field.fill('0');
+      await field.press('Enter');
+      await line('melk').getByRole('alert').filter({ hasText: 'Skriv en mengde over 0 og høyst 100 000' }).waitFor();
+      expect(await field.getAttribute('aria-invalid')).to.equal('true');
+      expect(await note().textContent()).to.not.match(/venter/);
+      await shot('offline-amount-invalid');
+
+      // 1 l of 2 l, written as a shopper writes it: the line stays to buy, with the rest and what is in the basket.
+      await field.fill('1,0');
+      await shot('offline-amount-editor');
+      await line('melk').getByRole('button', { name: 'Lagre' }).click();
+      await field.waitFor({ state: 'detached' });
+      await line('melk').filter({ hasText: '+1 l' }).filter({ hasText: '1 l i kurven' }).waitFor();
+      expect(await line('melk').getByRole('checkbox').isChecked()).to.equal(false);
+      await focusOn(/^Endre mengde: melk$/);
+      await note().filter({ hasText: 'Frakoblet: 1 endring venter' }).waitFor();
+      await page.getByRole('status').filter({ hasText: '2 ting å kjøpe' }).waitFor();
+      await shot('offline-amount-waiting');
+
+      // A reload with no network keeps it.
+      await page.reload();
+      await line('melk').filter({ hasText: '1 l i kurven' }).waitFor();
+      expect(await line('melk').getByRole('checkbox', { includeHidden: true }).isChecked()).to.equal(false);
+      await note().filter({ hasText: 'Frakoblet: 1 endring venter' }).waitFor();
+      expect(patches, 'nothing sent while offline').to.deep.equal([]);
+
+      // Back online: sent once, and the service holds 1 l in the basket with the line still to buy.
+      await context.setOffline(false);
+      await page.evaluate("window.dispatchEvent(new Event('online'))");
+      await note().waitFor({ state: 'hidden', timeout: 30_000 });
+      const milk = (await items()).find((i) => /melk/i.test(i.displayName)) as unknown as { status: string; purchasedQuantity: number; remainingQuantity: number; unit: string };
+      expect(milk).to.include({ status: 'Buy', purchasedQuantity: 1, remainingQuantity: 1, unit: 'l' });
+      expect(patches, 'the amount was sent once').to.have.length(1);
+      await line('melk').filter({ hasText: '+1 l' }).filter({ hasText: '1 l i kurven' }).waitFor();
+
+      // An amount that is all a line needs buys it: into the basket, and the keyboard goes on to the line beside it.
+      await line('Brød').getByRole('button', { name: 'Endre mengde: Brød' }).click();
+      await line('Brød').getByRole('textbox').fill('1');
+      const answered = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/shopping-items/'));
+      await line('Brød').getByRole('textbox').press('Enter');
+      await page.locator('details.basket ul.items > li').filter({ hasText: 'Brød' }).waitFor({ state: 'attached' });
+      await focusOn(/^tick-/);
+      await page.getByRole('status').filter({ hasText: '1 ting å kjøpe' }).waitFor();
+      expect((await answered).status()).to.equal(200);
+      expect((await items()).find((i) => i.displayName === 'Brød')?.status).to.equal('Purchased');
+    });
+
     it('a list read sent before a tick is answered, and answered after it, never shows the tick undone', async () => {
       const { k, base, plan, items } = await listOf(['Brød', 'Ost']);
       context = await suite.context();

@@ -85,8 +85,12 @@ export const en: Messages = {
   offline: 'Offline: you see what the app read last.',
   waitingToSend: 'waiting for the network',
   /** A change made offline that the service refused when it was sent, before the sentence for why. */
-  changeRefused: (kind: 'tick' | 'add' | 'remove', name: string) =>
-    kind === 'add' ? `“${name}” was not put on the list:` : kind === 'remove' ? `“${name}” was not removed:` : 'A tick was not saved:',
+  changeRefused: (kind: 'tick' | 'amount' | 'add' | 'remove', name: string) =>
+    kind === 'add' ? `“${name}” was not put on the list:` : kind === 'remove' ? `“${name}” was not removed:` : kind === 'amount' ? 'A changed amount was not saved:' : 'A tick was not saved:',
+  changeAmount: 'Change amount',
+  howMuchInBasket: (name: string) => `${name}: how much is in the basket?`,
+  listNeeds: (q: string) => `The list needs ${q}.`,
+  amountInBasketInvalid: 'Write an amount above 0 and at most 100,000, for example 1.5.',
   offlineWaiting: (n: number) => `Offline: ${count(n, '# change is waiting', '# changes are waiting')} and goes out when the network is back.`,
   sendingChanges: (n: number) => `Sending ${count(n, '# change', '# changes')} …`,
   loading: 'Loading …',

@@ -91,8 +91,13 @@ export const nb = {
   offline: 'Frakoblet: du ser det appen hentet sist.',
   waitingToSend: 'venter på nett',
   /** A change made offline that the service refused when it was sent, before the sentence for why. */
-  changeRefused: (kind: 'tick' | 'add' | 'remove', name: string) =>
-    kind === 'add' ? `«${name}» ble ikke lagt på lista:` : kind === 'remove' ? `«${name}» ble ikke fjernet:` : 'En avkryssing ble ikke lagret:',
+  changeRefused: (kind: 'tick' | 'amount' | 'add' | 'remove', name: string) =>
+    kind === 'add' ? `«${name}» ble ikke lagt på lista:` : kind === 'remove' ? `«${name}» ble ikke fjernet:` : kind === 'amount' ? 'En endret mengde ble ikke lagret:' : 'En avkryssing ble ikke lagret:',
+  /** A line's control for how much of it is in the basket (4 dl of 6 dl), and its form. */
+  changeAmount: 'Endre mengde',
+  howMuchInBasket: (name: string) => `${name}: hvor mye er i kurven?`,
+  listNeeds: (q: string) => `Lista trenger ${q}.`,
+  amountInBasketInvalid: 'Skriv en mengde over 0 og høyst 100 000, for eksempel 1,5.',
   offlineWaiting: (n: number) => `Frakoblet: ${count(n, '# endring venter', '# endringer venter')} og sendes når nettet er tilbake.`,
   sendingChanges: (n: number) => `Sender ${count(n, '# endring', '# endringer')} …`,
   loading: 'Henter …',

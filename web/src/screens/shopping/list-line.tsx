@@ -1,15 +1,52 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ShoppingItem } from '../../api';
 import { amount, buyAmount, kroner } from '../../format';
 import { t } from '../../i18n';
+import { AmountEditor } from './amount-editor';
+import { needOf } from './use-shopping-list';
+
+/**
+ * Whether a line's amount form is open, and the keyboard's way back: closed while the line stays on the list, focus
+ * returns to the "Endre mengde" button that opened it (a line that the amount bought moves to the basket, and the
+ * list moves focus on from there).
+ */
+function useEditing() {
+  const [editing, setEditing] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const back = useRef(false);
+  useEffect(() => {
+    if (editing || !back.current) return;
+    back.current = false;
+    opener.current?.focus();
+  }, [editing]);
+  const close = () => {
+    back.current = true;
+    setEditing(false);
+  };
+  return { editing, opener, open: () => setEditing(true), close };
+}
 
 /**
  * One line of the list: its tick box (`tick-<id>`, so that focus can find it after the line moves), amount, price
- * when known, what it is for, and (for lines put there by hand) a way to remove it. A line added offline and still
- * waiting to be sent says so, and cannot be ticked until the service has it.
+ * when known, what it is for, and (for lines put there by hand) a way to remove it. A line with an amount still to
+ * buy has a way to say how much of it is in the basket (onAmount). A line added offline and still waiting to be sent
+ * says so, and cannot be ticked or changed until the service has it.
  */
-export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: string; closed: boolean; waiting?: boolean; onTick: () => void; onRemove: () => void }) {
+export function ListLine(props: {
+  item: ShoppingItem;
+  bought: boolean;
+  reason: string;
+  closed: boolean;
+  waiting?: boolean;
+  onTick: () => void;
+  onRemove: () => void;
+  onAmount: (purchasedQuantity: number) => void;
+}) {
   const { item: i, bought, reason, closed } = props;
   const m = t.value;
+  const edit = useEditing();
+  const changeable = !bought && !closed && !props.waiting && needOf(i) > 0;
+  const removable = (i.reasonCode === 'Manual' || i.reasonCode === 'AddedRecipe') && !closed;
   // A line still to buy shows what is left to buy ("+2 l" while 6 dl are in the basket); a line in the basket what
   // was bought. The exact need stands beside it when rounding to whole pieces or packages made them differ
   // ("2 stk · trenger 1,75 stk"); a need only written in a larger unit (26 dl as 2,6 l) says nothing more.
@@ -33,10 +70,29 @@ export function ListLine(props: { item: ShoppingItem; bought: boolean; reason: s
           {i.addedAfterShopping && <span class="reason">{m.addedAfterShopping}</span>}
         </span>
       </label>
-      {(i.reasonCode === 'Manual' || i.reasonCode === 'AddedRecipe') && !closed && (
-        <button type="button" class="link" onClick={props.onRemove} aria-label={`${m.remove}: ${i.displayName}`}>
-          {m.remove}
-        </button>
+      {((changeable && !edit.editing) || removable) && (
+        <span class="line-actions">
+          {changeable && !edit.editing && (
+            <button type="button" class="link" ref={edit.opener} onClick={edit.open} aria-label={`${m.changeAmount}: ${i.displayName}`}>
+              {m.changeAmount}
+            </button>
+          )}
+          {removable && (
+            <button type="button" class="link" onClick={props.onRemove} aria-label={`${m.remove}: ${i.displayName}`}>
+              {m.remove}
+            </button>
+          )}
+        </span>
+      )}
+      {changeable && edit.editing && (
+        <AmountEditor
+          item={i}
+          onCancel={edit.close}
+          onSave={(q) => {
+            edit.close();
+            props.onAmount(q);
+          }}
+        />
       )}
     </li>
   );

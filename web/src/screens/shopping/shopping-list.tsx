@@ -3,12 +3,13 @@ import type { Plan, ShoppingItem, ShoppingList as List } from '../../api';
 import { kroner, weekday } from '../../format';
 import { sentenceFor, t } from '../../i18n';
 import { liveDown } from '../../live';
+import type { WaitingChange } from '../../offline';
 import { Page, Problem } from '../../ui';
 import { AddRecipe } from './add-recipe';
 import { BetterChoices } from './better-choices';
 import { ListLine, WeekAsks } from './list-line';
 import { TripEnd } from './trip-end';
-import { useShoppingList } from './use-shopping-list';
+import { fills, useShoppingList } from './use-shopping-list';
 import { useAisleOrder } from './use-aisle-order';
 import { household } from '../../state';
 
@@ -56,6 +57,9 @@ function useTickFocus() {
   return (id: string) => void (next.current = id);
 }
 
+/** What a refused change was, for its sentence: a tick with an amount is an amount changed. */
+const refusedKind = (c: WaitingChange) => (c.kind === 'tick' && c.purchasedQuantity !== undefined ? 'amount' : c.kind);
+
 /** Whether a list has lines to buy and none of them priced, while the household asked for prices. */
 const pricesMissing = (list: List) => list.priceCatalogueOn && list.items.some((i) => i.status === 'Buy') && list.items.every((i) => i.suggestedPrice === null);
 
@@ -87,14 +91,23 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
   // A closed trip that took its unticked lines to next week's list: they are shown as gone there, not as to buy.
   const carried = closed ? (list.tripSummary?.carried ?? null) : null;
   const adult = household.value?.role !== 'Junior';
-  const tick = (i: ShoppingItem) => {
+  /** Focus goes on to the next line's tick box when a line leaves the list (into the basket), or to its own coming back. */
+  const focusPast = (i: ShoppingItem) => {
     const at = shown.indexOf(i);
     const after = at < 0 ? i : (shown[at + 1] ?? shown[at - 1]);
     if (after) focusLater(after.id);
+  };
+  const tick = (i: ShoppingItem) => {
+    focusPast(i);
     void shop.tick(i);
   };
+  // An amount that is all the line needs buys it; less keeps it here, and the line gives focus back itself.
+  const setAmount = (i: ShoppingItem, q: number) => {
+    if (fills(i, q)) focusPast(i);
+    void shop.setAmount(i, q);
+  };
   const line = (i: ShoppingItem) => (
-    <ListLine key={i.id} item={i} bought={bought(i)} reason={reasonOf(i)} closed={closed} waiting={shop.isWaiting(i)} onTick={() => tick(i)} onRemove={() => void shop.remove(i)} />
+    <ListLine key={i.id} item={i} bought={bought(i)} reason={reasonOf(i)} closed={closed} waiting={shop.isWaiting(i)} onTick={() => tick(i)} onRemove={() => void shop.remove(i)} onAmount={(q) => setAmount(i, q)} />
   );
   const add = (e: Event) => {
     e.preventDefault();
@@ -125,7 +138,7 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
       <Problem error={shop.error} />
       {shop.refused && (
         <p class="problem" role="alert">
-          {m.changeRefused(shop.refused.change.kind, 'displayName' in shop.refused.change ? shop.refused.change.displayName : '')} {sentenceFor(shop.refused.problem)}
+          {m.changeRefused(refusedKind(shop.refused.change), 'displayName' in shop.refused.change ? shop.refused.change.displayName : '')} {sentenceFor(shop.refused.problem)}
         </p>
       )}
       {pricesMissing(list) && <p class="muted">{m.noPricesYet}</p>}

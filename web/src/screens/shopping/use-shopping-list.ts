@@ -96,24 +96,60 @@ function sentInto(items: readonly ShoppingItem[], sent: WaitingChange, item: Sho
   return items.some((i) => i.id === item.id) ? items.map((i) => (i.id === item.id ? item : i)) : [...items, item];
 }
 
+/** A sum of amounts without the float's noise (0.30000000000000004 is 0.3), as the service tidies them. */
+const tidy = (n: number) => Number(n.toPrecision(12));
+/** What a line needs bought, in its unit: its need less what the pantry likely holds (as the service counts it). */
+export const needOf = (i: ShoppingItem): number => tidy(Math.max(i.requiredQuantity - i.haveQuantity, 0));
+/** A line with nothing left to buy, as the service writes it. */
+const NOTHING = { quantity: null, unit: null, packageSize: null };
+/** Whether `purchasedQuantity` in the basket is all a line needs, so that the service buys it. */
+export const fills = (i: ShoppingItem, purchasedQuantity: number): boolean => purchasedQuantity >= needOf(i);
+
+/** Whether a line already says what a tick says (its answer is in, or it was so before): shown as the service wrote it. */
+const holds = (i: ShoppingItem, tick: Extract<Change, { kind: 'tick' }>): boolean =>
+  tick.status === 'Buy' ? i.status === 'Buy' && i.purchasedQuantity === 0 : tick.purchasedQuantity === undefined ? i.status === 'Purchased' : i.purchasedUnit === null && i.purchasedQuantity === tick.purchasedQuantity;
+
+/**
+ * A line as a tick still waiting to be sent leaves it, as near as the screen can tell before the service answers:
+ * an untick empties the basket; a tick buys the rest; an amount is what is in the basket, and the line stays open
+ * with the rest to buy (in the line's own unit; the service's answer rounds it to what a shop sells) while it is
+ * less than the need.
+ */
+function ticked(i: ShoppingItem, tick: Extract<Change, { kind: 'tick' }>): ShoppingItem {
+  if (holds(i, tick)) return i;
+  if (tick.status === 'Buy') return { ...i, status: 'Buy', purchasedQuantity: 0, purchasedUnit: null, remainingQuantity: needOf(i), remaining: i.buy };
+  if (tick.purchasedQuantity === undefined) return { ...i, status: 'Purchased', purchasedQuantity: 0, purchasedUnit: null, remainingQuantity: 0, remaining: NOTHING };
+  const basket = { purchasedQuantity: tick.purchasedQuantity, purchasedUnit: null };
+  if (fills(i, tick.purchasedQuantity)) return { ...i, ...basket, status: 'Purchased', remainingQuantity: 0, remaining: NOTHING };
+  const left = tidy(needOf(i) - tick.purchasedQuantity);
+  return { ...i, ...basket, status: 'Buy', remainingQuantity: left, remaining: { quantity: left, unit: i.unit, packageSize: null } };
+}
+
 /**
  * The list as the shopper made it: every change still waiting shown as made, whatever the list last read says (a
- * tick as ticked, a line added as a line, a line removed as gone).
+ * tick as ticked, an amount as in the basket, a line added as a line, a line removed as gone). The count of lines to
+ * buy is counted from the lines shown, as the service counts it, so that it moves with a waiting tick and does not
+ * go back for a moment when the tick's answer is in before the list is read again.
  */
 function withWaiting(list: ShoppingList | null, here: readonly WaitingChange[], planId: string) {
-  const status = new Map<string, ShoppingItem['status']>();
+  const ticks = new Map<string, Extract<Change, { kind: 'tick' }>>();
   const gone = new Set<string>();
   const added: ShoppingItem[] = [];
   for (const w of here) {
-    if (w.kind === 'tick') status.set(w.itemId, w.status);
+    // The last change of a line is what it shows: each is sent in order, and each replaces what the one before said.
+    if (w.kind === 'tick') ticks.set(w.itemId, w);
     else if (w.kind === 'remove') gone.add(w.itemId);
     else if (w.planId === planId) added.push(waitingLine(w.seq, w.displayName));
   }
-  const statusOf = (i: ShoppingItem) => status.get(i.id) ?? i.status;
-  if (!list || (gone.size === 0 && added.length === 0)) return { statusOf, shown: list };
-  const kept = list.items.filter((i) => !gone.has(i.id));
-  const toBuy = list.toBuyCount + added.length - list.items.filter((i) => gone.has(i.id) && i.status === 'Buy').length;
-  return { statusOf, shown: { ...list, items: [...kept, ...added], toBuyCount: toBuy } };
+  const lineOf = (i: ShoppingItem) => {
+    const tick = ticks.get(i.id);
+    return tick ? ticked(i, tick) : i;
+  };
+  const statusOf = (i: ShoppingItem) => lineOf(i).status;
+  if (!list) return { statusOf, shown: list };
+  const items = [...list.items.filter((i) => !gone.has(i.id)).map(lineOf), ...added];
+  const toBuyCount = items.filter((i) => i.status === 'Buy' && i.reasonCode !== 'OptionalOnly').length;
+  return { statusOf, shown: { ...list, items, toBuyCount } };
 }
 
 /**
@@ -189,6 +225,11 @@ export function useShoppingList(householdId: string, planId: string) {
       }
     });
   const tick = (item: ShoppingItem) => change({ kind: 'tick', itemId: item.id, status: statusOf(item) === 'Buy' ? 'Purchased' : 'Buy' });
+  /**
+   * Says how much of a line is in the basket, in its unit (4 dl of 6 dl): a purchase with that amount, which keeps
+   * the line open while it is less than the need, and buys it when it is all.
+   */
+  const setAmount = (item: ShoppingItem, purchasedQuantity: number) => change({ kind: 'tick', itemId: item.id, status: 'Purchased', purchasedQuantity });
   /** Adds a line; the field empties at once, the line shows while it waits. */
   const add = (displayName: string) => {
     void change({ kind: 'add', planId, displayName });
@@ -216,5 +257,5 @@ export function useShoppingList(householdId: string, planId: string) {
   const addRecipe = (recipeId: string, portions: number | undefined) =>
     write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/recipe', { params: { path }, body: { recipeId, portions } }));
 
-  return { list: shown, plan, recipes, error: act.error, busy: act.busy, statusOf, isWaiting: (i: ShoppingItem) => waitingSeq(i) !== null, refused: lastRefused, tick, add, remove, generate, complete, reopen, addRecipe };
+  return { list: shown, plan, recipes, error: act.error, busy: act.busy, statusOf, isWaiting: (i: ShoppingItem) => waitingSeq(i) !== null, refused: lastRefused, tick, setAmount, add, remove, generate, complete, reopen, addRecipe };
 }
