@@ -31,9 +31,25 @@ const STORE = 'ticks';
 /** How often waiting changes are tried again while the network seems to be there. */
 const RETRY_MS = 15_000;
 
+/**
+ * How far the service's clock is ahead of this device's, from the Date header of the last write's answer (never a
+ * read's: the service worker may answer those from its copy, with an old Date). Half a second is added for the
+ * header's whole seconds.
+ */
+let serviceAhead = 0;
+api.use({
+  onResponse({ request, response }) {
+    const date = Date.parse(response.headers.get('Date') ?? '');
+    if (request.method !== 'GET' && Number.isFinite(date)) serviceAhead = date + 500 - Date.now();
+    return undefined;
+  },
+});
+
 /** Who made a change, where, and how it is sent. */
 interface Waiting {
   readonly seq: number;
+  /** When it was made, by the service's clock as this device last knew it (ms); absent on changes kept by older builds. */
+  readonly madeAt?: number;
   /** The Idempotency-Key it is sent with, every time. */
   readonly key: string;
   /** Whose change it is: never sent under another person's sign-in. */
@@ -55,10 +71,11 @@ export type WaitingChange = Waiting & Change;
 /** The changes not yet taken by the service, oldest first. */
 export const waiting = signal<readonly WaitingChange[]>([]);
 /**
- * The last change the service refused when it was sent with nobody waiting for its answer (sent after a reload, or
- * once the network was back): it is dropped from the queue, and the list says so in one sentence.
+ * The changes the service refused when they were sent with nobody waiting for their answer (sent after a reload, or
+ * once the network was back), oldest first: each is dropped from the queue, and the list says so in one sentence
+ * each (another member's later change of the line, 409 shopping_line_changed, as what they did).
  */
-export const refused = signal<{ readonly change: WaitingChange; readonly problem: ApiProblem } | null>(null);
+export const refused = signal<readonly { readonly change: WaitingChange; readonly problem: ApiProblem }[]>([]);
 /** Whether the browser believes it has a network. */
 export const online = signal(typeof navigator === 'undefined' ? true : navigator.onLine);
 
@@ -144,7 +161,7 @@ export function answerTo(seq: number): Promise<ShoppingItem | null> {
 
 /** Makes a change to a list: kept at once, sent now or as soon as the network allows. */
 export async function queueChange(change: Omit<Waiting, 'seq' | 'key'> & Change): Promise<TickOutcome> {
-  const entry = { ...change, key: newKey(), seq: nextSeq() } as WaitingChange;
+  const entry = { ...change, key: newKey(), seq: nextSeq(), madeAt: Date.now() + serviceAhead } as WaitingChange;
   const seq = entry.seq;
   // Shown at once; kept before it is sent, so that a change sent and forgotten is not written back afterwards.
   waiting.value = [...waiting.value, entry];
@@ -179,9 +196,12 @@ async function sendOne(next: WaitingChange): Promise<ShoppingItem | null> {
     return dataOf(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/items', { params: { path, header }, body: { displayName: next.displayName } }));
   }
   const path = { householdId, itemId: next.itemId };
+  // When it was made, so that a later change by someone else wins (409 shopping_line_changed, said in one line by
+  // the list). Sent the same every time: a repeat under the key must be the same request.
+  const query = next.madeAt === undefined ? {} : { actedAt: new Date(next.madeAt).toISOString() };
   if (next.kind === 'remove') {
     try {
-      await api.DELETE('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path, header } });
+      await api.DELETE('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path, header, query } });
     } catch (err) {
       // Gone already (the other shopper removed it too): what was asked for is so.
       if (!(err instanceof ApiProblem && err.code === 'shopping_item_not_found')) throw err;
@@ -189,7 +209,7 @@ async function sendOne(next: WaitingChange): Promise<ShoppingItem | null> {
     return null;
   }
   const body = { status: next.status, purchasedQuantity: next.purchasedQuantity, purchasedUnit: next.purchasedUnit };
-  return dataOf(api.PATCH('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path, header }, body }));
+  return dataOf(api.PATCH('/api/v1/households/{householdId}/shopping-items/{itemId}', { params: { path, header, query }, body }));
 }
 
 async function forget(seq: number): Promise<void> {
@@ -236,7 +256,7 @@ async function send(): Promise<void> {
       // Refused (the line is gone, the trip was closed): the change will never be taken, so it stops waiting, and
       // the list says so when nobody waits for its answer.
       await forget(next.seq);
-      if (!settle(next.seq, { error: problem })) refused.value = { change: next, problem };
+      if (!settle(next.seq, { error: problem })) refused.value = [...refused.value, { change: next, problem }];
     } finally {
       sending = null;
     }
@@ -273,7 +293,7 @@ async function forgetKeptAnswers(): Promise<void> {
 export async function forgetOffline(): Promise<void> {
   for (const w of waiting.value) settle(w.seq, { error: new ApiProblem(401, 'unauthenticated') });
   waiting.value = [];
-  refused.value = null;
+  refused.value = [];
   await inStore('readwrite', (s) => s.clear()).catch(() => undefined);
   await forgetKeptAnswers().catch(() => undefined);
   setTimeout(() => void forgetKeptAnswers().catch(() => undefined), LATE_ANSWER_MS);

@@ -1,5 +1,5 @@
 import unitWords from './unit-words.json' with { type: 'json' };
-import type { Messages, ReasonFacts } from './nb';
+import type { LineChangeSaid, Messages, ReasonFacts } from './nb';
 import { counter } from './plural';
 
 const count = counter('en');
@@ -84,6 +84,9 @@ export const en: Messages = {
   liveDown: 'No live updates right now: the list is read again every few seconds.',
   offline: 'Offline: you see what the app read last.',
   waitingToSend: 'waiting for the network',
+  /** Another member changed a line after a change made offline, and theirs stands (one line each). */
+  changedMeanwhile: ({ by, change, name }: LineChangeSaid) =>
+    `${by ?? 'Someone'} ${change === 'Removed' ? `removed ${name}` : change === 'Purchased' ? `put ${name} in the basket` : change === 'Buy' ? `took ${name} out of the basket` : `changed the amount of ${name}`} while you were offline.`,
   /** A change made offline that the service refused when it was sent, before the sentence for why. */
   changeRefused: (kind: 'tick' | 'amount' | 'add' | 'remove', name: string) =>
     kind === 'add' ? `“${name}” was not put on the list:` : kind === 'remove' ? `“${name}” was not removed:` : kind === 'amount' ? 'A changed amount was not saved:' : 'A tick was not saved:',
@@ -413,6 +416,7 @@ export const en: Messages = {
     recipe_not_found: 'The recipe was not found.',
     shopping_item_not_found: 'That item is no longer on the list.',
     shopping_line_not_removable: "A dish of the week needs this item. Take the dish off the week to remove it.",
+    shopping_line_changed: "Someone else changed this item after you did, so their change stands.",
     avoid_conflict: 'The dish holds something a guest avoids that day.',
     time_zone_unknown: 'Choose a time zone from the list.',
     invalid_token: 'This link no longer works. Ask for a new one.',

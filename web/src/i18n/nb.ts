@@ -8,6 +8,13 @@ export interface ReasonFacts {
   readonly foods: string;
 }
 
+/** What another member did to a line after a change made offline (409 shopping_line_changed): who, what, which line. */
+export interface LineChangeSaid {
+  readonly by: string | null;
+  readonly change: 'Purchased' | 'Buy' | 'Amount' | 'Removed';
+  readonly name: string;
+}
+
 const count = counter('nb');
 
 /** The Norwegian catalogue: its keys are the key set; the English one must have every one of them. */
@@ -90,6 +97,9 @@ export const nb = {
   liveDown: 'Ingen direkte oppdateringer akkurat nå: lista hentes på nytt med noen sekunders mellomrom.',
   offline: 'Frakoblet: du ser det appen hentet sist.',
   waitingToSend: 'venter på nett',
+  /** Another member changed a line after a change made offline, and theirs stands (one line each). */
+  changedMeanwhile: ({ by, change, name }: LineChangeSaid) =>
+    `${by ?? 'Noen'} ${change === 'Removed' ? `fjernet ${name}` : change === 'Purchased' ? `la ${name} i kurven` : change === 'Buy' ? `tok ${name} ut av kurven` : `endret mengden av ${name}`} mens du var frakoblet.`,
   /** A change made offline that the service refused when it was sent, before the sentence for why. */
   changeRefused: (kind: 'tick' | 'amount' | 'add' | 'remove', name: string) =>
     kind === 'add' ? `«${name}» ble ikke lagt på lista:` : kind === 'remove' ? `«${name}» ble ikke fjernet:` : kind === 'amount' ? 'En endret mengde ble ikke lagret:' : 'En avkryssing ble ikke lagret:',
@@ -422,6 +432,7 @@ export const nb = {
     recipe_not_found: 'Fant ikke oppskriften.',
     shopping_item_not_found: 'Varen er ikke på lista lenger.',
     shopping_line_not_removable: 'Denne varen trengs til en rett på uka. Fjern retten for å fjerne varen.',
+    shopping_line_changed: 'Noen andre endret denne varen etter deg, så endringen deres gjelder.',
     avoid_conflict: 'Retten inneholder noe en gjest unngår den dagen.',
     time_zone_unknown: 'Velg en tidssone fra lista.',
     invalid_token: 'Lenken virker ikke lenger. Be om en ny.',

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Plan, ShoppingItem, ShoppingList as List } from '../../api';
+import type { ApiProblem, Plan, ShoppingItem, ShoppingList as List } from '../../api';
 import { kroner, weekday } from '../../format';
 import { sentenceFor, t } from '../../i18n';
+import type { LineChangeSaid } from '../../i18n/nb';
 import { liveDown } from '../../live';
 import type { WaitingChange } from '../../offline';
 import { Page, Problem } from '../../ui';
@@ -57,8 +58,38 @@ function useTickFocus() {
   return (id: string) => void (next.current = id);
 }
 
+/** What another member did to a line after a change sent late was made (409 shopping_line_changed's members). */
+const lineChangeOf = (p: ApiProblem): LineChangeSaid => ({
+  by: typeof p.extra['changedBy'] === 'string' ? p.extra['changedBy'] : null,
+  change: p.extra['change'] as LineChangeSaid['change'],
+  name: String(p.extra['displayName'] ?? ''),
+});
+
 /** What a refused change was, for its sentence: a tick with an amount is an amount changed. */
 const refusedKind = (c: WaitingChange) => (c.kind === 'tick' && c.purchasedQuantity !== undefined ? 'amount' : c.kind);
+
+/**
+ * The changes the service refused after they waited, one line each: another member's later change of the line as
+ * news (what they did), any other refusal as a problem with its reason.
+ */
+function Refusals(props: { refusals: readonly { change: WaitingChange; problem: ApiProblem }[] }) {
+  const m = t.value;
+  return (
+    <>
+      {props.refusals.map(({ change, problem }) =>
+        problem.code === 'shopping_line_changed' ? (
+          <p key={change.seq} class="notice" role="status">
+            {m.changedMeanwhile(lineChangeOf(problem))}
+          </p>
+        ) : (
+          <p key={change.seq} class="problem" role="alert">
+            {m.changeRefused(refusedKind(change), 'displayName' in change ? change.displayName : '')} {sentenceFor(problem)}
+          </p>
+        ),
+      )}
+    </>
+  );
+}
 
 /** Whether a list has lines to buy and none of them priced, while the household asked for prices. */
 const pricesMissing = (list: List) => list.priceCatalogueOn && list.items.some((i) => i.status === 'Buy') && list.items.every((i) => i.suggestedPrice === null);
@@ -136,11 +167,7 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
       )}
       {list.wouldAdd.length > 0 && !asks.hidden && <WeekAsks wouldAdd={list.wouldAdd} onApply={() => void shop.generate()} onNotNow={asks.notNow} />}
       <Problem error={shop.error} />
-      {shop.refused && (
-        <p class="problem" role="alert">
-          {m.changeRefused(refusedKind(shop.refused.change), 'displayName' in shop.refused.change ? shop.refused.change.displayName : '')} {sentenceFor(shop.refused.problem)}
-        </p>
-      )}
+      <Refusals refusals={shop.refusals} />
       {pricesMissing(list) && <p class="muted">{m.noPricesYet}</p>}
       {list.items.length === 0 && <p>{m.emptyList}</p>}
       <Problem error={aisles.error} />

@@ -216,7 +216,7 @@ export function useShoppingList(householdId: string, planId: string) {
     act.run(async () => {
       const accountId = me.value?.user.id;
       if (!accountId) return;
-      refused.value = null;
+      refused.value = [];
       try {
         if ((await queueChange({ accountId, householdId, ...what })) === 'sent') await refresh().catch(() => undefined);
       } catch (err) {
@@ -246,8 +246,12 @@ export function useShoppingList(householdId: string, planId: string) {
     const made = await answerTo(seq);
     if (made) return change({ kind: 'remove', itemId: made.id, displayName: made.displayName });
   };
-  /** The last change the service refused after it had waited, for the list to say so; cleared by the next change. */
-  const lastRefused = refused.value?.change.householdId === householdId ? refused.value : null;
+  /** The changes the service refused after they had waited, for the list to say so; cleared by the next change. */
+  const refusals = refused.value.filter((r) => r.change.householdId === householdId);
+  // A refused change stops showing as made: the list as the service has it now (a line another member removed goes).
+  useEffect(() => {
+    if (refusals.length > 0) void refresh().catch(() => undefined);
+  }, [refusals.length]);
   const generate = () => act.run(() => write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/generate', { params: { path } })));
   /** Closes the trip; `unticked` says what becomes of the lines still to buy (bought, kept for next week's list, dropped). */
   const complete = (unticked: 'bought' | 'keep' | 'drop') =>
@@ -257,5 +261,5 @@ export function useShoppingList(householdId: string, planId: string) {
   const addRecipe = (recipeId: string, portions: number | undefined) =>
     write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/recipe', { params: { path }, body: { recipeId, portions } }));
 
-  return { list: shown, plan, recipes, error: act.error, busy: act.busy, statusOf, isWaiting: (i: ShoppingItem) => waitingSeq(i) !== null, refused: lastRefused, tick, setAmount, add, remove, generate, complete, reopen, addRecipe };
+  return { list: shown, plan, recipes, error: act.error, busy: act.busy, statusOf, isWaiting: (i: ShoppingItem) => waitingSeq(i) !== null, refusals, tick, setAmount, add, remove, generate, complete, reopen, addRecipe };
 }
