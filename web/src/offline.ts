@@ -289,6 +289,15 @@ async function forgetKeptAnswers(): Promise<void> {
   });
 }
 
+/** The sweep due LATE_ANSWER_MS after a sign-in ended, while it waits; and the last sweep, until it is done. */
+let lateSweep: ReturnType<typeof setTimeout> | null = null;
+let sweeping: Promise<void> = Promise.resolve();
+function sweepNow(): void {
+  if (lateSweep !== null) clearTimeout(lateSweep);
+  lateSweep = null;
+  sweeping = forgetKeptAnswers().catch(() => undefined);
+}
+
 /** Forgets the waiting changes and the kept household data: a family tablet is shared. */
 export async function forgetOffline(): Promise<void> {
   for (const w of waiting.value) settle(w.seq, { error: new ApiProblem(401, 'unauthenticated') });
@@ -296,7 +305,8 @@ export async function forgetOffline(): Promise<void> {
   refused.value = [];
   await inStore('readwrite', (s) => s.clear()).catch(() => undefined);
   await forgetKeptAnswers().catch(() => undefined);
-  setTimeout(() => void forgetKeptAnswers().catch(() => undefined), LATE_ANSWER_MS);
+  if (lateSweep !== null) clearTimeout(lateSweep);
+  lateSweep = setTimeout(sweepNow, LATE_ANSWER_MS);
 }
 
 /**
@@ -346,6 +356,11 @@ if (typeof window !== 'undefined') {
     if (waiting.value.length > 0 && navigator.onLine) void flush();
   }, RETRY_MS);
   whenSigningOut(forgetOffline);
+  // A sign-in within moments of a sign-in's end (a password manager signs in as soon as the first visit's 401 shows
+  // the form): the late sweep runs now, before this person's data is kept, instead of deleting it a moment later.
+  effect(() => {
+    if (me.value && lateSweep !== null) sweepNow();
+  });
   // Once the person is known (after a reload), what waits for them goes.
   effect(() => {
     if (me.value) void flush();
@@ -359,7 +374,8 @@ if (typeof window !== 'undefined') {
       const h = household.value?.householdId;
       if (!who || !h || !navigator.onLine || kept === `${who}/${h}`) return;
       kept = `${who}/${h}`;
-      void keepForOffline(h).catch(() => undefined);
+      // After any sweep still under way: it must not delete what is kept for this person.
+      void sweeping.then(() => keepForOffline(h)).catch(() => undefined);
     }),
   );
   whenSigningOut(async () => void (kept = null));
