@@ -15,6 +15,12 @@ export interface ListEffects {
   readonly removeObservations?: readonly string[];
   /** Push events recorded in the outbox with the change. */
   readonly pushes?: readonly OutboxEntry[];
+  /**
+   * Another list of the household changed in the same transaction (a closing carrying lines into the next week's
+   * list, a reopening taking them back): `decide` answers its new content given it as stored (null: none stored;
+   * `fresh` names the list made then), or null to leave it as it is.
+   */
+  readonly alsoChange?: { readonly planId: string; readonly fresh: { readonly listId: string }; readonly decide: (current: ShoppingList | null) => ShoppingListContent | null };
 }
 
 /**

@@ -332,42 +332,46 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     for (let i = 0; i < removed.length; i += 500) await trx('pantry_observations').where({ household_id: householdId }).whereIn('id', removed.slice(i, i + 500)).delete();
     const pushes = (e.pushes ?? []).map(outboxRow);
     if (pushes.length > 0) await trx('push_outbox').insert(pushes);
+    const other = e.alsoChange;
+    if (other) await changeIn(trx, householdId, other.planId, other.fresh.listId, (current) => ({ write: other.decide(current), result: null }));
   };
 
-  async function attempt<T>(householdId: string, planId: string, listId: string, decide: Parameters<ShoppingListStore['change']>[3]) {
-    return knex.transaction(async (trx) => {
-      // Postgres: the list row's lock orders concurrent changes; SQLite: the one connection does.
-      const current = await read(trx, byPlanSql, [householdId, planId], postgres);
-      const { write, result, derivation, effects } = decide(current);
-      if (write === null) {
-        if (!current || derivation === undefined) return { list: current, result: result as T };
-        // The same derivation recorded again is no write at all.
-        const columns = derivationColumns(derivation);
-        if (JSON.stringify(columns) !== JSON.stringify(derivationColumns(current.derivation))) await trx('shopping_lists').where({ id: current.id }).update(columns);
-        return { list: { ...current, derivation }, result: result as T };
-      }
-      let id = listId;
-      const kept = derivation === undefined ? (current?.derivation ?? null) : derivation;
-      if (current) {
-        id = current.id;
-        await trx('shopping_lists').where({ id }).update({ ...contentColumns(write), ...derivationColumns(kept), version: trx.raw('version + 1') });
-      } else {
-        await trx('shopping_lists').insert({ id, household_id: householdId, plan_id: planId, version: 1, ...contentColumns(write), ...derivationColumns(kept) });
-      }
-      // Lines are compared with the stored ones: gone ones are deleted, new and changed ones (position included)
-      // upserted in one statement, unchanged ones left alone.
-      const rows = write.lines.map((l, i) => lineRow(id, l, i));
-      const stored = new Map((current?.lines ?? []).map((l, i) => [l.id, JSON.stringify(lineRow(id, l, i))]));
-      const listed = new Set(rows.map((r) => r.id));
-      const gone = [...stored.keys()].filter((lineId) => !listed.has(lineId));
-      for (let i = 0; i < gone.length; i += 500) await trx('shopping_list_lines').where({ list_id: id }).whereIn('id', gone.slice(i, i + 500)).delete();
-      const changed = rows.filter((r) => stored.get(r.id) !== JSON.stringify(r));
-      for (let i = 0; i < changed.length; i += CHUNK) await trx('shopping_list_lines').insert(changed.slice(i, i + CHUNK)).onConflict('id').merge();
-      if (effects) await applyEffects(trx, householdId, effects);
-      const list: ShoppingList = { id, householdId, planId, version: current ? current.version + 1 : 1, derivation: kept, ...structuredClone(write) };
-      return { list, result: result as T };
-    });
+  /** One list's read-decide-write inside `trx` (its effects too, another list's change among them). */
+  async function changeIn<T>(trx: Knex.Transaction, householdId: string, planId: string, listId: string, decide: Parameters<ShoppingListStore['change']>[3]): Promise<{ list: ShoppingList | null; result: T }> {
+    // Postgres: the list row's lock orders concurrent changes; SQLite: the one connection does.
+    const current = await read(trx, byPlanSql, [householdId, planId], postgres);
+    const { write, result, derivation, effects } = decide(current);
+    if (write === null) {
+      if (!current || derivation === undefined) return { list: current, result: result as T };
+      // The same derivation recorded again is no write at all.
+      const columns = derivationColumns(derivation);
+      if (JSON.stringify(columns) !== JSON.stringify(derivationColumns(current.derivation))) await trx('shopping_lists').where({ id: current.id }).update(columns);
+      return { list: { ...current, derivation }, result: result as T };
+    }
+    let id = listId;
+    const kept = derivation === undefined ? (current?.derivation ?? null) : derivation;
+    if (current) {
+      id = current.id;
+      await trx('shopping_lists').where({ id }).update({ ...contentColumns(write), ...derivationColumns(kept), version: trx.raw('version + 1') });
+    } else {
+      await trx('shopping_lists').insert({ id, household_id: householdId, plan_id: planId, version: 1, ...contentColumns(write), ...derivationColumns(kept) });
+    }
+    // Lines are compared with the stored ones: gone ones are deleted, new and changed ones (position included)
+    // upserted in one statement, unchanged ones left alone.
+    const rows = write.lines.map((l, i) => lineRow(id, l, i));
+    const stored = new Map((current?.lines ?? []).map((l, i) => [l.id, JSON.stringify(lineRow(id, l, i))]));
+    const listed = new Set(rows.map((r) => r.id));
+    const gone = [...stored.keys()].filter((lineId) => !listed.has(lineId));
+    for (let i = 0; i < gone.length; i += 500) await trx('shopping_list_lines').where({ list_id: id }).whereIn('id', gone.slice(i, i + 500)).delete();
+    const changed = rows.filter((r) => stored.get(r.id) !== JSON.stringify(r));
+    for (let i = 0; i < changed.length; i += CHUNK) await trx('shopping_list_lines').insert(changed.slice(i, i + CHUNK)).onConflict('id').merge();
+    if (effects) await applyEffects(trx, householdId, effects);
+    const list: ShoppingList = { id, householdId, planId, version: current ? current.version + 1 : 1, derivation: kept, ...structuredClone(write) };
+    return { list, result: result as T };
   }
+
+  const attempt = <T>(householdId: string, planId: string, listId: string, decide: Parameters<ShoppingListStore['change']>[3]) =>
+    knex.transaction((trx) => changeIn<T>(trx, householdId, planId, listId, decide));
 
   return translated<ShoppingListStore>(knex, {
     byPlan: (householdId, planId) => read(knex, byPlanSql, [householdId, planId]),

@@ -10,7 +10,7 @@ import type { PantryObservationStore } from '../../ports/pantry-observation-stor
 import type { PlanStore } from '../../ports/plan-store.js';
 import type { PushOutbox } from '../../ports/push-outbox.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';
-import type { ShoppingList, ShoppingListStore } from '../../ports/shopping-list-store.js';
+import type { ShoppingList, ShoppingListContent, ShoppingListStore } from '../../ports/shopping-list-store.js';
 import type { UnitWeightStore } from '../../ports/unit-weight-store.js';
 import { tell, type MemoryTables } from './stores.js';
 
@@ -36,6 +36,15 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
   // Lists go with their household, as the SQL cascade does.
   const alive = (l: ShoppingList) => t.households.has(l.householdId);
   const copy = (l: ShoppingList): ShoppingList => structuredClone(l);
+  /**
+   * A list after a write: the whole content replaced (an optional field the write leaves out, personChanges, is gone,
+   * as a column set to null), the version moved.
+   */
+  const written = (current: ShoppingList | null, write: ShoppingListContent, kept: ShoppingList['derivation'], at: { householdId: string; planId: string; listId: string }): ShoppingList => {
+    if (!current) return { id: at.listId, householdId: at.householdId, planId: at.planId, version: 1, derivation: structuredClone(kept), ...structuredClone(write) };
+    const { personChanges: _replaced, ...stored } = current;
+    return { ...stored, ...structuredClone(write), derivation: structuredClone(kept), version: current.version + 1 };
+  };
   const find = (householdId: string, planId: string) => [...lists.values()].find((l) => alive(l) && l.householdId === householdId && l.planId === planId);
   return {
     async byPlan(householdId, planId) {
@@ -100,11 +109,12 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
         return { list: after ? copy(after) : null, result };
       }
       const kept = derivation === undefined ? (current?.derivation ?? null) : derivation;
-      // A write sets the whole content: an optional field it leaves out (personChanges) is gone, as in a column set to null.
-      const { personChanges: _replaced, ...stored } = current ?? {};
-      const next: ShoppingList = current
-        ? { ...(stored as Omit<ShoppingList, 'personChanges'>), ...structuredClone(write), derivation: structuredClone(kept), version: current.version + 1 }
-        : { id: fresh.listId, householdId, planId, version: 1, derivation: structuredClone(kept), ...structuredClone(write) };
+      const next = written(current, write, kept, { householdId, planId, listId: fresh.listId });
+      // Another list changed with this one (a closing's carry): decided on it as stored, written with it.
+      const other = effects?.alsoChange;
+      const otherBefore = other ? (find(householdId, other.planId) ?? null) : null;
+      const otherWrite = other ? other.decide(otherBefore ? copy(otherBefore) : null) : null;
+      const otherNext = other && otherWrite ? written(otherBefore, otherWrite, otherBefore?.derivation ?? null, { householdId, planId: other.planId, listId: other.fresh.listId }) : null;
       // The effects first: one that is refused (an id taken) leaves the list as it was.
       const pending = [
         ...(effects?.addObservations ?? []).map((o) => side.pantry.add(o)),
@@ -112,11 +122,14 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
         ...(effects?.pushes ?? []).map((e) => side.pushOutbox.record(e)),
       ];
       lists.set(next.id, next);
+      if (otherNext) lists.set(otherNext.id, otherNext);
       try {
         await Promise.all(pending);
       } catch (err) {
-        if (current) lists.set(current.id, current);
-        else lists.delete(next.id);
+        for (const [before, after] of [[current, next], [otherBefore, otherNext]] as const) {
+          if (before) lists.set(before.id, before);
+          else if (after) lists.delete(after.id);
+        }
         throw err;
       }
       t.listWrites.set(householdId, (t.listWrites.get(householdId) ?? 0) + 1);

@@ -8,7 +8,8 @@ import { convert, tidy } from '../food/units.js';
 import { boughtWhole, countsToBuy, refresh, shoppingStarted, type ListAnswer, type ShoppingDeps } from './lists.js';
 import { joined, remainingOf } from './line-amounts.js';
 import { contentOf } from './derive.js';
-import type { CarriedLine, ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent, TripRecord } from './types.js';
+import type { CarriedLine, ClosingTick, ShoppingLine, ShoppingList, ShoppingListContent } from './types.js';
+import type { ListEffects } from '../../ports/shopping-list-store.js';
 
 /** What a closing does with the lines still to buy: buys them whole, keeps them for the next week's list, or drops them. */
 export const UNTICKED_CHOICES = ['bought', 'keep', 'drop'] as const;
@@ -141,19 +142,29 @@ async function nextWeekPlan(deps: ShoppingDeps, householdId: HouseholdId, planId
 }
 
 /**
- * Puts carried amounts on (`carryInto`) or takes them back off (`takeBack`) the list of a plan, one list change;
- * a plan with no list yet gets it derived first. A closed list is left as it is: its trip is over.
+ * The next week's list brought up to date before a closing carries into it or a reopening takes back from it (a
+ * plan with no list yet gets it derived), with the piece weights that derivation read; null when its plan is gone.
  */
-async function changeCarried(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, carried: NonNullable<TripRecord['carried']>, put: boolean): Promise<void> {
-  const made = await refresh(deps, caller, householdId, carried.planId, false);
-  // The plan went meanwhile: nothing to carry into.
-  if (!made.ok) return;
-  const { gramsPerPiece } = made.value;
-  await deps.shoppingLists.change(householdId, carried.planId, { listId: deps.ids.newId() }, (current) => {
-    if (!current || current.completedAt !== null) return { write: null, result: null };
-    const lines = put ? carryInto(current, carried.lines, gramsPerPiece, () => deps.ids.newId()) : takeBack(current.lines, carried.lines, gramsPerPiece);
-    return { write: { ...contentOf(current), lines }, result: null };
-  });
+async function carryTarget(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string): Promise<{ planId: string; gramsPerPiece: (foodKey: string) => number | null } | null> {
+  const made = await refresh(deps, caller, householdId, planId, false);
+  return made.ok ? { planId, gramsPerPiece: made.value.gramsPerPiece } : null;
+}
+
+/**
+ * The change of the next week's list that goes with a closing (carried amounts put on, `carryInto`) or a reopening
+ * (taken back off, `takeBack`), in the same transaction: both or neither. A closed list is left as it is: its trip
+ * is over.
+ */
+function carriedChange(deps: ShoppingDeps, target: { planId: string; gramsPerPiece: (foodKey: string) => number | null }, carried: readonly CarriedLine[], put: boolean): NonNullable<ListEffects['alsoChange']> {
+  return {
+    planId: target.planId,
+    fresh: { listId: deps.ids.newId() },
+    decide: (current) => {
+      if (!current || current.completedAt !== null) return null;
+      const lines = put ? carryInto(current, carried, target.gramsPerPiece, () => deps.ids.newId()) : takeBack(current.lines, carried, target.gramsPerPiece);
+      return { ...contentOf(current), lines };
+    },
+  };
 }
 
 /**
@@ -176,19 +187,20 @@ export async function completeShoppingTrip(
   if (!listed.ok) return listed;
   const unticked = input.unticked ?? (input.markAllBought ? 'bought' : 'drop');
   const open = listed.value.list.completedAt === null;
-  // The week to carry into, known before the closing so that the trip's record can name it.
-  const carryTo = unticked === 'keep' && open && unboughtRest(listed.value.list).length > 0 ? await nextWeekPlan(deps, householdId, planId) : null;
+  // The week to carry into, known (and its list up to date) before the closing, so that the trip's record can name it
+  // and the carry lands in the closing's own transaction.
+  const carryTo = unticked === 'keep' && open && unboughtRest(listed.value.list).length > 0 ? await nextWeekPlan(deps, householdId, planId).then((next) => (next === null ? null : carryTarget(deps, caller, householdId, next))) : null;
   const now = deps.clock.now();
-  const { list, result: carried } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+  const { list } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     if (!current || current.completedAt !== null) return { write: null, result: null };
     const closed = closeTrip(current, unticked === 'bought', now, () => deps.ids.newId());
     const rest = carryTo === null ? [] : unboughtRest(current);
-    const carry = rest.length > 0 ? { planId: carryTo!, lines: rest } : null;
+    const carry = rest.length > 0 ? { planId: carryTo!.planId, lines: rest } : null;
     const content = carry ? { ...closed.content, trip: { ...closed.content.trip!, carried: carry } } : closed.content;
     const reminder = { id: deps.ids.newId(), householdId, event: { kind: 'receipt-reminder', planId, listId: current.id, accountId: caller.id } as const, createdAt: now };
-    return { write: content, result: carry, effects: { addObservations: closed.observations, pushes: [reminder] } };
+    const alsoChange = carry ? { alsoChange: carriedChange(deps, carryTo!, carry.lines, true) } : {};
+    return { write: content, result: null, effects: { addObservations: closed.observations, pushes: [reminder], ...alsoChange } };
   });
-  if (carried) await changeCarried(deps, caller, householdId, carried, true);
   return ok({ list: list ?? listed.value.list, settings: listed.value.settings, priceError: listed.value.priceError });
 }
 
@@ -200,11 +212,16 @@ export async function completeShoppingTrip(
 export async function reopenShoppingTrip(deps: ShoppingDeps, caller: Account, householdId: HouseholdId, planId: string): Promise<Result<ListAnswer, TripDenied>> {
   const listed = await refresh(deps, caller, householdId, planId, false);
   if (!listed.ok) return listed;
-  const { result: carried } = await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
+  // The list the closing carried into, up to date before the reopening takes the carried amounts back in its own transaction.
+  const carriedTo = listed.value.list.trip?.carried;
+  const target = carriedTo ? await carryTarget(deps, caller, householdId, carriedTo.planId) : null;
+  await deps.shoppingLists.change(householdId, planId, { listId: deps.ids.newId() }, (current) => {
     const opened = current ? reopenTrip(current) : null;
-    return opened ? { write: opened.content, result: current!.trip?.carried ?? null, effects: { removeObservations: opened.observationIds } } : { write: null, result: null };
+    if (!opened) return { write: null, result: null };
+    const carried = current!.trip?.carried;
+    const alsoChange = carried && target?.planId === carried.planId ? { alsoChange: carriedChange(deps, target, carried.lines, false) } : {};
+    return { write: opened.content, result: null, effects: { removeObservations: opened.observationIds, ...alsoChange } };
   });
-  if (carried) await changeCarried(deps, caller, householdId, carried, false);
   // Open again, the list follows the week and the pantry as a GET would (nothing is written when nothing moved).
   return refresh(deps, caller, householdId, planId, false);
 }

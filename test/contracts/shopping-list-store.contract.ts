@@ -182,6 +182,33 @@ export function shoppingListStoreContract(backend: Backend): void {
       expect(await s.pantry.ofHousehold(householdId)).to.have.length(1);
     });
 
+    it("changes another list of the household in the same transaction: both, made when missing, or neither when an effect fails", async () => {
+      const { householdId, planId } = await plan();
+      const next = await s.plans.getOrCreate(householdId, '2026-05-11', { planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
+      const carried = plain({ foodKey: 'løk', displayName: 'Løk', reasonCode: 'Manual', extraQuantity: 1, requiredQuantity: 1 });
+      const nextListId = randomUUID();
+      const alsoChange = (lines: ShoppingLine[]) => ({ planId: next.id, fresh: { listId: nextListId }, decide: (current: { lines: readonly ShoppingLine[] } | null) => content([...(current?.lines ?? []), ...lines]) });
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: content([plain()]), result: null, effects: { alsoChange: alsoChange([carried]) } }));
+      const made = await s.shoppingLists.byPlan(householdId, next.id);
+      expect([made?.id, made?.version, made?.lines]).to.deep.equal([nextListId, 1, [carried]]);
+      // An effect that fails (an observation id taken): neither list changes.
+      const taken = { id: randomUUID(), householdId, foodKey: 'egg', displayName: 'Egg', observationType: 'Purchased' as const, quantity: 2, unit: 'pcs', storageLocation: null, confidence: null, bestBefore: null, observedAt: at('2026-05-05T18:00:00.000Z') };
+      await s.pantry.add(taken);
+      let failed = false;
+      try {
+        await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: content([]), result: null, effects: { addObservations: [taken], alsoChange: alsoChange([plain({ foodKey: 'melk' })]) } }));
+      } catch {
+        failed = true;
+      }
+      expect(failed).to.equal(true);
+      expect((await s.shoppingLists.byPlan(householdId, planId))?.version).to.equal(1);
+      expect((await s.shoppingLists.byPlan(householdId, next.id))?.lines.map((l) => l.foodKey)).to.deep.equal(['løk']);
+      // A decision to leave the other list as it is writes nothing there.
+      await s.shoppingLists.change(householdId, planId, { listId: randomUUID() }, () => ({ write: content([]), result: null, effects: { alsoChange: { planId: next.id, fresh: { listId: randomUUID() }, decide: () => null } } }));
+      expect((await s.shoppingLists.byPlan(householdId, planId))?.version).to.equal(2);
+      expect((await s.shoppingLists.byPlan(householdId, next.id))?.version).to.equal(1);
+    });
+
     it('keeps every read inside the household', async () => {
       const mine = await plan();
       const theirs = await plan();
