@@ -8,6 +8,7 @@ import {
   type OperatorDeps,
   type OperatorRefusal,
 } from '../core/operator/commands.js';
+import { guessableBuiltFrom } from '../core/accounts/guessable-passwords.js';
 import type { AiQuotaStore } from '../ports/planner-ai.js';
 import type { HouseholdStore } from '../ports/household-store.js';
 
@@ -40,6 +41,7 @@ const said: { readonly [K in OperatorRefusal['type']]: (r: Extract<OperatorRefus
   'password-too-short': () => 'the password must be at least 8 characters',
   'password-too-long': () => 'the password must be at most 256 characters',
   'password-breached': () => 'that password is known from data breaches: choose another',
+  'password-guessable': (e) => `that password is built only from ${guessableBuiltFrom(e.reason)}: choose another`,
   'owner-required': (r) => `${r.email} is the only Owner of a household others still use: make another member Owner first`,
 };
 const reasonOf = (r: OperatorRefusal): string => (said[r.type] as (r: OperatorRefusal) => string)(r);

@@ -1,5 +1,6 @@
 import type { RecipePageFailure } from '../../ports/recipe-page-reader.js';
 import type { AppError } from '../../core/kernel/errors.js';
+import { guessableBuiltFrom } from '../../core/accounts/guessable-passwords.js';
 
 /**
  * An answer that is not a success, rendered as application/problem+json. Only this layer knows status codes
@@ -133,6 +134,13 @@ const PROBLEMS = {
   'account-locked': { status: 423, code: 'account_locked', title: 'Account locked', detail: 'too many wrong passwords; try again in a few minutes or reset the password' },
   'wrong-current-password': badRequest('wrong_current_password', 'Wrong current password', 'currentPassword is missing or wrong'),
   'password-rejected': badRequest('password_rejected', 'Password rejected', 'the password must be 8 to 256 characters'),
+  'password-guessable': {
+    status: 400,
+    code: 'password_guessable',
+    title: 'Password too easy to guess',
+    detail: (e) => `the password is built only from ${guessableBuiltFrom(e.reason)} (digits and signs left out); choose one with words of your own`,
+    extensions: (e) => ({ reason: e.reason }),
+  },
   'password-pwned': badRequest('password_pwned', 'Password seen in a breach', 'this password appears in lists of breached passwords; choose another'),
   'email-not-an-address': badRequest('email_not_an_address', 'Not an e-mail address', 'newEmail is not an e-mail address'),
   'invalid-token': badRequest('invalid_token', 'Invalid link', 'the link has expired, was used already, or its address is taken'),

@@ -13,14 +13,14 @@ export async function changePassword(
   deps: Pick<AccountDeps, 'accounts' | 'sessions' | 'breached' | 'hasher' | 'mailer' | 'tokens' | 'clock' | 'publicBaseUrl'>,
   caller: Authenticated,
   input: { currentPassword: string | null; newPassword: string },
-): Promise<Result<void, ErrorOf<'wrong-current-password' | 'password-rejected' | 'password-pwned'>>> {
+): Promise<Result<void, ErrorOf<'wrong-current-password' | 'password-rejected' | 'password-guessable' | 'password-pwned'>>> {
   const { account } = caller;
   if (account.passwordHash !== null) {
     if (input.currentPassword === null || !(await deps.hasher.verify(account.passwordHash, input.currentPassword))) {
       return fail({ type: 'wrong-current-password' });
     }
   }
-  const acceptable = await acceptablePassword(deps, input.newPassword);
+  const acceptable = await acceptablePassword(deps, input.newPassword, { email: account.email ?? '', displayName: account.displayName });
   if (!acceptable.ok) return acceptable;
   const stamp = deps.tokens.generate();
   await deps.accounts.setPassword(account.id, await deps.hasher.hash(input.newPassword), stamp, deps.clock.now());

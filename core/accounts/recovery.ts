@@ -31,8 +31,9 @@ export async function forgotPassword(
 export async function resetPassword(
   deps: Pick<AccountDeps, 'accounts' | 'accountTokens' | 'loginThrottle' | 'breached' | 'hasher' | 'tokens' | 'clock'>,
   input: { email: string; token: string; newPassword: string },
-): Promise<Result<void, ErrorOf<'invalid-token' | 'password-rejected' | 'password-pwned'>>> {
-  const acceptable = await acceptablePassword(deps, input.newPassword);
+): Promise<Result<void, ErrorOf<'invalid-token' | 'password-rejected' | 'password-guessable' | 'password-pwned'>>> {
+  // The address the link was sent to stands for the person (the account is known only once the token is spent).
+  const acceptable = await acceptablePassword(deps, input.newPassword, { email: input.email });
   if (!acceptable.ok) return acceptable;
   const now = deps.clock.now();
   const token = await deps.accountTokens.consume(deps.tokens.hash(input.token), 'reset-password', now);

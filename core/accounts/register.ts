@@ -6,6 +6,7 @@ import { issueAccountToken } from './account-tokens.js';
 import type { AccountDeps } from './deps.js';
 import { isEmailAddress, normalizeEmail } from './email.js';
 import { links, mailAccount } from './mails.js';
+import { guessableReason } from './guessable-passwords.js';
 import { passwordLength } from './passwords.js';
 import { startSession, type IssuedSession } from './sessions.js';
 import { PASSWORD_MIN, type AccountLanguage } from './types.js';
@@ -42,10 +43,12 @@ export type RegisterOutcome = { kind: 'created'; issued: IssuedSession } | { kin
 export async function register(
   deps: RegisterDeps,
   input: RegisterInput,
-): Promise<Result<RegisterOutcome, ErrorOf<'signup-rejected' | 'password-pwned'>>> {
+): Promise<Result<RegisterOutcome, ErrorOf<'signup-rejected' | 'password-guessable' | 'password-pwned'>>> {
   if (!isEmailAddress(input.email)) return fail({ type: 'signup-rejected', reason: 'email' });
   if (passwordLength(input.password) < PASSWORD_MIN) return fail({ type: 'signup-rejected', reason: 'password' });
   if (await deps.breached.isBreached(input.password)) return fail({ type: 'password-pwned' });
+  const guessable = guessableReason(input.password, { email: input.email, displayName: input.displayName });
+  if (guessable !== null) return fail({ type: 'password-guessable', reason: guessable });
 
   const passwordHash = await deps.hasher.hash(input.password);
   const email = input.email.trim();

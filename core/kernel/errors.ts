@@ -13,6 +13,8 @@ export type AppError =
   | { type: 'account-locked' }
   | { type: 'wrong-current-password' }
   | { type: 'password-rejected' }
+  // built only from the service's name, the person's address or name, or common words (core/accounts/guessable-passwords.ts)
+  | { type: 'password-guessable'; reason: 'service-name' | 'email' | 'name' | 'common-word' }
   | { type: 'password-pwned' }
   | { type: 'email-not-an-address' }
   | { type: 'invalid-token' }

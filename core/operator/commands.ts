@@ -28,6 +28,7 @@ export type OperatorRefusal =
   | { readonly type: 'password-too-short' }
   | { readonly type: 'password-too-long' }
   | { readonly type: 'password-breached' }
+  | { readonly type: 'password-guessable'; readonly reason: 'service-name' | 'email' | 'name' | 'common-word' }
   | { readonly type: 'owner-required'; readonly email: string };
 
 type Outcome<T> = Promise<Result<T, OperatorRefusal>>;
@@ -37,11 +38,13 @@ async function userOf(deps: OperatorDeps, email: string): Outcome<Account> {
   return account ? ok(account) : fail(isEmailAddress(email) ? { type: 'no-such-user', email } : { type: 'not-an-address', email });
 }
 
-async function passwordRefusal(deps: OperatorDeps, password: string): Promise<OperatorRefusal | null> {
+async function passwordRefusal(deps: OperatorDeps, password: string, person: { email: string; displayName?: string }): Promise<OperatorRefusal | null> {
   if (passwordLength(password) > PASSWORD_MAX) return { type: 'password-too-long' };
-  const acceptable = await acceptablePassword(deps, password);
+  const acceptable = await acceptablePassword(deps, password, person);
   if (acceptable.ok) return null;
-  return acceptable.error.type === 'password-pwned' ? { type: 'password-breached' } : { type: 'password-too-short' };
+  const refused = acceptable.error;
+  if (refused.type === 'password-guessable') return { type: 'password-guessable', reason: refused.reason };
+  return refused.type === 'password-pwned' ? { type: 'password-breached' } : { type: 'password-too-short' };
 }
 
 /**
@@ -56,7 +59,7 @@ export async function operatorCreateUser(
   if (!isEmailAddress(email)) return fail({ type: 'not-an-address', email: input.email });
   const displayName = input.displayName.trim();
   if ([...displayName].length < 1 || [...displayName].length > DISPLAY_NAME_MAX) return fail({ type: 'name-length' });
-  const refused = await passwordRefusal(deps, input.password);
+  const refused = await passwordRefusal(deps, input.password, { email, displayName });
   if (refused) return fail(refused);
   const created = await deps.accounts.create({
     id: deps.ids.newId(),
@@ -89,7 +92,7 @@ export async function operatorConfirmEmail(deps: OperatorDeps, email: string): O
 export async function operatorSetPassword(deps: OperatorDeps, email: string, password: string): Outcome<Account> {
   const user = await userOf(deps, email);
   if (!user.ok) return user;
-  const refused = await passwordRefusal(deps, password);
+  const refused = await passwordRefusal(deps, password, { email: user.value.email ?? email, displayName: user.value.displayName });
   if (refused) return fail(refused);
   await deps.accounts.setPassword(user.value.id, await deps.hasher.hash(password), deps.tokens.generate(), deps.clock.now());
   await deps.loginThrottle.clear(throttleKey(deps, user.value.email ?? email));

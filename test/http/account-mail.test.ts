@@ -75,6 +75,22 @@ httpSuite('account mails, confirmation and recovery', { mail: true, now: new Dat
     });
   });
 
+  it("refuses a password built from common Norwegian words, the service's name or the address, saying which, and creates nothing", async () => {
+    for (const [password, reason] of [
+      ['Sommer2027!', 'common-word'],
+      ['p4ss0rd99', 'common-word'],
+      ['Middag2027', 'service-name'],
+      ['ola.nordmann77', 'email'],
+    ] as const) {
+      // Digits only beside the name: the address adds no other word.
+      const email = `ola.nordmann.${process.hrtime.bigint()}@example.com`;
+      const res = await client().post('/api/v1/auth/register', { email, password, displayName: 'Ola' });
+      expect([res.status, res.json.code, res.json.reason], password).to.deep.equal([400, 'password_guessable', reason]);
+      expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+      expect((await client().post('/api/v1/auth/login', { email, password })).status, password).to.equal(401);
+    }
+  });
+
   describe('resend-confirmation', () => {
     it('answers 429 resend_cooldown within five minutes, then mails again; nothing once confirmed', async () => {
       const { c, email, confirmation } = await registered();
@@ -124,6 +140,9 @@ httpSuite('account mails, confirmation and recovery', { mail: true, now: new Dat
       expect([short.status, short.json.code]).to.deep.equal([400, 'password_rejected']);
       const pwned = await client().post('/api/v1/auth/reset-password', { email, token, newPassword: 'password123' });
       expect([pwned.status, pwned.json.code]).to.deep.equal([400, 'password_pwned']);
+      // Refused before the token is spent: the link still works below.
+      const guessable = await client().post('/api/v1/auth/reset-password', { email, token, newPassword: 'Hemmelig2027' });
+      expect([guessable.status, guessable.json.code, guessable.json.reason]).to.deep.equal([400, 'password_guessable', 'common-word']);
       const wrongEmail = await client().post('/api/v1/auth/reset-password', { email: freshEmail(), token: 'x'.repeat(43), newPassword: 'a brand new secret' });
       expect([wrongEmail.status, wrongEmail.json.code]).to.deep.equal([400, 'invalid_token']);
 
@@ -193,6 +212,7 @@ httpSuite('account mails, confirmation and recovery', { mail: true, now: new Dat
         [{ currentPassword: null, newPassword: 'a brand new secret' }, 'wrong_current_password'],
         [{ currentPassword: password, newPassword: 'short' }, 'password_rejected'],
         [{ currentPassword: password, newPassword: 'iloveyou' }, 'password_pwned'],
+        [{ currentPassword: password, newPassword: 'Vinter2027!' }, 'password_guessable'],
       ] as const) {
         const res = await c.post('/api/v1/me/password', body);
         expect([res.status, res.json.code], JSON.stringify(body)).to.deep.equal([400, code]);

@@ -106,7 +106,7 @@ const REGISTER_DOC =
   'address gets an account, the session cookie and a confirmation mail (link valid ' +
   hours(TOKEN_LIFETIME_MS['confirm-email']) +
   '); a known address gets an already-have-an-account mail and no session. Confirmation never gates the app. ' +
-  'Passwords: 8 to 256 characters, not in the breached-password list. Mails are in English when Accept-Language ' +
+  'Passwords: 8 to 256 characters, not built only from the service\'s name, the address, the display name and common words (Norwegian and English; digits and signs left out, also read as the letters they look like: "Passord1", "Sommer2024!", "kari.hansen"), which answers 400 password_guessable with `reason` (service-name, email, name, common-word), the same rule for a new password on /me/password and reset-password; and not in the breached-password list. Mails are in English when Accept-Language ' +
   'prefers English, else Norwegian (bokmål). referralCode (optional, null or at most ' + String(REFERRAL_CODE_INPUT_MAX) + ' characters; ' +
   'case, spaces and hyphens ignored): an unused referral code of any household is spent by the new account (usedAt set ' +
   'in that household\'s list), once, also when several registrations send it at once; an unknown or spent code is ' +
@@ -144,7 +144,7 @@ const registerRoute = handledRoute({
   ...PUBLIC_SIGN_IN,
   body: RegisterRequest,
   responses: { 200: { description: 'Accepted (no body); Set-Cookie app_session for a fresh address' } },
-  errors: ['signup-rejected', 'password-pwned'],
+  errors: ['signup-rejected', 'password-guessable', 'password-pwned'],
   handle: async (ctx, { deps, body, refuse }) => {
     const result = await register(deps, { ...body, language: languageOf(ctx.get('Accept-Language')) });
     if (!result.ok) throw refuse(result.error);
@@ -240,7 +240,7 @@ const changePasswordRoute = route({
     'currentPassword null. This session stays signed in; every other session must sign in again.',
   body: ChangePasswordRequest,
   ...noContent('Changed'),
-  errors: ['wrong-current-password', 'password-rejected', 'password-pwned'],
+  errors: ['wrong-current-password', 'password-rejected', 'password-guessable', 'password-pwned'],
   run: ({ deps, caller, body }) => changePassword(deps, caller, body),
 });
 
@@ -328,7 +328,7 @@ const resetPasswordRoute = route({
   ...PUBLIC_SIGN_IN,
   body: ResetPasswordRequest,
   ...noContent('Password set'),
-  errors: ['invalid-token', 'password-rejected', 'password-pwned'],
+  errors: ['invalid-token', 'password-rejected', 'password-guessable', 'password-pwned'],
   run: ({ deps, body }) => resetPassword(deps, body),
 });
 

@@ -378,6 +378,8 @@ export const en: Messages = {
     NothingFitsBoth: () => 'No recipe is both free of what the guests avoid and done in time.',
     DayClosed: () => 'Nobody eats dinner at home this day.',
   },
+  passwordGuessable: (reason: string) =>
+    `That password is too easy to guess: it is built only from ${reason === 'email' ? 'your e-mail address and common words' : reason === 'name' ? 'your name and common words' : reason === 'service-name' ? "the service's name and common words" : 'common words'}, and digits and signs do not make it harder. Try three or four words that do not belong together, such as “coffee bicycle feather lamp”.`,
   avoidConflict: (title: string, ingredient: string, avoid: string, day: string | null) =>
     `"${title}" has "${ingredient}", and a guest avoids "${avoid}" ${day ? `on ${day}` : 'that day'}. Choose another dish.`,
   aisle: {
@@ -389,6 +391,7 @@ export const en: Messages = {
     account_locked: 'Too many attempts. Wait a little and try again.',
     signup_rejected: 'Check the e-mail address, and choose a password of at least 8 characters.',
     password_pwned: 'This password appears in leaked password lists. Choose another.',
+    password_guessable: 'This password is too easy to guess. Choose another.',
     push_subscribe_failed: "The browser could not reach its notification service. Try again later.",
     push_device_not_found: 'This device is no longer signed up for notifications. Turn them on again.',
     same_food: 'It is the same item on both sides, so there is nothing to merge.',

@@ -14,6 +14,7 @@ export function sentenceFor(err: unknown): string {
     const date = typeof extra['date'] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(extra['date']) ? dayName(extra['date']) : null;
     return m.avoidConflict(String(extra['recipeTitle']), String(extra['ingredient']), extra['avoid'], date);
   }
+  if (code === 'password_guessable' && typeof extra['reason'] === 'string') return m.passwordGuessable(extra['reason']);
   if (code && m.problem[code]) return m.problem[code]!;
   return m.problemByStatus(status);
 }

@@ -394,6 +394,9 @@ export const nb = {
     NothingFitsBoth: () => 'Ingen oppskrift er både fri for det gjestene unngår og ferdig i tide.',
     DayClosed: () => 'Ingen spiser middag hjemme denne dagen.',
   },
+  /** A new password built only from words a guesser tries first: what from, and what to do instead. */
+  passwordGuessable: (reason: string) =>
+    `Passordet er for lett å gjette: det er bygd bare av ${reason === 'email' ? 'e-postadressen din og vanlige ord' : reason === 'name' ? 'navnet ditt og vanlige ord' : reason === 'service-name' ? 'navnet på tjenesten og vanlige ord' : 'vanlige ord'}, og tall og tegn gjør det ikke vanskeligere. Bruk gjerne tre-fire ord som ikke hører sammen, for eksempel «kaffe sykkel fjær lampe».`,
   avoidConflict: (title: string, ingredient: string, avoid: string, day: string | null) =>
     `«${title}» inneholder «${ingredient}», og en gjest unngår «${avoid}» ${day ?? 'den dagen'}. Velg en annen rett.`,
   aisle: {
@@ -405,6 +408,7 @@ export const nb = {
     account_locked: 'For mange forsøk. Vent litt og prøv igjen.',
     signup_rejected: 'Sjekk e-postadressen, og velg et passord på minst 8 tegn.',
     password_pwned: 'Dette passordet finnes i lekkede passordlister. Velg et annet.',
+    password_guessable: 'Dette passordet er for lett å gjette. Velg et annet.',
     push_subscribe_failed: 'Nettleseren fikk ikke kontakt med varseltjenesten sin. Prøv igjen senere.',
     push_device_not_found: 'Denne enheten er ikke lenger meldt på varsler. Slå dem på igjen.',
     same_food: 'Det er samme vare begge steder, så det er ingenting å slå sammen.',
