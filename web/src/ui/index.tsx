@@ -3,6 +3,7 @@ import { lazy } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { ApiProblem, type Recipe } from '../api';
 import { sentenceFor, t } from '../i18n';
+import { zoneGroups } from './time-zones';
 
 /** A labelled input; `invalid` marks it for screen readers and shows the sentence beside it. */
 export function Field(props: { label: string; name: string; invalid?: string | null } & JSX.InputHTMLAttributes<HTMLInputElement>) {
@@ -147,6 +148,8 @@ function Unreachable() {
 /** The household's language and time zone, as the create and settings forms ask for them. */
 export function LanguageAndZone(props: { id: string; language: 'nb' | 'en'; onLanguage: (l: 'nb' | 'en') => void; zone: string; zones: readonly string[]; onZone: (z: string) => void }) {
   const m = t.value;
+  // The zone the form opened with (the household's, or the browser's for a new one) stays first while others are tried.
+  const [own] = useState(props.zone);
   return (
     <>
       <div class="field">
@@ -160,10 +163,14 @@ export function LanguageAndZone(props: { id: string; language: 'nb' | 'en'; onLa
         <div class="field">
           <label for={`${props.id}-zone`}>{m.timeZone}</label>
           <select id={`${props.id}-zone`} value={props.zone} onChange={(e) => props.onZone(e.currentTarget.value)}>
-            {props.zones.map((z) => (
-              <option key={z} value={z}>
-                {z.replace(/_/g, ' ')}
-              </option>
+            {zoneGroups(props.zones, own, props.language).map((g) => (
+              <optgroup key={g.label} label={g.label}>
+                {g.zones.map((z) => (
+                  <option key={z.zone} value={z.zone}>
+                    {z.label}
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
         </div>
