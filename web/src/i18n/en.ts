@@ -87,6 +87,11 @@ export const en: Messages = {
   /** Another member changed a line after a change made offline, and theirs stands (one line each). */
   changedMeanwhile: ({ by, change, name }: LineChangeSaid) =>
     `${by ?? 'Someone'} ${change === 'Removed' ? `removed ${name}` : change === 'Purchased' ? `put ${name} in the basket` : change === 'Buy' ? `took ${name} out of the basket` : `changed the amount of ${name}`} while you were offline.`,
+  noRecipesYetTitle: 'You have no recipes yet',
+  noRecipesYet: 'The week is suggested from your recipes. Here is how to get some to choose from:',
+  useRecipeLibrary: 'Use the recipe library',
+  useRecipeLibraryAbout: 'Everyday Norwegian dinners, ready to use.',
+  typeARecipe: 'Type in a recipe',
   /** A change made offline that the service refused when it was sent, before the sentence for why. */
   changeRefused: (kind: 'tick' | 'amount' | 'add' | 'remove', name: string) =>
     kind === 'add' ? `“${name}” was not put on the list:` : kind === 'remove' ? `“${name}” was not removed:` : kind === 'amount' ? 'A changed amount was not saved:' : 'A tick was not saved:',

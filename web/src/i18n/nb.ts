@@ -100,6 +100,11 @@ export const nb = {
   /** Another member changed a line after a change made offline, and theirs stands (one line each). */
   changedMeanwhile: ({ by, change, name }: LineChangeSaid) =>
     `${by ?? 'Noen'} ${change === 'Removed' ? `fjernet ${name}` : change === 'Purchased' ? `la ${name} i kurven` : change === 'Buy' ? `tok ${name} ut av kurven` : `endret mengden av ${name}`} mens du var frakoblet.`,
+  noRecipesYetTitle: 'Dere har ingen oppskrifter ennå',
+  noRecipesYet: 'Uka foreslås fra oppskriftene deres. Slik får dere noen å velge fra:',
+  useRecipeLibrary: 'Bruk oppskriftsbiblioteket',
+  useRecipeLibraryAbout: 'Vanlige norske hverdagsmiddager, klare til bruk.',
+  typeARecipe: 'Skriv inn en oppskrift',
   /** A change made offline that the service refused when it was sent, before the sentence for why. */
   changeRefused: (kind: 'tick' | 'amount' | 'add' | 'remove', name: string) =>
     kind === 'add' ? `«${name}» ble ikke lagt på lista:` : kind === 'remove' ? `«${name}» ble ikke fjernet:` : kind === 'amount' ? 'En endret mengde ble ikke lagret:' : 'En avkryssing ble ikke lagret:',

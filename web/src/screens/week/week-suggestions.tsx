@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { kroner } from '../../format';
 import { sentenceFor, t } from '../../i18n';
 import { Problem } from '../../ui';
+import { NoRecipesYet } from './no-recipes-yet';
 import { SuggestedDay } from './suggested-day';
 import { useWeekSuggestions } from './use-week-suggestions';
 
@@ -13,6 +14,8 @@ export function WeekSuggestions({ householdId, planId, onSaved, onClose }: { hou
   const m = t.value;
   const s = useWeekSuggestions(householdId, planId, onSaved);
   const { days, prices, load, save } = s;
+  // No recipe to suggest from at all: said once, with the ways to get recipes, not on every day.
+  const noRecipes = days !== null && days.length > 0 && days.every((x) => x.day.recipeId === null && x.day.reasons.includes('NoRecipes'));
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [householdId, planId]);
   return (
@@ -28,6 +31,8 @@ export function WeekSuggestions({ householdId, planId, onSaved, onClose }: { hou
         load.busy && <p>{m.loading}</p>
       ) : days.length === 0 ? (
         <p>{m.nothingToSuggest}</p>
+      ) : noRecipes ? (
+        <NoRecipesYet householdId={householdId} onLibraryOn={() => void s.propose()} />
       ) : (
         <>
           <p class="muted">{m.suggestionsAbout}</p>
@@ -59,7 +64,7 @@ export function WeekSuggestions({ householdId, planId, onSaved, onClose }: { hou
         </p>
       )}
       <div class="row suggest-actions">
-        {days !== null && days.length > 0 && (
+        {days !== null && days.length > 0 && !noRecipes && (
           <button type="button" disabled={save.busy || s.changing !== null} onClick={() => void s.saveWeek()}>
             {m.saveWeek}
           </button>
