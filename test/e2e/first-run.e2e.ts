@@ -17,8 +17,17 @@ for (const kind of databaseKinds()) {
       const h = (await kari.client.post('/api/v1/households', { name: 'Hansen' })).json as { id: string };
       const page = await suite.page(kari.client);
       await page.goto(`${suite.server.url}/`);
-      await page.getByRole('button', { name: 'Foreslå uka' }).click();
       const firstRun = page.getByRole('region', { name: 'Dere har ingen oppskrifter ennå' });
+      // The new household's week asks how it wants to start, once: "not now" puts it off, also after a reload.
+      await firstRun.waitFor();
+      await checkedShot(page, `first-run-week-${kind.name}`);
+      await firstRun.getByRole('button', { name: 'Nei, ikke nå' }).click();
+      await firstRun.waitFor({ state: 'detached' });
+      await page.reload();
+      await page.getByRole('button', { name: 'Foreslå uka' }).waitFor();
+      expect(await firstRun.count()).to.equal(0);
+
+      await page.getByRole('button', { name: 'Foreslå uka' }).click();
       await firstRun.waitFor();
       // Said once, not on every day; no day is offered, and there is nothing to save.
       expect(await page.getByText('Dere har ingen oppskrifter å foreslå fra ennå.').count()).to.equal(0);

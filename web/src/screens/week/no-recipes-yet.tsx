@@ -4,10 +4,11 @@ import { householdInfo, loadHousehold } from '../../state';
 import { Problem, useAction } from '../../ui';
 
 /**
- * "Suggest the week" for a household with no recipe to suggest from: said once, not on every day, with the three
- * ways to get going (the recipe library in one tap, a recipe from a web address, one typed in).
+ * A household with no recipe to plan from: said once (on a new household's week, and by "suggest the week" instead
+ * of on every day), with the three ways to get going (the recipe library in one tap, a recipe from a web page, one
+ * typed in), and "not now" where the person may put it off.
  */
-export function NoRecipesYet({ householdId, onLibraryOn }: { householdId: string; onLibraryOn: () => void }) {
+export function NoRecipesYet({ householdId, onLibraryOn, onNotNow, Heading = 'h3' }: { householdId: string; onLibraryOn: () => void; onNotNow?: () => void; Heading?: 'h2' | 'h3' }) {
   const m = t.value;
   const act = useAction();
   const libraryOff = householdInfo.value?.libraryRecipesOn !== true;
@@ -19,7 +20,7 @@ export function NoRecipesYet({ householdId, onLibraryOn }: { householdId: string
     });
   return (
     <div class="first-run" role="region" aria-labelledby="no-recipes-h">
-      <h3 id="no-recipes-h">{m.noRecipesYetTitle}</h3>
+      <Heading id="no-recipes-h">{m.noRecipesYetTitle}</Heading>
       <p>{m.noRecipesYet}</p>
       <ul class="first-run-ways">
         {libraryOff && (
@@ -41,6 +42,13 @@ export function NoRecipesYet({ householdId, onLibraryOn }: { householdId: string
           </a>
         </li>
       </ul>
+      {onNotNow && (
+        <p>
+          <button type="button" class="link" onClick={onNotNow}>
+            {m.notNow}
+          </button>
+        </p>
+      )}
       <Problem error={act.error} />
     </div>
   );
