@@ -1,5 +1,5 @@
 import type { HouseholdId } from '../core/kernel/ids.js';
-import type { Recipe, RecipeContent, RecipeId, RecipePosition } from '../core/recipes/types.js';
+import type { Recipe, RecipeContent, RecipeId, RecipePosition, RecipeTagCount } from '../core/recipes/types.js';
 
 /**
  * Why a store refused a write, checked in the same atomic step as the write (concurrent writers of one
@@ -12,6 +12,13 @@ export type RecipeWriteRefusal = { readonly refused: 'unknown-base'; readonly ba
 export interface RecipePageQuery {
   /** Only recipes whose recipeTitleKey(title) contains this (already a title key); null: all. */
   readonly titleKeyContains: string | null;
+  /**
+   * Only recipes whose recipeSearchText (title, any line's displayName, any tag) contains this (already a
+   * recipeSearchKey); null or left out: all.
+   */
+  readonly textContains?: string | null;
+  /** Only recipes carrying this tag (already in tag form, recipeTag); null or left out: all. */
+  readonly tag?: string | null;
   /** Recipes after this position in (title key, id) order; null: from the start. */
   readonly after: RecipePosition | null;
   readonly limit: number;
@@ -25,7 +32,10 @@ export interface RecipePage {
   readonly more: boolean;
 }
 
-/** A household's recipes with their lines, in order. Every read and write is scoped to the household. */
+/**
+ * A household's recipes with their lines, in order, and their tags. Every read and write is scoped to the household.
+ * Content without tags is written with none; the store keeps tags as given (the use cases put them in tag form).
+ */
 export interface RecipeStore {
   create(householdId: HouseholdId, id: RecipeId, content: RecipeContent, at: Date): Promise<Recipe | RecipeWriteRefusal>;
   byId(householdId: HouseholdId, recipeId: RecipeId): Promise<Recipe | null>;
@@ -35,9 +45,11 @@ export interface RecipeStore {
   all(householdId: HouseholdId): Promise<Recipe[]>;
   /** id → title of those ids that are the household's recipes; others are absent. */
   titlesOf(householdId: HouseholdId, recipeIds: readonly RecipeId[]): Promise<Record<RecipeId, string>>;
-  /** Ordered by recipeTitleKey(title) (code point order), then id. */
+  /** Ordered by recipeTitleKey(title) (code point order), then id; every filter given must hold. */
   page(householdId: HouseholdId, query: RecipePageQuery): Promise<RecipePage>;
-  /** Writes every field and the lines anew, keeping createdAt; null when the recipe is not the household's. */
+  /** Each tag the household's recipes carry, with how many carry it (order not given). */
+  tagCounts(householdId: HouseholdId): Promise<RecipeTagCount[]>;
+  /** Writes every field, the lines and the tags anew, keeping createdAt; null when the recipe is not the household's. */
   replace(householdId: HouseholdId, recipeId: RecipeId, content: RecipeContent, at: Date): Promise<Recipe | null | RecipeWriteRefusal>;
   /**
    * Deletes the recipe; false when it is not the household's. Lines of other recipes that used it as their base

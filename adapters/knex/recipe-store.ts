@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { reachesItself } from '../../core/recipes/base-links.js';
-import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent, type RecipeImageType } from '../../core/recipes/types.js';
-import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
+import { recipeSearchText } from '../../core/recipes/tags.js';
+import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent, type RecipeImageType, type RecipeTagCount } from '../../core/recipes/types.js';
+import type { RecipePageQuery, RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import { translated } from './errors.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
 import { childrenOf, keysetAfter } from './queries.js';
@@ -17,6 +18,8 @@ export interface RecipeRow {
   steps: string;
   source_url: string | null;
   image_url: string | null;
+  /** recipeSearchText of the recipe: what `q` is looked for in (migration 0045). */
+  search_text?: string;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -46,6 +49,13 @@ const toIngredient = (r: IngredientRow): Ingredient => ({
   reference: r.reference,
 });
 
+interface TagRow {
+  recipe_id: string;
+  position: number | string;
+  household_id: string;
+  tag: string;
+}
+
 interface ImageInfoRow {
   recipe_id: string;
   source_url: string;
@@ -53,7 +63,8 @@ interface ImageInfoRow {
   etag: string;
 }
 
-export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[], image: ImageInfoRow | null = null): Recipe => ({
+/** A recipe of its rows; a read that takes no tags or picture (the shopping list's inputs) leaves them out. */
+export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[], image: ImageInfoRow | null = null, tags: readonly string[] = []): Recipe => ({
   image: image ? { sourceUrl: image.source_url, mediaType: image.media_type as RecipeImageType, etag: image.etag } : null,
   id: r.id,
   householdId: r.household_id,
@@ -65,6 +76,7 @@ export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[], image: I
   ingredients: lines.map(toIngredient),
   sourceUrl: r.source_url,
   imageUrl: r.image_url,
+  tags: [...tags],
   createdAt: toDate(r.created_at),
   updatedAt: toDate(r.updated_at),
 });
@@ -78,6 +90,7 @@ const contentColumns = (c: RecipeContent) => ({
   steps: toJsonText(c.steps),
   source_url: c.sourceUrl,
   image_url: c.imageUrl,
+  search_text: recipeSearchText(c),
 });
 
 const lineRows = (householdId: string, recipeId: string, c: RecipeContent): IngredientRow[] =>
@@ -93,6 +106,16 @@ const lineRows = (householdId: string, recipeId: string, c: RecipeContent): Ingr
     base_recipe_id: i.baseRecipeId,
     reference: i.reference,
   }));
+
+const tagRows = (householdId: string, recipeId: string, c: RecipeContent): TagRow[] =>
+  (c.tags ?? []).map((tag, position) => ({ recipe_id: recipeId, position, household_id: householdId, tag }));
+
+/** recipe id → its tags in order, of rows read in (recipe_id, position) order. */
+function tagsByRecipe(rows: readonly Pick<TagRow, 'recipe_id' | 'tag'>[]): Map<string, string[]> {
+  const byRecipe = new Map<string, string[]>();
+  for (const t of rows) (byRecipe.get(t.recipe_id) ?? byRecipe.set(t.recipe_id, []).get(t.recipe_id)!).push(t.tag);
+  return byRecipe;
+}
 
 const basesOf = (c: RecipeContent) => [...new Set(c.ingredients.map((i) => i.baseRecipeId).filter((b): b is string => b !== null))];
 
@@ -115,7 +138,8 @@ async function withLines(db: Knex | Knex.Transaction, rows: readonly RecipeRow[]
   // The pictures' descriptions, never their bytes.
   const images = (await childrenOf(db, 'recipe_images', 'recipe_id', rows).select('recipe_id', 'source_url', 'media_type', 'etag')) as ImageInfoRow[];
   const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
-  return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null));
+  const tags = tagsByRecipe((await childrenOf(db, 'recipe_tags', 'recipe_id', rows).orderBy([{ column: 'recipe_id' }, { column: 'position' }]).select('recipe_id', 'tag')) as TagRow[]);
+  return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null, tags.get(r.id) ?? []));
 }
 
 async function one(db: Knex | Knex.Transaction, householdId: string, recipeId: string): Promise<Recipe | null> {
@@ -149,6 +173,18 @@ async function writeLines(trx: Knex.Transaction, householdId: string, recipeId: 
   const rows = lineRows(householdId, recipeId, content);
   // Chunks stay well under SQLite's bound-parameter limit.
   for (let i = 0; i < rows.length; i += 50) await trx('recipe_ingredients').insert(rows.slice(i, i + 50));
+  const tags = tagRows(householdId, recipeId, content);
+  if (tags.length > 0) await trx('recipe_tags').insert(tags);
+}
+
+/** The household's recipes that every filter of the query given holds for, in no order. */
+function matchingRecipes(knex: Knex, householdId: string, query: RecipePageQuery): Knex.QueryBuilder {
+  const q = knex<RecipeRow>('recipes').where({ household_id: householdId });
+  if (query.titleKeyContains !== null) q.andWhereRaw(`title_key like ? escape '\\'`, [containsPattern(query.titleKeyContains)]);
+  // Both sides are lower-cased by the service, so LIKE needs to fold no case (SQLite folds ASCII only).
+  if (query.textContains != null) q.andWhereRaw(`search_text like ? escape '\\'`, [containsPattern(query.textContains)]);
+  if (query.tag != null) q.whereIn('id', knex('recipe_tags').where({ household_id: householdId, tag: query.tag }).select('recipe_id'));
+  return q;
 }
 
 export function knexRecipeStore(knex: Knex): RecipeStore {
@@ -174,7 +210,7 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       return withLines(knex, rows);
     },
     async all(householdId) {
-      // Three reads by household whatever the number of recipes (the planner's candidates: a thousand is usual), at
+      // Four reads by household whatever the number of recipes (the planner's candidates: a thousand is usual), at
       // once on the pool; one after another on a transaction, whose one connection takes one query at a time.
       const reads = [
         () => knex<RecipeRow>('recipes').where({ household_id: householdId }).orderBy([{ column: 'title_key' }, { column: 'id' }]) as Promise<RecipeRow[]>,
@@ -187,14 +223,20 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
             .join('recipes as r', 'r.id', 'i.recipe_id')
             .where('r.household_id', householdId)
             .select('i.recipe_id', 'i.source_url', 'i.media_type', 'i.etag') as Promise<ImageInfoRow[]>,
+        () =>
+          knex<TagRow>('recipe_tags')
+            .where({ household_id: householdId })
+            .orderBy([{ column: 'recipe_id' }, { column: 'position' }])
+            .select('recipe_id', 'tag') as Promise<TagRow[]>,
       ] as const;
-      const [rows, lines, images] = knex.isTransaction
-        ? [await reads[0](), await reads[1](), await reads[2]()]
-        : await Promise.all([reads[0](), reads[1](), reads[2]()]);
+      const [rows, lines, images, tagList] = knex.isTransaction
+        ? [await reads[0](), await reads[1](), await reads[2](), await reads[3]()]
+        : await Promise.all([reads[0](), reads[1](), reads[2](), reads[3]()]);
       const byRecipe = new Map<string, IngredientRow[]>();
       for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
       const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
-      return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null));
+      const tags = tagsByRecipe(tagList);
+      return rows.map((r) => toRecipe(r, byRecipe.get(r.id) ?? [], imageOf.get(r.id) ?? null, tags.get(r.id) ?? []));
     },
     async titlesOf(householdId, recipeIds) {
       const ids = [...new Set(recipeIds)];
@@ -209,17 +251,20 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       return out;
     },
     async page(householdId, query) {
-      const matching = () => {
-        const q = knex<RecipeRow>('recipes').where({ household_id: householdId });
-        if (query.titleKeyContains !== null) q.andWhereRaw(`title_key like ? escape '\\'`, [containsPattern(query.titleKeyContains)]);
-        return q;
-      };
+      const matching = () => matchingRecipes(knex, householdId, query);
       const counted = (await matching().count<{ n: number | string }[]>({ n: '*' })) as { n: number | string }[];
       const rows = matching();
       const after = query.after;
       if (after) rows.andWhere((w) => keysetAfter(w, [['title_key', '>', after.titleKey], ['id', '>', after.id]]));
       const found = (await rows.orderBy([{ column: 'title_key' }, { column: 'id' }]).limit(query.limit + 1)) as RecipeRow[];
       return { items: await withLines(knex, found.slice(0, query.limit)), total: Number(counted[0]?.n ?? 0), more: found.length > query.limit };
+    },
+    async tagCounts(householdId) {
+      const rows = (await knex('recipe_tags').where({ household_id: householdId }).groupBy('tag').select('tag').count<{ tag: string; n: number | string }[]>({ n: '*' })) as {
+        tag: string;
+        n: number | string;
+      }[];
+      return rows.map((r): RecipeTagCount => ({ tag: r.tag, count: Number(r.n) }));
     },
     async replace(householdId, recipeId, content, at) {
       return knex.transaction(async (trx) => {
@@ -230,6 +275,7 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
         if (refused) return refused;
         await trx('recipes').where({ id: recipeId }).update({ ...contentColumns(content), updated_at: iso(at) });
         await trx('recipe_ingredients').where({ recipe_id: recipeId }).delete();
+        await trx('recipe_tags').where({ recipe_id: recipeId }).delete();
         await writeLines(trx, householdId, recipeId, content);
         return (await one(trx, householdId, recipeId))!;
       });

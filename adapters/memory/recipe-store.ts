@@ -1,5 +1,6 @@
 import { reachesItself } from '../../core/recipes/base-links.js';
-import { recipeTitleKey, type Recipe, type RecipeContent } from '../../core/recipes/types.js';
+import { recipeSearchText } from '../../core/recipes/tags.js';
+import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeTagCount } from '../../core/recipes/types.js';
 import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import { bumpRevision, type MemoryTables } from './stores.js';
 
@@ -41,7 +42,10 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
   }
 
   const stored = (householdId: string, id: string, content: RecipeContent, createdAt: Date, updatedAt: Date): Recipe =>
-    structuredClone({ id, householdId, ...content, image: null, createdAt, updatedAt });
+    structuredClone({ id, householdId, ...content, tags: content.tags ?? [], image: null, createdAt, updatedAt });
+  // As the database keeps it: written with the recipe, from what it says (its lines' names change only with it).
+  const matches = (r: Recipe, q: { textContains?: string | null; tag?: string | null }) =>
+    (q.textContains == null || recipeSearchText(r).includes(q.textContains)) && (q.tag == null || r.tags.includes(q.tag));
 
   return {
     async create(householdId, id, content, at) {
@@ -77,7 +81,7 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
     async page(householdId, query) {
       const matching = ofHousehold(householdId)
         .map((r) => ({ r, key: recipeTitleKey(r.title) }))
-        .filter(({ key }) => query.titleKeyContains === null || key.includes(query.titleKeyContains))
+        .filter(({ r, key }) => (query.titleKeyContains === null || key.includes(query.titleKeyContains)) && matches(r, query))
         .sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.r.id, b.r.id));
       const after = query.after;
       const rest = after
@@ -87,6 +91,11 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
           })
         : matching;
       return { items: rest.slice(0, query.limit).map(({ r }) => copy(r)), total: matching.length, more: rest.length > query.limit };
+    },
+    async tagCounts(householdId) {
+      const counts = new Map<string, number>();
+      for (const r of ofHousehold(householdId)) for (const tag of r.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+      return [...counts].map(([tag, count]): RecipeTagCount => ({ tag, count }));
     },
     async replace(householdId, recipeId, content, at) {
       const existing = mine(householdId, recipeId);

@@ -11,7 +11,8 @@ import { normalizeFoodKey } from '../kernel/food-key.js';
 import type { HouseholdId } from '../kernel/ids.js';
 import { nextCursor, openCursor, type CursorScope } from '../kernel/paging.js';
 import { fail, ok, type Result } from '../kernel/result.js';
-import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeId, type RecipePosition } from './types.js';
+import { recipeSearchKey, recipeTag, recipeTagsOf } from './tags.js';
+import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeId, type RecipePosition, type RecipeTagCount } from './types.js';
 
 export interface RecipeDeps {
   households: HouseholdStore;
@@ -34,18 +35,22 @@ export interface IngredientInput {
 }
 
 /**
- * A recipe as a client sends it. sourceUrl and imageUrl may be left out (clients older than recipe import): a new
- * recipe then has neither, a replaced one keeps what it had. null clears them.
+ * A recipe as a client sends it. sourceUrl, imageUrl and tags may be left out (clients older than recipe import, or
+ * than tags): a new recipe then has none, a replaced one keeps what it had. null clears an address; [] the tags.
+ * Tags are kept in tag form, each once (recipeTagsOf).
  */
-export type RecipeInput = Omit<RecipeContent, 'ingredients' | 'sourceUrl' | 'imageUrl'> & {
+export type RecipeInput = Omit<RecipeContent, 'ingredients' | 'sourceUrl' | 'imageUrl' | 'tags'> & {
   readonly ingredients: readonly IngredientInput[];
   readonly sourceUrl?: string | null;
   readonly imageUrl?: string | null;
+  readonly tags?: readonly string[];
 };
 
 export interface RecipeListQuery {
-  /** Part of the title, any case; null or blank: every recipe. */
+  /** Part of the title, of an ingredient's name or of a tag, any case; null or blank: every recipe. */
   readonly q: string | null;
+  /** Only recipes carrying this tag, any case (recipeTag); null, blank or left out: every recipe. */
+  readonly tag?: string | null;
   readonly cursor: string | null;
   readonly limit: number;
 }
@@ -60,9 +65,12 @@ export interface RecipeList {
 type Denied = ErrorOf<'household-not-found' | 'adults-only'>;
 type WriteRefused = ErrorOf<'base-recipe-unknown' | 'recipe-cycle'>;
 
-const contentOf = (input: RecipeInput, before: Pick<RecipeContent, 'sourceUrl' | 'imageUrl'> = { sourceUrl: null, imageUrl: null }): RecipeContent => ({
+type KeptWhenLeftOut = Pick<RecipeContent, 'sourceUrl' | 'imageUrl' | 'tags'>;
+
+const contentOf = (input: RecipeInput, before: KeptWhenLeftOut = { sourceUrl: null, imageUrl: null, tags: [] }): RecipeContent => ({
   sourceUrl: input.sourceUrl === undefined ? before.sourceUrl : input.sourceUrl,
   imageUrl: input.imageUrl === undefined ? before.imageUrl : input.imageUrl,
+  tags: recipeTagsOf(input.tags ?? before.tags),
   title: input.title,
   servings: input.servings,
   activeMinutes: input.activeMinutes,
@@ -125,13 +133,21 @@ export async function getRecipe(
   return recipe ? ok(recipe) : fail({ type: 'recipe-not-found' });
 }
 
-// A cursor is bound to the household and the filter it was handed out for: any other list refuses it.
-const scopeOf = (householdId: HouseholdId, titleKeyContains: string | null): CursorScope => ({
-  scope: `recipes\n${householdId}\n${titleKeyContains ?? ''}`,
-  boundTo: 'this household and q',
+// A cursor is bound to the household and the filters it was handed out for: any other list refuses it.
+const scopeOf = (householdId: HouseholdId, textContains: string | null, tag: string | null): CursorScope => ({
+  scope: `recipes\n${householdId}\n${textContains ?? ''}\n${tag ?? ''}`,
+  boundTo: 'this household, q and tag',
 });
 
-/** A page of the household's recipes by title (any case), then id; `q` narrows to titles containing it. */
+const filterOf = (text: string | null | undefined, form: (s: string) => string): string | null => {
+  const key = text == null ? '' : form(text);
+  return key === '' ? null : key;
+};
+
+/**
+ * A page of the household's recipes by title (any case), then id. `q` narrows to those whose title, an
+ * ingredient's name or a tag contains it, `tag` to those carrying that tag (any case, Norwegian letters included).
+ */
 export async function listRecipes(
   deps: Pick<RecipeDeps, 'households' | 'recipes' | 'pageCursors'>,
   caller: Account,
@@ -140,12 +156,12 @@ export async function listRecipes(
 ): Promise<Result<RecipeList, ErrorOf<'household-not-found' | 'page-cursor-invalid'>>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
-  const q = query.q?.trim() ?? '';
-  const titleKeyContains = q === '' ? null : recipeTitleKey(q);
-  const where = scopeOf(householdId, titleKeyContains);
+  const textContains = filterOf(query.q, recipeSearchKey);
+  const tag = filterOf(query.tag, recipeTag);
+  const where = scopeOf(householdId, textContains, tag);
   const after = openCursor(deps.pageCursors, where, query.cursor, (p): RecipePosition | null => (p.length === 2 ? { titleKey: p[0]!, id: p[1]! } : null));
   if (!after.ok) return after;
-  const page = await deps.recipes.page(householdId, { titleKeyContains, after: after.value, limit: query.limit });
+  const page = await deps.recipes.page(householdId, { titleKeyContains: null, textContains, tag, after: after.value, limit: query.limit });
   const next = nextCursor(deps.pageCursors, where, page.items, page.more, (r) => [recipeTitleKey(r.title), r.id]);
   return ok({ items: page.items, nextCursor: next, total: page.total });
 }
@@ -163,8 +179,9 @@ export async function replaceRecipe(
 ): Promise<Result<Recipe, Denied | WriteRefused | ErrorOf<'recipe-not-found'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
-  // Clients older than recipe import send neither address: the recipe keeps what it had.
-  const before = input.sourceUrl === undefined || input.imageUrl === undefined ? await deps.recipes.byId(householdId, recipeId) : null;
+  // Clients older than recipe import send neither address, those older than tags no tags: the recipe keeps what it had.
+  const leftOut = input.sourceUrl === undefined || input.imageUrl === undefined || input.tags === undefined;
+  const before = leftOut ? await deps.recipes.byId(householdId, recipeId) : null;
   const saved = await deps.recipes.replace(householdId, recipeId, contentOf(input, before ?? undefined), deps.clock.now());
   if (saved === null) return fail({ type: 'recipe-not-found' });
   return isRefusal(saved) ? fail(refusal(saved)) : ok(await keepImage(deps, saved));
@@ -183,6 +200,23 @@ export async function deleteRecipe(
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
   return (await deps.recipes.delete(householdId, recipeId, deps.clock.now())) ? ok(undefined) : fail({ type: 'recipe-not-found' });
+}
+
+/**
+ * The tags the household's recipes carry (any member), each with how many carry it: the most carried first, then by
+ * tag; at most `limit` of them, with the number of tags in all.
+ */
+export async function listRecipeTags(
+  deps: Pick<RecipeDeps, 'households' | 'recipes'>,
+  caller: Account,
+  householdId: HouseholdId,
+  limit: number,
+): Promise<Result<{ readonly items: RecipeTagCount[]; readonly total: number }, ErrorOf<'household-not-found'>>> {
+  const member = await requireMember(deps, householdId, caller.id);
+  if (!member.ok) return member;
+  const counts = await deps.recipes.tagCounts(householdId);
+  const items = [...counts].sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  return ok({ items: items.slice(0, limit), total: items.length });
 }
 
 /** The kept picture of a recipe (any member), with its type and ETag. */

@@ -17,6 +17,9 @@ export const RECIPE_LIMITS = {
   referenceMax: 200,
   /** quantity is greater than 0 and at most this. */
   quantityMax: 100_000,
+  /** Tags of one recipe, and the characters of one (in its tag form, see core/recipes/tags.ts). */
+  tagsMax: 12,
+  tagMax: 32,
 } as const;
 
 /**
@@ -48,6 +51,11 @@ export interface RecipeContent {
   readonly sourceUrl: string | null;
   /** The address of its picture, as saved; the picture itself is kept apart (ports/recipe-image.ts). */
   readonly imageUrl: string | null;
+  /**
+   * Its tags ("hverdag", "fisk", "barn liker") in tag form (recipeTagsOf), each once, in the order written. Left
+   * out, a recipe has none: writers that came before tags (the recipe library's copies) need not name them.
+   */
+  readonly tags?: readonly string[];
 }
 
 /** The image formats a recipe keeps: those every browser shows and none of which can carry script (SVG can). */
@@ -62,6 +70,8 @@ export interface RecipeImageInfo {
 }
 
 export interface Recipe extends RecipeContent {
+  /** Every read recipe names its tags: [] when it has none. */
+  readonly tags: readonly string[];
   /** null until a picture is kept (it may never be: a page's image that is not a JPEG, PNG or WebP is not). */
   readonly image: RecipeImageInfo | null;
   readonly id: RecipeId;
@@ -72,9 +82,15 @@ export interface Recipe extends RecipeContent {
 
 /**
  * Recipes list by title without regard to case, then by id: the title's sort key is its NFKC form in lower case
- * (locale-independent), compared by code point. The title filter `q` matches a substring of the same key.
+ * (locale-independent), compared by code point. Search (`q`) compares keys made the same way (core/recipes/tags.ts).
  */
 export const recipeTitleKey = (title: string): string => title.normalize('NFKC').toLowerCase();
+
+/** A tag of the household (in tag form, core/recipes/tags.ts) and how many of its recipes carry it. */
+export interface RecipeTagCount {
+  readonly tag: string;
+  readonly count: number;
+}
 
 /** Where a page ends: the last recipe's title key and id. */
 export interface RecipePosition {

@@ -1,4 +1,5 @@
 import type { RecipeImage } from '../../ports/recipe-image.js';
+import { recipeTagsOf } from '../recipes/tags.js';
 import type { Recipe } from '../recipes/types.js';
 import { normalizeFoodKey } from '../kernel/food-key.js';
 import { fail, ok, type Result } from '../kernel/result.js';
@@ -52,6 +53,8 @@ export function checkRecipes(doc: readonly DocumentRecipe[], images: ReadonlyMap
   if (cycle !== null) return fail(invalid(`recipes.${doc.findIndex((r) => r.id === cycle)}`, 'its base recipes lead back to itself'));
   const recipes: Recipe[] = doc.map((r) => ({
     ...r,
+    // In tag form, each once, as a recipe route keeps them; none in a document written before recipes had tags.
+    tags: recipeTagsOf(r.tags),
     id: recipeIds.get(r.id),
     householdId: into.householdId,
     ingredients: r.ingredients.map((line) => ({

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { recipeSearchKey } from '../../core/recipes/tags.js';
 import type { Ingredient, Recipe, RecipeContent } from '../../core/recipes/types.js';
 import type { RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import type { Backend } from './backends.js';
@@ -18,6 +19,7 @@ const content = (over: Partial<RecipeContent> = {}): RecipeContent => ({
   ingredients: [],
   sourceUrl: null,
   imageUrl: null,
+  tags: [],
   ...over,
 });
 
@@ -54,13 +56,19 @@ export function recipeStoreContract(backend: Backend): void {
         ],
         sourceUrl: 'https://mat.example/oppskrift/pizza?ref=æøå',
         imageUrl: 'https://img.example/pizza.webp',
+        tags: ['hverdag', 'barn liker', 'ørret', 'x'.repeat(32)],
       };
       const created = isRecipe(await s.recipes.create(h, id, written, at('2026-05-04T09:00:00.123Z')));
-      const expected: Recipe = { id, householdId: h, ...written, image: null, createdAt: at('2026-05-04T09:00:00.123Z'), updatedAt: at('2026-05-04T09:00:00.123Z') };
+      const expected: Recipe = { id, householdId: h, ...written, tags: written.tags!, image: null, createdAt: at('2026-05-04T09:00:00.123Z'), updatedAt: at('2026-05-04T09:00:00.123Z') };
       expect(created).to.deep.equal(expected);
       expect(await s.recipes.byId(h, id)).to.deep.equal(expected);
       const bare = await add(h, { title: 'Vann', servings: 1, steps: [], ingredients: [] });
       expect(await s.recipes.byId(h, bare.id)).to.deep.equal(bare);
+      // Content that names no tags (a writer older than tags) is written with none.
+      const { tags: _none, ...untagged } = content({ title: 'Gammel' });
+      const old = isRecipe(await s.recipes.create(h, randomUUID(), untagged, at('2026-05-04T09:00:00.123Z')));
+      expect(old.tags).to.deep.equal([]);
+      expect((await s.recipes.byId(h, old.id))!.tags).to.deep.equal([]);
     });
 
     it('keeps every read and write inside the household', async () => {
@@ -90,7 +98,7 @@ export function recipeStoreContract(backend: Backend): void {
     it('reads several of the household\'s recipes with their lines at once, leaving others\' and unknown ids out', async () => {
       const h = await household();
       const other = await household();
-      const a = await add(h, { title: 'Lasagne', ingredients: [line(), line({ displayName: 'Ost', foodKey: 'ost', quantity: 200, unit: 'g', optional: true })] });
+      const a = await add(h, { title: 'Lasagne', tags: ['hverdag'], ingredients: [line(), line({ displayName: 'Ost', foodKey: 'ost', quantity: 200, unit: 'g', optional: true })] });
       const b = await add(h, { title: 'Taco' });
       const theirs = await add(other, { title: 'Fårikål' });
       const got = await s.recipes.byIds(h, [b.id, a.id, a.id, theirs.id, randomUUID()]);
@@ -128,8 +136,9 @@ export function recipeStoreContract(backend: Backend): void {
     it('replaces every field and line, keeping createdAt', async () => {
       const h = await household();
       const sauce = await add(h, { title: 'Tomatsaus' });
-      const r = await add(h, { title: 'Pasta', steps: ['Kok', 'Server'], ingredients: [line(), line({ displayName: 'Løk', foodKey: 'løk' }), line({ displayName: 'Salt', foodKey: 'salt' })] });
+      const r = await add(h, { title: 'Pasta', steps: ['Kok', 'Server'], tags: ['fisk', 'hverdag'], ingredients: [line(), line({ displayName: 'Løk', foodKey: 'løk' }), line({ displayName: 'Salt', foodKey: 'salt' })] });
       const next = content({
+        tags: ['hverdag', 'rask'],
         title: 'Pasta med saus',
         servings: 2,
         activeMinutes: 10,
@@ -138,7 +147,7 @@ export function recipeStoreContract(backend: Backend): void {
         ingredients: [line({ displayName: 'Saus', foodKey: 'saus', baseRecipeId: sauce.id, quantity: 0.5, unit: 'porsjon' }), line({ displayName: 'Pasta', foodKey: 'pasta', quantity: 400, unit: 'g' })],
       });
       const replaced = isRecipe(await s.recipes.replace(h, r.id, next, at('2026-05-06T08:30:00.999Z')));
-      const expected: Recipe = { id: r.id, householdId: h, ...next, image: null, createdAt: r.createdAt, updatedAt: at('2026-05-06T08:30:00.999Z') };
+      const expected: Recipe = { id: r.id, householdId: h, ...next, tags: next.tags!, image: null, createdAt: r.createdAt, updatedAt: at('2026-05-06T08:30:00.999Z') };
       expect(replaced).to.deep.equal(expected);
       expect(await s.recipes.byId(h, r.id)).to.deep.equal(expected);
       expect(await s.recipes.replace(h, randomUUID(), next, at('2026-05-06T08:30:00.999Z'))).to.equal(null);
@@ -214,6 +223,82 @@ export function recipeStoreContract(backend: Backend): void {
       expect(exact.more).to.equal(false);
     });
 
+    it('finds recipes by title, a line\'s name or a tag, any case and æøå included, and by exact tag, paging in order', async () => {
+      const h = await household();
+      const other = await household();
+      await add(other, { title: 'Ørret', tags: ['fisk'] });
+      const trout = await add(h, { title: 'Ørret i ovn', ingredients: [line({ displayName: 'Sitron', foodKey: 'sitron' })], tags: ['fisk', 'helg'] });
+      const salad = await add(h, { title: 'Salat', ingredients: [line({ displayName: 'Røkt ØRRET', foodKey: 'røkt-ørret' })], tags: ['hverdag'] });
+      const taco = await add(h, { title: 'Taco', ingredients: [line({ displayName: 'Kjøttdeig', foodKey: 'kjøttdeig' })], tags: ['barn liker', 'hverdag'] });
+      const soup = await add(h, { title: 'Fiskesuppe 100%', ingredients: [line({ displayName: 'Torsk', foodKey: 'torsk' })], tags: ['fiskesuppe_'] });
+      const titles = async (q: { text?: string; tag?: string }) =>
+        (await s.recipes.page(h, { titleKeyContains: null, textContains: q.text === undefined ? null : recipeSearchKey(q.text), tag: q.tag ?? null, after: null, limit: 10 })).items.map((r) => r.title);
+      // Title, a line's name, any case of Ø; another household's Ørret is not found.
+      expect(await titles({ text: 'ørret' })).to.deep.equal(['Salat', 'Ørret i ovn']);
+      expect(await titles({ text: 'ØRRET' })).to.deep.equal(['Salat', 'Ørret i ovn']);
+      expect(await titles({ text: 'kjøtt' })).to.deep.equal(['Taco']);
+      expect(await titles({ text: 'BARN  LIKER' })).to.deep.equal(['Taco']);
+      expect(await titles({ text: 'fisk' })).to.deep.equal(['Fiskesuppe 100%', 'Ørret i ovn']);
+      // A match never spans two parts, and LIKE's wildcards are plain characters.
+      expect(await titles({ text: 'ovn sitron' })).to.deep.equal([]);
+      expect(await titles({ text: '100%' })).to.deep.equal(['Fiskesuppe 100%']);
+      expect(await titles({ text: 'e_' })).to.deep.equal(['Fiskesuppe 100%']);
+      // An exact tag: 'fisk' is not 'fiskesuppe_'; both filters hold together.
+      expect(await titles({ tag: 'fisk' })).to.deep.equal(['Ørret i ovn']);
+      expect(await titles({ tag: 'hverdag' })).to.deep.equal(['Salat', 'Taco']);
+      expect(await titles({ tag: 'hverdag', text: 'ørret' })).to.deep.equal(['Salat']);
+      expect(await titles({ tag: 'hverd' })).to.deep.equal([]);
+
+      const seen: string[] = [];
+      let after = null;
+      for (;;) {
+        const page = await s.recipes.page(h, { titleKeyContains: null, textContains: null, tag: 'hverdag', after, limit: 1 });
+        expect(page.total).to.equal(2);
+        seen.push(...page.items.map((r) => r.id));
+        if (!page.more) break;
+        const last = page.items[0]!;
+        after = { titleKey: last.title.toLowerCase(), id: last.id };
+      }
+      expect(seen).to.deep.equal([salad.id, taco.id]);
+
+      // A replacement's lines and tags are what is found from then on.
+      const replaced = isRecipe(await s.recipes.replace(h, taco.id, content({ title: 'Taco', ingredients: [line({ displayName: 'Kylling', foodKey: 'kylling' })], tags: ['fredag'] }), at('2026-05-09T00:00:00.000Z')));
+      expect(replaced.tags).to.deep.equal(['fredag']);
+      expect(await titles({ text: 'kjøtt' })).to.deep.equal([]);
+      expect(await titles({ text: 'kylling' })).to.deep.equal(['Taco']);
+      expect(await titles({ tag: 'hverdag' })).to.deep.equal(['Salat']);
+      expect(await titles({ tag: 'fredag' })).to.deep.equal(['Taco']);
+      expect(soup.tags).to.deep.equal(['fiskesuppe_']);
+      expect(trout.tags).to.deep.equal(['fisk', 'helg']);
+    });
+
+    it('counts the tags of the household\'s recipes, following replacements, deletions and none of another household', async () => {
+      const h = await household();
+      const other = await household();
+      await add(other, { title: 'Deres', tags: ['fisk', 'deres'] });
+      const counts = async (of = h) => [...(await s.recipes.tagCounts(of))].sort((a, b) => (a.tag < b.tag ? -1 : 1));
+      expect(await counts()).to.deep.equal([]);
+      const a = await add(h, { title: 'A', tags: ['fisk', 'hverdag'] });
+      await add(h, { title: 'B', tags: ['hverdag'] });
+      const c = await add(h, { title: 'C', tags: ['hverdag', 'barn liker'] });
+      await add(h, { title: 'D' });
+      expect(await counts()).to.deep.equal([
+        { tag: 'barn liker', count: 1 },
+        { tag: 'fisk', count: 1 },
+        { tag: 'hverdag', count: 3 },
+      ]);
+      await s.recipes.replace(h, a.id, content({ title: 'A', tags: [] }), at('2026-05-09T00:00:00.000Z'));
+      expect(await s.recipes.delete(h, c.id, at('2026-05-09T00:00:00.000Z'))).to.equal(true);
+      expect(await counts()).to.deep.equal([{ tag: 'hverdag', count: 1 }]);
+      expect((await s.recipes.byId(h, a.id))!.tags).to.deep.equal([]);
+      expect(await counts(other)).to.deep.equal([
+        { tag: 'deres', count: 1 },
+        { tag: 'fisk', count: 1 },
+      ]);
+      await s.households.delete(other);
+      expect(await counts(other)).to.deep.equal([]);
+    });
+
     it('deletes a recipe; lines that used it as their base become a reference to its title', async () => {
       const h = await household();
       const dough = await add(h, { title: 'Pizzadeig' });
@@ -253,6 +338,7 @@ export function recipeStoreContract(backend: Backend): void {
       const pizza = await add(h, {
         title: 'Pizza',
         totalMinutes: 40,
+        tags: ['helg', 'barn liker'],
         ingredients: [line({ displayName: 'Pizzadeig', foodKey: 'pizzadeig', quantity: 1, baseRecipeId: dough.id }), line({ displayName: 'Ost', foodKey: 'ost', quantity: 200, unit: 'g', optional: true })],
       });
       const soup = await add(h, { title: 'Ærtesuppe', activeMinutes: 20 });
@@ -261,6 +347,7 @@ export function recipeStoreContract(backend: Backend): void {
       // Title keys in code point order: pizza < pizzadeig < ærtesuppe.
       expect(all.map((r) => r.title)).to.deep.equal(['Pizza', 'pizzadeig', 'Ærtesuppe']);
       expect(all.find((r) => r.id === pizza.id)).to.deep.equal(await s.recipes.byId(h, pizza.id));
+      expect(all.find((r) => r.id === pizza.id)!.tags).to.deep.equal(['helg', 'barn liker']);
       expect(all.find((r) => r.id === soup.id)).to.deep.equal(soup);
       expect(await s.recipes.all(randomUUID())).to.deep.equal([]);
     });

@@ -64,7 +64,7 @@ describe('derived portions (domain)', () => {
 
 describe('the candidate gate and serving notes (domain)', () => {
   const ing = (displayName: string, over: Partial<Ingredient> = {}): Ingredient => ({ displayName, foodKey: normalizeFoodKey(displayName), quantity: 1, unit: 'stk', optional: false, baseRecipeId: null, reference: null, ...over });
-  const recipe = (id: string, title: string, ingredients: Ingredient[]): Recipe => ({ id, householdId: 'h', title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients, sourceUrl: null, imageUrl: null, image: null, createdAt: new Date(0), updatedAt: new Date(0) });
+  const recipe = (id: string, title: string, ingredients: Ingredient[]): Recipe => ({ id, householdId: 'h', title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients, sourceUrl: null, imageUrl: null, tags: [], image: null, createdAt: new Date(0), updatedAt: new Date(0) });
   const pesto = recipe('pesto', 'Grønn saus', [ing('Basilikum'), ing('Pinjekjerner'), ing('Parmesan')]);
   const pasta = recipe('pasta', 'Pasta med grønn saus', [ing('Spaghetti'), ing('Grønn saus', { baseRecipeId: 'pesto' })]);
   const salad = recipe('salad', 'Salat', [ing('Salat'), ing('Valnøtter', { optional: true }), ing('Se dressing', { reference: 'Sennepsdressing' })]);

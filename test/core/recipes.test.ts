@@ -13,6 +13,7 @@ import {
   deleteRecipe,
   getRecipe,
   listRecipes,
+  listRecipeTags,
   recipeImage,
   replaceRecipe,
   type IngredientInput,
@@ -142,6 +143,7 @@ describe('recipes (domain)', () => {
       id: r.id,
       householdId: h,
       ...onionSoupRead(),
+      tags: [],
       createdAt: r.createdAt,
       updatedAt: clock.now(),
     });
@@ -197,7 +199,7 @@ describe('recipes (domain)', () => {
     expect(pizzas.total).to.equal(2);
     const next = pizzas.nextCursor!;
     expect(value(await listRecipes(deps, kari, h, { q: 'pizza', cursor: next, limit: 1 }))).to.include({ nextCursor: null, total: 2 });
-    const invalid = { ok: false, error: { type: 'page-cursor-invalid', boundTo: 'this household and q' } };
+    const invalid = { ok: false, error: { type: 'page-cursor-invalid', boundTo: 'this household, q and tag' } };
     expect(await listRecipes(deps, kari, h, { q: 'pasta', cursor: next, limit: 1 })).to.deep.equal(invalid);
     expect(await listRecipes(deps, kari, h, { q: null, cursor: next, limit: 1 })).to.deep.equal(invalid);
     expect(await listRecipes(deps, per, other, { q: 'pizza', cursor: next, limit: 1 })).to.deep.equal(invalid);
@@ -208,6 +210,80 @@ describe('recipes (domain)', () => {
     const edited = Buffer.from(JSON.stringify(['a', randomUUID()])).toString('base64url');
     expect(payload).to.not.equal(edited);
     expect(await listRecipes(deps, kari, h, { q: 'pizza', cursor: `${edited}.${tag}`, limit: 1 })).to.deep.equal(invalid);
+  });
+
+  it('keeps tags in one form (trimmed, one space, lower case), each once; left out: none on a new recipe, the same on a replaced one', async () => {
+    const { deps, kariAndPer } = world();
+    const { kari, h } = await kariAndPer();
+    const made = value(await createRecipe(deps, kari, h, recipe({ tags: ['  Fisk ', 'barn \t LIKER', 'FISK', 'ﬁsk', 'Ørret', '   '] })));
+    // 'ﬁsk' is NFKC 'fisk'; the blank one is not a tag (the HTTP schema refuses it before it gets here).
+    expect(made.tags).to.deep.equal(['fisk', 'barn liker', 'ørret']);
+    expect(value(await createRecipe(deps, kari, h, recipe({ title: 'Uten' }))).tags).to.deep.equal([]);
+    const kept = value(await replaceRecipe(deps, kari, h, made.id, recipe({ title: 'Fiskegrateng' })));
+    expect(kept.tags).to.deep.equal(['fisk', 'barn liker', 'ørret']);
+    const changed = value(await replaceRecipe(deps, kari, h, made.id, recipe({ tags: ['Hverdag', 'fisk'] })));
+    expect(changed.tags).to.deep.equal(['hverdag', 'fisk']);
+    expect(value(await replaceRecipe(deps, kari, h, made.id, recipe({ tags: [] }))).tags).to.deep.equal([]);
+    expect(value(await getRecipe(deps, kari, h, made.id)).tags).to.deep.equal([]);
+  });
+
+  it('finds recipes by title, ingredient or tag in any case (æøå too) and by exact tag, with cursors bound to both filters', async () => {
+    const { deps, kariAndPer } = world();
+    const { kari, per, h, other } = await kariAndPer();
+    await createRecipe(deps, kari, h, recipe({ title: 'Ørret i ovn', ingredients: [line({ displayName: 'Sitron' })], tags: ['fisk', 'helg'] }));
+    await createRecipe(deps, kari, h, recipe({ title: 'Salat', ingredients: [line({ displayName: 'Røkt ørret' })], tags: ['hverdag'] }));
+    await createRecipe(deps, kari, h, recipe({ title: 'Taco', ingredients: [line({ displayName: 'Kjøttdeig' })], tags: ['Barn liker', 'hverdag'] }));
+    await createRecipe(deps, kari, h, recipe({ title: 'Pizza', ingredients: [line({ displayName: 'Ost' })], tags: ['helg', 'barn liker'] }));
+    await createRecipe(deps, per, other, recipe({ title: 'Ørret', tags: ['fisk'] }));
+    const titles = async (q: string | null, tag: string | null = null) => value(await listRecipes(deps, kari, h, { q, tag, cursor: null, limit: 50 })).items.map((r) => r.title);
+    expect(await titles('ørret')).to.deep.equal(['Salat', 'Ørret i ovn']);
+    expect(await titles('ØRRET')).to.deep.equal(['Salat', 'Ørret i ovn']);
+    expect(await titles(' KJØTT ')).to.deep.equal(['Taco']);
+    expect(await titles('barn  liker')).to.deep.equal(['Pizza', 'Taco']);
+    expect(await titles('sitron')).to.deep.equal(['Ørret i ovn']);
+    expect(await titles(null, ' HELG ')).to.deep.equal(['Pizza', 'Ørret i ovn']);
+    expect(await titles('ost', 'helg')).to.deep.equal(['Pizza']);
+    expect(await titles('', '')).to.have.length(4);
+    expect(await titles(null, 'hel')).to.deep.equal([]);
+
+    const first = value(await listRecipes(deps, kari, h, { q: 'e', tag: 'hverdag', cursor: null, limit: 1 }));
+    expect(first).to.include({ total: 2 });
+    expect(first.items.map((r) => r.title)).to.deep.equal(['Salat']);
+    const rest = value(await listRecipes(deps, kari, h, { q: 'E', tag: 'HVERDAG', cursor: first.nextCursor, limit: 1 }));
+    expect(rest).to.include({ total: 2, nextCursor: null });
+    expect(rest.items.map((r) => r.title)).to.deep.equal(['Taco']);
+    const invalid = { ok: false, error: { type: 'page-cursor-invalid', boundTo: 'this household, q and tag' } };
+    expect(await listRecipes(deps, kari, h, { q: 'e', tag: 'helg', cursor: first.nextCursor, limit: 1 })).to.deep.equal(invalid);
+    expect(await listRecipes(deps, kari, h, { q: 'e', tag: null, cursor: first.nextCursor, limit: 1 })).to.deep.equal(invalid);
+  });
+
+  it("lists the household's tags with their counts, the most carried first, to members only", async () => {
+    const { deps, join, kariAndPer } = world();
+    const { kari, per, h, other } = await kariAndPer();
+    const junior = person('junior');
+    await join(h, junior, 'Junior');
+    expect(value(await listRecipeTags(deps, kari, h, 50))).to.deep.equal({ items: [], total: 0 });
+    await createRecipe(deps, kari, h, recipe({ title: 'A', tags: ['hverdag', 'fisk'] }));
+    await createRecipe(deps, kari, h, recipe({ title: 'B', tags: ['Hverdag', 'barn liker'] }));
+    const c = value(await createRecipe(deps, kari, h, recipe({ title: 'C', tags: ['barn liker', 'hverdag', 'ørret'] })));
+    await createRecipe(deps, per, other, recipe({ title: 'D', tags: ['deres'] }));
+    expect(value(await listRecipeTags(deps, junior, h, 50))).to.deep.equal({
+      items: [
+        { tag: 'hverdag', count: 3 },
+        { tag: 'barn liker', count: 2 },
+        { tag: 'fisk', count: 1 },
+        { tag: 'ørret', count: 1 },
+      ],
+      total: 4,
+    });
+    expect(value(await listRecipeTags(deps, kari, h, 2))).to.deep.equal({ items: [{ tag: 'hverdag', count: 3 }, { tag: 'barn liker', count: 2 }], total: 4 });
+    await deleteRecipe(deps, kari, h, c.id);
+    expect(value(await listRecipeTags(deps, kari, h, 50)).items).to.deep.equal([
+      { tag: 'hverdag', count: 2 },
+      { tag: 'barn liker', count: 1 },
+      { tag: 'fisk', count: 1 },
+    ]);
+    expect(await listRecipeTags(deps, person('stranger'), h, 50)).to.deep.equal({ ok: false, error: { type: 'household-not-found' } });
   });
 
   it('keeps where a recipe came from and its picture: fetched on a new address, kept when left out, gone with null or a failed fetch', async () => {

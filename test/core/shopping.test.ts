@@ -16,7 +16,7 @@ const ing = (displayName: string, foodKey: string, quantity: number | null, unit
   displayName, foodKey, quantity, unit, optional: false, baseRecipeId: null, reference: null, ...over,
 });
 const dish = (id: string, servings: number, ingredients: Ingredient[]): Recipe => ({
-  id, householdId: 'h', title: id, servings, activeMinutes: null, totalMinutes: null, steps: [], ingredients, sourceUrl: null, imageUrl: null, image: null, createdAt: new Date(0), updatedAt: new Date(0),
+  id, householdId: 'h', title: id, servings, activeMinutes: null, totalMinutes: null, steps: [], ingredients, sourceUrl: null, imageUrl: null, tags: [], image: null, createdAt: new Date(0), updatedAt: new Date(0),
 });
 const day = (id: string, recipeId: string | null, portions: number, cookedAtHome = true) => ({
   id, date: '2026-05-04', recipeId, recipeTitle: null, portions, portionsOverride: null as number | null, note: null, cookedAtHome, avoids: [], eventIds: [],

@@ -56,6 +56,7 @@ httpSuite('household export and import', { env: startImages }, function (server)
         activeMinutes: 20,
         totalMinutes: 90,
         steps: ['Kjevle ut', 'Stek'],
+        tags: ['Helg', 'barn liker'],
         ingredients: [{ ...line('Pizzadeig', 1, null), baseRecipeId: dough.id }, line('tomatsaus'), { ...line('basilikum', null, null), optional: true }, { ...line('ost', null, null), reference: null }],
       })
     ).json;
@@ -115,6 +116,12 @@ httpSuite('household export and import', { env: startImages }, function (server)
     expect(doc.pantry.merges.map((m: { fromKey: string; toKey: string }) => [m.fromKey, m.toKey])).to.deep.equal([['cherrytomat', 'tomat']]);
     expect(doc.pantry.unitWeights.map((w: { grams: number }) => w.grams)).to.deep.equal([110]);
     expect(Buffer.from(doc.recipes.find((r: { title: string }) => r.title === 'Suppe').image.data, 'base64').equals(PNG)).to.equal(true);
+    const tagsOf = (recipes: { title: string; tags: string[] }[]) => recipes.map((r) => [r.title, r.tags]);
+    expect(tagsOf(doc.recipes)).to.have.deep.members([
+      ['Pizzadeig', []],
+      ['Pizza', ['helg', 'barn liker']],
+      ['Suppe', []],
+    ]);
     // No account, address or password of anyone.
     expect(res.text).not.to.match(/@example\.com|passwordHash|\$argon2|accountId|securityStamp/);
 
@@ -146,10 +153,41 @@ httpSuite('household export and import', { env: startImages }, function (server)
     });
     expect(shape(newList)).to.deep.equal(shape(oldList));
     const soup = (await per.get(`${nb}/recipes?q=suppe`)).json.items[0];
+    expect((await per.get(`${nb}/recipes?tag=helg`)).json.items.map((r: { title: string }) => r.title)).to.deep.equal(['Pizza']);
+    expect((await per.get(`${nb}/recipe-tags`)).json.items).to.deep.equal([
+      { tag: 'barn liker', count: 1 },
+      { tag: 'helg', count: 1 },
+    ]);
     const picture = await fetch(`${server.url}${soup.image.href}`, { headers: { Cookie: `app_session=${per.cookie}` } });
     expect(Buffer.from(await picture.arrayBuffer()).equals(PNG)).to.equal(true);
     // The old household is as it was.
     expect((await h.owner.get(h.base)).json.members.length).to.equal(3);
+  });
+
+  it('imports a document written before recipes had tags (its recipes come with none), and tags in tag form, each once', async () => {
+    const h = await server.household('Moe');
+    expect((await h.owner.post(`${h.base}/recipes`, { title: 'Grøt', servings: 2, activeMinutes: null, totalMinutes: 20, steps: [], ingredients: [line('ris', 200)], tags: ['frokost'] })).status).to.equal(201);
+    const doc = (await h.owner.get(`${h.base}/export`)).json;
+    const { client } = await server.signedIn();
+    const send = (body: unknown) => client.request('POST', '/api/v1/households/import', { rawBody: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    const tagsAfter = async (body: unknown) => {
+      const res = await send(body);
+      expect(res.status, res.text).to.equal(201);
+      return (await client.get(`/api/v1/households/${res.json.id}/recipes`)).json.items.map((r: { tags: string[] }) => r.tags);
+    };
+    const { tags: _tags, ...untagged } = doc.recipes[0];
+    expect(await tagsAfter({ ...doc, recipes: [untagged] })).to.deep.equal([[]]);
+    expect(await tagsAfter({ ...doc, recipes: [{ ...doc.recipes[0], tags: [' Frokost ', 'FROKOST', 'Barn  liker'] }] })).to.deep.equal([['frokost', 'barn liker']]);
+    const before = (await client.get('/api/v1/me')).json.memberships.length;
+    for (const [tags, code] of [
+      [Array.from({ length: 13 }, (_, i) => `t${i}`), 'value_too_long'],
+      [['x'.repeat(33)], 'value_too_long'],
+      [[' '], 'validation_failed'],
+    ] as const) {
+      const res = await send({ ...doc, recipes: [{ ...doc.recipes[0], tags }] });
+      expect([res.status, res.json.code], res.text).to.deep.equal([400, code]);
+    }
+    expect((await client.get('/api/v1/me')).json.memberships.length).to.equal(before);
   });
 
   it('only an Owner exports; a member who is not, or a stranger, is refused', async () => {

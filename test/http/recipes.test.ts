@@ -64,6 +64,8 @@ httpSuite('recipes over HTTP', {}, (server) => {
       // Sent by no client older than recipe import: none, and no picture.
       sourceUrl: null,
       imageUrl: null,
+      // Sent by no client older than tags: none.
+      tags: [],
       image: null,
       createdAt: r.createdAt,
       updatedAt: r.createdAt,
@@ -191,6 +193,7 @@ httpSuite('recipes over HTTP', {}, (server) => {
     expect(res.json).to.deep.equal({
       id: r.id,
       ...onionSoupRead(),
+      tags: [],
       createdAt: r.createdAt,
       updatedAt: res.json.updatedAt,
     });
@@ -305,6 +308,125 @@ httpSuite('recipes over HTTP', {}, (server) => {
     expect((await owner.get(`${base}?limit=1`)).json.items).to.have.length(1);
   });
 
+  it('keeps tags in one form, each once; left out on PUT keeps them, [] clears them', async () => {
+    const { owner, junior, base } = await family();
+    const r = await create(owner, base, recipeBody({ tags: ['  Hverdag ', 'barn   LIKER', 'hverdag', 'Fisk', 'x'.repeat(32)] }));
+    expect(r.tags).to.deep.equal(['hverdag', 'barn liker', 'fisk', 'x'.repeat(32)]);
+    expect((await junior.get(`${base}/${r.id}`)).json.tags).to.deep.equal(r.tags);
+    // A client older than tags sends none: the recipe keeps its own.
+    const kept = await owner.put(`${base}/${r.id}`, recipeBody({ title: 'Fiskesuppe' }));
+    expect(kept.status, kept.text).to.equal(200);
+    expect(kept.json.tags).to.deep.equal(r.tags);
+    const twelve = Array.from({ length: 12 }, (_, i) => `Tagg ${i}`);
+    const full = await owner.put(`${base}/${r.id}`, recipeBody({ Tags: twelve }));
+    expect(full.status, full.text).to.equal(200);
+    expect(full.json.tags).to.deep.equal(twelve.map((t) => t.toLowerCase()));
+    const cleared = await owner.put(`${base}/${r.id}`, recipeBody({ tags: [] }));
+    expect(cleared.json.tags).to.deep.equal([]);
+    expect((await owner.get(`${base}/${r.id}`)).json.tags).to.deep.equal([]);
+  });
+
+  it('refuses too many tags or one too long (400 value_too_long) and a blank or non-text one (400 validation_failed), changing nothing', async () => {
+    const { owner, base } = await family();
+    const r = await create(owner, base, recipeBody({ tags: ['hverdag'] }));
+    const refused: [unknown, string][] = [
+      [Array.from({ length: 13 }, (_, i) => `t${i}`), 'value_too_long'],
+      [['x'.repeat(33)], 'value_too_long'],
+      [['fisk', ` ${'y'.repeat(32)} `], 'value_too_long'],
+      [[''], 'validation_failed'],
+      [['   '], 'validation_failed'],
+      [[42], 'validation_failed'],
+      [[null], 'validation_failed'],
+      ['hverdag', 'validation_failed'],
+      [null, 'validation_failed'],
+    ];
+    for (const [tags, code] of refused) {
+      for (const res of [await owner.post(base, recipeBody({ title: 'Ny', tags })), await owner.put(`${base}/${r.id}`, recipeBody({ title: 'Endret', tags }))]) {
+        expect(res.status, JSON.stringify(tags)).to.equal(400);
+        expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+        expect(res.json.code, JSON.stringify(tags)).to.equal(code);
+      }
+    }
+    const list = (await owner.get(base)).json;
+    expect(list.total).to.equal(1);
+    expect(list.items[0]).to.deep.equal(r);
+    expect((await owner.get(base.replace(/recipes$/, 'recipe-tags'))).json).to.deep.equal({ items: [{ tag: 'hverdag', count: 1 }], total: 1 });
+  });
+
+  it('finds by title, ingredient or tag in any case (Ørret by ørret and ØRRET), filters by tag, and pages both', async () => {
+    const { owner, junior, base } = await family();
+    const other = await family();
+    await create(other.owner, other.base, recipeBody({ title: 'Ørret', tags: ['fisk'] }));
+    const trout = await create(owner, base, recipeBody({ title: 'Ørret i ovn', ingredients: [ingredient({ displayName: 'Sitron' })], tags: ['Fisk', 'helg'] }));
+    const salad = await create(owner, base, recipeBody({ title: 'Salat', ingredients: [ingredient({ displayName: 'Røkt ørret' })], tags: ['hverdag'] }));
+    const taco = await create(owner, base, recipeBody({ title: 'Taco', ingredients: [ingredient({ displayName: 'Kjøttdeig' })], tags: ['barn liker', 'hverdag'] }));
+    await create(owner, base, recipeBody({ title: 'Pizza', ingredients: [ingredient({ displayName: 'Ost' })], tags: ['helg'] }));
+    const titles = async (query: string) => {
+      const res = await junior.get(`${base}?${query}`);
+      expect(res.status, res.text).to.equal(200);
+      return res.json.items.map((x: { title: string }) => x.title);
+    };
+    expect(await titles(`q=${encodeURIComponent('Ørret')}`)).to.deep.equal(['Salat', 'Ørret i ovn']);
+    expect(await titles(`q=${encodeURIComponent('ørret')}`)).to.deep.equal(['Salat', 'Ørret i ovn']);
+    expect(await titles(`q=${encodeURIComponent('ØRRET')}`)).to.deep.equal(['Salat', 'Ørret i ovn']);
+    expect(await titles(`q=${encodeURIComponent('kjøtt')}`)).to.deep.equal(['Taco']);
+    expect(await titles(`q=${encodeURIComponent('BARN LIKER')}`)).to.deep.equal(['Taco']);
+    expect(await titles('tag=FISK')).to.deep.equal(['Ørret i ovn']);
+    expect(await titles('tag=helg&q=ost')).to.deep.equal(['Pizza']);
+    expect(await titles(`tag=${encodeURIComponent('barn liker')}`)).to.deep.equal(['Taco']);
+    expect(await titles('tag=')).to.have.length(4);
+
+    const first = (await owner.get(`${base}?tag=hverdag&q=r&limit=1`)).json;
+    expect(first.items.map((x: { id: string }) => x.id)).to.deep.equal([salad.id]);
+    expect(first.total).to.equal(2);
+    const second = (await owner.get(`${base}?tag=hverdag&q=r&limit=1&cursor=${encodeURIComponent(first.nextCursor)}`)).json;
+    expect(second).to.include({ total: 2, nextCursor: null });
+    expect(second.items.map((x: { id: string }) => x.id)).to.deep.equal([taco.id]);
+    for (const url of [`${base}?tag=helg&q=r&cursor=${encodeURIComponent(first.nextCursor)}`, `${base}?q=r&cursor=${encodeURIComponent(first.nextCursor)}`]) {
+      const res = await owner.get(url);
+      expect(res.status).to.equal(400);
+      expect(res.json.code).to.equal('validation_failed');
+    }
+    const long = await owner.get(`${base}?tag=${'x'.repeat(33)}`);
+    expect(long.status).to.equal(400);
+    expect(long.json.code).to.equal('value_too_long');
+    expect(trout.tags).to.deep.equal(['fisk', 'helg']);
+  });
+
+  it("lists the household's tags with counts for filter chips (GET recipe-tags), to members only", async () => {
+    const { owner, junior, stranger, h, base } = await family();
+    const tagsUrl = `/api/v1/households/${h}/recipe-tags`;
+    expect((await owner.get(tagsUrl)).json).to.deep.equal({ items: [], total: 0 });
+    await create(owner, base, recipeBody({ title: 'A', tags: ['hverdag', 'fisk'] }));
+    await create(owner, base, recipeBody({ title: 'B', tags: ['Hverdag', 'barn liker'] }));
+    const c = await create(owner, base, recipeBody({ title: 'C', tags: ['barn liker', 'hverdag'] }));
+    const res = await junior.get(tagsUrl);
+    expect(res.status).to.equal(200);
+    expect(res.json).to.deep.equal({
+      items: [
+        { tag: 'hverdag', count: 3 },
+        { tag: 'barn liker', count: 2 },
+        { tag: 'fisk', count: 1 },
+      ],
+      total: 3,
+    });
+    expect((await owner.get(`${tagsUrl}?limit=1`)).json).to.deep.equal({ items: [{ tag: 'hverdag', count: 3 }], total: 3 });
+    await owner.delete(`${base}/${c.id}`);
+    expect((await owner.get(tagsUrl)).json.items).to.deep.equal([
+      { tag: 'hverdag', count: 2 },
+      { tag: 'barn liker', count: 1 },
+      { tag: 'fisk', count: 1 },
+    ]);
+    for (const limit of ['0', '201', 'x']) {
+      const bad = await owner.get(`${tagsUrl}?limit=${limit}`);
+      expect(bad.status, limit).to.equal(400);
+      expect(bad.json.code).to.equal('validation_failed');
+    }
+    const theirs = await stranger.get(tagsUrl);
+    expect(theirs.status).to.equal(404);
+    expect(theirs.json.code).to.equal('household_not_found');
+  });
+
   it('pages 50 recipes by default', async () => {
     const { owner, base } = await family();
     for (let i = 0; i < 51; i++) await create(owner, base, recipeBody({ title: `Rett ${String(i).padStart(2, '0')}`, steps: [], ingredients: [] }));
@@ -326,5 +448,11 @@ httpSuite('recipes over HTTP', {}, (server) => {
     expect(collection.post.description).to.contain('NFKC').and.contain('base_recipe_unknown').and.contain('recipe_cycle');
     expect(JSON.stringify(collection.post.responses['201'])).to.contain('NFKC');
     expect(item.delete.description).to.contain('reference');
+    expect(collection.get.description).to.contain('displayName').and.contain('tag');
+    expect(collection.post.description).to.contain('value_too_long').and.contain('at most 12 tags');
+    expect(collection.get.parameters.map((p: { name: string }) => p.name)).to.include.members(['q', 'tag', 'cursor', 'limit']);
+    const tags = doc.paths['/api/v1/households/{householdId}/recipe-tags'];
+    expect(Object.keys(tags)).to.deep.equal(['get']);
+    expect(tags.get.operationId).to.equal('listRecipeTags');
   });
 });

@@ -16,7 +16,7 @@ import type { ServiceDeps } from '../deps.js';
 import { HttpProblem } from '../problem.js';
 import { mount, resource } from '../route.js';
 import { IsoDate, IsoDateTime, Uuid } from '../schemas.js';
-import { Address, IngredientRequest, minutes, trimmed } from './recipes.js';
+import { Address, IngredientRequest, minutes, TagsRequest, trimmed } from './recipes.js';
 import { HouseholdResponse, toHouseholdResponse } from './households.js';
 
 /** How many of each part one document may hold: far past any family's, short of what would tie up the server. */
@@ -80,6 +80,8 @@ function documentSchema(imageMaxBytes: number) {
       ingredients: many(IngredientRequest, L.ingredientsMax, 'ingredients'),
       sourceUrl: Address,
       imageUrl: Address,
+      // A document written before recipes had tags has none: its recipes come in without tags.
+      tags: v.optional(TagsRequest),
       image: v.nullable(Image),
       createdAt: At,
       updatedAt: At,
@@ -298,7 +300,8 @@ function recogniseDocument(body: unknown): void {
 const FORMAT_DOC =
   `The document is JSON of format "${HOUSEHOLD_FORMAT}", version ${HOUSEHOLD_FORMAT_VERSION}, described by the JSON Schema at ${HOUSEHOLD_SCHEMA_PATH}. ` +
   'It holds the household\'s settings, its members as named people (name and role: no e-mail address, account, password or ' +
-  'session of anyone), every recipe with its kept picture (bytes in base64), every plan with its seven days, every meal ' +
+  'session of anyone), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as ' +
+  'written before recipes had them, imports with none), every plan with its seven days, every meal ' +
   'event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping ' +
   'list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, ' +
   'calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing ' +

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { createRecipe, deleteRecipe, getRecipe, listRecipes, recipeImage, replaceRecipe } from '../../../core/recipes/recipes.js';
+import { createRecipe, deleteRecipe, getRecipe, listRecipes, listRecipeTags, recipeImage, replaceRecipe } from '../../../core/recipes/recipes.js';
+import { recipeTag } from '../../../core/recipes/tags.js';
 import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../core/recipes/types.js';
 import { ifNoneMatchHolds } from '../conditional.js';
 import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
@@ -36,6 +37,21 @@ export const IngredientRequest = v.pipe(
   v.check((i) => i.baseRecipeId === null || i.reference === null, 'a line has a baseRecipeId or a reference, not both'),
 );
 
+const TAG_RULE =
+  `A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is ` +
+  `"barn liker"); it is 1..${L.tagMax} characters in that form. A recipe has at most ${L.tagsMax} tags; the same ` +
+  'tag given twice (any case) is kept once, in its first place.';
+/** One tag as written; the answer is its tag form (recipeTag), which is what the length counts. */
+export const TagRequest = v.pipe(
+  v.string(),
+  v.maxLength(L.tagMax, `a tag: at most ${L.tagMax} characters`),
+  v.transform(recipeTag),
+  v.minLength(1, 'a tag must not be blank'),
+  v.maxLength(L.tagMax, `a tag: at most ${L.tagMax} characters`),
+);
+/** A recipe's tags as written: at most tagsMax of them. */
+export const TagsRequest = v.pipe(v.array(TagRequest), v.maxLength(L.tagsMax, `at most ${L.tagsMax} tags`), v.description(TAG_RULE));
+
 const ADDRESS_MAX = 2048;
 /** An http(s) address as a recipe keeps it: where it came from, where its picture is. */
 export const Address = v.nullable(
@@ -57,6 +73,7 @@ const RecipeRequest = v.pipe(
     ingredients: v.pipe(v.array(IngredientRequest), v.maxLength(L.ingredientsMax, `at most ${L.ingredientsMax} ingredients`)),
     sourceUrl: v.optional(Address),
     imageUrl: v.optional(Address),
+    tags: v.optional(TagsRequest),
   }),
   v.check(
     (r) => r.activeMinutes === null || r.totalMinutes === null || r.activeMinutes <= r.totalMinutes,
@@ -83,6 +100,7 @@ const RecipeResponse = v.object({
   ingredients: v.array(IngredientResponse),
   sourceUrl: v.nullable(v.string()),
   imageUrl: v.nullable(v.string()),
+  tags: v.pipe(v.array(v.string()), v.description('Its tags in tag form, each once, in the order written; [] when it has none.')),
   /** The picture kept from imageUrl; null when none is (yet, or ever: see the create route). */
   image: v.nullable(v.object({ href: v.string(), mediaType: v.picklist(RECIPE_IMAGE_TYPES), etag: v.string() })),
   createdAt: IsoDateTime,
@@ -93,6 +111,7 @@ const RecipePage = Page(RecipeResponse);
 const RecipePath = v.object({ householdId: Uuid, recipeId: Uuid });
 const ListQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.maxLength(L.titleMax, `at most ${L.titleMax} characters`))),
+  tag: v.optional(v.pipe(v.string(), v.maxLength(L.tagMax, `at most ${L.tagMax} characters`))),
   // Any cursor this list did not hand out is validation_failed, an over-long one included (no value_too_long).
   cursor: Cursor(8192),
   limit: v.optional(Limit(100), '50'),
@@ -108,6 +127,7 @@ export function toRecipeResponse(r: Recipe): v.InferOutput<typeof RecipeResponse
     steps: [...r.steps],
     sourceUrl: r.sourceUrl,
     imageUrl: r.imageUrl,
+    tags: [...r.tags],
     image: r.image ? { href: `/api/v1/households/${r.householdId}/recipes/${r.id}/image`, mediaType: r.image.mediaType, etag: r.image.etag } : null,
     ingredients: r.ingredients.map((i) => ({
       displayName: i.displayName,
@@ -135,17 +155,27 @@ const WRITE_RULES =
   'import keep working). When imageUrl is new, the picture is fetched before the answer through the outbound guard ' +
   '(every redirect hop vetted, 5 s, 5 MB counted after decompression) and kept only when its bytes sniff as JPEG, PNG ' +
   'or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the ' +
-  'recipe is saved all the same, with image null. image.href serves the kept bytes. ';
+  'recipe is saved all the same, with image null. image.href serves the kept bytes. tags may be left out: a new ' +
+  'recipe then has none, a replaced one keeps its own (clients older than tags keep working); [] clears them. ' +
+  `${TAG_RULE} More than ${L.tagsMax} tags, or a tag over ${L.tagMax} characters, is 400 value_too_long; a blank ` +
+  'tag, 400 validation_failed. ';
 
 const { route, handledRoute, householdRoute } = resource<ServiceDeps>('Recipes');
 
 const base = '/api/v1/households/{householdId}/recipes';
 
 const LIST_RECIPES_DOC =
-  'Any member. Ordered by title without regard to case (NFKC, lower case, code point order), then id. q keeps ' +
-  'the titles containing it, any case. limit 1..100, default 50 (else 400). cursor is the nextCursor of the ' +
-  'previous page, opaque and bound to this household and q; any other value gives 400 validation_failed. ' +
-  'nextCursor is null on the last page; total counts every recipe matching q.';
+  'Any member. Ordered by title without regard to case (NFKC, lower case, code point order), then id. q (at most ' +
+  '200 characters) keeps the recipes whose title, an ingredient\'s displayName or a tag contains it, without regard ' +
+  'to case (Norwegian letters included: "ørret" and "ØRRET" find "Ørret"; white space runs count as one space). tag ' +
+  `(at most ${L.tagMax} characters) keeps the recipes carrying that tag, compared in tag form (any case). Both may ` +
+  'be given; a blank one keeps every recipe. limit 1..100, default 50 (else 400). cursor is the nextCursor of the ' +
+  'previous page, opaque and bound to this household, q and tag; any other value gives 400 validation_failed. ' +
+  'nextCursor is null on the last page; total counts every recipe matching q and tag.';
+const LIST_TAGS_DOC =
+  "Any member. The tags the household's recipes carry, each with how many recipes carry it (for filter chips): " +
+  'the most carried first, then by tag. limit 1..200, default 50 (else 400 validation_failed); total counts every ' +
+  'tag of the household. A tag is given to GET recipes?tag= as it is here.';
 const GET_RECIPE_IMAGE_DOC =
   'Any member. The bytes fetched from the recipe\'s imageUrl, as image/jpeg, image/png or image/webp (sniffed from the ' +
   'bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, ' +
@@ -179,8 +209,25 @@ const listRecipesRoute = householdRoute({
   query: ListQuery,
   responses: { 200: { description: 'A page', schema: RecipePage } },
   errors: ['page-cursor-invalid'],
-  run: ({ deps, caller, params, query }) => listRecipes(deps, caller.account, params.householdId, { q: query.q ?? null, cursor: query.cursor ?? null, limit: query.limit }),
+  run: ({ deps, caller, params, query }) =>
+    listRecipes(deps, caller.account, params.householdId, { q: query.q ?? null, tag: query.tag ?? null, cursor: query.cursor ?? null, limit: query.limit }),
   reply: pageOf(toRecipeResponse),
+});
+
+const RecipeTagList = v.object({
+  items: v.array(v.object({ tag: v.string(), count: v.pipe(v.number(), v.description('How many of the household\'s recipes carry it.')) })),
+  total: v.number(),
+});
+
+const listRecipeTagsRoute = householdRoute({
+  method: 'GET',
+  path: '/api/v1/households/{householdId}/recipe-tags',
+  operationId: 'listRecipeTags',
+  summary: "The household's recipe tags with their counts",
+  description: LIST_TAGS_DOC,
+  query: v.object({ limit: v.optional(Limit(200), '50') }),
+  responses: { 200: { description: 'The tags', schema: RecipeTagList } },
+  run: ({ deps, caller, params, query }) => listRecipeTags(deps, caller.account, params.householdId, query.limit),
 });
 
 const getRecipeRoute = route({
@@ -256,6 +303,7 @@ export const recipeRoutes = (deps: ServiceDeps) =>
   mount(deps, [
     createRecipeRoute,
     listRecipesRoute,
+    listRecipeTagsRoute,
     getRecipeRoute,
     replaceRecipeRoute,
     getRecipeImageRoute,

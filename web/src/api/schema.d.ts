@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description 200 with no body whether or not the address already has an account, so the answer never tells. A fresh address gets an account, the session cookie and a confirmation mail (link valid 48 hours); a known address gets an already-have-an-account mail and no session. Confirmation never gates the app. Passwords: 8 to 256 characters, not in the breached-password list. Mails are in English when Accept-Language prefers English, else Norwegian (bokmål). referralCode (optional, null or at most 64 characters; case, spaces and hyphens ignored): an unused referral code of any household is spent by the new account (usedAt set in that household's list), once, also when several registrations send it at once; an unknown or spent code is ignored and registration goes on. A known address spends nothing. A fresh address on the waitlist turns its row into the new account's.
+         * @description 200 with no body whether or not the address already has an account, so the answer never tells. A fresh address gets an account, the session cookie and a confirmation mail (link valid 48 hours); a known address gets an already-have-an-account mail and no session. Confirmation never gates the app. Passwords: 8 to 256 characters, not built only from the service's name, the address, the display name and common words (Norwegian and English; digits and signs left out, also read as the letters they look like: "Passord1", "Sommer2024!", "kari.hansen"), which answers 400 password_guessable with `reason` (service-name, email, name, common-word), the same rule for a new password on /me/password and reset-password; and not in the breached-password list. Mails are in English when Accept-Language prefers English, else Norwegian (bokmål). referralCode (optional, null or at most 64 characters; case, spaces and hyphens ignored): an unused referral code of any household is spent by the new account (usedAt set in that household's list), once, also when several registrations send it at once; an unknown or spent code is ignored and registration goes on. A known address spends nothing. A fresh address on the waitlist turns its row into the new account's.
          */
         post: operations["register"];
         delete?: never;
@@ -655,7 +655,7 @@ export interface paths {
         };
         /**
          * Download the household
-         * @description Owners only (another member: 403 owner_only). The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its kept picture (bytes in base64), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. Answered as a download (Content-Disposition: attachment) and read in one consistent snapshot of the database.
+         * @description Owners only (another member: 403 owner_only). The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as written before recipes had them, imports with none), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. Answered as a download (Content-Disposition: attachment) and read in one consistent snapshot of the database.
          */
         get: operations["exportHousehold"];
         put?: never;
@@ -677,7 +677,7 @@ export interface paths {
         put?: never;
         /**
          * Make a new household from an export
-         * @description The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its kept picture (bytes in base64), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 not_a_household_document; a later version than 1 is 400 household_document_too_new. Bodies up to 512 MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above), uploaded within 600 s (HOUSEHOLD_IMPORT_TIMEOUT_MS; 408 request_timeout after). Nothing is written unless all of it is: one transaction.
+         * @description The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as written before recipes had them, imports with none), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 not_a_household_document; a later version than 1 is 400 household_document_too_new. Bodies up to 512 MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above), uploaded within 600 s (HOUSEHOLD_IMPORT_TIMEOUT_MS; 408 request_timeout after). Nothing is written unless all of it is: one transaction.
          */
         post: operations["importHousehold"];
         delete?: never;
@@ -843,15 +843,35 @@ export interface paths {
         };
         /**
          * A page of the household's recipes
-         * @description Any member. Ordered by title without regard to case (NFKC, lower case, code point order), then id. q keeps the titles containing it, any case. limit 1..100, default 50 (else 400). cursor is the nextCursor of the previous page, opaque and bound to this household and q; any other value gives 400 validation_failed. nextCursor is null on the last page; total counts every recipe matching q.
+         * @description Any member. Ordered by title without regard to case (NFKC, lower case, code point order), then id. q (at most 200 characters) keeps the recipes whose title, an ingredient's displayName or a tag contains it, without regard to case (Norwegian letters included: "ørret" and "ØRRET" find "Ørret"; white space runs count as one space). tag (at most 32 characters) keeps the recipes carrying that tag, compared in tag form (any case). Both may be given; a blank one keeps every recipe. limit 1..100, default 50 (else 400). cursor is the nextCursor of the previous page, opaque and bound to this household, q and tag; any other value gives 400 validation_failed. nextCursor is null on the last page; total counts every recipe matching q and tag.
          */
         get: operations["listRecipes"];
         put?: never;
         /**
          * Add a recipe (adults only)
-         * @description Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of 1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. sourceUrl (the page it came from) and imageUrl (its picture) are absolute http(s) addresses of at most 2048 characters, or null; left out, a new recipe has none and a replaced one keeps its own (clients older than recipe import keep working). When imageUrl is new, the picture is fetched before the answer through the outbound guard (every redirect hop vetted, 5 s, 5 MB counted after decompression) and kept only when its bytes sniff as JPEG, PNG or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the recipe is saved all the same, with image null. image.href serves the kept bytes. foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.
+         * @description Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of 1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. sourceUrl (the page it came from) and imageUrl (its picture) are absolute http(s) addresses of at most 2048 characters, or null; left out, a new recipe has none and a replaced one keeps its own (clients older than recipe import keep working). When imageUrl is new, the picture is fetched before the answer through the outbound guard (every redirect hop vetted, 5 s, 5 MB counted after decompression) and kept only when its bytes sniff as JPEG, PNG or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the recipe is saved all the same, with image null. image.href serves the kept bytes. tags may be left out: a new recipe then has none, a replaced one keeps its own (clients older than tags keep working); [] clears them. A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is "barn liker"); it is 1..32 characters in that form. A recipe has at most 12 tags; the same tag given twice (any case) is kept once, in its first place. More than 12 tags, or a tag over 32 characters, is 400 value_too_long; a blank tag, 400 validation_failed. foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.
          */
         post: operations["createRecipe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/recipe-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The household's recipe tags with their counts
+         * @description Any member. The tags the household's recipes carry, each with how many recipes carry it (for filter chips): the most carried first, then by tag. limit 1..200, default 50 (else 400 validation_failed); total counts every tag of the household. A tag is given to GET recipes?tag= as it is here.
+         */
+        get: operations["listRecipeTags"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -872,7 +892,7 @@ export interface paths {
         get: operations["getRecipe"];
         /**
          * Replace a recipe (adults only)
-         * @description Full replacement: every field and every line is written anew; createdAt stays. Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of 1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. sourceUrl (the page it came from) and imageUrl (its picture) are absolute http(s) addresses of at most 2048 characters, or null; left out, a new recipe has none and a replaced one keeps its own (clients older than recipe import keep working). When imageUrl is new, the picture is fetched before the answer through the outbound guard (every redirect hop vetted, 5 s, 5 MB counted after decompression) and kept only when its bytes sniff as JPEG, PNG or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the recipe is saved all the same, with image null. image.href serves the kept bytes. foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.
+         * @description Full replacement: every field and every line is written anew; createdAt stays. Limits: title 1..200, servings 1..100, minutes 0..10080 with activeMinutes ≤ totalMinutes, at most 100 steps of 1..2000 characters, at most 100 ingredients; displayName 1..200, quantity > 0 and ≤ 100000 or null, unit 1..32, reference 1..200 (over a length limit: 400 value_too_long). A line has a baseRecipeId or a reference, not both. baseRecipeId must be another recipe of this household (else 400 base_recipe_unknown, also for another household's recipe); a recipe that would reach itself through base recipes (A→A, A→B→A, longer) gives 400 recipe_cycle. A Junior gets 403 adults_only; a household the caller is not in, 404 household_not_found. sourceUrl (the page it came from) and imageUrl (its picture) are absolute http(s) addresses of at most 2048 characters, or null; left out, a new recipe has none and a replaced one keeps its own (clients older than recipe import keep working). When imageUrl is new, the picture is fetched before the answer through the outbound guard (every redirect hop vetted, 5 s, 5 MB counted after decompression) and kept only when its bytes sniff as JPEG, PNG or WebP (never SVG) and its header declares at most 40 megapixels (read before anything decodes it); otherwise the recipe is saved all the same, with image null. image.href serves the kept bytes. tags may be left out: a new recipe then has none, a replaced one keeps its own (clients older than tags keep working); [] clears them. A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is "barn liker"); it is 1..32 characters in that form. A recipe has at most 12 tags; the same tag given twice (any case) is kept once, in its first place. More than 12 tags, or a tag over 32 characters, is 400 value_too_long; a blank tag, 400 validation_failed. foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name.
          */
         put: operations["replaceRecipe"];
         post?: never;
@@ -2612,7 +2632,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description signup_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            /** @description signup_rejected, password_guessable, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3220,7 +3240,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description wrong_current_password, password_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            /** @description wrong_current_password, password_rejected, password_guessable, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3749,7 +3769,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_token, password_rejected, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            /** @description invalid_token, password_rejected, password_guessable, password_pwned; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5739,6 +5759,8 @@ export interface operations {
                             }[];
                             sourceUrl: string | null;
                             imageUrl: string | null;
+                            /** @description A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is "barn liker"); it is 1..32 characters in that form. A recipe has at most 12 tags; the same tag given twice (any case) is kept once, in its first place. */
+                            tags?: string[];
                             image: {
                                 sourceUrl: string;
                                 /** @enum {string} */
@@ -6057,6 +6079,8 @@ export interface operations {
                         }[];
                         sourceUrl: string | null;
                         imageUrl: string | null;
+                        /** @description A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is "barn liker"); it is 1..32 characters in that form. A recipe has at most 12 tags; the same tag given twice (any case) is kept once, in its first place. */
+                        tags?: string[];
                         image: {
                             sourceUrl: string;
                             /** @enum {string} */
@@ -7513,6 +7537,7 @@ export interface operations {
         parameters: {
             query?: {
                 q?: string;
+                tag?: string;
                 cursor?: string;
                 limit?: string;
             };
@@ -7551,6 +7576,8 @@ export interface operations {
                             }[];
                             sourceUrl: string | null;
                             imageUrl: string | null;
+                            /** @description Its tags in tag form, each once, in the order written; [] when it has none. */
+                            tags: string[];
                             image: {
                                 href: string;
                                 /** @enum {string} */
@@ -7662,6 +7689,8 @@ export interface operations {
                     }[];
                     sourceUrl?: string | null;
                     imageUrl?: string | null;
+                    /** @description A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is "barn liker"); it is 1..32 characters in that form. A recipe has at most 12 tags; the same tag given twice (any case) is kept once, in its first place. */
+                    tags?: string[];
                 };
             };
         };
@@ -7692,6 +7721,8 @@ export interface operations {
                         }[];
                         sourceUrl: string | null;
                         imageUrl: string | null;
+                        /** @description Its tags in tag form, each once, in the order written; [] when it has none. */
+                        tags: string[];
                         image: {
                             href: string;
                             /** @enum {string} */
@@ -7797,6 +7828,100 @@ export interface operations {
             };
         };
     };
+    listRecipeTags: {
+        parameters: {
+            query?: {
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            tag: string;
+                            /** @description How many of the household's recipes carry it. */
+                            count: number;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getRecipe: {
         parameters: {
             query?: never;
@@ -7835,6 +7960,8 @@ export interface operations {
                         }[];
                         sourceUrl: string | null;
                         imageUrl: string | null;
+                        /** @description Its tags in tag form, each once, in the order written; [] when it has none. */
+                        tags: string[];
                         image: {
                             href: string;
                             /** @enum {string} */
@@ -7944,6 +8071,8 @@ export interface operations {
                     }[];
                     sourceUrl?: string | null;
                     imageUrl?: string | null;
+                    /** @description A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is "barn liker"); it is 1..32 characters in that form. A recipe has at most 12 tags; the same tag given twice (any case) is kept once, in its first place. */
+                    tags?: string[];
                 };
             };
         };
@@ -7974,6 +8103,8 @@ export interface operations {
                         }[];
                         sourceUrl: string | null;
                         imageUrl: string | null;
+                        /** @description Its tags in tag form, each once, in the order written; [] when it has none. */
+                        tags: string[];
                         image: {
                             href: string;
                             /** @enum {string} */
