@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso';
 import { t } from './i18n';
 import { online, waiting } from './offline';
 import { household, me, pickHousehold, signOut } from './state';
+import { UndoBar } from './ui/undo';
 
 /** A link of the main menu; the one for the screen that is open says so to screen readers. */
 function NavLink({ href, here, children }: { href: string; here: boolean; children: ComponentChildren }) {
@@ -89,6 +90,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
       </a>
       <Header />
       {children}
+      <UndoBar />
     </>
   );
 }

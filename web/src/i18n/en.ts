@@ -87,6 +87,11 @@ export const en: Messages = {
   /** Another member changed a line after a change made offline, and theirs stands (one line each). */
   changedMeanwhile: ({ by, change, name }: LineChangeSaid) =>
     `${by ?? 'Someone'} ${change === 'Removed' ? `removed ${name}` : change === 'Purchased' ? `put ${name} in the basket` : change === 'Buy' ? `took ${name} out of the basket` : `changed the amount of ${name}`} while you were offline.`,
+  undo: 'Undo',
+  undoFailed: (said: string) => `That did not go through (“${said.replace(/\.$/, '')}”).`,
+  memberRemoved: (name: string) => `${name} was removed from the household.`,
+  eventRemoved: (what: string, day: string) => `“${what}” was removed from ${day}.`,
+  usedUpSaid: (name: string) => `${name} is used up.`,
   noRecipesYetTitle: 'You have no recipes yet',
   noRecipesYet: 'The week is suggested from your recipes. Here is how to get some to choose from:',
   useRecipeLibrary: 'Use the recipe library',

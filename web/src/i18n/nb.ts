@@ -100,6 +100,12 @@ export const nb = {
   /** Another member changed a line after a change made offline, and theirs stands (one line each). */
   changedMeanwhile: ({ by, change, name }: LineChangeSaid) =>
     `${by ?? 'Noen'} ${change === 'Removed' ? `fjernet ${name}` : change === 'Purchased' ? `la ${name} i kurven` : change === 'Buy' ? `tok ${name} ut av kurven` : `endret mengden av ${name}`} mens du var frakoblet.`,
+  /** Something taken away, with a few seconds to undo (web/src/ui/undo.tsx). */
+  undo: 'Angre',
+  undoFailed: (said: string) => `Det gikk ikke («${said.replace(/\.$/, '')}»).`,
+  memberRemoved: (name: string) => `${name} er fjernet fra husholdningen.`,
+  eventRemoved: (what: string, day: string) => `«${what}» er fjernet fra ${day}.`,
+  usedUpSaid: (name: string) => `${name} er brukt opp.`,
   noRecipesYetTitle: 'Dere har ingen oppskrifter ennå',
   noRecipesYet: 'Uka foreslås fra oppskriftene deres. Slik får dere noen å velge fra:',
   useRecipeLibrary: 'Bruk oppskriftsbiblioteket',

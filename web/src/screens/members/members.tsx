@@ -3,6 +3,7 @@ import { ApiProblem, api, dataOf } from '../../api';
 import { t } from '../../i18n';
 import { householdInfo, loadMe, me, pickHousehold } from '../../state';
 import { Field, Page, Problem, useAction } from '../../ui';
+import { hiddenByUndo } from '../../ui/undo';
 import { useMembers, type Role } from './use-members';
 
 /** Members with their roles; adults invite a named person (a link to send), change roles and remove members. */
@@ -18,7 +19,7 @@ export function Members({ householdId, role }: { householdId: string; role: Role
         <p>{m.loading}</p>
       ) : (
         <ul class="cards">
-          {household.members.map((x) => (
+          {household.members.filter((x) => !hiddenByUndo.value.has(`member:${x.id}`)).map((x) => (
             <li key={x.id} class="row">
               <span style="flex:1">
                 <strong>{x.displayName}</strong> {!adult && <span class="muted">{m.role[x.role]}</span>}
@@ -33,7 +34,7 @@ export function Members({ householdId, role }: { householdId: string; role: Role
                     ))}
                   </select>
                   {x.userId !== me.value?.user.id && (
-                    <button type="button" class="link" onClick={() => void remove(x.id)}>
+                    <button type="button" class="link" onClick={() => remove(x)}>
                       {m.removeMember(x.displayName)}
                     </button>
                   )}

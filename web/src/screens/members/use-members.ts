@@ -1,7 +1,9 @@
 import { useEffect } from 'preact/hooks';
 import { api, dataOf } from '../../api';
 import { loadHousehold, loadMe } from '../../state';
+import { t } from '../../i18n';
 import { useAction } from '../../ui';
+import { withUndo } from '../../ui/undo';
 
 export type Role = 'Owner' | 'Adult' | 'Junior';
 
@@ -28,9 +30,10 @@ export function useMembers(householdId: string) {
       await api.PATCH('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } }, body: { role } });
       await refresh();
     });
-  const remove = (memberId: string) =>
-    act.run(async () => {
-      await api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } } });
+  /** Removes a member, with a few seconds to undo (web/src/ui/undo.tsx): sent only when the time is up. */
+  const remove = (member: { id: string; displayName: string }) =>
+    withUndo(t.value.memberRemoved(member.displayName), [`member:${member.id}`], async () => {
+      await dataOf(api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId: member.id } } }));
       await refresh();
     });
   return { act, invite, setRole, remove };

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { ApiProblem, api, type PantryRow } from '../../api';
+import { ApiProblem, api, dataOf, type PantryRow } from '../../api';
 import { amount, dayAndMonth } from '../../format';
 import { t } from '../../i18n';
 import { ActionForm, Field, Page, Problem, SearchForm, useAction } from '../../ui';
+import { hiddenByUndo, withUndo } from '../../ui/undo';
 import { ClearPlace, MergeSuggestions, PLACES, UnitWeights } from './pantry-tools';
 import { GROUPS, usePantry, type Place } from './use-pantry';
 
@@ -36,7 +37,7 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
             <section key={group} aria-labelledby={`group-${group}`}>
               <h2 id={`group-${group}`}>{m.pantryGroup[group] ?? group}</h2>
               <ul class="items">
-                {items.map((r) => (
+                {items.filter((r) => !hiddenByUndo.value.has(`pantry:${r.foodKey}`)).map((r) => (
                   <li key={r.foodKey} class="pantry-row">
                     <span>
                       {r.displayName}{' '}
@@ -121,6 +122,12 @@ function RowActions({ householdId, row, onChange }: { householdId: string; row: 
       await api.POST('/api/v1/households/{householdId}/inventory/observations', { params: { path: { householdId } }, body: { foodKey: row.foodKey, ...body } });
       onChange();
     });
+  // "Used up" leaves the list at once, with a few seconds to undo (web/src/ui/undo.tsx) before it is written.
+  const usedUp = () =>
+    withUndo(m.usedUpSaid(row.displayName), [`pantry:${row.foodKey}`], async () => {
+      await dataOf(api.POST('/api/v1/households/{householdId}/inventory/observations', { params: { path: { householdId } }, body: { foodKey: row.foodKey, observationType: 'Gone' } }));
+      onChange();
+    });
   if (row.estimatedQuantity <= 0) return null;
   return (
     <div class="row-actions">
@@ -141,7 +148,7 @@ function RowActions({ householdId, row, onChange }: { householdId: string; row: 
           </button>
         </form>
       )}
-      <button type="button" class="link" disabled={act.busy} onClick={() => void observe({ observationType: 'Gone' })} aria-label={m.finishedOf(row.displayName)}>
+      <button type="button" class="link" disabled={act.busy} onClick={usedUp} aria-label={m.finishedOf(row.displayName)}>
         {m.finished}
       </button>
       <Problem error={act.error} />

@@ -6,6 +6,7 @@ import { Problem, RecipeSelect } from '../../ui';
 import { ServingNotes } from './serving-notes';
 import { addDays } from './dates';
 import { DayChange } from './day-change';
+import { hiddenByUndo } from '../../ui/undo';
 import { useDay } from './use-day';
 
 /** How far ahead a Junior may say she is away (today through today + 14, as the service allows). */
@@ -29,6 +30,8 @@ export function Day(props: { householdId: string; planId: string; day: PlanDay; 
   const { day, recipes, events, busy } = props;
   const m = t.value;
   const d = useDay(props);
+  // An event removed a moment ago, still waiting for "undo", is not shown.
+  const shownEvents = events.filter((e) => !hiddenByUndo.value.has(`event:${e.id}`));
   const { adult, act } = d;
   const id = `day-${day.date}`;
   const isToday = day.date === props.now;
@@ -59,13 +62,13 @@ export function Day(props: { householdId: string; planId: string; day: PlanDay; 
       ) : (
         <p class="muted">{m.closedDay}</p>
       )}
-      {events.length > 0 && (
+      {shownEvents.length > 0 && (
         <ul class="events" aria-label={m.eventsOf(weekday(day.date))}>
-          {events.map((e) => (
+          {shownEvents.map((e) => (
             <li key={e.id}>
               <span>{describe(e)}</span>
               {d.mayRemove(e) && (
-                <button type="button" class="link" disabled={act.busy} onClick={() => void d.removeEvent(e)} aria-label={`${m.removeEvent}: ${describe(e)}`}>
+                <button type="button" class="link" disabled={act.busy} onClick={() => d.removeEvent(e, m.eventRemoved(describe(e), weekday(day.date)))} aria-label={`${m.removeEvent}: ${describe(e)}`}>
                   {m.removeEvent}
                 </button>
               )}

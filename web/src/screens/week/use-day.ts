@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { ApiProblem, api, type MealEvent, type PlanDay } from '../../api';
+import { ApiProblem, api, dataOf, type MealEvent, type PlanDay } from '../../api';
 import { household } from '../../state';
 import { useAction } from '../../ui';
+import { withUndo } from '../../ui/undo';
 
 type Kind = 'Guests' | 'PersonAbsent' | 'EatingOut' | 'Travel';
 
@@ -55,9 +56,10 @@ export function useDay({ householdId, planId, day, onChange }: { householdId: st
       setOpen(false);
       onChange();
     });
-  const removeEvent = (e: MealEvent) =>
-    act.run(async () => {
-      await api.DELETE('/api/v1/households/{householdId}/events/{eventId}', { params: { path: { householdId, eventId: e.id } } });
+  /** Removes an event, with a few seconds to undo (web/src/ui/undo.tsx); `said` names it ("Gjester (2) fjernet fra tirsdag."). */
+  const removeEvent = (e: MealEvent, said: string) =>
+    withUndo(said, [`event:${e.id}`], async () => {
+      await dataOf(api.DELETE('/api/v1/households/{householdId}/events/{eventId}', { params: { path: { householdId, eventId: e.id } } }));
       onChange();
     });
   const mayRemove = (e: MealEvent) =>
