@@ -179,6 +179,7 @@ export const en: Messages = {
   feedUrl: "The calendar's address (ICS)",
   addCalendarFeed: 'Add the calendar',
   sameFoodTitle: 'The same item?',
+  sameFoodQuestions: (n: number) => (n === 1 ? '1 question about items that may be the same' : `${n} questions about items that may be the same`),
   sameFood: (a: string, b: string) => `Are «${a}» and «${b}» the same?`,
   sameFoodYes: 'Yes, merge them',
   sameFoodNo: 'No, two different things',

@@ -194,6 +194,7 @@ export const nb = {
   feedUrl: 'Adressen til kalenderen (ICS)',
   addCalendarFeed: 'Legg til kalenderen',
   sameFoodTitle: 'Samme vare?',
+  sameFoodQuestions: (n: number) => (n === 1 ? '1 spørsmål om varer som kan være den samme' : `${n} spørsmål om varer som kan være den samme`),
   sameFood: (a: string, b: string) => `Er «${a}» og «${b}» det samme?`,
   sameFoodYes: 'Ja, slå sammen',
   sameFoodNo: 'Nei, to forskjellige',

@@ -44,16 +44,19 @@ export function MergeSuggestions({ householdId, onChange }: { householdId: strin
       onChange();
     });
   if (suggestions.length === 0 && merges.length === 0 && !act.error) return null;
+  // The questions wait in their own place, below the pantry, folded with their count: they never greet the person.
   return (
     <section aria-labelledby="merges-h">
       <h2 id="merges-h">{m.sameFoodTitle}</h2>
       {suggestions.length > 0 && (
+        <details class="merge-questions">
+          <summary>{m.sameFoodQuestions(suggestions.length)}</summary>
         <ul class="asks">
           {suggestions.map((s) => (
             <li key={`${s.from.foodKey}|${s.to.foodKey}`} class="ask">
               <p>{m.sameFood(s.from.displayName, s.to.displayName)}</p>
               <div class="row">
-                <button type="button" disabled={act.busy} onClick={() => void answer(s, true)}>
+                <button type="button" class="secondary" disabled={act.busy} onClick={() => void answer(s, true)}>
                   {m.sameFoodYes}
                 </button>
                 <button type="button" class="secondary" disabled={act.busy} onClick={() => void answer(s, false)}>
@@ -63,6 +66,7 @@ export function MergeSuggestions({ householdId, onChange }: { householdId: strin
             </li>
           ))}
         </ul>
+        </details>
       )}
       {merges.length > 0 && (
         <details>

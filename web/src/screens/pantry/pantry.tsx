@@ -17,7 +17,6 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
   return (
     <Page title={m.pantry}>
       <HaveForm householdId={householdId} onAdded={reread} />
-      {adult && <MergeSuggestions householdId={householdId} onChange={reread} />}
       <SearchForm id="f-pantry-q" label={m.searchPantry} button={m.search} value={q} onInput={setQ} onSearch={(text) => void search(text)} />
       <div class="row filters">
         <Filter id="f-place" label={m.placeFilter} all={m.everywhere} value={where.place} options={PLACES.map((p) => [p, m.place[p]!])} onPick={(place) => filter({ place })} />
@@ -62,6 +61,7 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
           )}
         </>
       )}
+      {adult && <MergeSuggestions householdId={householdId} onChange={reread} />}
       <UnitWeights householdId={householdId} adult={adult} />
       {adult && <ClearPlace householdId={householdId} onChange={reread} />}
     </Page>
