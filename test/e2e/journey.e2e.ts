@@ -140,14 +140,16 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Lagre' }).click();
       await page.locator('ul.cards > li').filter({ hasText: title }).waitFor();
     }
-    // Edited: the nut roast gets a step and a bigger amount, kept when opened again.
+    // Edited: the nut roast gets a step and a bigger amount, kept when opened again (a recipe opens to read; "Rediger" opens the form).
     await page.getByRole('link', { name: 'Nøttestek' }).click();
+    await page.getByRole('link', { name: 'Rediger' }).click();
     const nuts = page.locator('li.line').nth(0);
     await nuts.getByLabel('Mengde').fill('250');
     await page.getByLabel(/Slik gjør du det/).fill('Stek i 40 minutter');
     await page.getByRole('button', { name: 'Lagre' }).click();
     await page.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
     await page.getByRole('link', { name: 'Nøttestek' }).click();
+    await page.getByRole('link', { name: 'Rediger' }).click();
     await page.getByLabel(/Slik gjør du det/).waitFor();
     expect(await page.getByLabel(/Slik gjør du det/).inputValue()).to.equal('Stek i 40 minutter');
     expect(await nuts.getByLabel('Mengde').inputValue()).to.equal('250');
@@ -168,6 +170,7 @@ for (const kind of databaseKinds()) {
     await page.getByRole('search').getByRole('button', { name: 'Søk' }).click();
     await page.locator('ul.cards > li').filter({ hasText: 'Taco' }).waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Suppe' }).click();
+    await page.getByRole('link', { name: 'Rediger' }).click();
     await page.getByRole('button', { name: 'Slett «Suppe»' }).click();
     await page.getByText('Slette «Suppe» for godt?').waitFor();
     await shot('recipe-delete');
@@ -549,10 +552,11 @@ for (const kind of databaseKinds()) {
         await p.getByRole('button', { name: 'Lagre' }).click();
         await p.getByRole('heading', { name: 'Oppskrifter' }).waitFor();
         await p.getByRole('link', { name: 'Enkel fiskesuppe' }).click();
-        // The page's picture was fetched and kept with the recipe; the source is named.
-        await p.locator('img.recipe-image').waitFor();
-        expect(await p.locator('img.recipe-image').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).to.equal(1);
+        // The page's picture was fetched and kept with the recipe; the source is named. "Rediger" opens the form.
+        await p.locator('img.recipe-hero').waitFor();
+        expect(await p.locator('img.recipe-hero').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).to.equal(1);
         await p.getByText('Kilde:').waitFor();
+        await p.getByRole('link', { name: 'Rediger' }).click();
         const saved = p.locator('li.line').nth(3);
         expect([await saved.getByLabel('Mengde').inputValue(), await saved.getByLabel('Enhet').inputValue(), await saved.getByLabel('Vare').inputValue()]).to.deep.equal(['1', 'bunt', 'persille']);
       } finally {

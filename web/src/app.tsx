@@ -27,6 +27,8 @@ const ShoppingList = screen(() => import('./screens/shopping/shopping-list').the
 const CurrentList = screen(() => import('./screens/shopping/current-list').then((s) => s.CurrentList));
 const Recipes = screen(() => import('./screens/recipes/recipes').then((s) => s.Recipes));
 const RecipeEdit = screen(() => import('./screens/recipe/recipe-edit').then((s) => s.RecipeEdit));
+const RecipeScreen = screen(() => import('./screens/recipe/recipe-view').then((s) => s.RecipeScreen));
+const CookView = screen(() => import('./screens/recipe/cook-view').then((s) => s.CookView));
 const Receipts = screen(() => import('./screens/receipts/receipts').then((s) => s.Receipts));
 const Pantry = screen(() => import('./screens/pantry/pantry').then((s) => s.Pantry));
 const Settings = screen(() => import('./screens/settings/settings').then((s) => s.Settings));
@@ -81,9 +83,13 @@ const ListRoute = ({ planId }: { planId: string }) => <Member>{(h) => <ShoppingL
 /** The menu's list: the week holding today, whichever plan that is. */
 const CurrentListRoute = () => <Member>{(h) => <CurrentList householdId={h.householdId} />}</Member>;
 const RecipesRoute = () => <Member>{(h) => <Recipes householdId={h.householdId} role={h.role} />}</Member>;
+/** The recipe form: a new recipe (/recipes/new), or a saved one to change (/recipes/:recipeId/edit). */
 const RecipeRoute = ({ recipeId }: { recipeId?: string }) => (
   <Member>{(h) => <RecipeEdit key={recipeId ?? 'new'} householdId={h.householdId} recipeId={recipeId ?? null} role={h.role} />}</Member>
 );
+/** A recipe opens to read, for everyone; its cooking view is one step further. */
+const RecipeReadRoute = ({ recipeId }: { recipeId: string }) => <Member>{(h) => <RecipeScreen key={recipeId} householdId={h.householdId} recipeId={recipeId} role={h.role} />}</Member>;
+const CookRoute = ({ recipeId }: { recipeId: string }) => <Member>{(h) => <CookView key={recipeId} householdId={h.householdId} recipeId={recipeId} />}</Member>;
 const ReceiptsRoute = () => <Member>{(h) => <Receipts householdId={h.householdId} />}</Member>;
 const PantryRoute = () => <Member>{(h) => <Pantry householdId={h.householdId} role={h.role} />}</Member>;
 const SettingsRoute = () => <Member>{(h) => <Settings householdId={h.householdId} />}</Member>;
@@ -122,7 +128,9 @@ function Screens() {
         <Route path="/feedback" component={FeedbackRoute} />
         <Route path="/recipes" component={RecipesRoute} />
         <Route path="/recipes/new" component={RecipeRoute} />
-        <Route path="/recipes/:recipeId" component={RecipeRoute} />
+        <Route path="/recipes/:recipeId" component={RecipeReadRoute} />
+        <Route path="/recipes/:recipeId/edit" component={RecipeRoute} />
+        <Route path="/recipes/:recipeId/cook" component={CookRoute} />
         <Route path="/receipts" component={ReceiptsRoute} />
         <Route path="/pantry" component={PantryRoute} />
         <Route path="/settings" component={SettingsRoute} />
