@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ApiProblem } from '../../api';
 import { t } from '../../i18n';
 import { AskFirst, Field, Page, Problem, fieldsOf } from '../../ui';
 import { IngredientLines } from './ingredient-lines';
+import { TAG_MAX, TAGS_MAX, type FormChange } from './recipe-form';
 import { RecipeView } from './recipe-view';
 import { useRecipe } from './use-recipe';
 
@@ -49,6 +50,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
           <label for="f-steps">{m.steps}</label>
           <textarea id="f-steps" rows={5} value={form.steps} onInput={field('steps')} />
         </div>
+        <TagsField tags={form.tags} draft={form.tagDraft} change={change} invalid={paths.some((p) => p.startsWith('body.tags'))} />
         <Problem error={save.error} />
         <div class="row">
           <button type="submit" disabled={save.busy}>
@@ -59,6 +61,61 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
       </form>
       {loaded && <DeleteRecipe title={loaded.title} busy={save.busy} onDelete={() => void remove()} />}
     </Page>
+  );
+}
+
+/**
+ * The recipe's tags as chips, each with its own remove button, and a field where Enter or a comma ends a tag. A
+ * removed chip hands the focus back to the field, so the keyboard never falls to the top of the page.
+ */
+function TagsField({ tags, draft, change, invalid }: { tags: readonly string[]; draft: string; change: (c: FormChange) => void; invalid: boolean }) {
+  const m = t.value;
+  const input = useRef<HTMLInputElement>(null);
+  const full = tags.length >= TAGS_MAX;
+  return (
+    <div class="field tags-field">
+      <label for="f-tags">{m.tagsLabel}</label>
+      {tags.length > 0 && (
+        <ul class="tag-chips" aria-label={m.tagsChosen}>
+          {tags.map((tag) => (
+            <li key={tag} class="tag-chip">
+              <span>{tag}</span>
+              <button
+                type="button"
+                class="tag-remove"
+                aria-label={m.removeTag(tag)}
+                onClick={() => {
+                  change({ type: 'removeTag', tag });
+                  input.current?.focus();
+                }}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <input
+        ref={input}
+        id="f-tags"
+        value={draft}
+        maxLength={TAG_MAX}
+        enterKeyHint="done"
+        autoComplete="off"
+        aria-describedby="f-tags-help"
+        aria-invalid={invalid ? 'true' : undefined}
+        onInput={(e) => change({ type: 'tagTyped', value: e.currentTarget.value })}
+        onKeyDown={(e) => {
+          // Enter ends the tag being typed; it never sends the form from here.
+          if (e.key !== 'Enter') return;
+          e.preventDefault();
+          change({ type: 'tagTyped', value: e.currentTarget.value, done: true });
+        }}
+      />
+      <p id="f-tags-help" class={invalid ? 'field-error' : 'muted'} aria-live="polite">
+        {invalid ? m.tagsInvalid : full ? m.tagsFull : m.tagsHelp}
+      </p>
+    </div>
   );
 }
 

@@ -5,20 +5,35 @@ import { useLocation } from 'preact-iso';
 import { importDraft } from '../../state';
 import { Page, Problem, SearchForm, useAction } from '../../ui';
 
-/** The household's recipes with search; each opens to be read or edited, and adults start a new one. */
+type TagCount = { readonly tag: string; readonly count: number };
+
+/**
+ * The household's recipes with search (title, ingredient or tag) and its tags as filter chips; each recipe opens to
+ * be read or edited, and adults start a new one.
+ */
 export function Recipes({ householdId, role }: { householdId: string; role: string }) {
   const m = t.value;
   const [items, setItems] = useState<Recipe[] | null>(null);
   const [q, setQ] = useState('');
   const [searched, setSearched] = useState('');
+  const [tag, setTag] = useState<string | null>(null);
+  const [tags, setTags] = useState<readonly TagCount[]>([]);
   const load = useAction();
-  const refresh = (search: string) =>
+  const refresh = (search: string, withTag: string | null) =>
     load.run(async () => {
-      const query = { limit: '100', ...(search.trim() ? { q: search.trim() } : {}) };
+      const query = { limit: '100', ...(search.trim() ? { q: search.trim() } : {}), ...(withTag ? { tag: withTag } : {}) };
       setItems((await dataOf(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query } }))).items);
       setSearched(search.trim());
+      setTag(withTag);
     });
-  useEffect(() => void refresh(''), [householdId]);
+  useEffect(() => {
+    void refresh('', null);
+    // The chips are a help, not the list: without them (offline, say) the list and search still work.
+    api
+      .GET('/api/v1/households/{householdId}/recipe-tags', { params: { path: { householdId }, query: { limit: '30' } } })
+      .then((res) => setTags(res.data?.items ?? []))
+      .catch(() => setTags([]));
+  }, [householdId]);
   return (
     <Page title={m.recipes}>
       {role !== 'Junior' && (
@@ -31,12 +46,21 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
           <ImportFromAddress householdId={householdId} />
         </>
       )}
-      <SearchForm id="f-q" label={m.search} button={m.search} value={q} onInput={setQ} onSearch={(text) => void refresh(text)} />
+      <SearchForm id="f-q" label={m.searchRecipes} button={m.search} value={q} onInput={setQ} onSearch={(text) => void refresh(text, tag)} />
+      {tags.length > 0 && (
+        <div class="tag-filter" role="group" aria-label={m.filterByTag}>
+          {tags.map((x) => (
+            <button key={x.tag} type="button" class="tag-chip" aria-pressed={tag === x.tag} onClick={() => void refresh(q, tag === x.tag ? null : x.tag)}>
+              {x.tag} <span class="tag-count">{x.count}</span>
+            </button>
+          ))}
+        </div>
+      )}
       <Problem error={load.error} />
       {items === null ? (
         !load.error && <p>{m.loading}</p>
       ) : items.length === 0 ? (
-        <p>{searched ? m.noMatch : m.noRecipes}</p>
+        <p>{searched || tag ? m.noMatch : m.noRecipes}</p>
       ) : (
         <ul class="cards">
           {items.map((r) => (
@@ -49,6 +73,7 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
                 {r.totalMinutes !== null && ` · ${m.minutes(r.totalMinutes)}`}
               </span>
               <div class="muted">{r.ingredients.map((i) => i.displayName).join(', ')}</div>
+              {r.tags.length > 0 && <div class="card-tags">{r.tags.map((x) => `#${x}`).join(' ')}</div>}
             </li>
           ))}
         </ul>
