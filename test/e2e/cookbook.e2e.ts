@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { signedInClient } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { browserSuite, checkedShot } from './browser.js';
+import { browserSuite, checkedShot, thisMonday } from './browser.js';
 
 /** A PNG of `width`×`height` whose pixels `colour` gives (red, green, blue): a picture made here, no file needed. */
 function png(width: number, height: number, colour: (x: number, y: number) => readonly [number, number, number]): Buffer {
@@ -82,7 +82,7 @@ for (const kind of databaseKinds()) {
     const ingredient = (page: Page, text: string) => page.locator('ul.ingredient-list > li').filter({ hasText: text });
 
     it('reads a recipe with its picture, doubles the portions, and opens at the portions the address names', async () => {
-      const { k, recipe } = await householdWithSoup(suite.server.url, 'nb', siteUrl);
+      const { k, base, recipe } = await householdWithSoup(suite.server.url, 'nb', siteUrl);
       expect(recipe.image, 'the picture was fetched').to.not.equal(null);
       const page = await suite.page(k.client);
       await page.goto(`${suite.server.url}/recipes/${recipe.id}`);
@@ -131,6 +131,14 @@ for (const kind of databaseKinds()) {
       await ingredient(page, '4,5 dl matfløte').waitFor();
       await page.goto(`${suite.server.url}/recipes/${recipe.id}?portions=500`);
       await ingredient(page, '400 g torskefilet').waitFor();
+
+      // The week links the day's dish at the day's portions (six, set on the day).
+      const plan = (await k.client.put(`${base}/plans/week/${thisMonday()}`)).json as { id: string };
+      expect((await k.client.put(`${base}/plans/${plan.id}/days/${thisMonday()}`, { recipeId: recipe.id, portions: 6, note: null })).status).to.equal(200);
+      await page.goto(`${suite.server.url}/week/${thisMonday()}`);
+      await page.getByRole('link', { name: 'Se oppskriften på Fiskesuppe' }).click();
+      await ingredient(page, '600 g torskefilet').waitFor();
+      expect(new URL(page.url()).searchParams.get('portions')).to.equal('6');
     });
 
     it('cooks step by step by buttons and arrow keys, keeps the screen on, and runs a timer from the step across steps', async () => {

@@ -101,6 +101,7 @@ export const en: Messages = {
   memberRemoved: (name: string) => `${name} was removed from the household.`,
   eventRemoved: (what: string, day: string) => `“${what}” was removed from ${day}.`,
   usedUpSaid: (name: string) => `${name} is used up.`,
+  openRecipe: (title: string) => `See the recipe${title ? ` for ${title}` : ''}`,
   noRecipesYetTitle: 'You have no recipes yet',
   noRecipesYet: 'The week is suggested from your recipes. Here is how to get some to choose from:',
   useRecipeLibrary: 'Use the recipe library',

@@ -115,6 +115,7 @@ export const nb = {
   memberRemoved: (name: string) => `${name} er fjernet fra husholdningen.`,
   eventRemoved: (what: string, day: string) => `«${what}» er fjernet fra ${day}.`,
   usedUpSaid: (name: string) => `${name} er brukt opp.`,
+  openRecipe: (title: string) => `Se oppskriften${title ? ` på ${title}` : ''}`,
   noRecipesYetTitle: 'Dere har ingen oppskrifter ennå',
   noRecipesYet: 'Uka foreslås fra oppskriftene deres. Slik får dere noen å velge fra:',
   useRecipeLibrary: 'Bruk oppskriftsbiblioteket',

@@ -25,6 +25,9 @@ function describe(e: MealEvent): string {
   return m.eventType[e.eventType] ?? e.eventType;
 }
 
+/** The day's dish to read or cook, at the day's portions; null without a dish of the household's own. */
+const dishLink = (day: PlanDay): string | null => (day.recipeId !== null && !day.recipeId.includes(':') ? `/recipes/${day.recipeId}?portions=${day.portions}` : null);
+
 /** A day of the week: its dish (an adult picks it), its events, its serving notes, and what may be changed. */
 export function Day(props: { householdId: string; planId: string; day: PlanDay; now: string; recipes: Recipe[]; events: MealEvent[]; busy: BusyEvening | null; onChange: () => void }) {
   const { day, recipes, events, busy } = props;
@@ -52,11 +55,19 @@ export function Day(props: { householdId: string; planId: string; day: PlanDay; 
         adult ? (
           <>
             <RecipeSelect id={`${id}-dish`} label={m.dish} none={m.noDish} recipes={recipes} value={day.recipeId ?? ''} disabled={act.busy} onChange={(recipeId) => void d.setDish(recipeId)} />
-            <p class="muted">{m.portions(day.portions)}</p>
+            <p class="muted">
+              {m.portions(day.portions)}
+              {dishLink(day) && (
+                <>
+                  {' · '}
+                  <a href={dishLink(day)!}>{m.openRecipe(day.recipeTitle ?? '')}</a>
+                </>
+              )}
+            </p>
           </>
         ) : (
           <p>
-            {day.recipeTitle ?? m.noDish} <span class="muted">{m.portions(day.portions)}</span>
+            {dishLink(day) ? <a href={dishLink(day)!}>{day.recipeTitle}</a> : (day.recipeTitle ?? m.noDish)} <span class="muted">{m.portions(day.portions)}</span>
           </p>
         )
       ) : (
