@@ -177,13 +177,13 @@ eachDatabase('social and native sign-in over HTTP', (kind) => {
       it('takes the password and sessions off an unconfirmed account it links to (a squatter may have set them)', async () => {
         const email = freshEmail('squatted');
         const squatter = server.client();
-        expect((await squatter.post('/api/v1/auth/register', { email, password: 'squatter password', displayName: 'Squatter' })).status).to.equal(200);
+        expect((await squatter.post('/api/v1/auth/register', { email, password: 'squatting horse battery', displayName: 'Squatter' })).status).to.equal(200);
         const who = login();
         idp.users.set(who, { email, email_verified: true, name: 'Owner' });
         const { browser } = await browserSignIn(who);
         expect((await browser.get('/api/v1/me')).json).to.include({ hasPassword: false, emailConfirmed: true });
         expect((await squatter.get('/api/v1/me')).status).to.equal(401);
-        expect((await server.client().post('/api/v1/auth/login', { email, password: 'squatter password' })).status).to.equal(401);
+        expect((await server.client().post('/api/v1/auth/login', { email, password: 'squatting horse battery' })).status).to.equal(401);
       });
 
       it('makes a separate account when the provider has not verified the address', async () => {
