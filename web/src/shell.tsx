@@ -90,7 +90,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
       </a>
       <Header />
       {children}
-      <UndoBar />
+      {me.value && <UndoBar />}
     </>
   );
 }

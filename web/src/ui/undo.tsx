@@ -1,6 +1,7 @@
 import { signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { sentenceFor, t } from '../i18n';
+import { whenSigningOut } from '../state';
 
 /*
  * Nothing lost by one tap, the same way everywhere: an action that takes something away (a member removed, a pantry
@@ -67,6 +68,9 @@ export function undo(): void {
   pending.value = null;
   hiddenByUndo.value = new Set([...hiddenByUndo.value].filter((k) => !p.hides.includes(k)));
 }
+
+// A sign-in that ends takes what waits with it: it is never sent under another sign-in (nor as nobody).
+whenSigningOut(async () => undo());
 
 if (typeof window !== 'undefined') {
   // Leaving the page (or the app going to the background on a phone) sends what waits: it was done, and not undone.
