@@ -122,7 +122,9 @@ for (const kind of databaseKinds()) {
       ['Nøttestek', '200 g hasselnøtter\n2 stk løk'],
     ] as const) {
       await page.getByRole('link', { name: 'Ny oppskrift' }).click();
-      await page.getByLabel('Tittel').fill(title);
+      // The form, not the list's search ("Tittel, ingrediens, merkelapp"), which shows until the form's code is in.
+      await page.getByRole('heading', { name: 'Ny oppskrift' }).waitFor();
+      await page.getByLabel('Tittel', { exact: true }).fill(title);
       await page.getByLabel('Porsjoner').fill('4');
       await page.getByLabel(/Legg til ingredienser/).fill(lines);
       await page.getByRole('button', { name: 'Legg til linjene' }).click();
@@ -161,7 +163,7 @@ for (const kind of databaseKinds()) {
     await page.getByRole('link', { name: 'Avbryt' }).click();
     // A third, found by search, and deleted after a second press.
     await page.getByRole('link', { name: 'Ny oppskrift' }).click();
-    await page.getByLabel('Tittel').fill('Suppe');
+    await page.getByLabel('Tittel', { exact: true }).fill('Suppe');
     await page.getByLabel(/Legg til ingredienser/).fill('1 l vann');
     await page.getByRole('button', { name: 'Legg til linjene' }).click();
     await page.locator('li.line').first().waitFor();
@@ -531,7 +533,7 @@ for (const kind of databaseKinds()) {
         await p.getByRole('button', { name: 'Hent oppskriften' }).click();
         await p.getByRole('heading', { name: 'Ny oppskrift' }).waitFor();
         // The screen starts from the draft in its first render: the fields are filled as soon as it shows.
-        expect(await p.getByLabel('Tittel').inputValue()).to.equal('Enkel fiskesuppe');
+        expect(await p.getByLabel('Tittel', { exact: true }).inputValue()).to.equal('Enkel fiskesuppe');
         await p.getByText(/Hentet fra 127\.0\.0\.1/).waitFor();
         expect(await p.getByLabel('Porsjoner').inputValue()).to.equal('4');
         const cod = p.locator('li.line').nth(0);

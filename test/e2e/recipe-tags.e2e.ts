@@ -39,7 +39,7 @@ for (const kind of databaseKinds()) {
       const { k, base } = await householdWithRecipes(suite.server.url);
       const page = await suite.page(k.client);
       await page.goto(`${suite.server.url}/recipes/new`);
-      await page.getByLabel('Tittel').fill('Ørret i ovn');
+      await page.getByLabel('Tittel', { exact: true }).fill('Ørret i ovn');
       await page.getByLabel(/Legg til ingredienser/).fill('1 stk ørret\n1 stk sitron');
       await page.getByRole('button', { name: 'Legg til linjene' }).click();
       await page.locator('li.line').nth(1).waitFor();
