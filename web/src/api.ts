@@ -20,6 +20,7 @@ export type PantryRow = Json<'listInventory', 200>['items'][number];
 export type ShoppingList = Json<'getShoppingList', 200>;
 export type ShoppingItem = ShoppingList['items'][number];
 export type AisleOrder = Json<'getAisleOrder', 200>;
+export type Invite = Json<'listInvites', 200>[number];
 export type Aisle = AisleOrder['aisles'][number]['aisle'];
 export type WeekSuggestion = Json<'suggestWeek', 200>;
 export type DaySuggestion = WeekSuggestion['days'][number];

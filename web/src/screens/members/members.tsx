@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiProblem, api, dataOf } from '../../api';
+import { ApiProblem, api, dataOf, type Invite } from '../../api';
+import { dayAndMonth } from '../../format';
 import { t } from '../../i18n';
 import { householdInfo, loadMe, me, pickHousehold } from '../../state';
 import { Field, Page, Problem, useAction } from '../../ui';
@@ -10,8 +11,8 @@ import { useMembers, type Role } from './use-members';
 export function Members({ householdId, role }: { householdId: string; role: Role }) {
   const m = t.value;
   const household = householdInfo.value;
-  const { act, invite, setRole, remove } = useMembers(householdId);
   const adult = role !== 'Junior';
+  const { act, invites, invite, setRole, remove, withdraw } = useMembers(householdId, adult);
   return (
     <Page title={m.members}>
       <Problem error={act.error} />
@@ -23,6 +24,7 @@ export function Members({ householdId, role }: { householdId: string; role: Role
             <li key={x.id} class="row">
               <span style="flex:1">
                 <strong>{x.displayName}</strong> {!adult && <span class="muted">{m.role[x.role]}</span>}
+                {adult && x.userId === null && <MemberState invites={invites.filter((i) => i.memberId === x.id)} />}
               </span>
               {adult && (
                 <>
@@ -44,8 +46,60 @@ export function Members({ householdId, role }: { householdId: string; role: Role
           ))}
         </ul>
       )}
+      {adult && invites.length > 0 && <OpenInvites invites={invites} names={new Map((household?.members ?? []).map((x) => [x.id, x.displayName]))} busy={act.busy} onWithdraw={(code) => void withdraw(code)} />}
       {adult && <InviteForm busy={act.busy} invite={invite} />}
     </Page>
+  );
+}
+
+/** The link an invite code opens. */
+const linkOf = (code: string) => `${window.location.origin}/invite?code=${encodeURIComponent(code)}`;
+
+/** Where a member who has not signed in stands: waiting to join (until when), or with no open invite. */
+function MemberState({ invites }: { invites: readonly Invite[] }) {
+  const m = t.value;
+  const open = invites[0];
+  return <span class="reason">{open ? m.inviteWaiting(dayAndMonth(open.expiresAt.slice(0, 10))) : m.noOpenInvite}</span>;
+}
+
+/**
+ * Every open invite, several at once (a new one never replaces another): for whom, its link to copy or share (where
+ * the browser can share), and a way to withdraw it.
+ */
+function OpenInvites({ invites, names, busy, onWithdraw }: { invites: readonly Invite[]; names: ReadonlyMap<string, string>; busy: boolean; onWithdraw: (code: string) => void }) {
+  const m = t.value;
+  const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
+  return (
+    <section aria-labelledby="open-invites-h">
+      <h2 id="open-invites-h">{m.openInvites(invites.length)}</h2>
+      <ul class="cards">
+        {invites.map((i) => {
+          const who = (i.memberId && names.get(i.memberId)) || m.anyone;
+          const url = linkOf(i.code);
+          return (
+            <li key={i.code} class="stack">
+              <p>
+                <strong>{who}</strong> <span class="muted">{m.role[i.role]} · {m.inviteWaiting(dayAndMonth(i.expiresAt.slice(0, 10)))}</span>
+              </p>
+              <code class="link-text">{url}</code>
+              <div class="row">
+                <button type="button" class="secondary" onClick={() => void navigator.clipboard?.writeText(url)} aria-label={m.copyLinkFor(who)}>
+                  {m.copy}
+                </button>
+                {canShare && (
+                  <button type="button" class="secondary" onClick={() => void navigator.share({ title: m.appName, text: m.inviteLink(who), url }).catch(() => undefined)} aria-label={m.shareLinkFor(who)}>
+                    {m.share}
+                  </button>
+                )}
+                <button type="button" class="link" disabled={busy} onClick={() => onWithdraw(i.code)} aria-label={m.withdrawInviteFor(who)}>
+                  {m.withdrawInvite}
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

@@ -1,5 +1,5 @@
-import { useEffect } from 'preact/hooks';
-import { api, dataOf } from '../../api';
+import { useEffect, useState } from 'preact/hooks';
+import { api, dataOf, type Invite } from '../../api';
 import { loadHousehold, loadMe } from '../../state';
 import { t } from '../../i18n';
 import { useAction } from '../../ui';
@@ -7,15 +7,19 @@ import { withUndo } from '../../ui/undo';
 
 export type Role = 'Owner' | 'Adult' | 'Junior';
 
+
 /**
  * The household's members as the open household holds them (read again on opening: someone may have joined), and
  * the calls that invite, change a role and remove; each reads the household again after it.
  */
-export function useMembers(householdId: string) {
+export function useMembers(householdId: string, adult: boolean) {
   const act = useAction();
-  const refresh = () => Promise.all([loadHousehold(), loadMe()]);
-  useEffect(() => void refresh(), [householdId]);
+  // The open invites (unused, unexpired), several at once: who is still to join, and the link each was sent.
+  const [invites, setInvites] = useState<readonly Invite[]>([]);
   const members = { params: { path: { householdId } } };
+  const readInvites = async () => setInvites(adult ? await dataOf(api.GET('/api/v1/households/{householdId}/invites', members)) : []);
+  const refresh = () => Promise.all([loadHousehold(), loadMe(), readInvites().catch(() => undefined)]);
+  useEffect(() => void refresh(), [householdId]);
 
   /** A member made for a named person, and the link that lets them join as that member (undefined when refused). */
   const invite = (displayName: string, role: 'Adult' | 'Junior') =>
@@ -36,5 +40,11 @@ export function useMembers(householdId: string) {
       await dataOf(api.DELETE('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId: member.id } } }));
       await refresh();
     });
-  return { act, invite, setRole, remove };
+  /** Withdraws an invite: its link stops working; the person stays a member for portions, with no way in. */
+  const withdraw = (code: string) =>
+    act.run(async () => {
+      await dataOf(api.DELETE('/api/v1/households/{householdId}/invites/{code}', { params: { path: { householdId, code } } }));
+      await readInvites();
+    });
+  return { act, invites, invite, setRole, remove, withdraw };
 }
