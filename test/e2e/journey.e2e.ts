@@ -95,8 +95,9 @@ for (const kind of databaseKinds()) {
     // Invite a second person, who accepts in a browser of their own (registering on the way).
     await page.getByRole('link', { name: 'Medlemmer' }).click();
     await page.getByLabel('Navn på den du inviterer').fill('Ola');
-    await page.getByRole('button', { name: 'Inviter' }).click();
-    const inviteUrl = (await page.locator('code.link-text').textContent())!;
+    await page.getByRole('button', { name: 'Inviter', exact: true }).click();
+    // The link as the invite form says it (the open invites list it too).
+    const inviteUrl = (await page.getByRole('status').filter({ hasText: 'Send denne lenken til Ola:' }).locator('code.link-text').textContent())!;
     expect(inviteUrl).to.match(/\/invite\?code=/);
     await shot('members');
     ola = await (await suite.context()).newPage();
