@@ -3,7 +3,8 @@ import { useLocation } from 'preact-iso';
 import type { Recipe } from '../../api';
 import { t } from '../../i18n';
 import { IngredientList, RecipeLoading, startingPortions, useSavedRecipe } from './recipe-view';
-import { clock, minutesIn, secondsLeft, useCookTimers, useWakeLock, type CookTimer } from './use-cook-timers';
+import { clock, minutesIn } from './durations';
+import { secondsLeft, useCookTimers, useWakeLock, type CookTimer } from './use-cook-timers';
 
 /** Whether a key press was meant for a field (typing, choosing) rather than for moving between steps. */
 function typing(target: EventTarget | null): boolean {
