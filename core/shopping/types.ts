@@ -142,8 +142,7 @@ export interface ShoppingListContent {
  * What a person did to a line: ticked it (`Purchased`), unticked it (`Buy`), changed its amount (`Amount`: a part
  * bought, or an amount added by hand to it), or removed it (`Removed`).
  */
-export const LINE_CHANGE_KINDS = ['Purchased', 'Buy', 'Amount', 'Removed'] as const;
-export type LineChangeKind = (typeof LINE_CHANGE_KINDS)[number];
+export type LineChangeKind = 'Purchased' | 'Buy' | 'Amount' | 'Removed';
 
 /** A person's last change of one line, and when they made it (for a change sent late: when it was made offline). */
 export interface LineChange {

@@ -32,6 +32,9 @@ export const hiddenByUndo = signal<ReadonlySet<string>>(new Set());
 
 let nextId = 0;
 
+/** Shows again what an action hid. */
+const unhide = (p: Pending) => (hiddenByUndo.value = new Set([...hiddenByUndo.value].filter((k) => !p.hides.includes(k))));
+
 async function sendNow(p: Pending): Promise<void> {
   clearTimeout(p.timer);
   if (pending.value?.id === p.id) pending.value = null;
@@ -42,7 +45,7 @@ async function sendNow(p: Pending): Promise<void> {
     failed.value = { said: p.said, why: sentenceFor(err) };
   } finally {
     // Shown again when refused; when sent, the screen has read it again (send reads what it changed) or will.
-    hiddenByUndo.value = new Set([...hiddenByUndo.value].filter((k) => !p.hides.includes(k)));
+    unhide(p);
   }
 }
 
@@ -66,7 +69,7 @@ export function undo(): void {
   if (!p) return;
   clearTimeout(p.timer);
   pending.value = null;
-  hiddenByUndo.value = new Set([...hiddenByUndo.value].filter((k) => !p.hides.includes(k)));
+  unhide(p);
 }
 
 // A sign-in that ends takes what waits with it: it is never sent under another sign-in (nor as nobody).

@@ -5,7 +5,7 @@ import { t } from '../../i18n';
 import { householdInfo, loadMe, me, pickHousehold } from '../../state';
 import { Field, Page, Problem, useAction } from '../../ui';
 import { hiddenByUndo } from '../../ui/undo';
-import { useMembers, type Role } from './use-members';
+import { inviteLinkOf, useMembers, type Role } from './use-members';
 
 /** Members with their roles; adults invite a named person (a link to send), change roles and remove members. */
 export function Members({ householdId, role }: { householdId: string; role: Role }) {
@@ -52,9 +52,6 @@ export function Members({ householdId, role }: { householdId: string; role: Role
   );
 }
 
-/** The link an invite code opens. */
-const linkOf = (code: string) => `${window.location.origin}/invite?code=${encodeURIComponent(code)}`;
-
 /** Where a member who has not signed in stands: waiting to join (until when), or with no open invite. */
 function MemberState({ invites }: { invites: readonly Invite[] }) {
   const m = t.value;
@@ -75,10 +72,10 @@ function OpenInvites({ invites, names, busy, onWithdraw }: { invites: readonly I
       <ul class="cards">
         {invites.map((i) => {
           const who = (i.memberId && names.get(i.memberId)) || m.anyone;
-          const url = linkOf(i.code);
+          const url = inviteLinkOf(i.code);
           return (
             <li key={i.code} class="stack">
-              <p>
+              <p class="invite-for">
                 <strong>{who}</strong> <span class="muted">{m.role[i.role]} · {m.inviteWaiting(dayAndMonth(i.expiresAt.slice(0, 10)))}</span>
               </p>
               <code class="link-text">{url}</code>

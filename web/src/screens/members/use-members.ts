@@ -12,6 +12,9 @@ export type Role = 'Owner' | 'Adult' | 'Junior';
  * The household's members as the open household holds them (read again on opening: someone may have joined), and
  * the calls that invite, change a role and remove; each reads the household again after it.
  */
+/** The link an invite code opens, to send to the person invited. */
+export const inviteLinkOf = (code: string): string => `${window.location.origin}/invite?code=${encodeURIComponent(code)}`;
+
 export function useMembers(householdId: string, adult: boolean) {
   const act = useAction();
   // The open invites (unused, unexpired), several at once: who is still to join, and the link each was sent.
@@ -27,7 +30,7 @@ export function useMembers(householdId: string, adult: boolean) {
       const member = await dataOf(api.POST('/api/v1/households/{householdId}/members', { ...members, body: { displayName, role } }));
       const created = await dataOf(api.POST('/api/v1/households/{householdId}/invites', { ...members, body: { role, memberId: member.id } }));
       await refresh();
-      return `${window.location.origin}/invite?code=${encodeURIComponent(created.code)}`;
+      return inviteLinkOf(created.code);
     });
   const setRole = (memberId: string, role: Role) =>
     act.run(async () => {
