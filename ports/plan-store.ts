@@ -34,12 +34,13 @@ export interface PlanStore {
    * Sets the dishes of several days of one plan in one transaction, keeping each day's portions override and note,
    * with the push that tells the household (recorded in the same transaction). Nothing is written when the plan is
    * not the household's ('plan-not-found'), a date is not in its week ('date-outside-week') or a recipe is not the
-   * household's, deleted meanwhile ('recipe-not-found'); else the plan as written.
+   * household's, deleted meanwhile ('recipe-not-found'); else the plan as written. A null recipeId takes the day's
+   * dish off (a dish moved away).
    */
   setDishes(
     householdId: HouseholdId,
     planId: string,
-    dishes: readonly { readonly date: IsoDate; readonly recipeId: string }[],
+    dishes: readonly { readonly date: IsoDate; readonly recipeId: string | null }[],
     at: Date,
     push: OutboxEntry | null,
   ): Promise<PlanRow | { readonly refused: 'plan-not-found' | 'date-outside-week' | 'recipe-not-found' }>;

@@ -209,6 +209,7 @@ const PROBLEMS = {
     detail: (e) => `"${e.recipeTitle}" on ${e.date} has "${e.ingredient}", and the day's guests avoid "${e.avoid}"`,
     extensions: (e) => ({ date: e.date, recipeId: e.recipeId, recipeTitle: e.recipeTitle, avoid: e.avoid, ingredient: e.ingredient }),
   },
+  'no-dish-to-move': conflict('no_dish_to_move', 'No dish to move', 'the day has no dish; choose one for it instead'),
   // meal events
   'event-not-found': notFound('event_not_found', 'Event not found', 'no meal event with this id in the household'),
   'event-invalid': invalid((e) => e.detail),

@@ -85,7 +85,7 @@ export function knexPlanStore(knex: Knex): PlanStore {
         if (!plan) return { refused: 'plan-not-found' as const };
         const dates = new Set(weekDates(plan.week_start));
         if (dishes.some((d) => !dates.has(d.date))) return { refused: 'date-outside-week' as const };
-        const wanted = [...new Set(dishes.map((d) => d.recipeId))];
+        const wanted = [...new Set(dishes.map((d) => d.recipeId).filter((r): r is string => r !== null))];
         const found = wanted.length === 0 ? [] : ((await trx('recipes').where({ household_id: householdId }).whereIn('id', wanted).select('id')) as { id: string }[]);
         if (found.length !== wanted.length) return { refused: 'recipe-not-found' as const };
         for (const d of dishes) await trx('plan_days').where({ plan_id: planId, date: d.date }).update({ recipe_id: d.recipeId });

@@ -60,11 +60,11 @@ export function memoryPlanStore(t: MemoryTables, outbox: MemoryPushOutbox): Plan
       const p = plans.get(planId);
       if (!p || !alive(p) || p.householdId !== householdId) return { refused: 'plan-not-found' };
       if (dishes.some((d) => !p.days.some((x) => x.date === d.date))) return { refused: 'date-outside-week' };
-      if (dishes.some((d) => t.recipeHouseholds.get(d.recipeId) !== householdId)) return { refused: 'recipe-not-found' };
+      if (dishes.some((d) => d.recipeId !== null && t.recipeHouseholds.get(d.recipeId) !== householdId)) return { refused: 'recipe-not-found' };
       // The push first: one the outbox refuses leaves the plan as it was, as the transaction would.
       if (push) outbox.insert(push);
       const dishOf = new Map(dishes.map((d) => [d.date, d.recipeId]));
-      const next: PlanRow = { ...p, updatedAt: at, days: p.days.map((d) => (dishOf.has(d.date) ? { ...d, recipeId: dishOf.get(d.date)! } : d)) };
+      const next: PlanRow = { ...p, updatedAt: at, days: p.days.map((d) => (dishOf.has(d.date) ? { ...d, recipeId: dishOf.get(d.date) ?? null } : d)) };
       plans.set(planId, next);
       bumpRevision(t, householdId);
       return structuredClone(next);

@@ -59,6 +59,7 @@ export type AppError =
   | { type: 'planner-throttled'; retryAfterSec: number }
   // a dish one of whose ingredients breaks an avoid of that day's guests (core/events/avoid-gate.ts)
   | ({ type: 'avoid-conflict' } & DishConflict)
+  | { type: 'no-dish-to-move' }
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
   | { type: 'loyalty-programs-unavailable'; country: string }

@@ -184,3 +184,46 @@ export async function clearPlanDay(
   const result = await setPlanDay(deps, caller, householdId, planId, date, { recipeId: null, portions: null, note: null });
   return result.ok ? ok(undefined) : result;
 }
+
+/**
+ * POST plans/{planId}/days/{date}/move (adults): the day's dish goes to `to`, and `to`'s dish, when it has one, comes
+ * here (a swap), in one write. Each day keeps its portions override and note: they belong to the evening. Both
+ * dishes are checked against the avoids of their new day first (avoid-conflict, nothing written). Moving a dish to
+ * its own day changes nothing.
+ */
+export async function moveDish(
+  deps: PlanDeps,
+  caller: Account,
+  householdId: HouseholdId,
+  planId: string,
+  date: IsoDate,
+  to: IsoDate,
+): Promise<Result<PlanView, Denied | ErrorOf<'plan-not-found' | 'date-outside-week' | 'recipe-not-found' | 'avoid-conflict' | 'no-dish-to-move'>>> {
+  const adult = await requireAdult(deps, householdId, caller.id);
+  if (!adult.ok) return adult;
+  const [h, plan] = await Promise.all([household(deps, householdId), deps.plans.byId(householdId, planId)]);
+  if (!h.ok) return h;
+  if (!plan) return fail({ type: 'plan-not-found' });
+  const from = plan.days.find((d) => d.date === date);
+  const into = plan.days.find((d) => d.date === to);
+  if (!from || !into) return fail({ type: 'date-outside-week' });
+  if (from.recipeId === null) return fail({ type: 'no-dish-to-move' });
+  if (date !== to) {
+    const [recipes, events] = await Promise.all([
+      recipesReaching(deps, householdId, [from.recipeId, ...(into.recipeId !== null ? [into.recipeId] : [])]),
+      deps.events.eventsBetween(householdId, date < to ? date : to, date < to ? to : date),
+    ]);
+    const avoidsOn = (d: IsoDate) => avoidsOfDay(events.filter((e) => e.date === d));
+    for (const [recipeId, day] of [[from.recipeId, to], [into.recipeId, date]] as const) {
+      if (recipeId === null) continue;
+      const recipe = recipes.get(recipeId);
+      if (!recipe) return fail({ type: 'recipe-not-found' });
+      const conflict = dishConflict(recipe, recipes, avoidsOn(day), day);
+      if (conflict) return fail({ type: 'avoid-conflict', ...conflict });
+    }
+    const written = await deps.plans.setDishes(householdId, planId, [{ date: to, recipeId: from.recipeId }, { date, recipeId: into.recipeId }], deps.clock.now(), null);
+    if ('refused' in written) return fail({ type: written.refused });
+  }
+  const updated = await deps.plans.byId(householdId, planId);
+  return ok((await view(deps, h.value, [updated ?? plan]))[0]!);
+}

@@ -16,7 +16,8 @@ import type { ReceiptStore } from '../../ports/receipt-store.js';
 import type { RecipeLibrary } from '../../ports/recipe-library.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';
 import type { Account } from '../accounts/types.js';
-import { cookingWindow, type CookingWindow } from '../calendar/day-entries.js';
+import type { CookingWindow } from '../calendar/day-entries.js';
+import { eveningOf } from './evenings.js';
 import { readFeeds } from '../calendar/upcoming.js';
 import type { MealEvent } from '../events/types.js';
 import { requireAdult } from '../households/access.js';
@@ -154,15 +155,9 @@ export async function suggestWeek(
   const entries = slices.flatMap((s) => s.events);
   const windows = new Map<IsoDate, CookingWindow | null>();
   const days: PlannerDay[] = open.map((d) => {
-    const dayEvents = eventsOn(d.date);
-    const servingTime = dayEvents.find((e) => e.servingTime !== null)?.servingTime ?? household.dinnerTime;
-    const window = cookingWindow(
-      entries.filter((e) => e.date === d.date),
-      servingTime,
-    );
-    windows.set(d.date, window);
-    const limits = [...dayEvents.map((e) => e.availableCookingMinutes).filter((m): m is number => m !== null), ...(window ? [window.minutesLeft] : [])];
-    return { date: d.date, avoids: derived.get(d.date)!.avoids, limitMinutes: limits.length > 0 ? Math.min(...limits) : null };
+    const evening = eveningOf(d.date, household, eventsOn(d.date), entries);
+    windows.set(d.date, evening.busy);
+    return { date: d.date, avoids: derived.get(d.date)!.avoids, limitMinutes: evening.cookingMinutes };
   });
 
   // The candidates, their prices, and what the household ate lately.
@@ -186,7 +181,8 @@ export async function suggestWeek(
   for (const s of sources) for (const i of s.ingredients) if (soon.has(target(i.foodKey))) useSoon.set(i.foodKey, soon.get(target(i.foodKey))!);
 
   const fill = new Set(open.map((d) => d.date));
-  const taken = [...plan.days.filter((d) => !fill.has(d.date) && d.recipeId !== null).map((d) => d.recipeId!), ...(request.keeping ?? []).filter((k) => !fill.has(k.date)).map((k) => k.recipeId)];
+  // A dish on a day nobody eats at home (an event closed it) is on no day: it does not count as planned this week.
+  const taken = [...plan.days.filter((d) => !fill.has(d.date) && d.recipeId !== null && derived.get(d.date)!.cookedAtHome).map((d) => d.recipeId!), ...(request.keeping ?? []).filter((k) => !fill.has(k.date)).map((k) => k.recipeId)];
   const planned = new Map(planWeek({ days, candidates, taken, useSoon, usualPricePerPortion: usual, seed }).map((p) => [p.date, p]));
 
   const tips = await aiTips(deps, household, request.ai, [...planned.values()], derived, days, now);

@@ -81,6 +81,19 @@ export function planStoreContract(backend: Backend): void {
       expect(await s.pushOutbox.pending(10)).to.deep.equal([push]);
     });
 
+    it('takes a dish off a day when its recipeId is null, in the same write as the others (a move)', async () => {
+      const { id: h } = await ownedHousehold(s);
+      const plan = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      const soup = randomUUID();
+      await s.recipes.create(h, soup, { title: 'Suppe', servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], sourceUrl: null, imageUrl: null }, at('2026-11-20T00:00:00.000Z'));
+      await s.plans.setDay(h, plan.id, '2026-11-24', { recipeId: soup, portionsOverride: 6, note: 'Bursdag' }, at('2026-11-21T00:00:00.000Z'));
+      await s.plans.setDishes(h, plan.id, [{ date: '2026-11-24', recipeId: null }, { date: '2026-11-27', recipeId: soup }], at('2026-11-22T10:00:00.000Z'), null);
+      const days = (await s.plans.byId(h, plan.id))!.days;
+      expect(days[1]).to.deep.equal({ id: plan.days[1]!.id, date: '2026-11-24', recipeId: null, portionsOverride: 6, note: 'Bursdag' });
+      expect(days[4]!.recipeId).to.equal(soup);
+      expect(days.filter((d) => d.recipeId !== null)).to.have.length(1);
+    });
+
     it('writes nothing, and no push, for another household\'s plan, a date outside the week or a recipe not the household\'s', async () => {
       const { id: h, owner } = await ownedHousehold(s);
       const { id: other } = await ownedHousehold(s);

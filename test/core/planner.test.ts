@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createEvent } from '../../core/events/events.js';
+import { createEvent, deleteEvent } from '../../core/events/events.js';
 import type { MealEventInput } from '../../core/events/types.js';
 import { createHousehold, updateHousehold } from '../../core/households/households.js';
 import { avoidsOfDay, dishConflict } from '../../core/events/avoid-gate.js';
@@ -276,6 +276,21 @@ describe('suggestions (domain)', () => {
     expect((await deps.plans.byId(h.id, plan.id))!.days.filter((d) => d.recipeId !== null)).to.have.length(1);
     const outside = await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-12-01'] });
     expect(outside.ok ? null : outside.error.type).to.equal('date-outside-week');
+  });
+
+  it('does not count a dish an event took off (a closed day) as planned this week', async () => {
+    const { deps, owner, h, plan, recipe } = await household();
+    const soup = await recipe('Suppe', ['Gulrot']);
+    // Soup was planned for Tuesday, then the family went out: the soup is on no day, so Wednesday may have it.
+    value(await setPlanDay(deps, owner, h.id, plan.id, '2026-11-24', { recipeId: soup.id, portions: null, note: null }));
+    value(await createEvent(deps, owner, h.id, { date: '2026-11-24', eventType: 'EatingOut', servingTime: null, availableCookingMinutes: null, notes: null, guests: [], memberAttendance: [] }));
+    const s = value(await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-11-25'] }));
+    expect(s.days[0]).to.include({ recipeId: soup.id });
+    expect(s.days[0]!.reasons).to.not.include('RepeatsThisWeek');
+    // While Tuesday is cooked at home, the same proposal says it repeats.
+    const event = (await deps.events.eventsBetween(h.id, '2026-11-24', '2026-11-24'))[0]!;
+    value(await deleteEvent(deps, owner, h.id, event.id));
+    expect(value(await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-11-25'] })).days[0]!.reasons).to.include('RepeatsThisWeek');
   });
 
   it('writes serving notes in the household\'s language, the busy evening from the calendar among them', async () => {

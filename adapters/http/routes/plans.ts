@@ -1,7 +1,8 @@
 import * as v from 'valibot';
-import { clearPlanDay, ensureWeekPlan, getPlan, listPlans, PLAN_RANGE_MAX_DAYS, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
+import { clearPlanDay, ensureWeekPlan, getPlan, listPlans, moveDish, PLAN_RANGE_MAX_DAYS, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
+import { CHOICES_MAX, dayChoices, planEvenings, type DayChoices, type Evening } from '../../../core/plans/evenings.js';
 import { callerHouseholdAnd, mount, noContent, resource } from '../route.js';
-import { IsoDateTime, Uuid, IsoDate, PlanPath } from '../schemas.js';
+import { IsoDateTime, Uuid, IsoDate, Limit, PlanPath } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
 const PlanDayResponse = v.object({
@@ -143,6 +144,101 @@ const clearPlanDayRoute = route({
   run: ({ deps, caller, params }) => clearPlanDay(deps, caller.account, params.householdId, params.planId, params.date),
 });
 
+const EveningResponse = v.object({
+  date: v.string(),
+  cookedAtHome: v.boolean(),
+  cookingMinutes: v.nullable(v.number()),
+  busy: v.nullable(v.object({ title: v.string(), endTime: v.nullable(v.string()), minutesLeft: v.number() })),
+  avoids: v.array(v.string()),
+});
+const toEvening = (e: Evening): v.InferOutput<typeof EveningResponse> => ({
+  date: e.date,
+  cookedAtHome: e.cookedAtHome,
+  cookingMinutes: e.cookingMinutes,
+  busy: e.busy ? { title: e.busy.title, endTime: e.busy.endTime, minutesLeft: e.busy.minutesLeft } : null,
+  avoids: [...e.avoids],
+});
+
+const EVENING_DOC =
+  'cookingMinutes is the fewest minutes the day leaves to cook, null when nothing limits it: the smallest availableCookingMinutes of ' +
+  "the day's events, and what a calendar entry leaves before the dinner hour ends (the household's dinnerTime, or an event's " +
+  'servingTime, plus 60 minutes; busy names that entry). The planner judges a dish\'s time by the same numbers.';
+
+const planEveningsRoute = route({
+  method: 'GET',
+  path: `${base}/{planId}/evenings`,
+  operationId: 'getPlanEvenings',
+  summary: 'What each evening of the week leaves to cook',
+  description: `Any member. One entry per day of the plan's week, Monday first. ${EVENING_DOC} The web app says on a day when its dish needs longer.`,
+  params: PlanPath,
+  responses: { 200: { description: 'The evenings', schema: v.object({ days: v.array(EveningResponse) }) } },
+  errors: ['household-not-found', 'plan-not-found'],
+  run: ({ deps, caller, params }) => planEvenings(deps, caller.account, params.householdId, params.planId),
+  reply: (days) => ({ days: days.map(toEvening) }),
+});
+
+const DayChoiceResponse = v.object({
+  recipeId: Uuid,
+  title: v.string(),
+  minutes: v.nullable(v.number()),
+  tags: v.array(v.string()),
+  image: v.nullable(v.object({ href: v.string(), etag: v.string() })),
+  fits: v.boolean(),
+  tooLong: v.boolean(),
+  clash: v.nullable(v.object({ avoid: v.string(), ingredient: v.string() })),
+});
+const toChoices = (c: DayChoices) => ({
+  ...toEvening(c.evening),
+  more: c.more,
+  items: c.items.map((i): v.InferOutput<typeof DayChoiceResponse> => ({
+    recipeId: i.recipe.id,
+    title: i.recipe.title,
+    minutes: i.minutes,
+    tags: [...i.recipe.tags],
+    image: i.recipe.image ? { href: `/api/v1/households/${i.recipe.householdId}/recipes/${i.recipe.id}/image`, etag: i.recipe.image.etag } : null,
+    fits: !i.tooLong && i.clash === null,
+    tooLong: i.tooLong,
+    clash: i.clash ? { ...i.clash } : null,
+  })),
+});
+
+const dayChoicesRoute = route({
+  method: 'GET',
+  path: `${base}/{planId}/days/{date}/choices`,
+  operationId: 'getDayChoices',
+  summary: 'The recipes to choose from for a day, what fits first (adults only)',
+  description:
+    `The household's recipes whose title, an ingredient or a tag contains q (any case; as GET recipes), at most limit (default and most ${CHOICES_MAX}), ` +
+    "each judged against the day as the planner judges it: clash names the first of the day's guests' avoids it breaks (the same gate as PUT days/{date}, " +
+    'which refuses it), tooLong says it needs longer than the evening leaves (or its time is unknown on a day whose time is limited). ' +
+    `fits is neither. Those that fit come first, then the rest, each by title. more says more recipes matched. ${EVENING_DOC}`,
+  params: PlanDayPath,
+  query: v.object({ q: v.optional(v.pipe(v.string(), v.maxLength(200, 'at most 200 characters'))), limit: v.optional(Limit(CHOICES_MAX)) }),
+  responses: { 200: { description: 'The day and its choices', schema: v.object({ ...EveningResponse.entries, more: v.boolean(), items: v.array(DayChoiceResponse) }) } },
+  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week'],
+  run: ({ deps, caller, params, query }) =>
+    dayChoices(deps, caller.account, params.householdId, params.planId, params.date, { q: query.q, limit: query.limit === undefined ? undefined : Number(query.limit) }),
+  reply: toChoices,
+});
+
+const moveDishRoute = route({
+  method: 'POST',
+  path: `${base}/{planId}/days/{date}/move`,
+  operationId: 'moveDish',
+  summary: "Move a day's dish to another day of the week (adults only)",
+  description:
+    "The day's dish goes to `to`; the dish `to` had, if any, comes to this day (a swap), in one write. Each day keeps its portions override and note: " +
+    "they belong to the evening. Both dishes are checked against the avoids of their new day first: 409 avoid_conflict names the first that breaks one, " +
+    'and nothing is written. A day without a dish is 409 no_dish_to_move; `to` outside the week 400 date_outside_week; moving a dish to its own day ' +
+    'changes nothing. Answers the plan. Retry-safe with an Idempotency-Key (a repeat without one would swap back).',
+  params: PlanDayPath,
+  body: v.object({ to: IsoDate }),
+  responses: { 200: { description: 'The plan after the move', schema: PlanResponse } },
+  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict', 'no-dish-to-move'],
+  run: ({ deps, caller, params, body }) => moveDish(deps, caller.account, params.householdId, params.planId, params.date, body.to),
+  reply: toPlan,
+});
+
 export const planRoutes = (deps: ServiceDeps) =>
   mount(deps, [
     ensureWeekPlanRoute,
@@ -150,5 +246,8 @@ export const planRoutes = (deps: ServiceDeps) =>
     getPlanRoute,
     setPlanDayRoute,
     clearPlanDayRoute,
+    planEveningsRoute,
+    dayChoicesRoute,
+    moveDishRoute,
   ]);
 

@@ -770,6 +770,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/households/{householdId}/plans/{planId}/evenings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each evening of the week leaves to cook
+         * @description Any member. One entry per day of the plan's week, Monday first. cookingMinutes is the fewest minutes the day leaves to cook, null when nothing limits it: the smallest availableCookingMinutes of the day's events, and what a calendar entry leaves before the dinner hour ends (the household's dinnerTime, or an event's servingTime, plus 60 minutes; busy names that entry). The planner judges a dish's time by the same numbers. The web app says on a day when its dish needs longer.
+         */
+        get: operations["getPlanEvenings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/plans/{planId}/days/{date}/choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recipes to choose from for a day, what fits first (adults only)
+         * @description The household's recipes whose title, an ingredient or a tag contains q (any case; as GET recipes), at most limit (default and most 200), each judged against the day as the planner judges it: clash names the first of the day's guests' avoids it breaks (the same gate as PUT days/{date}, which refuses it), tooLong says it needs longer than the evening leaves (or its time is unknown on a day whose time is limited). fits is neither. Those that fit come first, then the rest, each by title. more says more recipes matched. cookingMinutes is the fewest minutes the day leaves to cook, null when nothing limits it: the smallest availableCookingMinutes of the day's events, and what a calendar entry leaves before the dinner hour ends (the household's dinnerTime, or an event's servingTime, plus 60 minutes; busy names that entry). The planner judges a dish's time by the same numbers.
+         */
+        get: operations["getDayChoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/plans/{planId}/days/{date}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a day's dish to another day of the week (adults only)
+         * @description The day's dish goes to `to`; the dish `to` had, if any, comes to this day (a swap), in one write. Each day keeps its portions override and note: they belong to the evening. Both dishes are checked against the avoids of their new day first: 409 avoid_conflict names the first that breaks one, and nothing is written. A day without a dish is 409 no_dish_to_move; `to` outside the week 400 date_outside_week; moving a dish to its own day changes nothing. Answers the plan. Retry-safe with an Idempotency-Key (a repeat without one would swap back).
+         */
+        post: operations["moveDish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/households/{householdId}/plans/{planId}/suggestions": {
         parameters: {
             query?: never;
@@ -6954,6 +7014,376 @@ export interface operations {
                 };
             };
             /** @description avoid_conflict; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPlanEvenings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                householdId: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evenings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: {
+                            date: string;
+                            cookedAtHome: boolean;
+                            cookingMinutes: number | null;
+                            busy: {
+                                title: string;
+                                endTime: string | null;
+                                minutesLeft: number;
+                            } | null;
+                            avoids: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, plan_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDayChoices: {
+        parameters: {
+            query?: {
+                q?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                householdId: string;
+                planId: string;
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day and its choices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        date: string;
+                        cookedAtHome: boolean;
+                        cookingMinutes: number | null;
+                        busy: {
+                            title: string;
+                            endTime: string | null;
+                            minutesLeft: number;
+                        } | null;
+                        avoids: string[];
+                        more: boolean;
+                        items: {
+                            /** Format: uuid */
+                            recipeId: string;
+                            title: string;
+                            minutes: number | null;
+                            tags: string[];
+                            image: {
+                                href: string;
+                                etag: string;
+                            } | null;
+                            fits: boolean;
+                            tooLong: boolean;
+                            clash: {
+                                avoid: string;
+                                ingredient: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, plan_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    moveDish: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                planId: string;
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The plan after the move */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        householdId: string;
+                        weekStart: string;
+                        days: {
+                            /** Format: uuid */
+                            id: string;
+                            date: string;
+                            recipeId: string | null;
+                            recipeTitle: string | null;
+                            portions: number;
+                            portionsOverride: number | null;
+                            cookedAtHome: boolean;
+                            events: string[];
+                            avoids: string[];
+                            servingNotes: string[];
+                            note: string | null;
+                        }[];
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, plan_not_found, recipe_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description avoid_conflict, no_dish_to_move; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -483,6 +483,7 @@ export const en: Messages = {
     shopping_line_not_removable: "A dish of the week needs this item. Take the dish off the week to remove it.",
     shopping_line_changed: "Someone else changed this item after you did, so their change stands.",
     avoid_conflict: 'The dish holds something a guest avoids that day.',
+    no_dish_to_move: 'That day has no dish to move. Choose one first.',
     time_zone_unknown: 'Choose a time zone from the list.',
     invalid_token: 'This link no longer works. Ask for a new one.',
     invite_not_found: 'That invite does not exist. Ask for a new link.',

@@ -502,6 +502,7 @@ export const nb = {
     shopping_line_not_removable: 'Denne varen trengs til en rett på uka. Fjern retten for å fjerne varen.',
     shopping_line_changed: 'Noen andre endret denne varen etter deg, så endringen deres gjelder.',
     avoid_conflict: 'Retten inneholder noe en gjest unngår den dagen.',
+    no_dish_to_move: 'Dagen har ingen rett å flytte. Velg en rett først.',
     time_zone_unknown: 'Velg en tidssone fra lista.',
     invalid_token: 'Lenken virker ikke lenger. Be om en ny.',
     invite_not_found: 'Invitasjonen finnes ikke. Be om en ny lenke.',
