@@ -73,14 +73,16 @@ for (const kind of databaseKinds()) {
       // password; Google, configured and not linked, is offered.
       const me = (await k.client.get('/api/v1/me')).json.user.id as string;
       await server.runtime.deps.identities.link({ issuer: 'https://appleid.example.com', subject: `apple-${kind.name}`, accountId: me, email: null, createdAt: clock.now() });
-      await page.goto(`${server.url}/settings`);
+      await page.goto(`${server.url}/settings/me`);
       const signIns = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Slik logger du inn' }) });
       await signIns.getByText('Du har et passord.').waitFor();
-      expect(await signIns.getByRole('link', { name: 'Koble til Google' }).getAttribute('href')).to.equal('/api/v1/auth/challenge/google?returnUrl=%2Fsettings');
+      expect(await signIns.getByRole('link', { name: 'Koble til Google' }).getAttribute('href')).to.equal('/api/v1/auth/challenge/google?returnUrl=%2Fsettings%2Fme');
       await signIns.getByRole('button', { name: 'Koble fra appleid.example.com' }).click();
       await signIns.getByText('appleid.example.com').waitFor({ state: 'detached' });
       expect((await k.client.get('/api/v1/me/sign-ins')).json.identities).to.deep.equal([]);
+      await page.goto(`${server.url}/settings/household`);
       await page.getByText('Husholdningen har gratisplanen.').waitFor();
+      await page.goto(`${server.url}/settings/stores`);
       const chains = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Butikkjeder dere handler i' }) });
       const first = chains.getByRole('checkbox').first();
       const chain = (await chains.locator('label.check').first().innerText()).trim();
@@ -91,12 +93,13 @@ for (const kind of databaseKinds()) {
 
       // Plus (set as the billing webhook would): the household's referral codes show.
       await server.runtime.db.knex('households').where({ id: h.id }).update({ plan: 'Plus' });
-      await page.reload();
+      await page.goto(`${server.url}/settings/household`);
       await page.getByText('Husholdningen har Plus.').waitFor();
       const codes = (await k.client.get(`/api/v1/households/${h.id}/referral-codes`)).json as { code: string }[];
       expect(codes.length).to.be.above(0);
       for (const c of codes) await page.getByText(c.code, { exact: true }).waitFor();
 
+      await page.goto(`${server.url}/settings`);
       await page.getByRole('link', { name: 'Gi tilbakemelding' }).click();
       await page.getByLabel('Hva vil du si?').fill('Handlelista er fin, men jeg savner mørk modus.');
       await page.getByLabel(/Skjermbilde/).setInputFiles(PICTURE);

@@ -39,7 +39,7 @@ for (const kind of databaseKinds()) {
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
     const as = (client: Client): Promise<Page> => suite.page(client, { acceptDownloads: true });
-    const dataSection = (p: Page) => p.locator('section').filter({ has: p.getByRole('heading', { name: 'Husholdningens data', exact: true }) });
+    const dataSection = (p: Page) => p.getByRole('main').filter({ has: p.getByRole('heading', { name: 'Husholdningens data', level: 1 }) });
 
     it('lets the Owner download the household, and an Adult make a new household of the file (and not of another file)', async () => {
       const h = await ownedHousehold(suite.server.url, 'Hansen');
@@ -49,7 +49,7 @@ for (const kind of databaseKinds()) {
 
       // The Owner: what is in the file, and the download.
       page = await as(h.owner);
-      await page.goto(`${suite.server.url}/settings`);
+      await page.goto(`${suite.server.url}/settings/data`);
       const data = dataSection(page);
       const link = data.getByRole('link', { name: 'Last ned husholdningen' });
       await link.waitFor();
@@ -70,7 +70,7 @@ for (const kind of databaseKinds()) {
       // The Adult: no download, and a sentence saying who can.
       const per = await as(adult.client);
       page = per;
-      await per.goto(`${suite.server.url}/settings`);
+      await per.goto(`${suite.server.url}/settings/data`);
       const perData = dataSection(per);
       await perData.getByText('Bare en eier av husholdningen kan laste den ned.').waitFor();
       expect(await perData.getByRole('link', { name: 'Last ned husholdningen' }).count()).to.equal(0);

@@ -577,7 +577,10 @@ for (const kind of databaseKinds()) {
         await p.goto(`${server.url}/`);
         await p.getByRole('link', { name: 'Innstillinger' }).click();
         await p.getByRole('heading', { name: 'Innstillinger' }).waitFor();
-        const you = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Deg' }) });
+        // The settings are a list of short pages: her own first.
+        await p.getByRole('link', { name: 'Meg', exact: true }).click();
+        await p.getByRole('heading', { name: 'Meg', level: 1 }).waitFor();
+        const you = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Navn', exact: true }) });
         await you.getByLabel('Navnet ditt').fill('Eva Berg');
         await you.getByRole('button', { name: 'Lagre' }).click();
         await you.getByRole('status').filter({ hasText: 'Lagret.' }).waitFor();
@@ -598,16 +601,20 @@ for (const kind of databaseKinds()) {
         expect(await seriousViolations(p)).to.deep.equal([]);
         expect(await overflowAtNarrow(p)).to.equal(0);
         // The household speaks English from now on, dines at 17:00 and would rather not have coriander.
-        const home = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Husholdningen' }) });
+        await p.getByRole('main').getByRole('link', { name: 'Innstillinger' }).click();
+        await p.getByRole('link', { name: 'Husholdningen', exact: true }).click();
+        const home = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Navn, språk og middag' }) });
         await home.getByLabel('Språk').selectOption('en');
         await home.getByLabel('Middag klokka').fill('17:00');
         await home.getByLabel(/helst ikke spiser/).fill('koriander');
         await home.getByRole('button', { name: 'Lagre' }).click();
-        await p.getByRole('heading', { name: 'Settings' }).waitFor();
+        await p.getByRole('heading', { name: 'The household', level: 1 }).waitFor();
         const h = (await (await ctx.request.get(`${server.url}/api/v1/me`)).json()).memberships[0].householdId;
         const saved = await (await ctx.request.get(`${server.url}/api/v1/households/${h}`)).json();
         expect([saved.language, saved.dinnerTime, saved.dislikes]).to.deep.equal(['en', '17:00', ['koriander']]);
         // The dinner calendar: a link that serves iCalendar, a new one that retires the old, off and on again.
+        await p.getByRole('main').getByRole('link', { name: 'Settings' }).click();
+        await p.getByRole('link', { name: 'Calendar', exact: true }).click();
         const cal = p.locator('section').filter({ has: p.getByRole('heading', { name: 'Dinner calendar' }) });
         const first = (await cal.locator('code.link-text').textContent())!;
         expect(first).to.match(/\/api\/v1\/calendar\/[\w-]+\.ics$/);
@@ -622,6 +629,8 @@ for (const kind of databaseKinds()) {
         await cal.getByRole('button', { name: 'Turn on' }).click();
         await cal.locator('code.link-text').waitFor();
         // Deleting the account asks first, then signs out; the address no longer signs in.
+        await p.getByRole('main').getByRole('link', { name: 'Settings' }).click();
+        await p.getByRole('link', { name: 'You', exact: true }).click();
         await p.getByRole('button', { name: 'Delete my account' }).click();
         await p.getByText('Delete your account for good?').waitFor();
         await p.getByRole('button', { name: 'Yes, delete my account' }).click();

@@ -50,7 +50,7 @@ for (const kind of databaseKinds()) {
         };
       })();`);
       page = suite.watch(await context.newPage());
-      await page.goto(`${suite.server.url}/settings`);
+      await page.goto(`${suite.server.url}/settings/notifications`);
       await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
       const section = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Varsler på denne enheten' }) });
 

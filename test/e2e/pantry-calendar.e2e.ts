@@ -81,7 +81,7 @@ for (const kind of databaseKinds()) {
       expect(left).to.deep.equal(['Basmatiris', 'Ris']);
 
       // Calendars: one the guard refuses, said as a sentence; one added; Mia's phone listed; the ICS one removed.
-      await page.goto(`${suite.server.url}/settings`);
+      await page.goto(`${suite.server.url}/settings/calendar`);
       const feeds = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Kalendere som gjør kvelder opptatt' }) });
       await feeds.getByText('Fra en telefon: 0 avtaler').waitFor();
       await feeds.getByLabel('Navn på kalenderen').fill('Skolen');
@@ -112,7 +112,7 @@ for (const kind of databaseKinds()) {
       expect(await junior.getByRole('button', { name: 'Lagre vekten' }).count()).to.equal(0);
       expect(await junior.getByRole('button', { name: /^Fjern: Løk/ }).count()).to.equal(0);
       await checkedShot(junior, `junior-pantry-${kind.name}`);
-      await junior.goto(`${suite.server.url}/settings`);
+      await junior.goto(`${suite.server.url}/settings/calendar`);
       const juniorFeeds = junior.locator('section').filter({ has: junior.getByRole('heading', { name: 'Kalendere som gjør kvelder opptatt' }) });
       await juniorFeeds.getByText('Mias telefon').waitFor();
       expect(await juniorFeeds.getByRole('button').count()).to.equal(0);

@@ -129,8 +129,8 @@ for (const kind of databaseKinds()) {
 
       // The household's settings turn the recipe library on for the suggestions.
       expect((await k.client.get(base)).json.libraryRecipesOn).to.equal(false);
-      await page.goto(`${suite.server.url}/settings`);
-      const settings = page.locator('section').filter({ has: page.getByRole('heading', { name: 'The household' }) });
+      await page.goto(`${suite.server.url}/settings/household`);
+      const settings = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Name, language and dinner' }) });
       await settings.getByLabel('Also suggest recipes from the recipe library').check();
       await settings.getByRole('button', { name: 'Save' }).click();
       await settings.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -92,7 +92,8 @@ const RecipeReadRoute = ({ recipeId }: { recipeId: string }) => <Member>{(h) => 
 const CookRoute = ({ recipeId }: { recipeId: string }) => <Member>{(h) => <CookView key={recipeId} householdId={h.householdId} recipeId={recipeId} />}</Member>;
 const ReceiptsRoute = () => <Member>{(h) => <Receipts householdId={h.householdId} />}</Member>;
 const PantryRoute = () => <Member>{(h) => <Pantry householdId={h.householdId} role={h.role} />}</Member>;
-const SettingsRoute = () => <Member>{(h) => <Settings householdId={h.householdId} />}</Member>;
+/** The settings' list (/settings), or one of its pages (/settings/me, /settings/household, …). */
+const SettingsRoute = ({ section }: { section?: string }) => <Member>{(h) => <Settings householdId={h.householdId} section={section} />}</Member>;
 const MembersRoute = () => <Member>{(h) => <Members householdId={h.householdId} role={h.role} />}</Member>;
 const FeedbackRoute = () => (me.value ? <Feedback householdId={household.value?.householdId ?? null} /> : null);
 
@@ -134,6 +135,7 @@ function Screens() {
         <Route path="/receipts" component={ReceiptsRoute} />
         <Route path="/pantry" component={PantryRoute} />
         <Route path="/settings" component={SettingsRoute} />
+        <Route path="/settings/:section" component={SettingsRoute} />
         <Route path="/members" component={MembersRoute} />
         <Route path="/list" component={CurrentListRoute} />
         <Route path="/list/:planId" component={ListRoute} />

@@ -48,7 +48,7 @@ function Header() {
           <span class="brand">{h ? h.householdName : m.appName}</span>
         )}
         <span class="row">
-          <a href="/settings" aria-current={path === '/settings' ? 'page' : undefined}>
+          <a href="/settings" aria-current={path === '/settings' || path.startsWith('/settings/') ? 'page' : undefined}>
             {m.settings}
           </a>
           <button type="button" class="link" onClick={() => void signOut().then(() => route('/sign-in', true))}>

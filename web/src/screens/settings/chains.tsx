@@ -42,7 +42,7 @@ export function Chains({ householdId, adult }: { householdId: string; adult: boo
     <section aria-labelledby="chains-h">
       <h2 id="chains-h">{m.chains}</h2>
       <p class="muted">{m.chainsAbout}</p>
-      <fieldset>
+      <fieldset class="chain-choices">
         <legend class="visually-hidden">{m.chains}</legend>
         {all.map((c) => (
           <label key={c} class="check">

@@ -1,9 +1,17 @@
 import { t } from '../../i18n';
 import { Problem } from '../../ui';
+import { SettingsPage } from './settings-page';
 import { SWITCHES, useNotifications } from './use-notifications';
 
+/** The page of the settings for pushes to this browser. */
+export const NotificationsPage = () => (
+  <SettingsPage title={t.value.settingsSection.notifications}>
+    <Notifications />
+  </SettingsPage>
+);
+
 /** Pushes to this browser, turned on and off, and what they are about. The service worker shows what arrives (web/public/push.js). */
-export function Notifications() {
+function Notifications() {
   const m = t.value;
   const { standing, device, act, turnOn, turnOff, flip } = useNotifications();
   return (

@@ -60,7 +60,7 @@ export function SignInMethods() {
             {providers
               .filter((p) => !linked.has(p.scheme))
               .map((p) => (
-                <a key={p.scheme} class="button secondary" href={`/api/v1/auth/challenge/${encodeURIComponent(p.scheme)}?returnUrl=${encodeURIComponent('/settings')}`}>
+                <a key={p.scheme} class="button secondary" href={`/api/v1/auth/challenge/${encodeURIComponent(p.scheme)}?returnUrl=${encodeURIComponent('/settings/me')}`}>
                   {m.linkWith(p.displayName)}
                 </a>
               ))}
