@@ -1,10 +1,11 @@
-import type { Household, HouseholdRole, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
+import type { AgeGroup, Household, HouseholdRole, HouseholdWithMembers, Member, Membership, Language } from '../core/households/types.js';
 import type { AccountId, HouseholdId, MemberId } from '../core/kernel/ids.js';
 
 /** A new household; its shopping settings start as sharing on and the price catalogue on, the library off, unless given. */
 export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'> &
   Partial<Pick<Household, 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'>>;
-export type NewMember = Omit<Member, 'householdId'>;
+/** A member row to add: an age group left out is Adult (as every member was before members had one). */
+export type NewMember = Omit<Member, 'householdId' | 'ageGroup'> & { readonly ageGroup?: AgeGroup };
 
 export interface HouseholdChanges {
   readonly name?: string;
@@ -26,8 +27,8 @@ export interface HouseholdStore {
   /** The member row of this account in this household, or null (also when the household does not exist). */
   memberByAccount(householdId: HouseholdId, accountId: AccountId): Promise<Member | null>;
   memberById(householdId: HouseholdId, memberId: MemberId): Promise<Member | null>;
-  /** Changes a member's name or role; null when the household has no such member. */
-  updateMember(householdId: HouseholdId, memberId: MemberId, changes: { displayName?: string; role?: HouseholdRole }): Promise<Member | null>;
+  /** Changes a member's name, role or age group; null when the household has no such member. */
+  updateMember(householdId: HouseholdId, memberId: MemberId, changes: { displayName?: string; role?: HouseholdRole; ageGroup?: AgeGroup }): Promise<Member | null>;
   /**
    * Links a named person to an account, only while the person has none; answers the member, or null when the
    * person is gone or already claimed.

@@ -23,6 +23,8 @@ export interface InviteStore {
   byCode(code: string): Promise<Invite | null>;
   /** Unused and unexpired at `now`, newest first. */
   listOpen(householdId: HouseholdId, now: Date): Promise<Invite[]>;
+  /** Unused ones expiring after `since` (the open ones among them) and those used after `since`, newest first. */
+  listSince(householdId: HouseholdId, since: Date): Promise<Invite[]>;
   /** false when the household has no such code. */
   delete(householdId: HouseholdId, code: string): Promise<boolean>;
   /**

@@ -179,6 +179,7 @@ const PROBLEMS = {
   },
   'invite-not-found': notFound('invite_not_found', 'Invite not found', 'no open invite with this code in the household'),
   'invite-not-usable': badRequest('invite_not_usable', 'Invite not usable', 'the invite code is unknown, expired or used'),
+  'invite-not-open': notFound('invite_not_open', 'Invite not open', 'no open invite has this code: it is unknown, used, expired or withdrawn'),
   'loyalty-programs-unavailable': { status: 404, code: 'loyalty_programs_unavailable', title: 'No loyalty programmes', detail: (e) => `no loyalty programme reference data for country ${e.country}` },
   'time-zone-unknown': { status: 400, code: 'time_zone_unknown', title: 'Unknown time zone', detail: (e) => `"${e.timeZoneId}" is not in /api/v1/time-zones` },
   // plans and the planner

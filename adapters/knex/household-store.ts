@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, Plan } from '../../core/households/types.js';
-import type { HouseholdStore } from '../../ports/household-store.js';
+import type { HouseholdStore, NewMember } from '../../ports/household-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { fromJsonText, iso, rowMapping, toBool, toDate, toJsonText } from './rows.js';
 import { speedOf } from './speed/index.js';
@@ -29,6 +29,7 @@ export interface MemberRow {
   account_id: string | null;
   display_name: string;
   role: string;
+  age_group: string;
   created_at: Date | string;
 }
 
@@ -49,15 +50,15 @@ export const toHousehold = (r: HouseholdRow): Household => ({
   updatedAt: toDate(r.updated_at),
 });
 
-const memberMapping = rowMapping<Member>({ id: 'as-is', householdId: 'as-is', accountId: 'as-is', displayName: 'as-is', role: 'as-is', createdAt: 'instant' });
+const memberMapping = rowMapping<Member>({ id: 'as-is', householdId: 'as-is', accountId: 'as-is', displayName: 'as-is', role: 'as-is', ageGroup: 'as-is', createdAt: 'instant' });
 
 export const toMember = (r: MemberRow): Member => memberMapping.fromRow(r);
 
-export const memberRow = (householdId: string, m: Omit<Member, 'householdId'>): MemberRow => memberMapping.toRow({ ...m, householdId }) as unknown as MemberRow;
+export const memberRow = (householdId: string, m: NewMember): MemberRow => memberMapping.toRow({ ...m, ageGroup: m.ageGroup ?? 'Adult', householdId }) as unknown as MemberRow;
 
 /** Run on (nearly) every household request, so written out once rather than built by knex each time. */
 const MEMBER_BY_ACCOUNT_SQL =
-  'select id, household_id, account_id, display_name, role, created_at from household_members where household_id = ? and account_id = ? limit 1';
+  'select id, household_id, account_id, display_name, role, age_group, created_at from household_members where household_id = ? and account_id = ? limit 1';
 const MEMBERSHIPS_SQL =
   'select m.household_id, h.name as household_name, m.role, m.id from household_members m ' +
   'inner join households h on h.id = m.household_id where m.account_id = ? order by m.created_at, m.household_id';
@@ -111,6 +112,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
       const patch: Record<string, unknown> = {};
       if (changes.displayName !== undefined) patch['display_name'] = changes.displayName;
       if (changes.role !== undefined) patch['role'] = changes.role;
+      if (changes.ageGroup !== undefined) patch['age_group'] = changes.ageGroup;
       return knex.transaction(async (trx) => {
         if (Object.keys(patch).length > 0) await trx('household_members').where({ household_id: householdId, id: memberId }).update(patch);
         const row = await trx<MemberRow>('household_members').where({ household_id: householdId, id: memberId }).first();

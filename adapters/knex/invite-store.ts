@@ -49,6 +49,13 @@ export function knexInviteStore(knex: Knex): InviteStore {
         .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'code' }])) as InviteRow[];
       return rows.map(toInvite);
     },
+    async listSince(householdId, since) {
+      const rows = (await knex<InviteRow>('household_invites')
+        .where({ household_id: householdId })
+        .andWhere((q) => q.where((unused) => unused.whereNull('used_at').andWhere('expires_at', '>', iso(since))).orWhere('used_at', '>', iso(since)))
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'code' }])) as InviteRow[];
+      return rows.map(toInvite);
+    },
     async delete(householdId, code) {
       return (await knex('household_invites').where({ household_id: householdId, code }).delete()) === 1;
     },
@@ -71,9 +78,9 @@ export function knexInviteStore(knex: Knex): InviteStore {
             if (claimed === 1) member = toMember((await trx<MemberRow>('household_members').where({ id: invite.member_id }).first()) as MemberRow);
           }
           if (member === null) {
-            const m = use.newMember;
-            await trx('household_members').insert(memberRow(householdId, m));
-            member = { ...m, householdId };
+            const row = memberRow(householdId, use.newMember);
+            await trx('household_members').insert(row);
+            member = toMember(row);
           }
           await trx('push_outbox').insert(outboxRow(use.joined(member)));
           return member;

@@ -136,7 +136,7 @@ const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unkn
  */
 const INPUT_COLUMNS = {
   households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'dislikes', 'library_recipes_on', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
-  household_members: ['id', 'household_id', 'account_id', 'display_name', 'role', 'created_at'] satisfies (keyof MemberRow)[],
+  household_members: ['id', 'household_id', 'account_id', 'display_name', 'role', 'age_group', 'created_at'] satisfies (keyof MemberRow)[],
   plans: ['id', 'household_id', 'week_start', 'created_at', 'updated_at'] satisfies (keyof PlanTableRow)[],
   plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note'] satisfies (keyof DayTableRow)[],
   meal_events: ['id', 'household_id', 'date', 'event_type', 'serving_time', 'available_cooking_minutes', 'notes', 'created_at', 'updated_at'] satisfies (keyof EventRow)[],

@@ -1,12 +1,14 @@
 import type { Member } from '../../core/households/types.js';
 import type { Invite, InviteStore } from '../../ports/invite-store.js';
 import type { OutboxEntry, PushOutbox } from '../../ports/push-outbox.js';
-import { bumpRevision, type MemoryTables } from './stores.js';
+import { bumpRevision, memberOf, type MemoryTables } from './stores.js';
 
 /**
  * The invite store writes a join's push through the memory outbox's synchronous insert, so that the code's use,
  * the member row and the push happen with no await between them: atomic in this process.
  */
+const newestFirst = (a: Invite, b: Invite) => b.createdAt.getTime() - a.createdAt.getTime() || a.code.localeCompare(b.code);
+
 export function memoryInviteStore(t: MemoryTables, outbox: MemoryPushOutbox): InviteStore {
   const invites = new Map<string, Invite>();
   t.onAccountDeleted.push((accountId) => {
@@ -29,7 +31,14 @@ export function memoryInviteStore(t: MemoryTables, outbox: MemoryPushOutbox): In
     async listOpen(householdId, now) {
       return [...invites.values()]
         .filter((i) => i.householdId === householdId && alive(i) && i.usedAt === null && i.expiresAt.getTime() > now.getTime())
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.code.localeCompare(b.code))
+        .sort(newestFirst)
+        .map(view);
+    },
+    async listSince(householdId, since) {
+      const after = (d: Date | null) => d !== null && d.getTime() > since.getTime();
+      return [...invites.values()]
+        .filter((i) => i.householdId === householdId && alive(i) && (i.usedAt === null ? after(i.expiresAt) : after(i.usedAt)))
+        .sort(newestFirst)
         .map(view);
     },
     async delete(householdId, code) {
@@ -46,7 +55,7 @@ export function memoryInviteStore(t: MemoryTables, outbox: MemoryPushOutbox): In
       const member: Member =
         person && person.householdId === i.householdId && person.accountId === null
           ? { ...person, accountId: use.accountId, role: i.role }
-          : { ...use.newMember, householdId: i.householdId };
+          : memberOf(i.householdId, use.newMember);
       // The push first: one the outbox refuses (an id taken) leaves everything as it was.
       outbox.insert(use.joined(structuredClone(member)));
       invites.set(use.code, { ...i, usedAt: use.at, usedBy: use.accountId });

@@ -4,7 +4,7 @@ import type { HouseholdChange } from '../../ports/household-changes.js';
 import type { Account, Session } from '../../core/accounts/types.js';
 import type { HouseholdWithMembers, Member, Household } from '../../core/households/types.js';
 import type { AccountStore, SessionStore } from '../../ports/account-store.js';
-import type { HouseholdStore } from '../../ports/household-store.js';
+import type { HouseholdStore, NewMember } from '../../ports/household-store.js';
 
 /** In-memory stores sharing one set of tables, for fast domain tests and the in-memory composition root. */
 export interface MemoryTables {
@@ -183,6 +183,9 @@ export function memorySessionStore(t: MemoryTables): SessionStore {
   };
 }
 
+/** The row of a member added to a household: Adult unless an age group is given (as the SQL column's default). */
+export const memberOf = (householdId: string, m: NewMember): Member => ({ ...m, ageGroup: m.ageGroup ?? 'Adult', householdId });
+
 export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
   const membersOf = (householdId: string) =>
     [...t.members.values()]
@@ -193,7 +196,7 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
     async create(h, first) {
       const household: Household = { ...h, chains: [...h.chains], sharingOff: h.sharingOff ?? false, priceCatalogueOn: h.priceCatalogueOn ?? true, dislikes: [...(h.dislikes ?? [])], libraryRecipesOn: h.libraryRecipesOn ?? false, updatedAt: h.createdAt };
       t.households.set(h.id, household);
-      t.members.set(first.id, { ...first, householdId: h.id });
+      t.members.set(first.id, memberOf(h.id, first));
       t.revisions.set(h.id, 0);
       tell(t, { kind: 'access' });
       return withMembers(household);
@@ -213,7 +216,8 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
     async updateMember(householdId, memberId, changes) {
       const m = t.members.get(memberId);
       if (!m || m.householdId !== householdId) return null;
-      const next = { ...m, ...(changes.displayName !== undefined ? { displayName: changes.displayName } : {}), ...(changes.role !== undefined ? { role: changes.role } : {}) };
+      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      const next: Member = { ...m, ...defined };
       t.members.set(memberId, next);
       bumpRevision(t, householdId);
       return copy(next);
@@ -228,7 +232,7 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
       return copy(next);
     },
     async addMember(householdId, member) {
-      const m: Member = { ...member, householdId };
+      const m = memberOf(householdId, member);
       t.members.set(m.id, m);
       bumpRevision(t, householdId);
       return copy(m);

@@ -5,8 +5,14 @@ import { avoidsOfDay } from './avoid-gate.js';
 /** A guest's share of a dinner: an adult eats a whole portion, a child half of one, a baby none. */
 export const GUEST_WEIGHT: Record<GuestType, number> = { Adult: 1, Child: 0.5, Baby: 0 };
 
+/** What members eat of a dinner together, by their age groups (the guests' weights), not yet rounded. */
+export const shareOf = (members: readonly Pick<Member, 'ageGroup'>[]): number => members.reduce((n, m) => n + GUEST_WEIGHT[m.ageGroup], 0);
+
 export interface DerivedDay {
-  /** Portions for the table: present members plus weighted guests, rounded up; 0 when not cooked at home. */
+  /**
+   * Portions for the table: present members and guests, each weighed by age group (Adult 1, Child 0.5, Baby 0),
+   * the sum rounded up; 0 when not cooked at home.
+   */
   readonly portions: number;
   /** false when an EatingOut or Travel event closes the day: nothing is cooked or bought for it. */
   readonly cookedAtHome: boolean;
@@ -32,7 +38,7 @@ export function deriveDay(members: readonly Member[], events: readonly MealEvent
       else if (p.guestType !== null) guests += GUEST_WEIGHT[p.guestType] * p.guestCount;
     }
   }
-  const eating = members.filter((m) => present.has(m.id) || !absent.has(m.id)).length;
+  const eating = shareOf(members.filter((m) => present.has(m.id) || !absent.has(m.id)));
   return {
     portions: cookedAtHome ? Math.ceil(eating + guests) : 0,
     cookedAtHome,

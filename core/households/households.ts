@@ -54,7 +54,7 @@ export async function createHousehold(
         plan: 'Free',
         createdAt: now,
       },
-      { id: deps.ids.newId(), displayName: caller.displayName, role: 'Owner', accountId: caller.id, createdAt: now },
+      { id: deps.ids.newId(), displayName: caller.displayName, role: 'Owner', ageGroup: 'Adult', accountId: caller.id, createdAt: now },
     ),
   );
 }

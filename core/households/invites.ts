@@ -3,9 +3,10 @@ import type { HouseholdStore } from '../../ports/household-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { Invite, InviteStore } from '../../ports/invite-store.js';
 import type { ReadableCodes } from '../../ports/readable-codes.js';
+import type { AccountStore } from '../../ports/account-store.js';
 import type { Account } from '../accounts/types.js';
 import type { ErrorOf } from '../kernel/errors.js';
-import type { HouseholdId } from '../kernel/ids.js';
+import type { HouseholdId, MemberId } from '../kernel/ids.js';
 import { fail, ok, type Result } from '../kernel/result.js';
 import { requireAdult } from './access.js';
 import type { Member, Membership } from './types.js';
@@ -52,10 +53,60 @@ export async function createInvite(
   return ok({ ...invite, usedAt: null, usedBy: null });
 }
 
-export async function listInvites(deps: InviteDeps, caller: Account, householdId: HouseholdId): Promise<Result<Invite[], Denied>> {
+/** How long a used or expired invite is still listed with `past` (withdrawn ones are deleted, so never). */
+export const INVITE_HISTORY_DAYS = 30;
+
+export type InviteState = 'open' | 'used' | 'expired';
+
+/** An invite as adults list it: its state at the time of asking, and the member its user became (while in the household). */
+export interface InviteView extends Invite {
+  readonly state: InviteState;
+  readonly usedByMemberId: MemberId | null;
+}
+
+const stateOf = (i: Invite, now: Date): InviteState => (i.usedAt !== null ? 'used' : i.expiresAt.getTime() <= now.getTime() ? 'expired' : 'open');
+
+/**
+ * The household's open invites, newest first; with `past`, also those used or expired within the last
+ * INVITE_HISTORY_DAYS days, each used one with the member who used it.
+ */
+export async function listInvites(deps: InviteDeps, caller: Account, householdId: HouseholdId, input: { past?: boolean } = {}): Promise<Result<InviteView[], Denied>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
-  return ok(await deps.invites.listOpen(householdId, deps.clock.now()));
+  const now = deps.clock.now();
+  if (!input.past) return ok((await deps.invites.listOpen(householdId, now)).map((i) => ({ ...i, state: 'open', usedByMemberId: null })));
+  const [invites, household] = await Promise.all([deps.invites.listSince(householdId, new Date(now.getTime() - INVITE_HISTORY_DAYS * DAY_MS)), deps.households.byId(householdId)]);
+  const memberOf = new Map((household?.members ?? []).flatMap((m) => (m.accountId === null ? [] : [[m.accountId, m.id] as const])));
+  return ok(invites.map((i) => ({ ...i, state: stateOf(i, now), usedByMemberId: i.usedBy === null ? null : (memberOf.get(i.usedBy) ?? null) })));
+}
+
+/** What an open invite's link shows to anyone holding it, signed in or not: whose household, and who invited. */
+export interface InvitePreview {
+  readonly householdName: string;
+  /** The inviter's name in the household (their account's name when they have left it). */
+  readonly invitedBy: string;
+  readonly role: Invite['role'];
+  /** The named person the code is for, if any. */
+  readonly memberName: string | null;
+  readonly expiresAt: Date;
+}
+
+/**
+ * The household and inviter of an open code. An unknown, used, expired or withdrawn code answers alike
+ * ('invite-not-open'), so that the answer tells nothing about codes that do not work.
+ */
+export async function previewInvite(
+  deps: Pick<InviteDeps, 'invites' | 'households' | 'clock'> & { accounts: AccountStore },
+  code: string,
+): Promise<Result<InvitePreview, ErrorOf<'invite-not-open'>>> {
+  const invite = await deps.invites.byCode(code);
+  if (!invite || stateOf(invite, deps.clock.now()) !== 'open') return fail({ type: 'invite-not-open' });
+  const household = await deps.households.byId(invite.householdId);
+  if (!household) return fail({ type: 'invite-not-open' });
+  const inviter = household.members.find((m) => m.accountId === invite.createdBy)?.displayName ?? (await deps.accounts.byId(invite.createdBy))?.displayName;
+  if (inviter === undefined) return fail({ type: 'invite-not-open' });
+  const person = invite.memberId === null ? undefined : household.members.find((m) => m.id === invite.memberId);
+  return ok({ householdName: household.name, invitedBy: inviter, role: invite.role, memberName: person?.displayName ?? null, expiresAt: invite.expiresAt });
 }
 
 export async function deleteInvite(deps: InviteDeps, caller: Account, householdId: HouseholdId, code: string): Promise<Result<void, Denied | ErrorOf<'invite-not-found'>>> {
@@ -86,7 +137,7 @@ export async function acceptInvite(deps: InviteDeps, caller: Account, input: { c
     code: invite.code,
     accountId: caller.id,
     at: now,
-    newMember: { id: deps.ids.newId(), displayName: caller.displayName, role: invite.role, accountId: caller.id, createdAt: now },
+    newMember: { id: deps.ids.newId(), displayName: caller.displayName, role: invite.role, ageGroup: 'Adult', accountId: caller.id, createdAt: now },
     joined: (member) => ({
       id: deps.ids.newId(),
       householdId: invite.householdId,

@@ -7,7 +7,7 @@ import type { ErrorOf } from '../kernel/errors.js';
 import type { HouseholdId, MemberId } from '../kernel/ids.js';
 import { fail, ok, type Result } from '../kernel/result.js';
 import { requireAdult } from './access.js';
-import type { HouseholdRole, Member } from './types.js';
+import type { AgeGroup, HouseholdRole, Member } from './types.js';
 
 export interface MemberDeps {
   households: HouseholdStore;
@@ -18,18 +18,20 @@ export interface MemberDeps {
 
 type Denied = ErrorOf<'household-not-found' | 'adults-only'>;
 
-/** A named person without an account (a child, a partner who has not signed up yet). */
+/**
+ * A named person without an account (a small child who never signs in, a partner who has not signed up yet),
+ * counted in the portions by age group (Adult unless said).
+ */
 export async function addNamedMember(
   deps: MemberDeps,
   caller: Account,
   householdId: HouseholdId,
-  input: { displayName: string; role: 'Adult' | 'Junior' },
+  input: { displayName: string; role: 'Adult' | 'Junior'; ageGroup?: AgeGroup | undefined },
 ): Promise<Result<Member, Denied>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
-  return ok(
-    await deps.households.addMember(householdId, { id: deps.ids.newId(), displayName: input.displayName.trim(), role: input.role, accountId: null, createdAt: deps.clock.now() }),
-  );
+  const person = { id: deps.ids.newId(), displayName: input.displayName.trim(), role: input.role, ageGroup: input.ageGroup ?? 'Adult', accountId: null, createdAt: deps.clock.now() } as const;
+  return ok(await deps.households.addMember(householdId, person));
 }
 
 async function owners(deps: MemberDeps, householdId: HouseholdId): Promise<number> {
@@ -38,7 +40,7 @@ async function owners(deps: MemberDeps, householdId: HouseholdId): Promise<numbe
 }
 
 /**
- * Renames a member or changes a role. Only an Owner grants, changes or takes away the Owner role, and the last
+ * Renames a member, or changes a role or an age group. Only an Owner grants, changes or takes away the Owner role, and the last
  * Owner cannot be demoted.
  */
 export async function updateMember(
@@ -46,7 +48,7 @@ export async function updateMember(
   caller: Account,
   householdId: HouseholdId,
   memberId: MemberId,
-  changes: { displayName?: string | undefined; role?: HouseholdRole | undefined },
+  changes: { displayName?: string | undefined; role?: HouseholdRole | undefined; ageGroup?: AgeGroup | undefined },
 ): Promise<Result<Member, Denied | ErrorOf<'member-not-found' | 'owner-only' | 'owner-required'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
@@ -60,6 +62,7 @@ export async function updateMember(
   const updated = await deps.households.updateMember(householdId, memberId, {
     ...(changes.displayName !== undefined ? { displayName: changes.displayName.trim() } : {}),
     ...(role !== undefined ? { role } : {}),
+    ...(changes.ageGroup !== undefined ? { ageGroup: changes.ageGroup } : {}),
   });
   return updated ? ok(updated) : fail({ type: 'member-not-found' });
 }

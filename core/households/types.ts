@@ -6,6 +6,9 @@ export const LANGUAGES = ['nb', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const PLANS = ['Free', 'Plus'] as const;
 export type Plan = (typeof PLANS)[number];
+/** Who eats how much: the same words and weights as guests' guestType (core/events/portions.ts). */
+export const AGE_GROUPS = ['Adult', 'Child', 'Baby'] as const;
+export type AgeGroup = (typeof AGE_GROUPS)[number];
 
 export const HOUSEHOLD_NAME_MAX = 80;
 export const DEFAULT_TIME_ZONE = 'Europe/Oslo';
@@ -22,6 +25,8 @@ export interface Member {
   readonly householdId: HouseholdId;
   readonly displayName: string;
   readonly role: HouseholdRole;
+  /** What the member eats of a dinner's portions: an Adult one, a Child half of one, a Baby none. */
+  readonly ageGroup: AgeGroup;
   /** null for a named person who has no account (yet). */
   readonly accountId: AccountId | null;
   readonly createdAt: Date;

@@ -62,6 +62,7 @@ export type AppError =
   | { type: 'no-dish-to-move' }
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
+  | { type: 'invite-not-open' }
   | { type: 'loyalty-programs-unavailable'; country: string }
   | { type: 'time-zone-unknown'; timeZoneId: string }
   // meal events

@@ -166,6 +166,7 @@ export async function plannerPrices(
 export async function usualPricePerPortion(
   deps: { dinnerPrices: DinnerPriceStore },
   pastDinnerPrices: readonly (number | null)[],
+  /** The household's portions on a day all eat at home, by age group (a child a half), not rounded. */
   members: number,
 ): Promise<number | null> {
   const own = pastDinnerPrices.filter((p): p is number => p !== null).sort((a, b) => a - b);

@@ -34,7 +34,7 @@ import { aiTips, type AiRefusal } from './planner-ai.js';
 import { candidatesOf, candidateSources, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
 import { planWeek, type PlannerDay, type SuggestionReason } from './planner.js';
 import { viewsOf, type PlanDeps, type PlanView } from './plans.js';
-import { deriveDay } from '../events/portions.js';
+import { deriveDay, shareOf } from '../events/portions.js';
 import { busyNote, servingNotesOf } from './serving-notes.js';
 
 export interface SuggestionDeps extends PlanDeps {
@@ -171,7 +171,7 @@ export async function suggestWeek(
   const candidates = candidatesOf(sources, prices, household.dislikes, eatenLately);
   // The dinners of the last weeks are among the candidates, already priced.
   const priceOf = new Map(candidates.map((c) => [c.id, c.pricePerPortion]));
-  const usual = prices === null ? null : await usualPricePerPortion(deps, pastDishes.map((d) => priceOf.get(d.recipeId!) ?? null), household.members.length);
+  const usual = prices === null ? null : await usualPricePerPortion(deps, pastDishes.map((d) => priceOf.get(d.recipeId!) ?? null), shareOf(household.members));
 
   // The pantry foods losing confidence, under every key that counts toward them.
   const rows = pantryRowsOf(observations, merges, now);

@@ -1,6 +1,6 @@
 import type { PlanRow } from '../../ports/plan-store.js';
 import type { MealEvent } from '../events/types.js';
-import type { Household, HouseholdRole } from '../households/types.js';
+import type { AgeGroup, Household, HouseholdRole } from '../households/types.js';
 import type { PantryMerge, PantryMergeRejection, PantryObservation, UnitWeight } from '../pantry/types.js';
 import type { Ingredient, RecipeContent, RecipeImageType } from '../recipes/types.js';
 import type { ShoppingList } from '../shopping/types.js';
@@ -35,7 +35,7 @@ export interface HouseholdDocument {
   /** The member who exported it: whoever imports the document takes that member's place (as Owner). */
   readonly exportedBy: string | null;
   readonly household: HouseholdSettings;
-  readonly members: readonly { readonly id: string; readonly displayName: string; readonly role: HouseholdRole; readonly createdAt: Date }[];
+  readonly members: readonly { readonly id: string; readonly displayName: string; readonly role: HouseholdRole; readonly ageGroup: AgeGroup; readonly createdAt: Date }[];
   readonly recipes: readonly DocumentRecipe[];
   readonly plans: readonly Omit<PlanRow, 'householdId'>[];
   readonly mealEvents: readonly Omit<MealEvent, 'householdId'>[];

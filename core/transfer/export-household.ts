@@ -30,7 +30,7 @@ export async function exportHousehold(
     exportedAt: deps.clock.now(),
     exportedBy: member.value.id,
     household: settingsOf(h),
-    members: h.members.map((m) => ({ id: m.id, displayName: m.displayName, role: m.role, createdAt: m.createdAt })),
+    members: h.members.map((m) => ({ id: m.id, displayName: m.displayName, role: m.role, ageGroup: m.ageGroup, createdAt: m.createdAt })),
     recipes: a.recipes.map(({ householdId: _h, image: _info, ingredients, ...recipe }) => {
       const image = images.get(recipe.id);
       return {

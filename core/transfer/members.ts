@@ -20,14 +20,14 @@ export function checkMembers(doc: Pick<HouseholdDocument, 'members' | 'exportedB
   const exporter = doc.exportedBy === null ? undefined : doc.members.find((m) => m.id === doc.exportedBy);
   if (doc.exportedBy !== null && !exporter) return fail(invalid('exportedBy', 'names no member of the document'));
   const you: Member = exporter
-    ? { id: memberIds.get(exporter.id), householdId, displayName: exporter.displayName, role: 'Owner', accountId: caller.id, createdAt: exporter.createdAt }
-    : { id: into.ids.newId(), householdId, displayName: caller.displayName, role: 'Owner', accountId: caller.id, createdAt: now };
+    ? { id: memberIds.get(exporter.id), householdId, displayName: exporter.displayName, role: 'Owner', ageGroup: exporter.ageGroup, accountId: caller.id, createdAt: exporter.createdAt }
+    : { id: into.ids.newId(), householdId, displayName: caller.displayName, role: 'Owner', ageGroup: 'Adult', accountId: caller.id, createdAt: now };
   const members: Member[] = [
     you,
     ...doc.members
       .filter((m) => m !== exporter)
       // Only an account holds the Owner role: a named Owner arrives as an Adult.
-      .map((m) => ({ id: memberIds.get(m.id), householdId, displayName: m.displayName, role: m.role === 'Owner' ? 'Adult' : m.role, accountId: null, createdAt: m.createdAt })),
+      .map((m) => ({ id: memberIds.get(m.id), householdId, displayName: m.displayName, role: m.role === 'Owner' ? 'Adult' : m.role, ageGroup: m.ageGroup, accountId: null, createdAt: m.createdAt })),
   ];
   return ok({ members, memberIds });
 }

@@ -23,6 +23,7 @@ export function householdStoreContract(backend: Backend): void {
       id: randomUUID(),
       displayName: 'Kari',
       role: 'Owner',
+      ageGroup: 'Adult',
       accountId,
       createdAt: at('2026-02-01T12:00:00.500Z'),
       ...over,
@@ -69,6 +70,22 @@ export function householdStoreContract(backend: Backend): void {
         ['Kari', 'Owner', back?.members[0]?.accountId],
         ['Lille', 'Junior', null],
       ]);
+    });
+
+    it('keeps each member\'s age group (Adult when left out), changed alone, in every read of members', async () => {
+      const { account, h } = await withOwner();
+      const { ageGroup: _left, ...unsaid } = member(null, { displayName: 'Voksen' });
+      const adult = await s.households.addMember(h.id, unsaid);
+      const child = await s.households.addMember(h.id, member(null, { displayName: 'Lille', role: 'Junior', ageGroup: 'Child', createdAt: at('2026-02-02T00:00:00.000Z') }));
+      expect([adult.ageGroup, child.ageGroup]).to.deep.equal(['Adult', 'Child']);
+      expect(await s.households.updateMember(h.id, child.id, { ageGroup: 'Baby' })).to.deep.equal({ ...child, ageGroup: 'Baby' });
+      expect(await s.households.updateMember(h.id, child.id, { displayName: 'Lillebror' })).to.deep.equal({ ...child, displayName: 'Lillebror', ageGroup: 'Baby' });
+      expect((await s.households.byId(h.id))?.members.map((m) => m.ageGroup)).to.deep.equal(['Adult', 'Adult', 'Baby']);
+      expect(await s.households.memberById(h.id, child.id)).to.include({ ageGroup: 'Baby' });
+      expect(await s.households.memberByAccount(h.id, account.id)).to.include({ ageGroup: 'Adult' });
+      // Claimed by an account, the person keeps the age group.
+      const joiner = await createdAccount(s);
+      expect(await s.households.claimMember(h.id, child.id, joiner.id, 'Junior')).to.include({ ageGroup: 'Baby', accountId: joiner.id });
     });
 
     it('updates only the fields given and stamps updatedAt', async () => {

@@ -16,7 +16,7 @@ const use = (code: string, accountId: string, when: string, name = 'Joiner', pus
   code,
   accountId,
   at: at(when),
-  newMember: { id: randomUUID(), displayName: name, role: 'Adult', accountId, createdAt: at(when) },
+  newMember: { id: randomUUID(), displayName: name, role: 'Adult', ageGroup: 'Adult', accountId, createdAt: at(when) },
   joined: (m: Member) => ({
     id: pushId,
     householdId: m.householdId,
@@ -59,6 +59,25 @@ export function inviteStoreContract(backend: Backend): void {
       expect(await s.invites.accept(use('USED00000000', joiner.id, '2026-02-03T00:00:00.000Z'))).to.include({ accountId: joiner.id });
       const open = await s.invites.listOpen(id, at('2026-02-04T00:00:00.000Z'));
       expect(open.map((i) => i.code)).to.deep.equal(['NEW000000000', 'OLD000000000']);
+    });
+
+    it('lists since a time the unused codes expiring after it and the codes used after it, newest first', async () => {
+      const { owner, id } = await household(s);
+      const other = await household(s);
+      const made = (code: string, day: string, expires: string) => invite(id, owner.id, { code, createdAt: at(`2026-02-${day}T00:00:00.000Z`), expiresAt: at(`2026-02-${expires}T00:00:00.000Z`) });
+      await s.invites.create(made('OPEN00000000', '10', '17'));
+      await s.invites.create(made('EXPIREDLATE0', '05', '12'));
+      await s.invites.create(made('EXPIREDEARLY', '01', '08'));
+      await s.invites.create(made('USEDLATE0000', '04', '11'));
+      await s.invites.create(made('USEDEARLY000', '02', '09'));
+      await s.invites.create(invite(other.id, other.owner.id, { code: 'OTHER0000000', createdAt: at('2026-02-10T00:00:00.000Z') }));
+      const [late, early] = [await createdAccount(s), await createdAccount(s)];
+      await s.invites.accept(use('USEDLATE0000', late.id, '2026-02-10T00:00:00.000Z'));
+      await s.invites.accept(use('USEDEARLY000', early.id, '2026-02-03T00:00:00.000Z'));
+      const since = await s.invites.listSince(id, at('2026-02-09T00:00:00.000Z'));
+      expect(since.map((i) => i.code)).to.deep.equal(['OPEN00000000', 'EXPIREDLATE0', 'USEDLATE0000']);
+      expect(since[2]).to.include({ usedBy: late.id });
+      expect(since[2]!.usedAt).to.deep.equal(at('2026-02-10T00:00:00.000Z'));
     });
 
     it('uses a code once: of simultaneous uses exactly one joins, with exactly one push', async () => {

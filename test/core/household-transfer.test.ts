@@ -34,8 +34,8 @@ function document() {
     exportedBy: me!,
     household: { name: 'Berg', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], sharingOff: false, priceCatalogueOn: true, dislikes: [], libraryRecipesOn: false },
     members: [
-      { id: me!, displayName: 'Kari', role: 'Owner', createdAt: t('2026-01-01T00:00:00Z') },
-      { id: kid!, displayName: 'Ola', role: 'Junior', createdAt: t('2026-01-01T00:00:00Z') },
+      { id: me!, displayName: 'Kari', role: 'Owner', ageGroup: 'Adult', createdAt: t('2026-01-01T00:00:00Z') },
+      { id: kid!, displayName: 'Ola', role: 'Junior', ageGroup: 'Child', createdAt: t('2026-01-01T00:00:00Z') },
     ],
     recipes: [recipe(pizza!, 'Pizza', dough!), recipe(dough!, 'Deig', null)],
     plans: [{ id: plan!, weekStart: WEEK[0]!, days, createdAt: t('2026-11-20T00:00:00Z'), updatedAt: t('2026-11-21T00:00:00Z') }],
@@ -90,9 +90,9 @@ describe('household export and import (domain)', () => {
     const { doc, ids } = document();
     const made = await importHousehold(deps, per, doc, new Map());
     if (!made.ok) throw new Error(JSON.stringify(made.error));
-    expect(made.value.members.map((m) => [m.displayName, m.role, m.accountId])).to.have.deep.members([
-      ['Kari', 'Owner', per.id],
-      ['Ola', 'Junior', null],
+    expect(made.value.members.map((m) => [m.displayName, m.role, m.ageGroup, m.accountId])).to.have.deep.members([
+      ['Kari', 'Owner', 'Adult', per.id],
+      ['Ola', 'Junior', 'Child', null],
     ]);
     const again = await exportHousehold(deps, per, made.value.id);
     if (!again.ok) throw new Error('export failed');

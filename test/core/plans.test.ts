@@ -8,7 +8,7 @@ import { dishConflict } from '../../core/events/avoid-gate.js';
 import { servingNotesOf } from '../../core/plans/serving-notes.js';
 import { normalizeFoodKey } from '../../core/kernel/food-key.js';
 
-const member = (id: string, role: Member['role'] = 'Adult'): Member => ({ id, householdId: 'h', displayName: id, role, accountId: null, createdAt: new Date(0) });
+const member = (id: string, role: Member['role'] = 'Adult', ageGroup: Member['ageGroup'] = 'Adult'): Member => ({ id, householdId: 'h', displayName: id, role, ageGroup, accountId: null, createdAt: new Date(0) });
 const attendance = (memberId: string, isPresent: boolean): MealEventParticipant => ({ id: `p-${memberId}`, householdMemberId: memberId, isPresent, guestType: null, guestCount: 0, dietaryNotes: null, avoids: [] });
 const guests = (guestType: 'Adult' | 'Child' | 'Baby', guestCount: number, avoids: string[] = []): MealEventParticipant => ({ id: `g-${guestType}`, householdMemberId: null, isPresent: true, guestType, guestCount, dietaryNotes: null, avoids });
 const event = (eventType: MealEvent['eventType'], participants: MealEventParticipant[], id: string = eventType): MealEvent => ({
@@ -52,6 +52,19 @@ describe('derived portions (domain)', () => {
     expect(deriveDay(family, [event('PersonAbsent', [attendance('far', false)])]).portions).to.equal(2);
     const travel = event('Custom', [attendance('mor', false), attendance('far', false)], 'away');
     expect(deriveDay(family, [travel, event('PersonPresent', [attendance('far', true)])]).portions).to.equal(2);
+  });
+
+  it('weighs members by age group as guests are: two adults and a child are 3 portions (2.5 rounded up), a baby none', () => {
+    const small = [member('mor', 'Owner'), member('far'), member('lille', 'Adult', 'Child')];
+    expect(deriveDay(small, []).portions).to.equal(3);
+    expect(deriveDay([...small, member('baby', 'Adult', 'Baby')], []).portions).to.equal(3);
+    expect(deriveDay([member('mor', 'Owner'), member('baby', 'Adult', 'Baby')], []).portions).to.equal(1);
+    // Two children are one whole portion; with a child guest the halves add up before rounding.
+    const two = [member('mor', 'Owner'), member('a', 'Junior', 'Child'), member('b', 'Junior', 'Child')];
+    expect(deriveDay(two, []).portions).to.equal(2);
+    expect(deriveDay(two, [event('Guests', [guests('Child', 1)])]).portions).to.equal(3);
+    // An absent child takes her half away.
+    expect(deriveDay(small, [event('PersonAbsent', [attendance('lille', false)])]).portions).to.equal(2);
   });
 
   it('closes the day for EatingOut and Travel: nothing is cooked or bought', () => {

@@ -44,5 +44,57 @@ for (const kind of databaseKinds()) {
       expect(await members.filter({ hasText: 'Eva' }).getByText(/^Venter på å bli med/).count()).to.equal(0);
       expect(await page.getByRole('heading', { name: /åpne? invitasjon/ }).count()).to.equal(0);
     });
+
+    it('counts a child without a sign-in as half a portion, and an invite link opened signed out names the household and who invited', async () => {
+      const kari = await signedInClient(suite.server.url, 'Kari Hansen');
+      const h = (await kari.client.post('/api/v1/households', { name: 'Familien Hansen' })).json as { id: string };
+      const base = `/api/v1/households/${h.id}`;
+      const ola = (await kari.client.post(`${base}/members`, { displayName: 'Ola', role: 'Adult' })).json as { id: string };
+      const page = await suite.page(kari.client);
+      const today = page.locator('li.day.today');
+      await page.goto(`${suite.server.url}/`);
+      await today.getByText(/\b2 porsjoner\b/).waitFor();
+
+      // Lille, a child who does not sign in: the week's two portions become three (2.5 rounded up).
+      await page.goto(`${suite.server.url}/members`);
+      await page.getByLabel('Navn', { exact: true }).fill('Lille');
+      await page.getByRole('group', { name: 'Aldersgruppe' }).getByLabel('Barn').check();
+      await page.getByRole('button', { name: 'Legg til', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Lille er lagt til.' }).waitFor();
+      const members = page.locator('ul.cards').first().locator('li');
+      await members.filter({ hasText: 'Lille' }).getByText('Barn', { exact: true }).waitFor();
+      // An adult's age group goes unsaid ('Voksen' is there only as the role to choose).
+      expect(await members.filter({ hasText: 'Ola' }).locator('span.muted').filter({ hasText: 'Voksen' }).count()).to.equal(0);
+      await checkedShot(page, `members-child-${kind.name}`);
+      await page.getByRole('link', { name: 'Uka', exact: true }).click();
+      await today.getByText(/\b3 porsjoner\b/).waitFor();
+
+      // Ola's link, opened in a browser nobody is signed in to: whose household, and who invited.
+      const code = ((await kari.client.post(`${base}/invites`, { role: 'Adult', memberId: ola.id })).json as { code: string }).code;
+      const stranger = await suite.page();
+      await stranger.goto(`${suite.server.url}/invite?code=${code}`);
+      await stranger.getByRole('heading', { name: 'Kari Hansen inviterer deg til Familien Hansen' }).waitFor();
+      await stranger.getByText(/^Invitasjonen er til Ola\. Lenken virker til /).waitFor();
+      await stranger.getByRole('link', { name: 'Opprett konto' }).waitFor();
+      await checkedShot(stranger, `invite-signed-out-${kind.name}`);
+
+      // Once Ola has used it, the link says it no longer works, and Kari sees it used by him.
+      const joiner = await signedInClient(suite.server.url, 'Ola');
+      expect((await joiner.client.post('/api/v1/invites/accept', { code })).status).to.equal(200);
+      await stranger.reload();
+      await stranger.getByRole('alert').filter({ hasText: 'Denne lenken virker ikke lenger' }).waitFor();
+      expect(await stranger.getByRole('link', { name: 'Opprett konto' }).count()).to.equal(0);
+      await checkedShot(stranger, `invite-used-${kind.name}`);
+      // A link for anyone, used by Per: the earlier invites say who used which, and when.
+      const open = ((await kari.client.post(`${base}/invites`, { role: 'Adult' })).json as { code: string }).code;
+      const per = await signedInClient(suite.server.url, 'Per');
+      expect((await per.client.post('/api/v1/invites/accept', { code: open })).status).to.equal(200);
+      await page.goto(`${suite.server.url}/members`);
+      const past = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Tidligere invitasjoner' }) }).locator('li');
+      await past.filter({ hasText: 'Hvem som helst med lenken' }).getByText(/Brukt av Per \d+\. \p{L}+$/u).waitFor();
+      await past.filter({ hasText: /^Ola/ }).getByText(/Brukt \d+\. \p{L}+$/u).waitFor();
+      await members.filter({ hasText: 'Lille' }).getByText('Uten innlogging, telles med i porsjonene').waitFor();
+      await checkedShot(page, `members-past-invites-${kind.name}`);
+    });
   });
 }

@@ -814,6 +814,8 @@ httpSuite('HTTP conventions', {}, (server) => {
         /^\/api\/v1\/app\/version$/,
         /^\/api\/v1\/auth\/(register|login|confirm-email|confirm-email-change|forgot-password|reset-password|providers|challenge\/\{[^}]+\}|external-callback|exchange|idp\/native)$/,
         /^\/api\/v1\/calendar\/\{[^}]+\}(\.ics)?$/,
+        // an invite link's household and inviter, by its code.
+        /^\/api\/v1\/invites\/\{code\}$/,
         /^\/api\/v1\/data\//,
         /^\/api\/v1\/billing\/webhook$/,
         // the waitlist and its confirm link.

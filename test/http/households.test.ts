@@ -25,7 +25,7 @@ httpSuite('households over HTTP', {}, (server) => {
     expect(res.json.chains).to.deep.equal([]);
     expect(res.json.dislikes).to.deep.equal([]);
     const me = (await client.get('/api/v1/me')).json;
-    expect(res.json.members).to.deep.equal([{ id: res.json.members[0].id, displayName: 'Kari', role: 'Owner', userId: me.user.id }]);
+    expect(res.json.members).to.deep.equal([{ id: res.json.members[0].id, displayName: 'Kari', role: 'Owner', ageGroup: 'Adult', userId: me.user.id }]);
     expect(me.memberships).to.deep.equal([{ householdId: res.json.id, householdName: 'Hansen', role: 'Owner', memberId: res.json.members[0].id }]);
   });
 

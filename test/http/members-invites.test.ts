@@ -71,6 +71,32 @@ httpSuite('household members and invites', { now: new Date() }, (server) => {
     });
   });
 
+  describe('age groups', () => {
+    it('weighs a member in the week\'s portions and its shopping list as a guest of the age group', async () => {
+      const { owner, h, base } = await household();
+      expect(h.members[0].ageGroup).to.equal('Adult');
+      expect((await owner.post(`${base}/members`, { displayName: 'Ola', role: 'Adult' })).json.ageGroup).to.equal('Adult');
+      const lille = await owner.post(`${base}/members`, { displayName: 'Lille', role: 'Junior', ageGroup: 'Child' });
+      expect([lille.status, lille.json.ageGroup]).to.deep.equal([201, 'Child']);
+      const plan = (await owner.put(`${base}/plans/week/2026-11-23`)).json;
+      // Two adults and a child: 2.5 portions, rounded up.
+      expect(plan.days[0].portions).to.equal(3);
+      const dish = await owner.post(`${base}/recipes`, { title: 'Potetmos', servings: 2, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [{ displayName: 'Poteter', quantity: 1, unit: 'kg', optional: false, baseRecipeId: null, reference: null }] });
+      await owner.put(`${base}/plans/${plan.id}/days/2026-11-23`, { recipeId: dish.json.id, portions: null, note: null });
+      const potatoes = async () => ((await owner.get(`${base}/plans/${plan.id}/shopping-list`)).json.items as { displayName: string; requiredQuantity: number }[]).find((i) => i.displayName === 'Poteter')?.requiredQuantity;
+      expect(await potatoes()).to.equal(1.5);
+
+      const baby = await owner.patch(`${base}/members/${lille.json.id}`, { ageGroup: 'Baby' });
+      expect(baby.json).to.include({ displayName: 'Lille', role: 'Junior', ageGroup: 'Baby' });
+      expect((await owner.get(`${base}/plans/${plan.id}`)).json.days[0].portions).to.equal(2);
+      expect(await potatoes()).to.equal(1);
+      expect((await owner.get(base)).json.members.map((m: { displayName: string; ageGroup: string }) => [m.displayName, m.ageGroup])).to.have.deep.members([['Owner', 'Adult'], ['Ola', 'Adult'], ['Lille', 'Baby']]);
+      for (const res of [await owner.post(`${base}/members`, { displayName: 'X', role: 'Junior', ageGroup: 'Teen' }), await owner.patch(`${base}/members/${lille.json.id}`, { ageGroup: 'child' })]) {
+        expect([res.status, res.json.code]).to.deep.equal([400, 'validation_failed']);
+      }
+    });
+  });
+
   describe('invites', () => {
     it('makes, lists and withdraws codes; other households cannot see them', async () => {
       const { owner, base } = await household();
@@ -139,7 +165,7 @@ httpSuite('household members and invites', { now: new Date() }, (server) => {
       const me = (await client.get('/api/v1/me')).json;
       const members = (await owner.get(base)).json.members;
       expect(members).to.have.length(2);
-      expect(members.find((m: { id: string }) => m.id === person.id)).to.deep.equal({ id: person.id, displayName: 'Lille', role: 'Junior', userId: me.user.id });
+      expect(members.find((m: { id: string }) => m.id === person.id)).to.deep.equal({ id: person.id, displayName: 'Lille', role: 'Junior', ageGroup: 'Adult', userId: me.user.id });
       // A claimed person cannot be invited again.
       expect((await owner.post(`${base}/invites`, { role: 'Junior', memberId: person.id })).json.code).to.equal('member_not_found');
     });
@@ -176,6 +202,60 @@ httpSuite('household members and invites', { now: new Date() }, (server) => {
       const answers = await Promise.all([a.client.post('/api/v1/invites/accept', { code }), b.client.post('/api/v1/invites/accept', { code })]);
       expect(answers.map((r) => r.status).sort()).to.deep.equal([200, 400]);
       expect((await owner.get(base)).json.members).to.have.length(2);
+    });
+
+    it('state=all lists also the codes used or expired in the last 30 days, a used one with when and by whom', async () => {
+      const { owner, base } = await household();
+      const eva = (await owner.post(`${base}/members`, { displayName: 'Eva', role: 'Adult' })).json;
+      const forEva = (await owner.post(`${base}/invites`, { role: 'Adult', memberId: eva.id })).json.code;
+      const short = (await owner.post(`${base}/invites`, { role: 'Junior', expiresInDays: 1 })).json.code;
+      const withdrawn = (await owner.post(`${base}/invites`, { role: 'Adult' })).json.code;
+      clock.advance(1000);
+      const open = (await owner.post(`${base}/invites`, { role: 'Adult', expiresInDays: 7 })).json.code;
+      const { client } = await server.signedIn('Eva Konto');
+      const usedAt = clock.now().toISOString();
+      expect((await client.post('/api/v1/invites/accept', { code: forEva })).status).to.equal(200);
+      expect((await owner.delete(`${base}/invites/${withdrawn}`)).status).to.equal(204);
+      clock.advance(2 * DAY);
+      const states = async (query = '') => ((await owner.get(`${base}/invites${query}`)).json as { code: string; state: string; usedAt: string | null; usedByMemberId: string | null }[]).map((i) => [i.code, i.state, i.usedAt, i.usedByMemberId]);
+      // The default stays the open ones.
+      expect(await states()).to.deep.equal([[open, 'open', null, null]]);
+      expect(await states('?state=open')).to.deep.equal(await states());
+      expect(await states('?state=all')).to.have.deep.members([
+        [open, 'open', null, null],
+        [forEva, 'used', usedAt, eva.id],
+        [short, 'expired', null, null],
+      ]);
+      expect((await states('?state=all'))[0]![0]).to.equal(open);
+      // 30 days on, the used code and the one that expired first are gone; the open one has expired since (the
+      // session is used half way, so that it lasts).
+      clock.advance(16 * DAY);
+      expect(await states('?state=all')).to.have.length(3);
+      clock.advance(13 * DAY);
+      expect(await states('?state=all')).to.deep.equal([[open, 'expired', null, null]]);
+      expect((await owner.get(`${base}/invites?state=used`)).status).to.equal(400);
+    });
+
+    it('shows an open code\'s household, inviter and person to anyone; any code that does not work answers alike', async () => {
+      const { owner, base } = await household();
+      await owner.patch(`${base}/members/${(await owner.get(base)).json.members[0].id}`, { displayName: 'Kari Hansen' });
+      const eva = (await owner.post(`${base}/members`, { displayName: 'Eva', role: 'Junior', ageGroup: 'Child' })).json;
+      const made = (await owner.post(`${base}/invites`, { role: 'Junior', memberId: eva.id })).json;
+      const anon = server.client();
+      const seen = await anon.get(`/api/v1/invites/${made.code.toLowerCase().replace(/(.{4})/g, '$1-').slice(0, -1)}`);
+      expect(seen.status, seen.text).to.equal(200);
+      expect(seen.json).to.deep.equal({ householdName: 'Hansen', invitedBy: 'Kari Hansen', role: 'Junior', memberName: 'Eva', expiresAt: made.expiresAt });
+      const anyone = (await owner.post(`${base}/invites`, { role: 'Adult', expiresInDays: 1 })).json.code;
+      expect((await anon.get(`/api/v1/invites/${anyone}`)).json).to.include({ memberName: null, role: 'Adult' });
+
+      const { client } = await server.signedIn('Eva');
+      expect((await client.post('/api/v1/invites/accept', { code: made.code })).status).to.equal(200);
+      clock.advance(DAY);
+      const refusals = [await anon.get(`/api/v1/invites/${made.code}`), await anon.get(`/api/v1/invites/${anyone}`), await anon.get('/api/v1/invites/ZZZZZZZZZZZZ')];
+      const shapes = refusals.map((r) => ({ status: r.status, ...r.json, instance: undefined, traceId: undefined }));
+      expect(shapes[0]).to.include({ status: 404, code: 'invite_not_open' });
+      expect(shapes[1]).to.deep.equal(shapes[0]);
+      expect(shapes[2]).to.deep.equal(shapes[0]);
     });
 
     it('deleting the account removes the codes it made', async () => {

@@ -30,6 +30,8 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/auth/idp/native',
   // calendar .ics
   'GET /api/v1/calendar/{token}.ics',
+  // an invite link's household and inviter, by its code
+  'GET /api/v1/invites/{code}',
   // the data downloads
   'GET /api/v1/data/food-db-derived.jsonl.gz',
   'GET /api/v1/data/library-derived.jsonl.gz',

@@ -21,6 +21,7 @@ export type ShoppingList = Json<'getShoppingList', 200>;
 export type ShoppingItem = ShoppingList['items'][number];
 export type AisleOrder = Json<'getAisleOrder', 200>;
 export type Invite = Json<'listInvites', 200>[number];
+export type InvitePreview = Json<'previewInvite', 200>;
 export type Aisle = AisleOrder['aisles'][number]['aisle'];
 export type WeekSuggestion = Json<'suggestWeek', 200>;
 export type DaySuggestion = WeekSuggestion['days'][number];

@@ -4,7 +4,7 @@ import { AVOID_MAX_LENGTH, AVOIDS_MAX, GUEST_TYPES, MEAL_EVENT_TYPES } from '../
 import { HOUSEHOLD_FORMAT, HOUSEHOLD_FORMAT_VERSION, type HouseholdDocument } from '../../../core/transfer/document.js';
 import { exportHousehold } from '../../../core/transfer/export-household.js';
 import { importHousehold } from '../../../core/transfer/import-household.js';
-import { DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, ROLES } from '../../../core/households/types.js';
+import { AGE_GROUPS, DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, ROLES } from '../../../core/households/types.js';
 import { UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
 import { OBSERVATION_LIMITS } from '../../../core/pantry/observations.js';
 import { OBSERVATION_TYPES, STORAGE_LOCATIONS } from '../../../core/pantry/types.js';
@@ -218,7 +218,14 @@ function documentSchema(imageMaxBytes: number) {
       libraryRecipesOn: v.boolean(),
     }),
     members: many(
-      v.object({ id: Uuid, displayName: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(80, 'at most 80 characters')), role: v.picklist(ROLES), createdAt: At }),
+      v.object({
+        id: Uuid,
+        displayName: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(80, 'at most 80 characters')),
+        role: v.picklist(ROLES),
+        // A document written before members had an age group counted each as a whole portion: Adult.
+        ageGroup: v.optional(v.picklist(AGE_GROUPS), 'Adult'),
+        createdAt: At,
+      }),
       DOCUMENT_LIMITS.members,
       'members',
     ),
@@ -299,8 +306,9 @@ function recogniseDocument(body: unknown): void {
 
 const FORMAT_DOC =
   `The document is JSON of format "${HOUSEHOLD_FORMAT}", version ${HOUSEHOLD_FORMAT_VERSION}, described by the JSON Schema at ${HOUSEHOLD_SCHEMA_PATH}. ` +
-  'It holds the household\'s settings, its members as named people (name and role: no e-mail address, account, password or ' +
-  'session of anyone), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as ' +
+  'It holds the household\'s settings, its members as named people (name, role and age group: no e-mail address, account, ' +
+  'password or session of anyone; a document without age groups, as written before members had them, imports each as an ' +
+  'Adult), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as ' +
   'written before recipes had them, imports with none), every plan with its seven days, every meal ' +
   'event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping ' +
   'list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, ' +

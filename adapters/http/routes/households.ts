@@ -1,16 +1,15 @@
 import * as v from 'valibot';
 import { createHousehold, getHousehold, updateHousehold } from '../../../core/households/households.js';
 import { addNamedMember, removeMember, updateMember } from '../../../core/households/members.js';
-import { acceptInvite, createInvite, deleteInvite, INVITE_DEFAULT_DAYS, listInvites } from '../../../core/households/invites.js';
-import type { Invite } from '../../../ports/invite-store.js';
+import { acceptInvite, createInvite, deleteInvite, INVITE_DEFAULT_DAYS, INVITE_HISTORY_DAYS, listInvites, previewInvite, type InviteView } from '../../../core/households/invites.js';
 import { normalizeReadableCode } from '../../crypto/readable-codes.js';
 import { MembershipResponse } from './accounts.js';
-import { DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
-import { callerAndHousehold, callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, created, mount, noContent, resource } from '../route.js';
+import { AGE_GROUPS, DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
+import { callerAndHousehold, callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, created, mount, noContent, PUBLIC_PER_IP, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
-const MemberResponse = v.object({ id: Uuid, displayName: v.string(), role: v.picklist(ROLES), userId: v.nullable(Uuid) });
+const MemberResponse = v.object({ id: Uuid, displayName: v.string(), role: v.picklist(ROLES), ageGroup: v.picklist(AGE_GROUPS), userId: v.nullable(Uuid) });
 export const HouseholdResponse = v.object({
   id: Uuid,
   name: v.string(),
@@ -56,18 +55,45 @@ const UpdateHouseholdRequest = v.object({
 const MemberPath = v.object({ householdId: Uuid, memberId: Uuid });
 const InvitePath = v.object({ householdId: Uuid, code: v.pipe(v.string(), v.maxLength(32, 'at most 32 characters')) });
 const MemberName = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(80, 'at most 80 characters'));
-const AddMemberRequest = v.object({ displayName: MemberName, role: v.picklist(['Adult', 'Junior'] as const) });
-const UpdateMemberRequest = v.object({ displayName: v.optional(MemberName), role: v.optional(v.picklist(ROLES)) });
+const AddMemberRequest = v.object({ displayName: MemberName, role: v.picklist(['Adult', 'Junior'] as const), ageGroup: v.optional(v.picklist(AGE_GROUPS)) });
+const UpdateMemberRequest = v.object({ displayName: v.optional(MemberName), role: v.optional(v.picklist(ROLES)), ageGroup: v.optional(v.picklist(AGE_GROUPS)) });
 const CreateInviteRequest = v.object({
   role: v.picklist(['Adult', 'Junior'] as const),
   memberId: v.optional(Uuid),
   expiresInDays: v.optional(v.pipe(v.number(), v.integer('a whole number'), v.minValue(1, 'at least 1'), v.maxValue(30, 'at most 30'))),
 });
-const InviteResponse = v.object({ code: v.string(), role: v.picklist(['Adult', 'Junior'] as const), memberId: v.nullable(Uuid), expiresAt: IsoDateTime, createdAt: IsoDateTime });
+const InviteResponse = v.object({
+  code: v.string(),
+  role: v.picklist(['Adult', 'Junior'] as const),
+  memberId: v.nullable(Uuid),
+  expiresAt: IsoDateTime,
+  createdAt: IsoDateTime,
+  state: v.picklist(['open', 'used', 'expired'] as const),
+  usedAt: v.nullable(IsoDateTime),
+  usedByMemberId: v.nullable(Uuid),
+});
+const ListInvitesQuery = v.object({ state: v.optional(v.picklist(['open', 'all'] as const)) });
+const InviteCodePath = v.object({ code: v.pipe(v.string(), v.maxLength(32, 'at most 32 characters')) });
+const InvitePreviewResponse = v.object({
+  householdName: v.string(),
+  invitedBy: v.string(),
+  role: v.picklist(['Adult', 'Junior'] as const),
+  memberName: v.nullable(v.string()),
+  expiresAt: IsoDateTime,
+});
 const AcceptInviteRequest = v.object({ code: v.pipe(v.string(), v.maxLength(64, 'at most 64 characters')) });
 
-const toMemberResponse = (m: Member) => ({ id: m.id, displayName: m.displayName, role: m.role, userId: m.accountId });
-const toInviteResponse = (i: Invite) => ({ code: i.code, role: i.role, memberId: i.memberId, expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString() });
+const toMemberResponse = (m: Member) => ({ id: m.id, displayName: m.displayName, role: m.role, ageGroup: m.ageGroup, userId: m.accountId });
+const toInviteResponse = (i: InviteView): v.InferOutput<typeof InviteResponse> => ({
+  code: i.code,
+  role: i.role,
+  memberId: i.memberId,
+  expiresAt: i.expiresAt.toISOString(),
+  createdAt: i.createdAt.toISOString(),
+  state: i.state,
+  usedAt: i.usedAt?.toISOString() ?? null,
+  usedByMemberId: i.usedByMemberId,
+});
 
 export function toHouseholdResponse(h: HouseholdWithMembers): v.InferOutput<typeof HouseholdResponse> {
   return {
@@ -101,6 +127,19 @@ const REMOVE_MEMBER_DOC =
 const CREATE_INVITE_DOC =
   `A 12-character code of Crockford base32 (no I, L, O, U), valid expiresInDays (1 to 30, default ${INVITE_DEFAULT_DAYS}) ` +
   'days, usable once. memberId names the person without an account the code is for (404 member_not_found otherwise).';
+const ADD_MEMBER_DOC =
+  'A small child who never signs in, or a partner who has not signed up yet. An invite made for this person links their ' +
+  'account when they join. ageGroup (Adult, Child or Baby; default Adult: the words of a guest\'s guestType) weighs the ' +
+  'member in a day\'s portions as guests are weighed: a whole portion, half of one, none; the sum of those present and ' +
+  'the guests is rounded up.';
+const LIST_INVITES_DOC =
+  'Without state (or state=open): the open codes, unused and unexpired. state=all: also those used or expired within the ' +
+  `last ${INVITE_HISTORY_DAYS} days, each with its state; a used one says when (usedAt) and the member its user became ` +
+  '(usedByMemberId; null once that person has left). A withdrawn code is deleted and listed no more.';
+const PREVIEW_INVITE_DOC =
+  'Public: what an invite link shows before anyone signs in: the household\'s name, who invited (their name in the ' +
+  'household), the role and the named person the code is for, if any. An unknown, used, expired or withdrawn code ' +
+  'answers alike, 404 invite_not_open. The code is read as the accept reads it (any case, spaces and dashes ignored).';
 const ACCEPT_INVITE_DOC =
   'Session, no membership needed. Retry-safe: a caller already in the household gets 200 and the code stays unused. ' +
   'A code made for a named person links the account to that person unless the person was since claimed or removed ' +
@@ -150,7 +189,7 @@ const addMemberRoute = householdRoute({
   path: '/api/v1/households/{householdId}/members',
   operationId: 'addMember',
   summary: 'Add a named person without an account (adults only)',
-  description: 'A child, or a partner who has not signed up yet. An invite made for this person links their account when they join.',
+  description: ADD_MEMBER_DOC,
   body: AddMemberRequest,
   ...created('Added', MemberResponse),
   errors: ['adults-only'],
@@ -162,8 +201,8 @@ const updateMemberRoute = route({
   method: 'PATCH',
   path: '/api/v1/households/{householdId}/members/{memberId}',
   operationId: 'updateMember',
-  summary: 'Rename a member or change a role (adults only)',
-  description: 'Only an Owner grants, changes or takes away the Owner role (403 owner_only); the last Owner cannot be demoted (400 owner_required).',
+  summary: 'Rename a member, or change a role or an age group (adults only)',
+  description: 'Only an Owner grants, changes or takes away the Owner role (403 owner_only); the last Owner cannot be demoted (400 owner_required). ageGroup: as when adding a member.',
   params: MemberPath,
   body: UpdateMemberRequest,
   responses: { 200: { description: 'The member after the change', schema: MemberResponse } },
@@ -201,11 +240,28 @@ const listInvitesRoute = householdRoute({
   method: 'GET',
   path: '/api/v1/households/{householdId}/invites',
   operationId: 'listInvites',
-  summary: 'The unused, unexpired invite codes (adults only)',
-  responses: { 200: { description: 'Open codes, newest first', schema: v.array(InviteResponse) } },
+  summary: 'The open invite codes, or also the recently used and expired ones (adults only)',
+  description: LIST_INVITES_DOC,
+  query: ListInvitesQuery,
+  responses: { 200: { description: 'The codes, newest first', schema: v.array(InviteResponse) } },
   errors: ['adults-only'],
-  run: ({ deps, caller, params }) => listInvites(deps, caller.account, params.householdId),
+  run: ({ deps, caller, params, query }) => listInvites(deps, caller.account, params.householdId, { past: query.state === 'all' }),
   reply: (invites) => invites.map(toInviteResponse),
+});
+
+const previewInviteRoute = route({
+  method: 'GET',
+  path: '/api/v1/invites/{code}',
+  operationId: 'previewInvite',
+  summary: 'Whose household an invite code is to, and who invited',
+  description: PREVIEW_INVITE_DOC,
+  tag: 'Invites',
+  ...PUBLIC_PER_IP,
+  params: InviteCodePath,
+  responses: { 200: { description: 'The open invite', schema: InvitePreviewResponse } },
+  errors: ['invite-not-open'],
+  run: ({ deps, params }) => previewInvite(deps, normalizeReadableCode(params.code)),
+  reply: (p): v.InferOutput<typeof InvitePreviewResponse> => ({ ...p, expiresAt: p.expiresAt.toISOString() }),
 });
 
 const deleteInviteRoute = route({
@@ -243,5 +299,6 @@ export const householdRoutes = (deps: ServiceDeps) =>
     createInviteRoute,
     listInvitesRoute,
     deleteInviteRoute,
+    previewInviteRoute,
     acceptInviteRoute,
   ]);

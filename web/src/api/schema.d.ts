@@ -555,7 +555,7 @@ export interface paths {
         put?: never;
         /**
          * Add a named person without an account (adults only)
-         * @description A child, or a partner who has not signed up yet. An invite made for this person links their account when they join.
+         * @description A small child who never signs in, or a partner who has not signed up yet. An invite made for this person links their account when they join. ageGroup (Adult, Child or Baby; default Adult: the words of a guest's guestType) weighs the member in a day's portions as guests are weighed: a whole portion, half of one, none; the sum of those present and the guests is rounded up.
          */
         post: operations["addMember"];
         delete?: never;
@@ -582,8 +582,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a member or change a role (adults only)
-         * @description Only an Owner grants, changes or takes away the Owner role (403 owner_only); the last Owner cannot be demoted (400 owner_required).
+         * Rename a member, or change a role or an age group (adults only)
+         * @description Only an Owner grants, changes or takes away the Owner role (403 owner_only); the last Owner cannot be demoted (400 owner_required). ageGroup: as when adding a member.
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -595,7 +595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The unused, unexpired invite codes (adults only) */
+        /**
+         * The open invite codes, or also the recently used and expired ones (adults only)
+         * @description Without state (or state=open): the open codes, unused and unexpired. state=all: also those used or expired within the last 30 days, each with its state; a used one says when (usedAt) and the member its user became (usedByMemberId; null once that person has left). A withdrawn code is deleted and listed no more.
+         */
         get: operations["listInvites"];
         put?: never;
         /**
@@ -621,6 +624,26 @@ export interface paths {
         post?: never;
         /** Withdraw an invite code (adults only) */
         delete: operations["deleteInvite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invites/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whose household an invite code is to, and who invited
+         * @description Public: what an invite link shows before anyone signs in: the household's name, who invited (their name in the household), the role and the named person the code is for, if any. An unknown, used, expired or withdrawn code answers alike, 404 invite_not_open. The code is read as the accept reads it (any case, spaces and dashes ignored).
+         */
+        get: operations["previewInvite"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -655,7 +678,7 @@ export interface paths {
         };
         /**
          * Download the household
-         * @description Owners only (another member: 403 owner_only). The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as written before recipes had them, imports with none), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. Answered as a download (Content-Disposition: attachment) and read in one consistent snapshot of the database.
+         * @description Owners only (another member: 403 owner_only). The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name, role and age group: no e-mail address, account, password or session of anyone; a document without age groups, as written before members had them, imports each as an Adult), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as written before recipes had them, imports with none), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. Answered as a download (Content-Disposition: attachment) and read in one consistent snapshot of the database.
          */
         get: operations["exportHousehold"];
         put?: never;
@@ -677,7 +700,7 @@ export interface paths {
         put?: never;
         /**
          * Make a new household from an export
-         * @description The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name and role: no e-mail address, account, password or session of anyone), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as written before recipes had them, imports with none), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 not_a_household_document; a later version than 1 is 400 household_document_too_new. Bodies up to 512 MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above), uploaded within 600 s (HOUSEHOLD_IMPORT_TIMEOUT_MS; 408 request_timeout after). Nothing is written unless all of it is: one transaction.
+         * @description The document is JSON of format "dinner-household", version 1, described by the JSON Schema at /api/docs/schemas/household-v1.json. It holds the household's settings, its members as named people (name, role and age group: no e-mail address, account, password or session of anyone; a document without age groups, as written before members had them, imports each as an Adult), every recipe with its tags and its kept picture (bytes in base64; a document without tags, as written before recipes had them, imports with none), every plan with its seven days, every meal event, the pantry (its observation log, merges, answers that two foods differ, and unit weights) and the stored shopping list of each planned week (lines, what was bought, the trip). Ids only tie its parts together. Not in it: receipts, calendar feeds (their addresses may be private), the dinner-calendar link and invites (secrets), push devices, the billing plan and the AI quota. The caller becomes the new household's Owner in the place of the member who exported it (exportedBy); every other member arrives as a named person without an account, whom an invite can give to someone (a named Owner arrives as an Adult: only an account holds the Owner role). Every part gets a new id; times are kept; the household is new, on the Free plan. Each part is checked as its own route checks it (the same limits), every reference between parts must resolve (400 household_document_invalid names the place, e.g. recipes.3.ingredients.1.baseRecipeId), and every picture must be a JPEG, PNG or WebP by its bytes. A document of another format is 400 not_a_household_document; a later version than 1 is 400 household_document_too_new. Bodies up to 512 MiB (HOUSEHOLD_IMPORT_MAX_BYTES; 413 above), uploaded within 600 s (HOUSEHOLD_IMPORT_TIMEOUT_MS; 408 request_timeout after). Nothing is written unless all of it is: one transaction.
          */
         post: operations["importHousehold"];
         delete?: never;
@@ -4557,6 +4580,8 @@ export interface operations {
                             displayName: string;
                             /** @enum {string} */
                             role: "Owner" | "Adult" | "Junior";
+                            /** @enum {string} */
+                            ageGroup: "Adult" | "Child" | "Baby";
                             userId: string | null;
                         }[];
                         /** Format: date-time */
@@ -4684,6 +4709,8 @@ export interface operations {
                             displayName: string;
                             /** @enum {string} */
                             role: "Owner" | "Adult" | "Junior";
+                            /** @enum {string} */
+                            ageGroup: "Adult" | "Child" | "Baby";
                             userId: string | null;
                         }[];
                         /** Format: date-time */
@@ -4809,6 +4836,8 @@ export interface operations {
                             displayName: string;
                             /** @enum {string} */
                             role: "Owner" | "Adult" | "Junior";
+                            /** @enum {string} */
+                            ageGroup: "Adult" | "Child" | "Baby";
                             userId: string | null;
                         }[];
                         /** Format: date-time */
@@ -4926,6 +4955,8 @@ export interface operations {
                     displayName: string;
                     /** @enum {string} */
                     role: "Adult" | "Junior";
+                    /** @enum {string} */
+                    ageGroup?: "Adult" | "Child" | "Baby";
                 };
             };
         };
@@ -4942,6 +4973,8 @@ export interface operations {
                         displayName: string;
                         /** @enum {string} */
                         role: "Owner" | "Adult" | "Junior";
+                        /** @enum {string} */
+                        ageGroup: "Adult" | "Child" | "Baby";
                         userId: string | null;
                     };
                 };
@@ -5171,6 +5204,8 @@ export interface operations {
                     displayName?: string;
                     /** @enum {string} */
                     role?: "Owner" | "Adult" | "Junior";
+                    /** @enum {string} */
+                    ageGroup?: "Adult" | "Child" | "Baby";
                 };
             };
         };
@@ -5187,6 +5222,8 @@ export interface operations {
                         displayName: string;
                         /** @enum {string} */
                         role: "Owner" | "Adult" | "Junior";
+                        /** @enum {string} */
+                        ageGroup: "Adult" | "Child" | "Baby";
                         userId: string | null;
                     };
                 };
@@ -5285,7 +5322,9 @@ export interface operations {
     };
     listInvites: {
         parameters: {
-            query?: never;
+            query?: {
+                state?: "open" | "all";
+            };
             header?: never;
             path: {
                 householdId: string;
@@ -5294,7 +5333,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Open codes, newest first */
+            /** @description The codes, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5309,6 +5348,10 @@ export interface operations {
                         expiresAt: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @enum {string} */
+                        state: "open" | "used" | "expired";
+                        usedAt: string | null;
+                        usedByMemberId: string | null;
                     }[];
                 };
             };
@@ -5425,6 +5468,10 @@ export interface operations {
                         expiresAt: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @enum {string} */
+                        state: "open" | "used" | "expired";
+                        usedAt: string | null;
+                        usedByMemberId: string | null;
                     };
                 };
             };
@@ -5634,6 +5681,90 @@ export interface operations {
             };
         };
     };
+    previewInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open invite */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        householdName: string;
+                        invitedBy: string;
+                        /** @enum {string} */
+                        role: "Adult" | "Junior";
+                        memberName: string | null;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invite_not_open */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     acceptInvite: {
         parameters: {
             query?: never;
@@ -5798,6 +5929,11 @@ export interface operations {
                             displayName: string;
                             /** @enum {string} */
                             role: "Owner" | "Adult" | "Junior";
+                            /**
+                             * @default Adult
+                             * @enum {string}
+                             */
+                            ageGroup: "Adult" | "Child" | "Baby";
                             /** Format: date-time */
                             createdAt: string;
                         }[];
@@ -6118,6 +6254,11 @@ export interface operations {
                         displayName: string;
                         /** @enum {string} */
                         role: "Owner" | "Adult" | "Junior";
+                        /**
+                         * @default Adult
+                         * @enum {string}
+                         */
+                        ageGroup?: "Adult" | "Child" | "Baby";
                         /** Format: date-time */
                         createdAt: string;
                     }[];
@@ -6352,6 +6493,8 @@ export interface operations {
                             displayName: string;
                             /** @enum {string} */
                             role: "Owner" | "Adult" | "Junior";
+                            /** @enum {string} */
+                            ageGroup: "Adult" | "Child" | "Baby";
                             userId: string | null;
                         }[];
                         /** Format: date-time */

@@ -1,18 +1,22 @@
-import { useState } from 'preact/hooks';
-import { ApiProblem, api, dataOf, type Invite } from '../../api';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiProblem, api, dataOf, type Invite, type InvitePreview } from '../../api';
 import { dayAndMonth } from '../../format';
 import { t } from '../../i18n';
 import { householdInfo, loadMe, me, pickHousehold } from '../../state';
 import { Field, Page, Problem, useAction } from '../../ui';
 import { hiddenByUndo } from '../../ui/undo';
-import { inviteLinkOf, useMembers, type Role } from './use-members';
+import { inviteLinkOf, useMembers, type AgeGroup, type Role } from './use-members';
 
-/** Members with their roles; adults invite a named person (a link to send), change roles and remove members. */
+/**
+ * Members with their roles (and age group when not adult); adults add a person who does not sign in, invite a named
+ * person (a link to send), see the invites open and those used or expired lately, change roles and remove members.
+ */
 export function Members({ householdId, role }: { householdId: string; role: Role }) {
   const m = t.value;
   const household = householdInfo.value;
   const adult = role !== 'Junior';
-  const { act, invites, invite, setRole, remove, withdraw } = useMembers(householdId, adult);
+  const { act, invites, pastInvites, invite, addPerson, setRole, remove, withdraw } = useMembers(householdId, adult);
+  const names = new Map((household?.members ?? []).map((x) => [x.id, x.displayName]));
   return (
     <Page title={m.members}>
       <Problem error={act.error} />
@@ -23,8 +27,9 @@ export function Members({ householdId, role }: { householdId: string; role: Role
           {household.members.filter((x) => !hiddenByUndo.value.has(`member:${x.id}`)).map((x) => (
             <li key={x.id} class="row">
               <span style="flex:1">
-                <strong>{x.displayName}</strong> {!adult && <span class="muted">{m.role[x.role]}</span>}
-                {adult && x.userId === null && <MemberState invites={invites.filter((i) => i.memberId === x.id)} />}
+                <strong>{x.displayName}</strong> {!adult && <span class="muted">{m.role[x.role]}</span>}{' '}
+                {x.ageGroup !== 'Adult' && <span class="muted">{m.ageGroup[x.ageGroup]}</span>}
+                {adult && x.userId === null && <MemberState invites={invites.filter((i) => i.memberId === x.id)} child={x.ageGroup !== 'Adult'} />}
               </span>
               {adult && (
                 <>
@@ -46,17 +51,22 @@ export function Members({ householdId, role }: { householdId: string; role: Role
           ))}
         </ul>
       )}
-      {adult && invites.length > 0 && <OpenInvites invites={invites} names={new Map((household?.members ?? []).map((x) => [x.id, x.displayName]))} busy={act.busy} onWithdraw={(code) => void withdraw(code)} />}
+      {adult && <AddPersonForm busy={act.busy} add={addPerson} />}
       {adult && <InviteForm busy={act.busy} invite={invite} />}
+      {adult && invites.length > 0 && <OpenInvites invites={invites} names={names} busy={act.busy} onWithdraw={(code) => void withdraw(code)} />}
+      {adult && pastInvites.length > 0 && <PastInvites invites={pastInvites} names={names} />}
     </Page>
   );
 }
 
-/** Where a member who has not signed in stands: waiting to join (until when), or with no open invite. */
-function MemberState({ invites }: { invites: readonly Invite[] }) {
+/**
+ * Where a member who has not signed in stands: waiting to join (until when), or with no open invite; a child with
+ * none needs no way in, and is counted all the same.
+ */
+function MemberState({ invites, child }: { invites: readonly Invite[]; child: boolean }) {
   const m = t.value;
   const open = invites[0];
-  return <span class="reason">{open ? m.inviteWaiting(dayAndMonth(open.expiresAt.slice(0, 10))) : m.noOpenInvite}</span>;
+  return <span class="reason">{open ? m.inviteWaiting(dayAndMonth(open.expiresAt.slice(0, 10))) : child ? m.countedWithoutSignIn : m.noOpenInvite}</span>;
 }
 
 /**
@@ -96,6 +106,73 @@ function OpenInvites({ invites, names, busy, onWithdraw }: { invites: readonly I
           );
         })}
       </ul>
+    </section>
+  );
+}
+
+/** The invites used or expired lately: which was used by whom and when, and which ran out unused. */
+function PastInvites({ invites, names }: { invites: readonly Invite[]; names: ReadonlyMap<string, string> }) {
+  const m = t.value;
+  return (
+    <section aria-labelledby="past-invites-h">
+      <h2 id="past-invites-h">{m.pastInvites}</h2>
+      <ul class="cards">
+        {invites.map((i) => {
+          const who = (i.memberId && names.get(i.memberId)) || m.anyone;
+          // Who used it, unless it is the person it was for (named once, above).
+          const by = i.usedByMemberId !== null && i.usedByMemberId !== i.memberId ? (names.get(i.usedByMemberId) ?? null) : null;
+          const said = i.state === 'used' && i.usedAt ? m.inviteUsed(by, dayAndMonth(i.usedAt.slice(0, 10))) : m.inviteExpired(dayAndMonth(i.expiresAt.slice(0, 10)));
+          return (
+            <li key={i.code}>
+              <p class="invite-for">
+                <strong>{who}</strong> <span class="muted">{m.role[i.role]} · {said}</span>
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+const AGE_GROUPS = ['Adult', 'Child', 'Baby'] as const;
+
+/** "Add a person": someone who does not sign in (a small child), whose age group says what share of a dinner they eat. */
+function AddPersonForm({ busy, add }: { busy: boolean; add: (name: string, ageGroup: AgeGroup) => Promise<boolean | undefined> }) {
+  const m = t.value;
+  const [name, setName] = useState('');
+  const [ageGroup, setAgeGroup] = useState<AgeGroup>('Adult');
+  const [added, setAdded] = useState<string | null>(null);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void add(name, ageGroup).then((done) => {
+      if (!done) return;
+      setAdded(name.trim());
+      setName('');
+    });
+  };
+  return (
+    <section aria-labelledby="add-person-h">
+      <h2 id="add-person-h">{m.addPerson}</h2>
+      <form onSubmit={submit} class="stack">
+        <Field label={m.personName} name="personName" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <fieldset class="choice-row" aria-describedby="age-group-hint">
+          <legend>{m.ageGroupLabel}</legend>
+          {AGE_GROUPS.map((g) => (
+            <label key={g} class="check">
+              <input type="radio" name="ageGroup" value={g} checked={ageGroup === g} onChange={() => setAgeGroup(g)} />
+              {m.ageGroup[g]}
+            </label>
+          ))}
+          <p id="age-group-hint" class="muted">
+            {m.ageGroupHint}
+          </p>
+        </fieldset>
+        <button type="submit" disabled={busy}>
+          {m.add}
+        </button>
+      </form>
+      {added && <p role="status">{m.personAdded(added)}</p>}
     </section>
   );
 }
@@ -145,12 +222,45 @@ function InviteForm({ busy, invite }: { busy: boolean; invite: (name: string, ro
   );
 }
 
-/** The invite link: a signed-in person joins at once; anyone else signs in or registers first and comes back. */
+/** What an open invite's link says before anything else: whose household, who invited, for whom and until when. */
+function InviteAbout({ about }: { about: InvitePreview }) {
+  const m = t.value;
+  return (
+    <>
+      <h2>{m.invitedYou(about.invitedBy, about.householdName)}</h2>
+      <p class="muted">
+        {about.memberName && `${m.inviteIsFor(about.memberName)} `}
+        {m.inviteWorksUntil(dayAndMonth(about.expiresAt.slice(0, 10)))}
+      </p>
+    </>
+  );
+}
+
+/** A refusal that says the code will not work (unknown, used, expired, withdrawn): no second try is offered. */
+const spentCode = (error: unknown) => error instanceof ApiProblem && (error.code === 'invite_not_open' || error.code === 'invite_not_found' || error.code === 'invite_not_usable');
+
+/**
+ * The invite link: it names the household and who invited, to anyone who opens it; a signed-in person joins at
+ * once, anyone else signs in or registers first and comes back. A link that no longer works says so.
+ */
 export function AcceptInvite() {
   const m = t.value;
   const code = new URLSearchParams(window.location.search).get('code') ?? '';
   const [joined, setJoined] = useState<string | null>(null);
+  // undefined while the link is being looked up (nothing to act on shown yet), null when that failed.
+  const [about, setAbout] = useState<InvitePreview | null | undefined>(undefined);
+  const lookup = useAction();
   const act = useAction();
+  useEffect(() => {
+    void lookup.run(async () => {
+      try {
+        setAbout(await dataOf(api.GET('/api/v1/invites/{code}', { params: { path: { code: code || '-' } } })));
+      } catch (err) {
+        setAbout(null);
+        throw err;
+      }
+    });
+  }, [code]);
   const join = () =>
     act.run(async () => {
       const r = await dataOf(api.POST('/api/v1/invites/accept', { body: { code } }));
@@ -158,21 +268,21 @@ export function AcceptInvite() {
       await loadMe();
       setJoined(r.householdName);
     });
-  // A code the service refused will not work on a second try: the button goes, the sentence says what to do.
-  const spent = act.error instanceof ApiProblem && (act.error.code === 'invite_not_found' || act.error.code === 'invite_not_usable');
+  // A code the service refused will not work on a second try: the buttons go, the sentence says what to do.
+  const spent = spentCode(lookup.error) || spentCode(act.error);
   const here = encodeURIComponent(`/invite?code=${encodeURIComponent(code)}`);
   return (
     <Page title={m.acceptInvite}>
+      {about && !joined && <InviteAbout about={about} />}
+      <Problem error={lookup.error} />
       {joined ? (
         <p role="status">
           {m.joined(joined)} <a href="/">{m.goToApp}</a>
         </p>
-      ) : me.value ? (
-        !spent && (
-          <button type="button" disabled={act.busy} onClick={() => void join()}>
-            {m.acceptInvite}
-          </button>
-        )
+      ) : spent || about === undefined ? null : me.value ? (
+        <button type="button" disabled={act.busy} onClick={() => void join()}>
+          {m.acceptInvite}
+        </button>
       ) : (
         <p>
           {m.signInToJoin} <a href={`/sign-in?next=${here}`}>{m.signIn}</a> · <a href={`/register?next=${here}`}>{m.register}</a>

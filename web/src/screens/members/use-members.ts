@@ -6,21 +6,25 @@ import { useAction } from '../../ui';
 import { withUndo } from '../../ui/undo';
 
 export type Role = 'Owner' | 'Adult' | 'Junior';
+export type AgeGroup = 'Adult' | 'Child' | 'Baby';
 
-
-/**
- * The household's members as the open household holds them (read again on opening: someone may have joined), and
- * the calls that invite, change a role and remove; each reads the household again after it.
- */
 /** The link an invite code opens, to send to the person invited. */
 export const inviteLinkOf = (code: string): string => `${window.location.origin}/invite?code=${encodeURIComponent(code)}`;
 
+/**
+ * The household's members as the open household holds them (read again on opening: someone may have joined), and
+ * the calls that add a person, invite, change a role and remove; each reads the household again after it.
+ */
 export function useMembers(householdId: string, adult: boolean) {
   const act = useAction();
-  // The open invites (unused, unexpired), several at once: who is still to join, and the link each was sent.
-  const [invites, setInvites] = useState<readonly Invite[]>([]);
+  // The open invites (unused, unexpired), several at once: who is still to join, and the link each was sent; and
+  // those used or expired lately (who joined with which, and which ran out).
+  const [all, setAll] = useState<readonly Invite[]>([]);
+  const invites = all.filter((i) => i.state === 'open');
+  const pastInvites = all.filter((i) => i.state !== 'open');
   const members = { params: { path: { householdId } } };
-  const readInvites = async () => setInvites(adult ? await dataOf(api.GET('/api/v1/households/{householdId}/invites', members)) : []);
+  const readInvites = async () =>
+    setAll(adult ? await dataOf(api.GET('/api/v1/households/{householdId}/invites', { params: { path: { householdId }, query: { state: 'all' } } })) : []);
   const refresh = () => Promise.all([loadHousehold(), loadMe(), readInvites().catch(() => undefined)]);
   useEffect(() => void refresh(), [householdId]);
 
@@ -31,6 +35,14 @@ export function useMembers(householdId: string, adult: boolean) {
       const created = await dataOf(api.POST('/api/v1/households/{householdId}/invites', { ...members, body: { role, memberId: member.id } }));
       await refresh();
       return inviteLinkOf(created.code);
+    });
+  /** A person who does not sign in (a small child): counted in the portions by age group; true when added. */
+  const addPerson = (displayName: string, ageGroup: AgeGroup) =>
+    act.run(async () => {
+      // Should the person be invited later, the invite's role is theirs then.
+      await dataOf(api.POST('/api/v1/households/{householdId}/members', { ...members, body: { displayName, role: ageGroup === 'Adult' ? 'Adult' : 'Junior', ageGroup } }));
+      await refresh();
+      return true;
     });
   const setRole = (memberId: string, role: Role) =>
     act.run(async () => {
@@ -49,5 +61,5 @@ export function useMembers(householdId: string, adult: boolean) {
       await dataOf(api.DELETE('/api/v1/households/{householdId}/invites/{code}', { params: { path: { householdId, code } } }));
       await readInvites();
     });
-  return { act, invites, invite, setRole, remove, withdraw };
+  return { act, invites, pastInvites, invite, addPerson, setRole, remove, withdraw };
 }
