@@ -149,3 +149,10 @@ export function browserSuite(name: string, kind: DatabaseKind, options: HttpServ
   };
   return suite;
 }
+
+/** On a phone the week folds the days before today away: this waits for the week and opens them all. */
+export async function openWholeWeek(page: Page): Promise<void> {
+  await page.locator('li.day').first().waitFor({ state: 'attached' });
+  const earlier = page.getByRole('button', { name: /^(Vis tidligere dager|Show earlier days)/ });
+  if ((await earlier.count()) > 0) await earlier.click();
+}

@@ -1,32 +1,9 @@
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { crc32, deflateSync } from 'node:zlib';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { signedInClient } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { browserSuite, checkedShot, thisMonday } from './browser.js';
-
-/** A PNG of `width`×`height` whose pixels `colour` gives (red, green, blue): a picture made here, no file needed. */
-function png(width: number, height: number, colour: (x: number, y: number) => readonly [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) rows.set(colour(x, y), y * (width * 3 + 1) + 1 + x * 3);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
+import { browserSuite, checkedShot, openWholeWeek, thisMonday } from './browser.js';
+import { pictureSite, png } from './pictures.js';
 
 /** A bowl of soup seen from above, on a wooden table: the recipe's picture. */
 const SOUP = png(480, 270, (x, y) => {
@@ -65,24 +42,16 @@ async function householdWithSoup(url: string, language: 'nb' | 'en', site?: stri
 for (const kind of databaseKinds()) {
   describe(`the web app in Chromium: the cookbook [${kind.name}]`, function () {
     this.timeout(120_000);
-    // A site of its own serving the soup's picture (and nothing else), let through the outbound guard
-    // (OUTBOUND_ALLOW_HOSTS) so the service fetches it when the recipe is made.
-    const site = http.createServer((req, res) => (req.url === '/img/suppe.png' ? res.writeHead(200, { 'content-type': 'image/png' }).end(SOUP) : res.writeHead(404).end()));
-    let siteUrl = '';
-    async function startSite() {
-      site.listen(0, '127.0.0.1');
-      await once(site, 'listening');
-      const { port } = site.address() as AddressInfo;
-      siteUrl = `http://127.0.0.1:${port}`;
-      return { OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${port}` };
-    }
-    const suite = browserSuite('cookbook', kind, { env: startSite });
-    after(() => new Promise((resolve) => site.close(resolve)));
+    // A site of its own serving the soup's picture (and nothing else), let through the outbound guard so the service
+    // fetches it when the recipe is made.
+    const site = pictureSite({ '/img/suppe.png': SOUP });
+    const suite = browserSuite('cookbook', kind, { env: site.env });
+    after(site.close);
 
     const ingredient = (page: Page, text: string) => page.locator('ul.ingredient-list > li').filter({ hasText: text });
 
     it('reads a recipe with its picture, doubles the portions, and opens at the portions the address names', async () => {
-      const { k, base, recipe } = await householdWithSoup(suite.server.url, 'nb', siteUrl);
+      const { k, base, recipe } = await householdWithSoup(suite.server.url, 'nb', site.url());
       expect(recipe.image, 'the picture was fetched').to.not.equal(null);
       const page = await suite.page(k.client);
       await page.goto(`${suite.server.url}/recipes/${recipe.id}`);
@@ -95,7 +64,7 @@ for (const kind of databaseKinds()) {
       expect(await page.getByRole('list', { name: 'Merkelapper' }).getByRole('listitem').allTextContents()).to.deep.equal(['hverdag', 'fisk']);
       const source = page.getByRole('link', { name: /127\.0\.0\.1/ });
       expect([await source.getAttribute('target'), await source.getAttribute('rel')]).to.deep.equal(['_blank', 'noopener noreferrer']);
-      expect(await source.getAttribute('href')).to.equal(`${siteUrl}/fiskesuppe`);
+      expect(await source.getAttribute('href')).to.equal(`${site.url()}/fiskesuppe`);
       // The ingredients for four, the steps in order.
       await ingredient(page, '400 g torskefilet').waitFor();
       await ingredient(page, '2 stk gulrøtter').waitFor();
@@ -136,7 +105,9 @@ for (const kind of databaseKinds()) {
       const plan = (await k.client.put(`${base}/plans/week/${thisMonday()}`)).json as { id: string };
       expect((await k.client.put(`${base}/plans/${plan.id}/days/${thisMonday()}`, { recipeId: recipe.id, portions: 6, note: null })).status).to.equal(200);
       await page.goto(`${suite.server.url}/week/${thisMonday()}`);
-      await page.getByRole('link', { name: 'Se oppskriften på Fiskesuppe' }).click();
+      // (On a phone, Monday may be folded away among the days before today.)
+      await openWholeWeek(page);
+      await page.getByRole('link', { name: 'Fiskesuppe' }).click();
       await ingredient(page, '600 g torskefilet').waitFor();
       expect(new URL(page.url()).searchParams.get('portions')).to.equal('6');
     });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { signedInClient, type Client } from '../support/client.js';
 import { databaseKinds } from '../support/databases.js';
-import { browserSuite, checkedShot, thisMonday } from './browser.js';
+import { browserSuite, checkedShot, openWholeWeek, thisMonday } from './browser.js';
 
 /**
  * Nothing lost by one tap: removing a member, an event or a pantry item shows it gone at once with "Angre" for a
@@ -50,10 +50,20 @@ for (const kind of databaseKinds()) {
       await undoThenKeep('member', page, async () => (await olaRow.count()) > 0, () => olaRow.getByRole('button', { name: 'Fjern Ola' }).click(), 'Ola er fjernet fra husholdningen.', members);
 
       await page.goto(`${suite.server.url}/week/${monday}`);
+      // On a phone, Monday may be folded away among the days before today.
+      await openWholeWeek(page);
       const removeEvent = page.getByRole('button', { name: /^Fjern: / }).first();
       await removeEvent.waitFor();
+      const mondayCard = page.locator('li.day').first();
+      await mondayCard.getByText('Ingen middag hjemme').waitFor();
       const events = async () => ((await k.get(`${base}/events?from=${monday}&to=${monday}`)).json.items as { id: string }[]).some((x) => x.id === event.id);
-      await undoThenKeep('event', page, async () => (await page.getByRole('button', { name: /^Fjern: / }).count()) > 0, () => removeEvent.click(), /^«.+» er fjernet fra mandag\.$/, events);
+      // While the removal waits for "undo", Monday already reads as a day at home.
+      const remove = async () => {
+        await removeEvent.click();
+        await mondayCard.getByRole('button', { name: /^Velg rett for/ }).waitFor();
+        expect(await mondayCard.getByText('Ingen middag hjemme').count()).to.equal(0);
+      };
+      await undoThenKeep('event', page, async () => (await page.getByRole('button', { name: /^Fjern: / }).count()) > 0, remove, /^«.+» er fjernet fra mandag\.$/, events);
 
       await page.goto(`${suite.server.url}/pantry`);
       const milk = page.locator('li.pantry-row').filter({ hasText: 'Melk' });

@@ -311,7 +311,7 @@ export async function forgetOffline(): Promise<void> {
 
 /**
  * Reads once, through the service worker, what the week and the list need to open with no network: who is signed in,
- * the household, this week's plan, events and calendar, its list, the recipes and the aisle order. The screens read the same addresses, but a
+ * the household, this week's plan, events, evenings and dishes, its list, the recipes and the aisle order. The screens read the same addresses, but a
  * quick first sign-in may read them before the worker controls the page, and then nothing is kept: an offline cold
  * start would show the sign-in screen. Errors change nothing here (the screens say them when they read).
  */
@@ -322,17 +322,21 @@ async function keepForOffline(householdId: string): Promise<void> {
     api.GET('/api/v1/me'),
     api.GET('/api/v1/households/{householdId}', { params: { path } }),
     api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '100' } } }),
+    api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '1' } } }),
     api.GET('/api/v1/households/{householdId}/aisle-order', { params: { path } }),
   ];
   // The same queries, in the same order, as the week and the menu's list read them: the worker keeps answers by address.
   const week = { from: monday, to: addDays(monday, 6) };
   reads.push(api.GET('/api/v1/households/{householdId}/events', { params: { path, query: { ...week, limit: '100' } } }));
-  reads.push(api.GET('/api/v1/households/{householdId}/calendar-events', { params: { path, query: week } }));
   const plans = await dataOf(api.GET('/api/v1/households/{householdId}/plans', { params: { path, query: week } }));
   const plan = plans.find((p) => p.weekStart === monday);
   if (plan) {
     const planPath = { householdId, planId: plan.id };
     reads.push(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path: planPath } }));
+    reads.push(api.GET('/api/v1/households/{householdId}/plans/{planId}/evenings', { params: { path: planPath } }));
+    // The week's dishes, for their cards.
+    for (const recipeId of new Set(plan.days.map((d) => d.recipeId).filter((id): id is string => id !== null && !id.includes(':'))))
+      reads.push(api.GET('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId } } }));
     reads.push(api.GET('/api/v1/households/{householdId}/plans/{planId}/shopping-list', { params: { path: planPath } }));
   }
   await Promise.allSettled(reads);

@@ -1,13 +1,15 @@
-import type { BusyEvening, MealEvent, PlanDay, Recipe } from '../../api';
+import type { Evening, MealEvent, PlanDay, Recipe } from '../../api';
 import { dayName, weekday } from '../../format';
 import { t } from '../../i18n';
 import { householdInfo } from '../../state';
-import { Problem, RecipeSelect } from '../../ui';
+import { Problem } from '../../ui';
 import { ServingNotes } from './serving-notes';
 import { addDays } from './dates';
 import { DayChange } from './day-change';
+import { dayWarning, minutesOf, type DayWarning } from './day-facts';
 import { hiddenByUndo } from '../../ui/undo';
 import { useDay } from './use-day';
+import { MoveDish } from './move-dish';
 
 /** How far ahead a Junior may say she is away (today through today + 14, as the service allows). */
 const JUNIOR_DAYS = 14;
@@ -28,9 +30,53 @@ function describe(e: MealEvent): string {
 /** The day's dish to read or cook, at the day's portions; null without a dish of the household's own. */
 const dishLink = (day: PlanDay): string | null => (day.recipeId !== null && !day.recipeId.includes(':') ? `/recipes/${day.recipeId}?portions=${day.portions}` : null);
 
-/** A day of the week: its dish (an adult picks it), its events, its serving notes, and what may be changed. */
-export function Day(props: { householdId: string; planId: string; day: PlanDay; now: string; recipes: Recipe[]; events: MealEvent[]; busy: BusyEvening | null; onChange: () => void }) {
-  const { day, recipes, events, busy } = props;
+/** The one line said about the dish, when something is wrong with it. */
+function warningText(w: DayWarning, title: string): string | null {
+  const m = t.value;
+  if (w === null) return null;
+  if (w.kind === 'closed') return m.warnClosed(title);
+  if (w.kind === 'unknownTime') return m.warnUnknownTime(title, w.left);
+  return m.warnTooLong(title, w.minutes, w.left);
+}
+
+export interface DayProps {
+  householdId: string;
+  planId: string;
+  day: PlanDay;
+  now: string;
+  /** The week's dishes as recipes (picture, minutes), by id. */
+  dishes: ReadonlyMap<string, Recipe>;
+  events: MealEvent[];
+  evening: Evening | null;
+  /** The other days of the week, for "move to". */
+  week: readonly PlanDay[];
+  past: boolean;
+  onChange: () => void;
+  onPick: (day: PlanDay) => void;
+  onMove: (from: string, to: string) => void;
+}
+
+/** The dish as the card shows it: its picture, title (a link to read it), minutes and portions. */
+function Dish({ day, dish }: { day: PlanDay; dish: Recipe | undefined }) {
+  const m = t.value;
+  const link = dishLink(day);
+  const minutes = minutesOf(dish);
+  // (A day whose closing event is being undone has no portions counted yet: none are said.)
+  const about = [minutes !== null ? m.minutes(minutes) : null, day.portions > 0 ? m.portions(day.portions) : null].filter((x) => x !== null).join(' · ');
+  return (
+    <div class="dish-card">
+      {dish?.image ? <img src={dish.image.href} alt="" width={64} height={64} loading="lazy" decoding="async" /> : day.recipeId !== null && <span class="thumb-none" aria-hidden="true" />}
+      <div class="dish-text">
+        {day.recipeId === null ? <p class="dish none">{m.noDish}</p> : <p class="dish">{link ? <a href={link}>{day.recipeTitle}</a> : day.recipeTitle}</p>}
+        <p class="muted">{day.cookedAtHome ? about : m.closedDay}</p>
+      </div>
+    </div>
+  );
+}
+
+/** A day of the week as a compact card: its dish, its events as chips, a busy evening, one line of warning, and actions. */
+export function Day(props: DayProps) {
+  const { day, events, evening } = props;
   const m = t.value;
   const d = useDay(props);
   // An event removed a moment ago, still waiting for "undo", is not shown.
@@ -40,55 +86,68 @@ export function Day(props: { householdId: string; planId: string; day: PlanDay; 
   const isToday = day.date === props.now;
   // A Junior may say she is away from today through two weeks on; other days offer her nothing to change.
   const mayChange = adult || (day.date >= props.now && day.date <= addDays(props.now, JUNIOR_DAYS));
+  const dish = day.recipeId !== null ? props.dishes.get(day.recipeId) : undefined;
+  // While the event that closed the day waits for "undo", the day reads as it will be: cooked at home.
+  const closes = (e: MealEvent) => e.eventType === 'EatingOut' || e.eventType === 'Travel';
+  const shown: PlanDay = !day.cookedAtHome && !shownEvents.some(closes) ? { ...day, cookedAtHome: true } : day;
+  const warning = warningText(dayWarning(shown, minutesOf(dish), evening?.cookingMinutes ?? null), day.recipeTitle ?? '');
+  const classes = ['day', isToday ? 'today' : '', props.past ? 'past' : ''].filter((c) => c !== '').join(' ');
+  const drop = adult
+    ? {
+        onDragOver: (e: DragEvent) => {
+          if (e.dataTransfer?.types.includes('application/x-dinner-day')) e.preventDefault();
+        },
+        onDrop: (e: DragEvent) => {
+          const from = e.dataTransfer?.getData('application/x-dinner-day');
+          e.preventDefault();
+          if (from && from !== day.date) props.onMove(from, day.date);
+        },
+      }
+    : {};
   return (
-    <li class={isToday ? 'day today' : 'day'} aria-labelledby={`${id}-h`} aria-current={isToday ? 'date' : undefined}>
+    <li class={classes} aria-labelledby={`${id}-h`} aria-current={isToday ? 'date' : undefined} {...drop}>
       <h2 id={`${id}-h`}>
         {dayName(day.date)}
         {isToday && <span class="badge">{m.today}</span>}
       </h2>
-      {busy && (
-        <p class="busy">
-          {m.busyEvening(busy.title, [busy.startTime, busy.endTime].filter((x) => x !== null).join('–'))}
-        </p>
-      )}
-      {day.cookedAtHome ? (
-        adult ? (
-          <>
-            <RecipeSelect id={`${id}-dish`} label={m.dish} none={m.noDish} recipes={recipes} value={day.recipeId ?? ''} disabled={act.busy} onChange={(recipeId) => void d.setDish(recipeId)} />
-            <p class="muted">
-              {m.portions(day.portions)}
-              {dishLink(day) && (
-                <>
-                  {' · '}
-                  <a href={dishLink(day)!}>{m.openRecipe(day.recipeTitle ?? '')}</a>
-                </>
-              )}
-            </p>
-          </>
-        ) : (
-          <p>
-            {dishLink(day) ? <a href={dishLink(day)!}>{day.recipeTitle}</a> : (day.recipeTitle ?? m.noDish)} <span class="muted">{m.portions(day.portions)}</span>
-          </p>
-        )
-      ) : (
-        <p class="muted">{m.closedDay}</p>
-      )}
-      {shownEvents.length > 0 && (
-        <ul class="events" aria-label={m.eventsOf(weekday(day.date))}>
+      <div
+        class="dish-drag"
+        draggable={adult && day.recipeId !== null}
+        onDragStart={(e) => {
+          e.dataTransfer?.setData('application/x-dinner-day', day.date);
+          if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
+        }}
+      >
+        <Dish day={shown} dish={dish} />
+      </div>
+      {(shownEvents.length > 0 || evening?.busy) && (
+        <ul class="chips" aria-label={m.eventsOf(weekday(day.date))}>
+          {evening?.busy && <li class="chip busy">{m.busyUntil(evening.busy.title, evening.busy.endTime)}</li>}
           {shownEvents.map((e) => (
-            <li key={e.id}>
+            <li key={e.id} class="chip">
               <span>{describe(e)}</span>
               {d.mayRemove(e) && (
-                <button type="button" class="link" disabled={act.busy} onClick={() => d.removeEvent(e, m.eventRemoved(describe(e), weekday(day.date)))} aria-label={`${m.removeEvent}: ${describe(e)}`}>
-                  {m.removeEvent}
+                <button type="button" class="chip-remove" disabled={act.busy} onClick={() => d.removeEvent(e, m.eventRemoved(describe(e), weekday(day.date)))} aria-label={`${m.removeEvent}: ${describe(e)}`}>
+                  ×
                 </button>
               )}
             </li>
           ))}
         </ul>
       )}
+      {warning && <p class="warn">{warning}</p>}
       <ServingNotes notes={day.servingNotes} />
-      {mayChange && <DayChange id={id} date={day.date} day={d} />}
+      {mayChange && (
+        <div class="row day-actions">
+          {adult && shown.cookedAtHome && (
+            <button type="button" class="secondary" aria-label={m.chooseDishFor(day.recipeId === null ? m.chooseDish : m.changeDish, dayName(day.date))} onClick={() => props.onPick(day)}>
+              {day.recipeId === null ? m.chooseDish : m.changeDish}
+            </button>
+          )}
+          {adult && day.recipeId !== null && <MoveDish day={day} week={props.week} busy={act.busy} onMove={(to) => props.onMove(day.date, to)} />}
+          {mayChange && <DayChange id={id} date={day.date} day={d} />}
+        </div>
+      )}
       <Problem error={act.error} />
     </li>
   );

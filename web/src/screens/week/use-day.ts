@@ -30,11 +30,6 @@ export function useDay({ householdId, planId, day, onChange }: { householdId: st
   const [open, setOpen] = useState(false);
   const edit = (patch: Partial<EventForm>) => setForm((f) => ({ ...f, ...patch }));
 
-  const setDish = (recipeId: string) =>
-    act.run(async () => {
-      await api.PUT('/api/v1/households/{householdId}/plans/{planId}/days/{date}', { params: { path: { householdId, planId, date: day.date } }, body: { recipeId: recipeId || null, portions: day.portionsOverride, note: day.note } });
-      onChange();
-    });
   const addEvent = (replaceDish: boolean) =>
     act.run(async () => {
       const { kind, guests, avoids, who, through } = form;
@@ -67,5 +62,5 @@ export function useDay({ householdId, planId, day, onChange }: { householdId: st
   // The guests' avoids clash with the day's dish: the form offers to add the event and take the dish off.
   const conflict = act.error instanceof ApiProblem && act.error.code === 'avoid_conflict' && open;
 
-  return { adult, act, form, edit, open, setOpen, setDish, addEvent, removeEvent, mayRemove, conflict };
+  return { adult, act, form, edit, open, setOpen, addEvent, removeEvent, mayRemove, conflict };
 }
