@@ -24,6 +24,7 @@ import type { CalendarFetcher, OutboundAddressGuard } from '../ports/calendar-fe
 import { memoryCalendar } from '../adapters/memory/calendar-fetcher.js';
 import { createCalendarFetcher } from '../adapters/calendar/index.js';
 import { createRecipeImageFetcher } from '../adapters/recipe-import/image.js';
+import { sharpImageResizer } from '../adapters/images/sharp-resizer.js';
 import { recipeFetchUserAgent } from '../adapters/recipe-import/reader.js';
 import type { RecipeImageFetcher } from '../ports/recipe-image.js';
 import { buildVersion } from './version.js';
@@ -82,6 +83,8 @@ const common = (config: DepsConfig, o: DepsOverrides) => ({
   foodSource: o.foodSource ?? embeddedFoodSource(),
   recipeLibrary: o.recipeLibrary ?? (config.recipeLibrary === 'none' ? noRecipeLibrary() : embeddedRecipeLibrary()),
   filePacker: gzipFilePacker(),
+  // sharp is loaded at the first photo, not here (adapters/images/sharp-resizer.ts).
+  imageResizer: sharpImageResizer(),
   foodDataNotice: SAMPLE_CATALOGUE_NOTICE,
   webhookVerifier: hmacWebhookVerifier(config.billingWebhookSecret ?? null),
   billingEvents: decodeProviderEvent,

@@ -3,9 +3,12 @@ import type { RecipeId, RecipeImageType } from '../core/recipes/types.js';
 
 export { RECIPE_IMAGE_TYPES, type RecipeImageType } from '../core/recipes/types.js';
 
-/** A recipe's picture as kept: the bytes fetched from `sourceUrl`, their sniffed type, and a tag of the bytes. */
+/**
+ * A recipe's picture as kept: its bytes, their sniffed type, a tag of the bytes, and where they were fetched from
+ * (`sourceUrl`), or null for the household's own photo (uploaded, resized by the service).
+ */
 export interface RecipeImage {
-  readonly sourceUrl: string;
+  readonly sourceUrl: string | null;
   readonly mediaType: RecipeImageType;
   readonly bytes: Uint8Array;
   /** A strong ETag of the bytes, quotes included. */

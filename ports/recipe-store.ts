@@ -1,5 +1,6 @@
 import type { HouseholdId } from '../core/kernel/ids.js';
 import type { Recipe, RecipeContent, RecipeId, RecipePosition, RecipeTagCount } from '../core/recipes/types.js';
+import type { RecipeImage } from './recipe-image.js';
 
 /**
  * Why a store refused a write, checked in the same atomic step as the write (concurrent writers of one
@@ -51,6 +52,12 @@ export interface RecipeStore {
   tagCounts(householdId: HouseholdId): Promise<RecipeTagCount[]>;
   /** Writes every field, the lines and the tags anew, keeping createdAt; null when the recipe is not the household's. */
   replace(householdId: HouseholdId, recipeId: RecipeId, content: RecipeContent, at: Date): Promise<Recipe | null | RecipeWriteRefusal>;
+  /**
+   * The household's own choice of picture, in one step: `image` is kept as the recipe's picture (replacing any), or
+   * with null none is; either way the recipe's imageUrl becomes null (the picture no longer follows an address) and
+   * its updatedAt `at`. The recipe after, or null when it is not the household's (nothing written).
+   */
+  setImage(householdId: HouseholdId, recipeId: RecipeId, image: RecipeImage | null, at: Date): Promise<Recipe | null>;
   /**
    * Deletes the recipe; false when it is not the household's. Lines of other recipes that used it as their base
    * keep their place and become a named reference (baseRecipeId null, reference = the deleted recipe's title),

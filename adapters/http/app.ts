@@ -10,7 +10,7 @@ import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
 import { koaPath, type AnyRoute } from './route.js';
 import { readMultipart, type ParsedMultipart } from './multipart.js';
-import { BODY_TIMEOUT_MS, hasBody, JSON_BODY_LIMIT_BYTES, readJsonBody, readRawBody, refuseIgnoredBody, withinDeadline } from './raw-body.js';
+import { BODY_TIMEOUT_MS, hasBody, JSON_BODY_LIMIT_BYTES, readBodyBytes, readJsonBody, readRawBody, refuseIgnoredBody, withinDeadline } from './raw-body.js';
 import { readJsonStream, type StreamedJson } from './json-stream.js';
 import { parseWith, validateInSteps } from './validation.js';
 import { versionGate } from './version-gate.js';
@@ -232,8 +232,10 @@ const NO_BODY: ReadBody = Object.freeze({});
 async function readBody(ctx: Koa.Context, route: AnyRoute, metrics: RequestMetrics): Promise<ReadBody> {
   const since = process.hrtime.bigint();
   if (route.rawBody) {
+    const binary = route.rawBody.mediaTypes;
+    if (binary && !ctx.is(...binary)) throw problems.unsupportedMediaType(binary.join(', '));
     try {
-      return { raw: await withinDeadline(BODY_TIMEOUT_MS, readRawBody(ctx, route.rawBody.maxBytes)) };
+      return { raw: await withinDeadline(BODY_TIMEOUT_MS, binary ? readBodyBytes(ctx, route.rawBody.maxBytes) : readRawBody(ctx, route.rawBody.maxBytes)) };
     } finally {
       stepDone(metrics, 'body', since);
     }

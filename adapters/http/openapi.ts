@@ -59,6 +59,17 @@ export interface ApiInfo {
   readonly problemBaseUrl: string;
 }
 
+/** A body the route reads as bytes: JSON text it checks itself, or a binary body of its media types (a photo). */
+function rawRequestBody(raw: NonNullable<AnyRoute['rawBody']>): Json {
+  return {
+    required: true,
+    description: `${raw.description} At most ${raw.maxBytes} bytes (413 payload_too_large above).`,
+    content: raw.mediaTypes
+      ? Object.fromEntries(raw.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+      : { 'application/json': raw.schema ? { schema: jsonSchema(raw.schema) } : {} },
+  };
+}
+
 /** The OpenAPI 3.1 document of every route, generated from the same valibot schemas that validate requests. */
 export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
   const paths: Record<string, Json> = {};
@@ -94,6 +105,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${r.multipart.maxTotalBytes} bytes in all`].filter(Boolean).join('; '));
       statuses.set(415, [statuses.get(415), 'unsupported_media_type: the body is not multipart/form-data'].filter(Boolean).join('; '));
     }
+    if (r.rawBody?.mediaTypes) statuses.set(415, [statuses.get(415), `unsupported_media_type: the Content-Type is not ${r.rawBody.mediaTypes.join(', ')}`].filter(Boolean).join('; '));
     const rawMax = r.rawBody?.maxBytes ?? r.largeJson?.maxBytes;
     if (rawMax !== undefined) statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${rawMax} bytes`].filter(Boolean).join('; '));
     if (idempotent) {
@@ -121,15 +133,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } } } : {}),
       ...(r.multipart ? { requestBody: multipartBody(r.multipart) } : {}),
-      ...(r.rawBody
-        ? {
-            requestBody: {
-              required: true,
-              description: `${r.rawBody.description} At most ${r.rawBody.maxBytes} bytes (413 payload_too_large above).`,
-              content: { 'application/json': r.rawBody.schema ? { schema: jsonSchema(r.rawBody.schema) } : {} },
-            },
-          }
-        : {}),
+      ...(r.rawBody ? { requestBody: rawRequestBody(r.rawBody) } : {}),
       ...(r.largeJson
         ? {
             requestBody: {

@@ -1,3 +1,4 @@
+import type { PhotoRefusal } from '../../ports/image-resizer.js';
 import type { RecipePageFailure } from '../../ports/recipe-page-reader.js';
 import type { AppError } from '../../core/kernel/errors.js';
 import { guessableBuiltFrom } from '../../core/accounts/guessable-passwords.js';
@@ -44,8 +45,8 @@ export const problems = {
   notFound: (detail = 'no such resource') => new HttpProblem(404, 'not_found', 'Not found', detail),
   methodNotAllowed: (allow: string) =>
     new HttpProblem(405, 'method_not_allowed', 'Method not allowed', `this path answers ${allow}`, {}, { Allow: allow }),
-  unsupportedMediaType: () =>
-    new HttpProblem(415, 'unsupported_media_type', 'Unsupported media type', 'send the body as application/json'),
+  unsupportedMediaType: (types = 'application/json') =>
+    new HttpProblem(415, 'unsupported_media_type', 'Unsupported media type', `send the body as ${types}`),
   /** The body did not all arrive in time; the connection is closed after the answer (its rest is not read). */
   requestTimeout: (seconds: number) =>
     new HttpProblem(408, 'request_timeout', 'The body came too slowly', `the request's body did not arrive within ${seconds} s`, {}, { Connection: 'close' }),
@@ -121,6 +122,13 @@ export const RECIPE_PAGE_PROBLEMS: Readonly<Record<RecipePageFailure, { status: 
   'no-recipe': { status: 422, code: 'recipe_not_on_page', title: 'No recipe on the page', detail: 'the page holds no schema.org Recipe (JSON-LD or microdata) and no OpenGraph title' },
 };
 
+/** A household's own photo that is not taken: what the bytes are decides, never the Content-Type; each is 422. */
+export const RECIPE_PHOTO_PROBLEMS: Readonly<Record<PhotoRefusal, { status: 422; code: string; title: string; detail: string }>> = {
+  'not-an-image': { status: 422, code: 'recipe_photo_not_an_image', title: 'Not a photo', detail: 'the bytes are not a JPEG, PNG or WebP picture (SVG and other kinds are never taken), whatever the Content-Type says' },
+  'too-many-pixels': { status: 422, code: 'recipe_photo_too_many_pixels', title: 'Too many pixels', detail: 'the picture declares more than 40 megapixels' },
+  unreadable: { status: 422, code: 'recipe_photo_unreadable', title: 'Photo cannot be read', detail: 'the picture does not decode: it is cut off or damaged' },
+};
+
 /**
  * The one place where core's expected failures become HTTP answers: every tag of AppError has its entry (the
  * compiler names a tag nobody maps), a function only where the answer depends on the failure.
@@ -160,6 +168,7 @@ const PROBLEMS = {
   // recipes and their import
   'recipe-not-found': notFound('recipe_not_found', 'Recipe not found', 'no recipe with this id in the household'),
   'recipe-image-not-found': notFound('recipe_image_not_found', 'No picture', "the recipe is not the household's, or no picture is kept for it"),
+  'recipe-photo-refused': { answers: Object.values(RECIPE_PHOTO_PROBLEMS), pick: (e) => RECIPE_PHOTO_PROBLEMS[e.reason] },
   'recipe-cycle': badRequest('recipe_cycle', 'Base recipes form a cycle', 'a baseRecipeId would make the recipe part of its own base (directly or through other bases)'),
   'base-recipe-unknown': { status: 400, code: 'base_recipe_unknown', title: 'Unknown base recipe', detail: (e) => `baseRecipeId ${e.baseRecipeId} is not a recipe of this household` },
   'recipe-page-failed': { answers: Object.values(RECIPE_PAGE_PROBLEMS), pick: (e) => RECIPE_PAGE_PROBLEMS[e.reason] },

@@ -65,6 +65,11 @@ export interface RawBodyDef {
   readonly maxBytes: number;
   /** Documents the body in OpenAPI (application/json); not used to validate. */
   readonly schema?: v.GenericSchema;
+  /**
+   * A binary body (a photo): its Content-Type must be one of these (else 415 unsupported_media_type), and its bytes
+   * are handed on as they came, not read as text. Left out, the body is text, held to the request rules (UTF-8, no NUL).
+   */
+  readonly mediaTypes?: readonly string[];
   /** Request headers the route reads, by name, with their description (documented as required header parameters). */
   readonly headers?: Readonly<Record<string, string>>;
 }

@@ -1,14 +1,21 @@
 import type { Knex } from 'knex';
 import type { RecipeImageType } from '../../core/recipes/types.js';
-import type { RecipeImageStore } from '../../ports/recipe-image.js';
+import type { RecipeImage, RecipeImageStore } from '../../ports/recipe-image.js';
 
 interface ImageRow {
   recipe_id: string;
   household_id: string;
-  source_url: string;
+  /** null: the household's own photo (migration 0047). */
+  source_url: string | null;
   media_type: string;
   bytes: Buffer | Uint8Array;
   etag: string;
+}
+
+/** Writes the picture of a recipe the caller has found to be the household's, replacing any. */
+export async function keepImageRow(trx: Knex.Transaction, householdId: string, recipeId: string, image: RecipeImage): Promise<void> {
+  const row: ImageRow = { recipe_id: recipeId, household_id: householdId, source_url: image.sourceUrl, media_type: image.mediaType, bytes: Buffer.from(image.bytes), etag: image.etag };
+  await trx('recipe_images').insert(row).onConflict('recipe_id').merge(['household_id', 'source_url', 'media_type', 'bytes', 'etag']);
 }
 
 /** Pictures of recipes in recipe_images (migration 0038), one per recipe, scoped by household on every call. */
@@ -19,8 +26,7 @@ export function knexRecipeImageStore(knex: Knex): RecipeImageStore {
         // The recipe must be the household's: checked in the same transaction as the write.
         const recipe = await trx('recipes').where({ id: recipeId, household_id: householdId }).first('id');
         if (!recipe) return false;
-        const row: ImageRow = { recipe_id: recipeId, household_id: householdId, source_url: image.sourceUrl, media_type: image.mediaType, bytes: Buffer.from(image.bytes), etag: image.etag };
-        await trx('recipe_images').insert(row).onConflict('recipe_id').merge(['household_id', 'source_url', 'media_type', 'bytes', 'etag']);
+        await keepImageRow(trx, householdId, recipeId, image);
         return true;
       });
     },

@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import { reachesItself } from '../../core/recipes/base-links.js';
 import { recipeSearchText } from '../../core/recipes/tags.js';
 import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent, type RecipeImageType, type RecipeTagCount } from '../../core/recipes/types.js';
+import type { RecipeImage } from '../../ports/recipe-image.js';
 import type { RecipePageQuery, RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import { translated } from './errors.js';
+import { keepImageRow } from './recipe-image-store.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
 import { childrenOf, keysetAfter } from './queries.js';
 
@@ -58,7 +60,7 @@ interface TagRow {
 
 interface ImageInfoRow {
   recipe_id: string;
-  source_url: string;
+  source_url: string | null;
   media_type: string;
   etag: string;
 }
@@ -187,6 +189,15 @@ function matchingRecipes(knex: Knex, householdId: string, query: RecipePageQuery
   return q;
 }
 
+/** RecipeStore.setImage in the caller's transaction: the recipe's row, then its picture's. */
+async function setImage(trx: Knex.Transaction, householdId: string, recipeId: string, image: RecipeImage | null, at: Date): Promise<Recipe | null> {
+  const updated = await trx('recipes').where({ household_id: householdId, id: recipeId }).update({ image_url: null, updated_at: iso(at) });
+  if (updated === 0) return null;
+  if (image === null) await trx('recipe_images').where({ recipe_id: recipeId }).delete();
+  else await keepImageRow(trx, householdId, recipeId, image);
+  return one(trx, householdId, recipeId);
+}
+
 export function knexRecipeStore(knex: Knex): RecipeStore {
   return translated<RecipeStore>(knex, {
     async create(householdId, id, content, at) {
@@ -279,6 +290,9 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
         await writeLines(trx, householdId, recipeId, content);
         return (await one(trx, householdId, recipeId))!;
       });
+    },
+    async setImage(householdId, recipeId, image, at) {
+      return knex.transaction((trx) => setImage(trx, householdId, recipeId, image, at));
     },
     async delete(householdId, recipeId, at) {
       return knex.transaction(async (trx) => {

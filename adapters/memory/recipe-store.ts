@@ -107,6 +107,16 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
       bumpRevision(t, householdId);
       return copy(recipe);
     },
+    async setImage(householdId, recipeId, image, at) {
+      const existing = mine(householdId, recipeId);
+      if (!existing) return null;
+      const recipe = { ...existing, imageUrl: null, updatedAt: at };
+      recipes.set(recipeId, recipe);
+      if (image === null) t.recipeImages.delete(recipeId);
+      else t.recipeImages.set(recipeId, { householdId, image: structuredClone(image) });
+      bumpRevision(t, householdId);
+      return copy(recipe);
+    },
     async delete(householdId, recipeId, at) {
       const gone = mine(householdId, recipeId);
       if (!gone) return false;

@@ -20,13 +20,14 @@ export interface RecipeImageFetcherOptions {
   maxPixels?: number;
 }
 
-const DEFAULT_MAX_PIXELS = 40_000_000;
+/** The most pixels a kept picture's header may declare, fetched or uploaded. */
+export const DEFAULT_MAX_PIXELS = 40_000_000;
 
 
 const isKept = (mime: string | undefined): mime is RecipeImageType => (RECIPE_IMAGE_TYPES as readonly string[]).includes(mime ?? '');
 
 /** A strong tag of the bytes: 162 bits of their SHA-256. */
-const etagOf = (bytes: Uint8Array) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+export const etagOf = (bytes: Uint8Array) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 
 /** Fetches a recipe's image through the outbound guard; keeps it only when its bytes are a JPEG, PNG or WebP of sane size. */
 export function createRecipeImageFetcher(o: RecipeImageFetcherOptions): RecipeImageFetcher {

@@ -1,3 +1,4 @@
+import type { PhotoRefusal } from '../../ports/image-resizer.js';
 import type { RecipePageFailure } from '../../ports/recipe-page-reader.js';
 
 /**
@@ -34,6 +35,8 @@ export type AppError =
   // recipes
   | { type: 'recipe-not-found' }
   | { type: 'recipe-image-not-found' }
+  // a household's own photo of a recipe that is not taken: not a JPEG, PNG or WebP, too many pixels, or it does not decode
+  | { type: 'recipe-photo-refused'; reason: PhotoRefusal }
   | { type: 'recipe-cycle' }
   | { type: 'base-recipe-unknown'; baseRecipeId: string }
   // recipe import: the page's failures, and the household's import budget

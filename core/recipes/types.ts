@@ -62,9 +62,12 @@ export interface RecipeContent {
 export const RECIPE_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export type RecipeImageType = (typeof RECIPE_IMAGE_TYPES)[number];
 
-/** The picture kept for a recipe, without its bytes: where it was fetched from, its type and a tag of its bytes. */
+/**
+ * The picture kept for a recipe, without its bytes: where it was fetched from (null: the household's own photo,
+ * uploaded), its type and a tag of its bytes.
+ */
 export interface RecipeImageInfo {
-  readonly sourceUrl: string;
+  readonly sourceUrl: string | null;
   readonly mediaType: RecipeImageType;
   readonly etag: string;
 }

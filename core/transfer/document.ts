@@ -16,8 +16,8 @@ export type DocumentIngredient = Omit<Ingredient, 'foodKey'>;
 export interface DocumentRecipe extends Omit<RecipeContent, 'ingredients'> {
   readonly id: string;
   readonly ingredients: readonly DocumentIngredient[];
-  /** The kept picture, with its bytes. */
-  readonly image: { readonly sourceUrl: string; readonly mediaType: RecipeImageType; readonly bytes: Uint8Array } | null;
+  /** The kept picture, with its bytes; sourceUrl null for the household's own photo. */
+  readonly image: { readonly sourceUrl: string | null; readonly mediaType: RecipeImageType; readonly bytes: Uint8Array } | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -56,6 +56,30 @@ export function recipeImageStoreContract(backend: Backend): void {
       expect(await s.recipeImages.get(h, id)).to.deep.equal(image());
     });
 
+    it("sets the household's own picture (no address) or none in one step with the recipe: imageUrl null, updatedAt moved", async () => {
+      const { h, id } = await recipe();
+      await s.recipeImages.put(h, id, image());
+      const own = image({ sourceUrl: null, mediaType: 'image/webp', bytes: new Uint8Array([9, 0, 255]), etag: '"own"' });
+      const set = await s.recipes.setImage(h, id, own, at('2026-02-03T08:00:00.250Z'));
+      expect([set!.imageUrl, set!.image, set!.updatedAt, set!.title]).to.deep.equal([null, { sourceUrl: null, mediaType: 'image/webp', etag: '"own"' }, at('2026-02-03T08:00:00.250Z'), 'Taco']);
+      expect(await s.recipes.byId(h, id)).to.deep.equal(set);
+      expect(await s.recipeImages.get(h, id)).to.deep.equal(own);
+      const none = await s.recipes.setImage(h, id, null, at('2026-02-04T08:00:00.000Z'));
+      expect([none!.imageUrl, none!.image, none!.updatedAt]).to.deep.equal([null, null, at('2026-02-04T08:00:00.000Z')]);
+      expect(await s.recipeImages.get(h, id)).to.equal(null);
+    });
+
+    it("sets no picture on another household's recipe, nor on one that is not there", async () => {
+      const { h, id } = await recipe();
+      const { h: other } = await recipe();
+      await s.recipeImages.put(h, id, image());
+      expect(await s.recipes.setImage(other, id, image({ sourceUrl: null }), at('2026-02-03T08:00:00.000Z'))).to.equal(null);
+      expect(await s.recipes.setImage(other, id, null, at('2026-02-03T08:00:00.000Z'))).to.equal(null);
+      expect(await s.recipes.setImage(h, randomUUID(), null, at('2026-02-03T08:00:00.000Z'))).to.equal(null);
+      const still = await s.recipes.byId(h, id);
+      expect([still!.imageUrl, still!.image?.etag, still!.updatedAt]).to.deep.equal(['https://img.example/taco.webp', '"abc"', at('2026-02-01T12:00:00.500Z')]);
+    });
+
     it('goes with its recipe', async () => {
       const { h, id } = await recipe();
       await s.recipeImages.put(h, id, image());

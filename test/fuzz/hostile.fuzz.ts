@@ -69,7 +69,8 @@ function bodyRoutesOf(doc: OpenApiDoc, ops: readonly Operation[], importMaxBytes
     const said = /at most (\d+) bytes/i.exec(doc.paths[op.template]?.[op.method.toLowerCase()]?.requestBody?.description ?? '');
     const stated = said ? Number(said[1]) : op.operationId === 'importHousehold' ? importMaxBytes : null;
     const limit = stated ?? JSON_BODY_LIMIT_BYTES;
-    if (op.body.kind === 'raw') {
+    if (op.body.kind === 'binary') out.push({ op, kind: 'binary', schema: {}, limit, mediaTypes: op.body.mediaTypes });
+    else if (op.body.kind === 'raw') {
       const schema = (doc.paths[op.template]?.[op.method.toLowerCase()]?.requestBody as { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined)?.content?.['application/json']?.schema ?? {};
       out.push({ op, kind: 'raw', schema, limit });
     } else if (op.body.kind === 'multipart') out.push({ op, kind: 'multipart', schema: op.body.schema, limit });

@@ -61,9 +61,11 @@ export interface BodyRoute {
    *   import): it answers in its own words (not_a_household_document, ...), so only a 4xx in time is asked of it,
    *   but for bytes that are not UTF-8 (body_not_utf8, as every body);
    * - raw: bytes checked against a signature before anything is parsed;
-   * - multipart: form data whose JSON parts validate like a JSON body.
+   * - multipart: form data whose JSON parts validate like a JSON body;
+   * - binary: bytes of one of `mediaTypes` (a photo), never read as text.
    */
-  readonly kind: 'json' | 'own-limit' | 'raw' | 'multipart';
+  readonly kind: 'json' | 'own-limit' | 'raw' | 'multipart' | 'binary';
+  readonly mediaTypes?: readonly string[];
   readonly schema: JsonSchema;
   /** The largest body it takes, in bytes. */
   readonly limit: number;
@@ -153,7 +155,7 @@ function documentsOf(route: BodyRoute): Document[] {
       wrap: (text, partType) => multipartBody(name, text, partType),
     }));
   }
-  if (route.kind === 'raw') return [];
+  if (route.kind === 'raw' || route.kind === 'binary') return [];
   return [{ route, schema: route.schema, root: 'body', room: route.limit, wrap: (text) => ({ body: text, contentType: 'application/json' }) }];
 }
 
@@ -282,6 +284,8 @@ function inFirstString(text: string, bytes: Buffer): Buffer {
 export function* notUtf8(ctx: HostileContext): Generator<HostileRequest> {
   for (const route of ctx.bodyRoutes) {
     const op = route.op;
+    // A binary body (a photo) is bytes, never text: there is no UTF-8 to break.
+    if (route.kind === 'binary') continue;
     for (const seq of NOT_UTF8) {
       const cases: { where: string; text: (json: string) => Buffer }[] = [
         { where: 'at the start', text: (json) => Buffer.concat([seq.bytes, Buffer.from(json)]) },
@@ -351,6 +355,12 @@ const NEST = '[[[[[[[[[[0]]]]]]]]]],';
 export function* atTheLimit(ctx: HostileContext): Generator<HostileRequest> {
   for (const route of ctx.bodyRoutes) {
     const op = route.op;
+    if (route.kind === 'binary') {
+      // Exactly the documented limit of junk bytes, of a media type the route takes: no picture, but not too large.
+      const body = Buffer.alloc(route.limit, 0xa5);
+      yield { route: label(op), what: `at the limit: ${route.limit} bytes of junk`, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx), 'Content-Type': route.mediaTypes?.[0] ?? 'application/octet-stream' }, body, want: { notCode: 'payload_too_large' } };
+      continue;
+    }
     if (route.kind === 'raw') {
       // Exactly the documented limit, with a signature that does not hold.
       const text = fill('{"id":"evt_hostile","zz":[', '0,', '0]}', route.limit, (n) => ' '.repeat(n));

@@ -19,8 +19,16 @@ export interface Operation {
   readonly versionGated: boolean;
   readonly pathParams: readonly Parameter[];
   readonly queryParams: readonly Parameter[];
-  /** The request body: a JSON schema, or the media type of a body checked another way (multipart, signed raw). */
-  readonly body: { readonly kind: 'json'; readonly schema: JsonSchema } | { readonly kind: 'multipart'; readonly schema: JsonSchema } | { readonly kind: 'raw' } | null;
+  /**
+   * The request body: a JSON schema, or the media type of a body checked another way (multipart, signed raw), or the
+   * media types of a binary body (a photo's bytes).
+   */
+  readonly body:
+    | { readonly kind: 'json'; readonly schema: JsonSchema }
+    | { readonly kind: 'multipart'; readonly schema: JsonSchema }
+    | { readonly kind: 'raw' }
+    | { readonly kind: 'binary'; readonly mediaTypes: readonly string[] }
+    | null;
 }
 
 interface OpenApiOperation {
@@ -42,6 +50,7 @@ export function operationsOf(doc: { paths: Record<string, Record<string, OpenApi
       // A route that requires a header of its own (a signature over the raw body) takes its body raw; the optional
       // Idempotency-Key of every signed-in write does not make a JSON body raw.
       else if (content?.['application/json']?.schema && !params.some((p) => p.in === 'header' && p.required)) body = { kind: 'json', schema: content['application/json'].schema };
+      else if (content && Object.values(content).every((c) => c.schema?.['format'] === 'binary')) body = { kind: 'binary', mediaTypes: Object.keys(content) };
       else if (content) body = { kind: 'raw' };
       out.push({
         method: method.toUpperCase() as Method,

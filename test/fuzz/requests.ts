@@ -316,6 +316,9 @@ function bodyFaults({ op, base, build, maybeCookie, live, add }: FaultKit): void
         ? badJsonBody(op.body.schema)
         : op.body.kind === 'multipart'
           ? badMultipartBody(op.body.schema)
+          : op.body.kind === 'binary'
+            ? // A photo's bytes: junk of a type it takes, another type, or none.
+              fc.record({ bytes: fc.string({ unit: 'binary', maxLength: 200 }), contentType: fc.option(fc.constantFrom(...op.body.mediaTypes, 'image/svg+xml', 'application/json', 'text/plain'), { nil: undefined }) }).map((b) => ({ ...b, why: 'not a photo' }))
           : // Signed raw body: without a valid Provider-Signature nothing is read.
             fc.tuple(fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.string()), fc.option(fc.oneof(headerText, fc.nat().map((t) => `t=${t},v1=${'0'.repeat(64)}`)), { nil: undefined })).map(([bytes, sig]) => ({
               bytes,

@@ -9,8 +9,8 @@ export interface Answer {
 
 export interface RequestOptions {
   body?: unknown;
-  /** Sent as is (no JSON encoding). */
-  rawBody?: string;
+  /** Sent as is (no JSON encoding): text, or bytes (a photo). */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -22,7 +22,7 @@ export class Client {
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (this.cookie && !('Cookie' in headers)) headers['Cookie'] = `app_session=${this.cookie}`;
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) {
       body = JSON.stringify(options.body);

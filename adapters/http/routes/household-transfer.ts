@@ -60,7 +60,10 @@ const PACK_UNITS = ['pk', 'bx', 'bunt', 'fl'] as const;
 function documentSchema(imageMaxBytes: number) {
   const base64Max = Math.ceil(imageMaxBytes / 3) * 4;
   const Image = v.object({
-    sourceUrl: v.pipe(v.string(), v.check((s) => s.length <= 2048 && URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'an absolute http or https address')),
+    sourceUrl: v.pipe(
+      v.nullable(v.pipe(v.string(), v.check((s) => s.length <= 2048 && URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'an absolute http or https address'))),
+      v.description("Where the picture was fetched from (the recipe's imageUrl when it was kept); null for the household's own photo."),
+    ),
     mediaType: v.picklist(RECIPE_IMAGE_TYPES),
     data: v.pipe(
       v.string(),

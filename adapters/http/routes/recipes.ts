@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { createRecipe, deleteRecipe, getRecipe, listRecipes, listRecipeTags, recipeImage, replaceRecipe } from '../../../core/recipes/recipes.js';
+import { putRecipePhoto, RECIPE_PHOTO_MAX_SIDE, removeRecipePhoto } from '../../../core/recipes/photos.js';
 import { recipeTag } from '../../../core/recipes/tags.js';
 import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../core/recipes/types.js';
 import { ifNoneMatchHolds } from '../conditional.js';
@@ -101,7 +102,7 @@ const RecipeResponse = v.object({
   sourceUrl: v.nullable(v.string()),
   imageUrl: v.nullable(v.string()),
   tags: v.pipe(v.array(v.string()), v.description('Its tags in tag form, each once, in the order written; [] when it has none.')),
-  /** The picture kept from imageUrl; null when none is (yet, or ever: see the create route). */
+  /** The picture kept from imageUrl, or the household's own photo (PUT .../image); null when none is. */
   image: v.nullable(v.object({ href: v.string(), mediaType: v.picklist(RECIPE_IMAGE_TYPES), etag: v.string() })),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
@@ -177,10 +178,30 @@ const LIST_TAGS_DOC =
   'the most carried first, then by tag. limit 1..200, default 50 (else 400 validation_failed); total counts every ' +
   'tag of the household. A tag is given to GET recipes?tag= as it is here.';
 const GET_RECIPE_IMAGE_DOC =
-  'Any member. The bytes fetched from the recipe\'s imageUrl, as image/jpeg, image/png or image/webp (sniffed from the ' +
-  'bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, ' +
+  'Any member. The recipe\'s picture: the bytes fetched from its imageUrl, or the household\'s own photo (PUT, ' +
+  'WebP), as image/jpeg, image/png or image/webp (sniffed from the bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, ' +
   'no-cache (a new picture under the same address shows at once). 404 recipe_image_not_found when the recipe keeps ' +
   'no picture or is not the household\'s.';
+/** The most bytes a household's own photo may have as sent: a phone's largest JPEG, and then some. */
+export const RECIPE_PHOTO_MAX_BYTES = 15 * 1024 * 1024;
+const PUT_RECIPE_IMAGE_DOC =
+  "Adults only. The household's own photo becomes the recipe's picture, replacing any (an imported one too). The " +
+  'body is the picture\'s bytes as they are, with Content-Type image/jpeg, image/png or image/webp (a raw body rather ' +
+  'than multipart/form-data: a phone app sends the file it has, a browser the File it was given); another ' +
+  'Content-Type, or none, is 415 unsupported_media_type. Over ' +
+  `${RECIPE_PHOTO_MAX_BYTES} bytes (15 MiB) is 413 payload_too_large, refused before the body is read when ` +
+  'Content-Length says so. What the bytes are decides, never the Content-Type: they must sniff as JPEG, PNG or WebP ' +
+  '(never SVG; else 422 recipe_photo_not_an_image), their header must declare at most 40 megapixels, read before ' +
+  'anything decodes them (else 422 recipe_photo_too_many_pixels), and they must decode (else 422 ' +
+  `recipe_photo_unreadable). The picture kept is made by the service: turned upright as its EXIF orientation says, ` +
+  `shrunk (never enlarged) so that its longer side is at most ${RECIPE_PHOTO_MAX_SIDE} pixels with its aspect kept, ` +
+  'and written as WebP (quality 80) without any metadata (no EXIF: no place, no camera). The recipe\'s imageUrl ' +
+  'becomes null (a later save does not fetch the imported picture back over the photo) and its updatedAt now. ' +
+  'Answers the recipe; its image.etag is that of the new picture. A refused photo changes nothing.';
+const DELETE_RECIPE_IMAGE_DOC =
+  "Adults only. The recipe keeps no picture, whether imported or the household's own, and its imageUrl becomes null " +
+  '(a later save does not fetch the imported picture back); updatedAt becomes now. A recipe without a picture answers ' +
+  'the same 204.';
 const DELETE_RECIPE_DOC =
   'Plan days that served it keep the day and lose the dish. Lines of other recipes that used it as their base ' +
   'keep their place and become a named reference (baseRecipeId null, reference = the deleted title), so the ' +
@@ -287,6 +308,32 @@ const getRecipeImageRoute = handledRoute({
   },
 });
 
+const putRecipeImageRoute = route({
+  method: 'PUT',
+  path: `${base}/{recipeId}/image`,
+  operationId: 'putRecipeImage',
+  summary: "The household's own photo of a recipe (adults only)",
+  description: PUT_RECIPE_IMAGE_DOC,
+  params: RecipePath,
+  rawBody: { description: 'The photo\'s bytes (JPEG, PNG or WebP).', maxBytes: RECIPE_PHOTO_MAX_BYTES, mediaTypes: RECIPE_IMAGE_TYPES },
+  responses: { 200: { description: 'The recipe with its new picture', schema: RecipeResponse } },
+  errors: ['household-not-found', 'adults-only', 'recipe-not-found', 'recipe-photo-refused'],
+  run: ({ deps, caller, params, rawBody }) => putRecipePhoto(deps, caller.account, params.householdId, params.recipeId, rawBody),
+  reply: toRecipeResponse,
+});
+
+const deleteRecipeImageRoute = route({
+  method: 'DELETE',
+  path: `${base}/{recipeId}/image`,
+  operationId: 'deleteRecipeImage',
+  summary: "Remove a recipe's picture (adults only)",
+  description: DELETE_RECIPE_IMAGE_DOC,
+  params: RecipePath,
+  ...noContent('Removed (or there was none)'),
+  errors: ['household-not-found', 'adults-only', 'recipe-not-found'],
+  run: callerHouseholdAnd('recipeId', removeRecipePhoto),
+});
+
 const deleteRecipeRoute = route({
   method: 'DELETE',
   path: `${base}/{recipeId}`,
@@ -307,6 +354,8 @@ export const recipeRoutes = (deps: ServiceDeps) =>
     getRecipeRoute,
     replaceRecipeRoute,
     getRecipeImageRoute,
+    putRecipeImageRoute,
+    deleteRecipeImageRoute,
     deleteRecipeRoute,
   ]);
 

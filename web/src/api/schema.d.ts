@@ -998,12 +998,20 @@ export interface paths {
         };
         /**
          * The picture kept for a recipe
-         * @description Any member. The bytes fetched from the recipe's imageUrl, as image/jpeg, image/png or image/webp (sniffed from the bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, no-cache (a new picture under the same address shows at once). 404 recipe_image_not_found when the recipe keeps no picture or is not the household's.
+         * @description Any member. The recipe's picture: the bytes fetched from its imageUrl, or the household's own photo (PUT, WebP), as image/jpeg, image/png or image/webp (sniffed from the bytes when kept; nosniff), with a strong ETag of the bytes: If-None-Match answers 304. Cache-Control: private, no-cache (a new picture under the same address shows at once). 404 recipe_image_not_found when the recipe keeps no picture or is not the household's.
          */
         get: operations["getRecipeImage"];
-        put?: never;
+        /**
+         * The household's own photo of a recipe (adults only)
+         * @description Adults only. The household's own photo becomes the recipe's picture, replacing any (an imported one too). The body is the picture's bytes as they are, with Content-Type image/jpeg, image/png or image/webp (a raw body rather than multipart/form-data: a phone app sends the file it has, a browser the File it was given); another Content-Type, or none, is 415 unsupported_media_type. Over 15728640 bytes (15 MiB) is 413 payload_too_large, refused before the body is read when Content-Length says so. What the bytes are decides, never the Content-Type: they must sniff as JPEG, PNG or WebP (never SVG; else 422 recipe_photo_not_an_image), their header must declare at most 40 megapixels, read before anything decodes them (else 422 recipe_photo_too_many_pixels), and they must decode (else 422 recipe_photo_unreadable). The picture kept is made by the service: turned upright as its EXIF orientation says, shrunk (never enlarged) so that its longer side is at most 1600 pixels with its aspect kept, and written as WebP (quality 80) without any metadata (no EXIF: no place, no camera). The recipe's imageUrl becomes null (a later save does not fetch the imported picture back over the photo) and its updatedAt now. Answers the recipe; its image.etag is that of the new picture. A refused photo changes nothing.
+         */
+        put: operations["putRecipeImage"];
         post?: never;
-        delete?: never;
+        /**
+         * Remove a recipe's picture (adults only)
+         * @description Adults only. The recipe keeps no picture, whether imported or the household's own, and its imageUrl becomes null (a later save does not fetch the imported picture back); updatedAt becomes now. A recipe without a picture answers the same 204.
+         */
+        delete: operations["deleteRecipeImage"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5958,7 +5966,8 @@ export interface operations {
                             /** @description A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is "barn liker"); it is 1..32 characters in that form. A recipe has at most 12 tags; the same tag given twice (any case) is kept once, in its first place. */
                             tags?: string[];
                             image: {
-                                sourceUrl: string;
+                                /** @description Where the picture was fetched from (the recipe's imageUrl when it was kept); null for the household's own photo. */
+                                sourceUrl: string | null;
                                 /** @enum {string} */
                                 mediaType: "image/jpeg" | "image/png" | "image/webp";
                                 /** @description The picture's bytes in base64. An import keeps them only when they are a JPEG, PNG or WebP of at most 40 megapixels, judged by the bytes. */
@@ -6283,7 +6292,8 @@ export interface operations {
                         /** @description A tag is kept in one form: NFKC, trimmed, every run of white space one space, lower case ("  Barn  Liker " is "barn liker"); it is 1..32 characters in that form. A recipe has at most 12 tags; the same tag given twice (any case) is kept once, in its first place. */
                         tags?: string[];
                         image: {
-                            sourceUrl: string;
+                            /** @description Where the picture was fetched from (the recipe's imageUrl when it was kept); null for the household's own photo. */
+                            sourceUrl: string | null;
                             /** @enum {string} */
                             mediaType: "image/jpeg" | "image/png" | "image/webp";
                             /** @description The picture's bytes in base64. An import keeps them only when they are a JPEG, PNG or WebP of at most 40 megapixels, judged by the bytes. */
@@ -8949,6 +8959,293 @@ export interface operations {
             };
             /** @description household_not_found, recipe_image_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putRecipeImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                recipeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The photo's bytes (JPEG, PNG or WebP). At most 15728640 bytes (413 payload_too_large above). */
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description The recipe with its new picture */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        title: string;
+                        servings: number;
+                        activeMinutes: number | null;
+                        totalMinutes: number | null;
+                        steps: string[];
+                        ingredients: {
+                            displayName: string;
+                            /** @description foodKey is computed by the server from displayName: Unicode NFKC; lower case (locale-independent); diacritics folded (é→e, ü→u, ö→o) except æ, ø and å, which stay; ß→ss, œ→oe; apostrophes removed; every other run of non-letters and non-digits separates words; words of four or more letters made singular by a closed list of rules (English: berries→berry, tomatoes→tomato, peaches→peach, onions→onion, with glass, hummus, couscous kept; Norwegian: tomater→tomat, løker→løk, poteter→potet, epler→eple, gulrøtter→gulrot, also at the end of compounds such as cherrytomater; egg, sukker, ris, laks kept); words joined with "-". Numbers stay: no amount or unit is read from the name. */
+                            foodKey: string;
+                            quantity: number | null;
+                            unit: string | null;
+                            optional: boolean;
+                            baseRecipeId: string | null;
+                            reference: string | null;
+                        }[];
+                        sourceUrl: string | null;
+                        imageUrl: string | null;
+                        /** @description Its tags in tag form, each once, in the order written; [] when it has none. */
+                        tags: string[];
+                        image: {
+                            href: string;
+                            /** @enum {string} */
+                            mediaType: "image/jpeg" | "image/png" | "image/webp";
+                            etag: string;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, recipe_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: the body is over 15728640 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: the Content-Type is not image/jpeg, image/png, image/webp */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description recipe_photo_not_an_image, recipe_photo_too_many_pixels, recipe_photo_unreadable; idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteRecipeImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                recipeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, recipe_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
