@@ -45,6 +45,16 @@ async function problemOf(response: Response): Promise<ApiProblem> {
 }
 
 /**
+ * The ApiProblem of an answer that was not a success, a 401 that ends the sign-in forgetting the person first: for
+ * every call through the client, and for a call the client cannot make (an upload whose progress is shown).
+ */
+export async function refusalOf(response: Response): Promise<ApiProblem> {
+  const problem = await problemOf(response);
+  if (problem.status === 401 && !REFUSED_CREDENTIALS.has(String(problem.code))) onUnauthorized();
+  return problem;
+}
+
+/**
  * The cross-cutting part of every call: an answer that is not a success throws its ApiProblem (a 304 is a success:
  * the copy shown is current), a 401 that ends the sign-in forgets the person first, and no network at all is the
  * problem `network`. A call that returns has succeeded.
@@ -52,9 +62,7 @@ async function problemOf(response: Response): Promise<ApiProblem> {
 export const problems: Middleware = {
   async onResponse({ response }) {
     if (response.ok || response.status === 304) return undefined;
-    const problem = await problemOf(response);
-    if (problem.status === 401 && !REFUSED_CREDENTIALS.has(String(problem.code))) onUnauthorized();
-    throw problem;
+    throw await refusalOf(response);
   },
   onError: () => new ApiProblem(0, 'network'),
 };

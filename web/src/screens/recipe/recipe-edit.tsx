@@ -4,13 +4,14 @@ import { t } from '../../i18n';
 import { AskFirst, Field, Page, Problem, fieldsOf } from '../../ui';
 import { IngredientLines } from './ingredient-lines';
 import { TAG_MAX, TAGS_MAX, type FormChange } from './recipe-form';
+import { RecipePhoto } from './recipe-photo';
 import { RecipeView } from './recipe-view';
 import { useRecipe } from './use-recipe';
 
 /** Create (recipeId null) or read and edit a recipe; adults save and delete (after a second press), a Junior reads. */
 export function RecipeEdit({ householdId, recipeId, role }: { householdId: string; recipeId: string | null; role: string }) {
   const m = t.value;
-  const { draft, form, change, loaded, load, save, reading, readLines, submit, remove } = useRecipe(householdId, recipeId);
+  const { draft, form, change, loaded, setLoaded, load, save, reading, readLines, submit, remove } = useRecipe(householdId, recipeId);
 
   if (recipeId !== null && !loaded) return <Page title={m.recipes}>{load.error ? <Problem error={load.error} /> : <p>{m.loading}</p>}</Page>;
   if (role === 'Junior' && loaded) return <RecipeView recipe={loaded} />;
@@ -27,7 +28,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
           {form.rows.some((r) => r.check !== undefined) && <p>{m.checkMarkedLines}</p>}
         </div>
       )}
-      {loaded?.image && <img class="recipe-image" src={loaded.image.href} alt="" width={640} height={360} />}
+      {loaded && <RecipePhoto householdId={householdId} recipe={loaded} adult onChange={setLoaded} />}
       {loaded?.sourceUrl && (
         <p class="muted">
           {m.source}: <a href={loaded.sourceUrl} rel="noopener noreferrer" target="_blank">{new URL(loaded.sourceUrl).host}</a>

@@ -4,6 +4,7 @@ import { ApiProblem, api, dataOf, type Recipe } from '../../api';
 import { amount, number, unitName } from '../../format';
 import { t } from '../../i18n';
 import { Page, Problem, useAction } from '../../ui';
+import { RecipePhoto } from './recipe-photo';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_PORTIONS = 100;
@@ -18,7 +19,7 @@ export function useSavedRecipe(householdId: string, recipeId: string) {
       setRecipe(await dataOf(api.GET('/api/v1/households/{householdId}/recipes/{recipeId}', { params: { path: { householdId, recipeId } } })));
     });
   }, [householdId, recipeId]);
-  return { recipe, error: load.error };
+  return { recipe, setRecipe, error: load.error };
 }
 
 /** What shows while a recipe is read, or why it could not be. */
@@ -130,7 +131,8 @@ function SourceLink({ href }: { href: string }) {
  * address's `?portions=N`, else the recipe's own), and the steps in order. The portions chosen are kept in the address
  * (replaced, not added to the history), so the cooking view opens with them and coming back finds them.
  */
-export function RecipeView({ recipe, role, portions: asked }: { recipe: Recipe; role?: string; portions?: string }) {
+export function RecipeView(props: { recipe: Recipe; role?: string; portions?: string; householdId?: string; onChange?: (r: Recipe) => void }) {
+  const { recipe, role, portions: asked, householdId, onChange } = props;
   const m = t.value;
   const [portions, setPortions] = useState(() => startingPortions(asked, recipe.servings));
   const choose = (n: number) => {
@@ -140,7 +142,7 @@ export function RecipeView({ recipe, role, portions: asked }: { recipe: Recipe; 
   const adult = role === 'Owner' || role === 'Adult';
   return (
     <main id="main" tabIndex={-1} class="recipe-read">
-      {recipe.image && <img class="recipe-hero" src={recipe.image.href} alt="" width={640} height={360} />}
+      <RecipePhoto householdId={householdId ?? ''} recipe={recipe} adult={adult && householdId !== undefined && onChange !== undefined} onChange={onChange ?? (() => {})} />
       <h1>{recipe.title}</h1>
       <Times recipe={recipe} />
       {recipe.tags.length > 0 && (
@@ -191,7 +193,7 @@ export function RecipeView({ recipe, role, portions: asked }: { recipe: Recipe; 
 /** The reading view at /recipes/:recipeId: the recipe read, then shown to everyone in the household. */
 export function RecipeScreen({ householdId, recipeId, role }: { householdId: string; recipeId: string; role: string }) {
   const { query } = useLocation();
-  const { recipe, error } = useSavedRecipe(householdId, recipeId);
+  const { recipe, setRecipe, error } = useSavedRecipe(householdId, recipeId);
   if (!recipe) return <RecipeLoading error={error} />;
-  return <RecipeView recipe={recipe} role={role} portions={query['portions']} />;
+  return <RecipeView recipe={recipe} role={role} portions={query['portions']} householdId={householdId} onChange={setRecipe} />;
 }

@@ -63,5 +63,5 @@ export function useRecipe(householdId: string, recipeId: string | null) {
       route('/recipes', true);
     });
 
-  return { draft, form, change, loaded, load, save, reading, readLines, submit, remove };
+  return { draft, form, change, loaded, setLoaded, load, save, reading, readLines, submit, remove };
 }

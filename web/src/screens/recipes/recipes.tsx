@@ -4,6 +4,7 @@ import { t } from '../../i18n';
 import { useLocation } from 'preact-iso';
 import { importDraft } from '../../state';
 import { Page, Problem, SearchForm, useAction } from '../../ui';
+import { photoSrc } from '../recipe/photo-upload';
 
 type TagCount = { readonly tag: string; readonly count: number };
 
@@ -34,6 +35,7 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
       .then((res) => setTags(res.data?.items ?? []))
       .catch(() => setTags([]));
   }, [householdId]);
+  const pictured = items?.some((r) => r.image !== null) ?? false;
   return (
     <Page title={m.recipes}>
       {role !== 'Junior' && (
@@ -64,16 +66,20 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
       ) : (
         <ul class="cards">
           {items.map((r) => (
-            <li key={r.id}>
-              <a href={`/recipes/${r.id}`} class="card-link">
-                <strong>{r.title}</strong>
-              </a>{' '}
-              <span class="muted">
-                {m.portions(r.servings)}
-                {r.totalMinutes !== null && ` · ${m.minutes(r.totalMinutes)}`}
-              </span>
-              <div class="muted">{r.ingredients.map((i) => i.displayName).join(', ')}</div>
-              {r.tags.length > 0 && <div class="card-tags">{r.tags.map((x) => `#${x}`).join(' ')}</div>}
+            <li key={r.id} class={pictured ? 'recipe-card' : undefined}>
+              {/* The title beside it says what it shows: alt is empty. Where no recipe shown has one, none is left room for. */}
+              {r.image ? <img src={photoSrc(r.image)} alt="" width={64} height={64} loading="lazy" decoding="async" /> : pictured && <span class="thumb-none" aria-hidden="true" />}
+              <div>
+                <a href={`/recipes/${r.id}`} class="card-link">
+                  <strong>{r.title}</strong>
+                </a>{' '}
+                <span class="muted">
+                  {m.portions(r.servings)}
+                  {r.totalMinutes !== null && ` · ${m.minutes(r.totalMinutes)}`}
+                </span>
+                <div class="muted">{r.ingredients.map((i) => i.displayName).join(', ')}</div>
+                {r.tags.length > 0 && <div class="card-tags">{r.tags.map((x) => `#${x}`).join(' ')}</div>}
+              </div>
             </li>
           ))}
         </ul>
