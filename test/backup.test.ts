@@ -1,67 +1,21 @@
-import { spawn } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { BackupRefused, readBackup } from '../adapters/knex/backup/format.js';
-import { restoreBackup, type RestoreTarget } from '../adapters/knex/backup/restore.js';
-import { DERIVED_COLUMNS, DERIVED_TABLES, RESTORED_REVISION_JUMP } from '../adapters/knex/backup/shape.js';
-import { takeBackup, type BackupSource } from '../adapters/knex/backup/take.js';
+import { BackupRefused } from '../adapters/knex/backup/format.js';
+import { restoreBackup } from '../adapters/knex/backup/restore.js';
+import { RESTORED_REVISION_JUMP } from '../adapters/knex/backup/shape.js';
+import { takeBackup } from '../adapters/knex/backup/take.js';
 import { migrationSource, migrations } from '../adapters/knex/migrations/index.js';
 import { jobsOf, runExclusive } from '../bootstrap/jobs.js';
-import { Client, signedInClient } from './support/client.js';
-import { databaseKinds, type TestDatabase } from './support/databases.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { Client } from './support/client.js';
+import { databaseKinds } from './support/databases.js';
+import { startTestServer } from './support/server.js';
+import { canonical, dir, file, PNG, seed, sourceOf } from './support/backup.js';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-const dir = mkdtempSync(join(tmpdir(), 'dinner-backup-test-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string) => join(dir, `${name}-${randomUUID().slice(0, 8)}`);
-
-const sourceOf = (d: TestDatabase): BackupSource & RestoreTarget =>
-  d.target.kind === 'sqlite' ? { kind: 'sqlite', file: d.target.filename } : { kind: 'postgres', url: d.target.url, schema: d.schema! };
-
-/** Every table's rows, sorted, as a backup holds them, without what the database's triggers keep. */
-async function canonical(backup: string): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  let columns: { name: string }[] = [];
-  let table = '';
-  for await (const line of readBackup(backup)) {
-    if (line.kind === 'table') {
-      table = line.table;
-      columns = [...line.columns];
-      if (!DERIVED_TABLES.includes(table)) out[table] = [];
-    } else if (line.kind === 'row' && !DERIVED_TABLES.includes(table)) {
-      const skip = DERIVED_COLUMNS[table] ?? [];
-      out[table]!.push(JSON.stringify(Object.fromEntries(columns.map((c, i) => [c.name, line.values[i]]).filter(([name]) => !skip.includes(name as string)).sort())));
-    }
-  }
-  for (const rows of Object.values(out)) rows.sort();
-  return out;
-}
-
-/** A household with a bit of everything: members, a recipe with its picture's bytes, a week, events, the pantry, a list, feedback with a screenshot. */
-async function seed(server: TestServer) {
-  const { client, email, password } = await signedInClient(server.url, 'Kari');
-  const h = (await client.post('/api/v1/households', { name: 'Hansen' })).json;
-  const base = `/api/v1/households/${h.id}`;
-  await client.post(`${base}/members`, { displayName: 'Lille', role: 'Junior' });
-  await client.patch(base, { dislikes: ['sopp'], libraryRecipesOn: true });
-  const recipe = (await client.post(`${base}/recipes`, { title: 'Fiskesuppe «æøå»', servings: 4, activeMinutes: 20, totalMinutes: 40, steps: ['Kok'], ingredients: [{ displayName: 'Torsk', quantity: 400, unit: 'g', optional: false, baseRecipeId: null, reference: null }, { displayName: 'Fløte', quantity: 0.3, unit: 'l', optional: true, baseRecipeId: null, reference: null }] })).json;
-  const plan = (await client.put(`${base}/plans/week/2026-11-23`)).json;
-  await client.put(`${base}/plans/${plan.id}/days/2026-11-24`, { recipeId: recipe.id, portions: 3, note: 'Bursdag' });
-  await client.post(`${base}/events`, { date: '2026-11-25', eventType: 'Guests', servingTime: '17:30', availableCookingMinutes: 30, notes: null, guests: [{ guestType: 'Adult', guestCount: 2, dietaryNotes: 'Vegetar', avoids: ['nøtter'] }], memberAttendance: null });
-  for (const displayName of ['Melk', 'Egg', 'Smør']) await client.post(`${base}/inventory/observations`, { displayName, observationType: 'Purchased', quantity: 1.5, unit: 'stk', storageLocation: 'Fridge' });
-  await client.post(`${base}/plans/${plan.id}/shopping-list/generate`);
-  const form = new FormData();
-  form.set('report', JSON.stringify({ message: 'Hei', screen: 'week', build: null, householdId: h.id, failedCalls: [] }));
-  form.set('screenshot', new Blob([PNG], { type: 'image/png' }), 'shot.png');
-  expect((await fetch(`${server.url}/api/v1/feedback`, { method: 'POST', headers: { Cookie: `app_session=${client.cookie!}` }, body: form })).status).to.equal(200);
-  return { client, email, password, householdId: h.id as string };
-}
+// The backup under write load and killed half-way run with the faults (test/faults/backup.fault.ts).
 
 const kinds = databaseKinds();
 const sqlite = kinds.find((k) => k.name === 'sqlite')!;
@@ -118,45 +72,6 @@ describe('backup and restore', function () {
       await server.stop();
     }
   });
-
-  for (const kind of kinds) {
-    it(`takes a backup while 4 writers run, holding every write acknowledged before it began [${kind.name}]`, async () => {
-      const server = await startTestServer(kind);
-      const into = await sqlite.create();
-      try {
-        const { client, householdId } = await seed(server);
-        const acknowledged: string[] = [];
-        let stop = false;
-        const writer = async (w: number) => {
-          for (let i = 0; !stop; i++) {
-            const res = await client.post(`/api/v1/households/${householdId}/inventory/observations`, { displayName: `Vare ${w}-${i}`, observationType: 'Purchased', quantity: 1, unit: 'stk', storageLocation: 'Pantry' });
-            if (res.status === 200) acknowledged.push(`Vare ${w}-${i}`);
-          }
-        };
-        const writers = [0, 1, 2, 3].map(writer);
-        await new Promise((r) => setTimeout(r, 5_000));
-        const before = [...acknowledged];
-        const backup = file('busy.backup.gz');
-        await takeBackup(sourceOf(server.database), backup, new Date());
-        await new Promise((r) => setTimeout(r, 5_000));
-        stop = true;
-        await Promise.all(writers);
-        expect(before.length).to.be.greaterThan(20);
-        await restoreBackup(backup, sourceOf(into));
-        const k = knexFactory({ client: 'better-sqlite3', connection: { filename: (into.target as { filename: string }).filename }, useNullAsDefault: true });
-        try {
-          expect(((await k.raw('pragma integrity_check')) as { integrity_check: string }[])[0]!.integrity_check).to.equal('ok');
-          const names = new Set(((await k('pantry_observations').select('display_name')) as { display_name: string }[]).map((r) => r.display_name));
-          expect(before.filter((n) => !names.has(n))).to.deep.equal([]);
-        } finally {
-          await k.destroy();
-        }
-      } finally {
-        await server.stop();
-        await into.cleanup();
-      }
-    });
-  }
 
   it('refuses a database that holds data without --force, a newer backup, a damaged row and a file cut short, writing nothing', async () => {
     const server = await startTestServer(sqlite);
@@ -230,55 +145,6 @@ describe('backup and restore', function () {
     } finally {
       await old.cleanup();
       await into.cleanup();
-    }
-  });
-
-  it('leaves the previous backup whole when a backup is killed half-way (kill -9)', async function () {
-    const server = await startTestServer(sqlite);
-    try {
-      const { householdId } = await seed(server);
-      // Enough rows that a backup takes a few seconds: written straight into the file, beside the running service.
-      const k = knexFactory({ client: 'better-sqlite3', connection: { filename: (server.database.target as { filename: string }).filename }, useNullAsDefault: true });
-      try {
-        await k.transaction(async (trx) => {
-          for (let b = 0; b < 120; b++) {
-            await trx('pantry_observations').insert(
-              Array.from({ length: 500 }, (_, i) => ({
-                id: randomUUID(),
-                household_id: householdId,
-                food_key: `vare ${b}-${i}`,
-                display_name: `Vare ${b}-${i}`,
-                observation_type: 'Seen',
-                quantity: 1,
-                unit: 'stk',
-                storage_location: 'Pantry',
-                confidence: 0.9,
-                observed_at: '2026-11-20T10:00:00.000Z',
-              })),
-            );
-          }
-        });
-      } finally {
-        await k.destroy();
-      }
-      const target = file('kept.backup.gz');
-      await takeBackup(sourceOf(server.database), target, new Date());
-      const hash = createHash('sha256').update(readFileSync(target)).digest('hex');
-      const env = { ...process.env, DATABASE_URL: `sqlite:${(server.database.target as { filename: string }).filename}`, LOG_LEVEL: 'silent' };
-      for (const delay of [300, 900, 1500]) {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/backup-cli.ts', 'backup', '--to', target], { env, stdio: 'ignore' });
-        await new Promise((r) => setTimeout(r, delay));
-        child.kill('SIGKILL');
-        await new Promise((r) => child.once('exit', r));
-        expect(createHash('sha256').update(readFileSync(target)).digest('hex')).to.equal(hash);
-      }
-      // And a backup let run replaces it with a whole one.
-      const done = await new Promise<number | null>((resolve) => spawn(process.execPath, ['--import', 'tsx', 'bootstrap/backup-cli.ts', 'backup', '--to', target], { env, stdio: 'ignore' }).once('exit', resolve));
-      expect(done).to.equal(0);
-      expect(existsSync(target)).to.equal(true);
-      expect((await canonical(target))['pantry_observations']!.length).to.be.greaterThan(60_000);
-    } finally {
-      await server.stop();
     }
   });
 
