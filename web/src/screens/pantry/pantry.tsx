@@ -44,8 +44,10 @@ export function Pantry({ householdId, role }: { householdId: string; role: strin
                         {amount(r.estimatedQuantity, r.unit)}
                       </span>
                       <span class="reason">
-                        {m.place[r.storageLocation] ?? r.storageLocation}
-                        {r.bestBefore && ` · ${m.bestBefore(dayAndMonth(r.bestBefore))}`}
+                        {/* A place nobody gave (food bought on a trip) is not said: only the places a person named are. */}
+                        {[r.storageLocation === 'Unknown' ? null : (m.place[r.storageLocation] ?? r.storageLocation), r.bestBefore ? m.bestBefore(dayAndMonth(r.bestBefore)) : null]
+                          .filter((x) => x !== null)
+                          .join(' · ')}
                       </span>
                     </span>
                     <RowActions householdId={householdId} row={r} onChange={reread} />
