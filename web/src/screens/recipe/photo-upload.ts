@@ -19,7 +19,7 @@ export function photoRefusal(file: { readonly size: number; readonly type: strin
 }
 
 /** A picture's address with its tag, so that a new picture under the same address shows at once. */
-export const photoSrc = (image: NonNullable<Recipe['image']>): string => `${image.href}?v=${image.etag.replace(/[^A-Za-z0-9_-]/g, '')}`;
+export const photoSrc = (image: Pick<NonNullable<Recipe['image']>, 'href' | 'etag'>): string => `${image.href}?v=${image.etag.replace(/[^A-Za-z0-9_-]/g, '')}`;
 
 /** Sends the photo; `progress` hears the share of it sent (0..1). The recipe with its new picture, or the ApiProblem. */
 export function uploadPhoto(householdId: string, recipeId: string, file: Blob, progress: (sent: number) => void): Promise<Recipe> {

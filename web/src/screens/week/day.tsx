@@ -10,6 +10,7 @@ import { dayWarning, minutesOf, type DayWarning } from './day-facts';
 import { hiddenByUndo } from '../../ui/undo';
 import { useDay } from './use-day';
 import { MoveDish } from './move-dish';
+import { photoSrc } from '../recipe/photo-upload';
 
 /** How far ahead a Junior may say she is away (today through today + 14, as the service allows). */
 const JUNIOR_DAYS = 14;
@@ -65,7 +66,7 @@ function Dish({ day, dish }: { day: PlanDay; dish: Recipe | undefined }) {
   const about = [minutes !== null ? m.minutes(minutes) : null, day.portions > 0 ? m.portions(day.portions) : null].filter((x) => x !== null).join(' · ');
   return (
     <div class="dish-card">
-      {dish?.image ? <img src={dish.image.href} alt="" width={64} height={64} loading="lazy" decoding="async" /> : day.recipeId !== null && <span class="thumb-none" aria-hidden="true" />}
+      {dish?.image ? <img src={photoSrc(dish.image)} alt="" width={64} height={64} loading="lazy" decoding="async" /> : day.recipeId !== null && <span class="thumb-none" aria-hidden="true" />}
       <div class="dish-text">
         {day.recipeId === null ? <p class="dish none">{m.noDish}</p> : <p class="dish">{link ? <a href={link}>{day.recipeTitle}</a> : day.recipeTitle}</p>}
         <p class="muted">{day.cookedAtHome ? about : m.closedDay}</p>

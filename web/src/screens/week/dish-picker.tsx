@@ -3,6 +3,7 @@ import { api, dataOf, type DayChoice, type DayChoices, type DaySuggestion, type 
 import { dayName } from '../../format';
 import { t } from '../../i18n';
 import { Problem, useAction } from '../../ui';
+import { photoSrc } from '../recipe/photo-upload';
 
 /** How long the search waits after the last key before asking the service. */
 const SEARCH_PAUSE_MS = 250;
@@ -16,7 +17,7 @@ function Choice({ c, left, current, busy, onPick }: { c: DayChoice; left: number
     <li>
       {/* A dish that breaks an avoid cannot be saved (the service refuses it): it is shown, with why, but not offered. */}
       <button type="button" class={current ? 'choice current' : 'choice'} aria-disabled={c.clash !== null || busy} aria-current={current ? 'true' : undefined} onClick={() => c.clash === null && !busy && onPick()}>
-        {c.image ? <img src={c.image.href} alt="" width={56} height={56} loading="lazy" decoding="async" /> : <span class="thumb-none" aria-hidden="true" />}
+        {c.image ? <img src={photoSrc(c.image)} alt="" width={56} height={56} loading="lazy" decoding="async" /> : <span class="thumb-none" aria-hidden="true" />}
         <span class="choice-text">
           <span class="choice-title">{c.title}</span>
           {about && <span class="muted">{about}</span>}
