@@ -27,10 +27,12 @@ describe('the API reference in Chromium', function () {
       });
       await page.goto(`${server.url}/api/docs`);
       await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
-      const operations = await page.locator('.opblock').count();
+      // Swagger UI holds every operation of the document (it draws them tag by tag: with more than about 128 here,
+      // 5.35 draws the first dozen at once; see docs/api-decisions.md §1).
+      const operations = Number(await page.evaluate('window.ui.specSelectors.operations().size'));
       expect(operations).to.equal(server.runtime.routes.length);
-      await page.getByText('POST/api/v1/households/{householdId}/plans/{planId}/suggestions', { exact: false }).first().waitFor().catch(() => undefined);
-      await page.locator('.opblock-summary-path', { hasText: '/api/v1/households/{householdId}/plans/{planId}/suggestions' }).first().click();
+      // An operation opens to its description.
+      await page.locator('.opblock-summary-path', { hasText: '/health/ready' }).first().click();
       await page.locator('.opblock-description-wrapper').first().waitFor();
       await screens(page, 'api-reference');
       expect(problems, problems.join('\n')).to.deep.equal([]);
