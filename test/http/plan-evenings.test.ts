@@ -88,5 +88,14 @@ httpSuite('the week\'s evenings, a day\'s choices and moving a dish', {}, (serve
     expect((await owner.post(`${base}/plans/${plan.id}/days/2026-11-24/move`, { to: '2026-11-25' })).json.code).to.equal('no_dish_to_move');
     expect((await owner.post(`${base}/plans/${plan.id}/days/2026-11-23/move`, { to: '2026-12-01' })).json.code).to.equal('date_outside_week');
     expect((await owner.post(`${base}/plans/${plan.id}/days/2026-11-23/move`, { to: '2026-11-23' })).json.days[0].recipeId).to.equal(nutty);
+    // A Junior reads the evenings, but neither lists a day's choices nor moves a dish; nothing moves.
+    const { client: junior } = await server.signedIn('Junior');
+    const code = (await owner.post(`${base}/invites`, { role: 'Junior' })).json.code;
+    await junior.post('/api/v1/invites/accept', { code });
+    expect((await junior.get(`${base}/plans/${plan.id}/evenings`)).status).to.equal(200);
+    expect((await junior.get(`${base}/plans/${plan.id}/days/2026-11-23/choices`)).json.code).to.equal('adults_only');
+    const juniorMove = await junior.post(`${base}/plans/${plan.id}/days/2026-11-23/move`, { to: '2026-11-24' });
+    expect([juniorMove.status, juniorMove.json.code]).to.deep.equal([403, 'adults_only']);
+    expect((await owner.get(`${base}/plans/${plan.id}`)).json.days[0].recipeId).to.equal(nutty);
   });
 });
