@@ -17,8 +17,9 @@ export default defineConfig({
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/health': 'http://127.0.0.1:8080' } },
   plugins: [
     VitePWA({
-      // A script file of its own registers the worker: the page's CSP allows no inline script.
-      injectRegister: 'script-defer',
+      // The app registers the worker itself once its first screen has shown (src/startup.ts), so that installing it
+      // and copying the app into its cache do not slow that screen on a cheap phone.
+      injectRegister: false,
       registerType: 'autoUpdate',
       includeAssets: ['icons/apple-touch-icon.png', 'icons/icon.svg'],
       manifest: {

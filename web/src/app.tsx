@@ -3,14 +3,18 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { whenSignedOut, type Me } from './api';
 import { t } from './i18n';
-import { forgetPerson, household, householdInfo, householdProblem, loadHousehold, loadMe, me, today } from './state';
+import { forgetPerson, household, householdInfo, householdProblem, loadHousehold, me, today } from './state';
 import { Page, Problem, screen } from './ui';
 import { Shell } from './shell';
+// The week and the list, where most visits start, come with the app's own code: a screen fetched on its own would
+// be asked for only once the app's code has run, and a cheap phone would wait for it before reading the week or list.
+import { CurrentList } from './screens/shopping/current-list';
+import { ShoppingList } from './screens/shopping/shopping-list';
+import { Week } from './screens/week/week';
 // Opens the live stream of changes while someone is signed in.
 import './live';
 
-// Every screen is fetched the first time it opens; the week and the list, which most visits open first, are
-// fetched at once beside the person's own data.
+// Every other screen is fetched the first time it opens.
 const SignIn = screen(() => import('./screens/auth/auth').then((s) => s.SignIn));
 const Register = screen(() => import('./screens/auth/auth').then((s) => s.Register));
 const ConfirmEmail = screen(() => import('./screens/recovery/recovery').then((s) => s.ConfirmEmail));
@@ -22,9 +26,6 @@ const DinnerPrices = screen(() => import('./screens/dinner-prices/dinner-prices'
 const Waitlist = screen(() => import('./screens/waitlist/waitlist').then((s) => s.Waitlist));
 const Feedback = screen(() => import('./screens/feedback/feedback').then((s) => s.Feedback));
 const NewHousehold = screen(() => import('./screens/new-household/new-household').then((s) => s.NewHousehold));
-const Week = screen(() => import('./screens/week/week').then((s) => s.Week));
-const ShoppingList = screen(() => import('./screens/shopping/shopping-list').then((s) => s.ShoppingList));
-const CurrentList = screen(() => import('./screens/shopping/current-list').then((s) => s.CurrentList));
 const Recipes = screen(() => import('./screens/recipes/recipes').then((s) => s.Recipes));
 const RecipeEdit = screen(() => import('./screens/recipe/recipe-edit').then((s) => s.RecipeEdit));
 const RecipeScreen = screen(() => import('./screens/recipe/recipe-view').then((s) => s.RecipeScreen));
@@ -33,9 +34,6 @@ const Receipts = screen(() => import('./screens/receipts/receipts').then((s) => 
 const Pantry = screen(() => import('./screens/pantry/pantry').then((s) => s.Pantry));
 const Settings = screen(() => import('./screens/settings/settings').then((s) => s.Settings));
 const Members = screen(() => import('./screens/members/members').then((s) => s.Members));
-void Week.preload();
-void ShoppingList.preload();
-void CurrentList.preload();
 
 /** Screens anyone may open; every other screen wants a signed-in person. */
 const PUBLIC = new Set(['/sign-in', '/register', '/confirm-email', '/confirm-email-change', '/forgot-password', '/reset-password', '/invite', '/dinner-prices', '/waitlist']);
@@ -161,7 +159,6 @@ function Broken() {
 
 /** The whole app: the address picks the screen (links within the app move without a page load; the API's do not). */
 export function App() {
-  useEffect(() => void loadMe(), []);
   const [fault, setFault] = useState<unknown>(null);
   return (
     <LocationProvider scope={/^\/(?!api\/|health)/}>

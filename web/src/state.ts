@@ -60,14 +60,20 @@ export async function loadMe(): Promise<void> {
     me.value = null;
   }
 }
+// Asked at once when the app's code has run, rather than after its first render. index.html has the browser fetch it
+// beside the app's code already (a preload), and this call takes that answer.
+if (typeof window !== 'undefined') void loadMe();
 
 /** A recipe read from a web page, waiting on the new-recipe screen to be looked over and saved. */
 export const importDraft = signal<RecipeImportPreview | null>(null);
 
+const dayFormats: Record<string, Intl.DateTimeFormat> = {};
 /** Today's date (YYYY-MM-DD) on the household's wall clock, or the browser's before the household is read. */
 export function today(): string {
-  const zone = householdInfo.value?.timeZoneId;
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date());
+  const zone = householdInfo.value?.timeZoneId ?? '';
+  // A formatter is slow to make and screens ask often: one per zone.
+  const format = (dayFormats[zone] ??= new Intl.DateTimeFormat('en-CA', { timeZone: zone || undefined, year: 'numeric', month: '2-digit', day: '2-digit' }));
+  const parts = format.formatToParts(new Date());
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
