@@ -471,6 +471,7 @@ export const en: Messages = {
   joined: (name: string) => `You are in ${name}.`,
   signInToJoin: 'Sign in or create an account to join.',
   units: unitWords.en,
+  weekdays: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
   suggestWeek: 'Suggest the week',
   suggestionsTitle: 'Suggestions for the week',
   suggestionsAbout: 'Nothing is saved yet. Ask for another dish where you like, untick the days you would rather plan yourself, and save the week.',

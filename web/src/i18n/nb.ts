@@ -491,6 +491,8 @@ export const nb = {
   signInToJoin: 'Logg inn eller opprett en konto for å bli med.',
   /** The service's unit codes as words, [one, more than one]: the service's own table, written by npm run web:types. */
   units: unitWords.nb as Record<string, readonly string[]>,
+  /** The days of the week from Sunday, as Date.getUTCDay() counts them, as Intl writes them (src/format.ts says why). */
+  weekdays: ['søndag', 'mandag', 'tirsdag', 'onsdag', 'torsdag', 'fredag', 'lørdag'] as readonly string[],
   suggestWeek: 'Foreslå uka',
   suggestionsTitle: 'Forslag til uka',
   suggestionsAbout: 'Ingenting er lagret ennå. Be om en annen rett der du vil, fjern krysset ved dager du vil planlegge selv, og lagre uka.',

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, dataOf } from '../../api';
 import { kroner } from '../../format';
 import { t } from '../../i18n';
+import { settled } from '../../startup';
 
 type Choices = Awaited<ReturnType<typeof readChoices>>;
 const readChoices = (householdId: string, planId: string) =>
@@ -15,7 +16,15 @@ export function BetterChoices({ householdId, planId, stamp }: { householdId: str
   const m = t.value;
   const [choices, setChoices] = useState<Choices | null>(null);
   useEffect(() => {
-    readChoices(householdId, planId).then(setChoices, () => setChoices(null));
+    let gone = false;
+    // Read once the app's start has settled (src/startup.ts): the list comes first.
+    void settled
+      .then(() => readChoices(householdId, planId))
+      .then(
+        (c) => !gone && setChoices(c),
+        () => !gone && setChoices(null),
+      );
+    return () => void (gone = true);
   }, [householdId, planId, stamp]);
   if (!choices || choices.lines.length === 0) return null;
   return (

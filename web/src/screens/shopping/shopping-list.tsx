@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiProblem, Plan, ShoppingItem, ShoppingList as List } from '../../api';
 import { kroner, weekday } from '../../format';
@@ -58,6 +59,34 @@ function useTickFocus() {
   return (id: string) => void (next.current = id);
 }
 
+/** How many lines the list's first showing holds: a phone's screenful (390 × 844 px), so that a cheap phone shows it soon. */
+const FIRST_LINES = 12;
+
+/**
+ * How many lines to show: the first screenful when the list first shows, every line from the next moment on (after
+ * that first paint). On a cheap phone a long list's first paint comes sooner; the rest follow before a hand can scroll.
+ */
+function useFirstLines(shown: boolean): number {
+  const [limit, setLimit] = useState(FIRST_LINES);
+  useEffect(() => {
+    if (!shown || limit === Infinity) return;
+    const timer = setTimeout(() => setLimit(Infinity), 0);
+    return () => clearTimeout(timer);
+  }, [shown]);
+  return limit;
+}
+
+/** Takes lines, in the order they are shown, until `limit` are taken. */
+function shareOf(limit: number) {
+  let room = limit;
+  const upTo = (items: ShoppingItem[]) => {
+    const taken = items.slice(0, Math.max(room, 0));
+    room -= taken.length;
+    return taken;
+  };
+  return { upTo, left: () => room > 0 };
+}
+
 /** What another member did to a line after a change sent late was made (409 shopping_line_changed's members). */
 const lineChangeOf = (p: ApiProblem): LineChangeSaid => ({
   by: typeof p.extra['changedBy'] === 'string' ? p.extra['changedBy'] : null,
@@ -91,6 +120,31 @@ function Refusals(props: { refusals: readonly { change: WaitingChange; problem: 
   );
 }
 
+/** One aisle's lines under its name, with buttons that move the aisle one place earlier or later in the store's walk. */
+function AisleGroup(props: { aisle: string; at: number; of: number; movable: boolean; onMove: (by: -1 | 1) => void; children: ComponentChildren }) {
+  const m = t.value;
+  const { aisle, at } = props;
+  const name = m.aisle[aisle] ?? aisle;
+  return (
+    <section aria-labelledby={`aisle-${aisle}`}>
+      <div class="aisle-head">
+        <h2 id={`aisle-${aisle}`}>{name}</h2>
+        {props.movable && props.of > 1 && (
+          <span class="aisle-move">
+            <button type="button" class="link" disabled={at === 0} onClick={() => props.onMove(-1)} aria-label={m.aisleEarlier(name)}>
+              ↑
+            </button>
+            <button type="button" class="link" disabled={at === props.of - 1} onClick={() => props.onMove(1)} aria-label={m.aisleLater(name)}>
+              ↓
+            </button>
+          </span>
+        )}
+      </div>
+      <ul class="items">{props.children}</ul>
+    </section>
+  );
+}
+
 /** Whether a list has lines to buy and none of them priced, while the household asked for prices. */
 const pricesMissing = (list: List) => list.priceCatalogueOn && list.items.some((i) => i.status === 'Buy') && list.items.every((i) => i.suggestedPrice === null);
 
@@ -106,7 +160,10 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
   const focusLater = useTickFocus();
   const aisles = useAisleOrder(householdId);
   const { list } = shop;
-  if (!list) return <Page title={m.list}>{shop.error ? <Problem error={shop.error} /> : <p>{m.loading}</p>}</Page>;
+  const ready = list !== null && shop.planRead && aisles.read;
+  const limit = useFirstLines(ready);
+  // The list shows once, whole: its lines, what each is for (the week) and the store's order, read side by side.
+  if (!list || !ready) return <Page title={m.list}>{shop.error ? <Problem error={shop.error} /> : <p>{m.loading}</p>}</Page>;
   const reasonOf = reasons(shop.plan);
   const bought = (i: ShoppingItem) => shop.statusOf(i) === 'Purchased';
   const open = list.items.filter((i) => !bought(i));
@@ -140,6 +197,9 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
   const line = (i: ShoppingItem) => (
     <ListLine key={i.id} item={i} bought={bought(i)} reason={reasonOf(i)} closed={closed} waiting={shop.isWaiting(i)} onTick={() => tick(i)} onRemove={() => void shop.remove(i)} onAmount={(q) => setAmount(i, q)} />
   );
+  // The first showing's share of the lines, taken in the order shown; the rest (and what follows the lines) a moment later.
+  const { upTo, left } = shareOf(limit);
+  const all = limit === Infinity;
   const add = (e: Event) => {
     e.preventDefault();
     void shop.add(text).then((added) => added && setText(''));
@@ -174,42 +234,37 @@ export function ShoppingList({ householdId, planId }: { householdId: string; pla
       {carried && shown.length > optional.length && (
         <section aria-labelledby="carried-lines">
           <h2 id="carried-lines">{m.carriedLines}</h2>
-          <ul class="items">{ordered.flatMap(([, items]) => items).map(line)}</ul>
+          <ul class="items">{upTo(ordered.flatMap(([, items]) => items)).map(line)}</ul>
         </section>
       )}
-      {!carried && ordered.map(([aisle, items], at) => (
-        <section key={aisle} aria-labelledby={`aisle-${aisle}`}>
-          <div class="aisle-head">
-            <h2 id={`aisle-${aisle}`}>{m.aisle[aisle] ?? aisle}</h2>
-            {adult && !closed && ordered.length > 1 && (
-              <span class="aisle-move">
-                <button type="button" class="link" disabled={at === 0} onClick={() => void aisles.move(aisle, -1)} aria-label={m.aisleEarlier(m.aisle[aisle] ?? aisle)}>
-                  ↑
-                </button>
-                <button type="button" class="link" disabled={at === ordered.length - 1} onClick={() => void aisles.move(aisle, 1)} aria-label={m.aisleLater(m.aisle[aisle] ?? aisle)}>
-                  ↓
-                </button>
-              </span>
-            )}
-          </div>
-          <ul class="items">{items.map(line)}</ul>
-        </section>
-      ))}
-      {optional.length > 0 && (
+      {!carried &&
+        ordered
+          .map(([aisle, items], at) => [aisle, upTo(items), at] as const)
+          .filter(([, items]) => items.length > 0)
+          .map(([aisle, items, at]) => (
+            <AisleGroup key={aisle} aisle={aisle} at={at} of={ordered.length} movable={adult && !closed} onMove={(by) => void aisles.move(aisle, by)}>
+              {items.map(line)}
+            </AisleGroup>
+          ))}
+      {optional.length > 0 && left() && (
         <section aria-labelledby="aisle-optional">
           <h2 id="aisle-optional">{m.optionalOnly}</h2>
-          <ul class="items">{optional.map(line)}</ul>
+          <ul class="items">{upTo(optional).map(line)}</ul>
         </section>
       )}
-      {basket.length > 0 && (
+      {all && basket.length > 0 && (
         <details class="basket">
           <summary>{m.inBasket(basket.length)}</summary>
           <ul class="items">{basket.map(line)}</ul>
         </details>
       )}
-      <TripEnd list={list} unticked={list.toBuyCount} busy={shop.busy} onComplete={(u) => void shop.complete(u)} onReopen={() => void shop.reopen()} />
-      <BetterChoices householdId={householdId} planId={planId} stamp={`${list.generatedAt}|${list.items.map((i) => i.id).join(',')}`} />
-      {!closed && shop.recipes.length > 0 && <AddRecipe recipes={shop.recipes} onAdd={shop.addRecipe} />}
+      {all && (
+        <>
+          <TripEnd list={list} unticked={list.toBuyCount} busy={shop.busy} onComplete={(u) => void shop.complete(u)} onReopen={() => void shop.reopen()} />
+          <BetterChoices householdId={householdId} planId={planId} stamp={`${list.generatedAt}|${list.items.map((i) => i.id).join(',')}`} />
+          {!closed && shop.recipes.length > 0 && <AddRecipe recipes={shop.recipes} onAdd={shop.addRecipe} />}
+        </>
+      )}
     </Page>
   );
 }

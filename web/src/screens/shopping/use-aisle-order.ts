@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { api, dataOf, type Aisle } from '../../api';
 import { useAction } from '../../ui';
 
@@ -9,15 +9,21 @@ import { useAction } from '../../ui';
  */
 export function useAisleOrder(householdId: string) {
   const [order, setOrder] = useState<Aisle[] | null>(null);
+  // Whether the first read is done (answered or failed): the list waits for it, so that it does not reorder itself
+  // in the shopper's hand a moment after it shows.
+  const [read, setRead] = useState(false);
   const action = useAction();
   const path = { householdId };
-  useEffect(() => {
+  // Read as the screen is made, beside the list, so that the list is shown in the store's order from its first paint.
+  useLayoutEffect(() => {
     let gone = false;
     // Without the order the list still reads well (the default walk): a failure here says nothing.
-    dataOf(api.GET('/api/v1/households/{householdId}/aisle-order', { params: { path } })).then(
-      (data) => !gone && setOrder(data.aisles.map((a) => a.aisle)),
-      () => undefined,
-    );
+    dataOf(api.GET('/api/v1/households/{householdId}/aisle-order', { params: { path } }))
+      .then(
+        (data) => !gone && setOrder(data.aisles.map((a) => a.aisle)),
+        () => undefined,
+      )
+      .finally(() => !gone && setRead(true));
     return () => void (gone = true);
   }, [householdId]);
   const rank = (aisle: string) => {
@@ -35,5 +41,5 @@ export function useAisleOrder(householdId: string) {
     const saved = await action.run(() => dataOf(api.PUT('/api/v1/households/{householdId}/aisle-order', { params: { path }, body: { aisles: next } })));
     setOrder(saved ? saved.aisles.map((a) => a.aisle) : order);
   };
-  return { rank, move, error: action.error };
+  return { rank, move, read, error: action.error };
 }

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, dataOf, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../../api';
 import { changesOf, live, POLL_MS } from '../../live';
 import { answerTo, queueChange, refused, waiting, whenSent, withdraw, type Change, type WaitingChange } from '../../offline';
+import { settled } from '../../startup';
 import { me } from '../../state';
 import { useAction } from '../../ui';
 
@@ -162,19 +163,28 @@ export function useShoppingList(householdId: string, planId: string) {
   const [list, setList] = useState<ShoppingList | null>(null);
   // The week (what each line is for) and the recipes that may be put on the list.
   const [plan, setPlan] = useState<Plan | null>(null);
+  // Whether the week's first read is done (answered or failed): the list shows with what each line is for at once.
+  const [planRead, setPlanRead] = useState(false);
   const [recipes, setRecipes] = useState<Recipe[]>([]);
   const act = useAction();
   const path = { householdId, planId };
   const { etag, write, refresh, changed } = useListReads(householdId, planId, setList);
 
-  useEffect(() => {
+  // Read as the screen is made (a layout effect), not after its first paint: the list is what the shopper waits for.
+  useLayoutEffect(() => {
     etag.current = null;
     changed(() => null);
     setList(null);
+    setPlanRead(false);
     void act.run(async () => {
-      const [, p] = await Promise.all([refresh(), dataOf(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } }))]);
-      setPlan(p);
-      // The recipes to add come second: the list shows without waiting for them.
+      // The week is read beside the list, and counts as read on its own answer: a read of the list asked again
+      // meanwhile (the live stream opening says `ready`) must not hold the first showing back for another round trip.
+      const week = dataOf(api.GET('/api/v1/households/{householdId}/plans/{planId}', { params: { path } }))
+        .then(setPlan)
+        .finally(() => setPlanRead(true));
+      await Promise.all([refresh(), week]);
+      // The recipes to add come last, once the app's start has settled (src/startup.ts): the list shows without them.
+      await settled;
       setRecipes((await dataOf(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } }))).items);
     });
   }, [householdId, planId]);
@@ -261,5 +271,5 @@ export function useShoppingList(householdId: string, planId: string) {
   const addRecipe = (recipeId: string, portions: number | undefined) =>
     write(api.POST('/api/v1/households/{householdId}/plans/{planId}/shopping-list/recipe', { params: { path }, body: { recipeId, portions } }));
 
-  return { list: shown, plan, recipes, error: act.error, busy: act.busy, statusOf, isWaiting: (i: ShoppingItem) => waitingSeq(i) !== null, refusals, tick, setAmount, add, remove, generate, complete, reopen, addRecipe };
+  return { list: shown, plan, planRead, recipes, error: act.error, busy: act.busy, statusOf, isWaiting: (i: ShoppingItem) => waitingSeq(i) !== null, refusals, tick, setAmount, add, remove, generate, complete, reopen, addRecipe };
 }
