@@ -8,6 +8,7 @@ import { HOUSEHOLD_TYPES, portionsOf } from '../dinnerprices/types.js';
 import type { Recipe } from '../recipes/types.js';
 import { recipeTitleKey } from '../recipes/types.js';
 import { avoidMatcher, type IngredientName } from '../kernel/avoids.js';
+import type { IsoDate } from '../kernel/dates.js';
 import type { HouseholdId } from '../kernel/ids.js';
 import { convert, tidy, unitOf } from '../food/units.js';
 import { dishIngredients } from '../events/avoid-gate.js';
@@ -184,12 +185,33 @@ export async function usualPricePerPortion(
   return row ? row.pricePerPortion : null;
 }
 
-/** The candidates: sources with their prices, and what the household dislikes and ate lately marked. */
+/** What the household's plans of the weeks read say of one dish: the newest day it was on, and on how many days. */
+export interface DishHistory {
+  readonly lastEatenOn: IsoDate;
+  readonly timesEaten: number;
+}
+
+/** Each dish of the given plan days (the weeks before the one planned), with the newest day it was on and its count. */
+export function dishHistory(days: readonly { readonly date: IsoDate; readonly recipeId: string | null }[]): Map<string, DishHistory> {
+  const out = new Map<string, DishHistory>();
+  for (const d of days) {
+    if (d.recipeId === null) continue;
+    const known = out.get(d.recipeId);
+    out.set(d.recipeId, { lastEatenOn: known && known.lastEatenOn > d.date ? known.lastEatenOn : d.date, timesEaten: (known?.timesEaten ?? 0) + 1 });
+  }
+  return out;
+}
+
+/**
+ * The candidates: sources with their prices, what the household dislikes marked, and what its plans of the last
+ * weeks say of each (eaten lately: on a day from `lately` on).
+ */
 export function candidatesOf(
   sources: readonly CandidateSource[],
   prices: ReadonlyMap<string, FoodPrice> | null,
   dislikes: readonly string[],
-  eatenLately: ReadonlySet<string>,
+  history: ReadonlyMap<string, DishHistory>,
+  lately: IsoDate,
 ): PlannerCandidate[] {
   const disliked = dislikes.length === 0 ? null : avoidMatcher(dislikes);
   const seen = new Map<string, boolean>();
@@ -202,14 +224,19 @@ export function candidatesOf(
     }
     return bad;
   };
-  return sources.map((s) => ({
-    id: s.id,
-    title: s.title,
-    minutes: s.minutes,
-    ingredients: s.ingredients,
-    pricePerPortion: prices === null ? null : pricePerPortion(s, prices),
-    disliked: disliked !== null && s.ingredients.some(dislikedFood),
-    eatenLately: eatenLately.has(s.id),
-    fromLibrary: s.fromLibrary,
-  }));
+  return sources.map((s) => {
+    const eaten = history.get(s.id);
+    return {
+      id: s.id,
+      title: s.title,
+      minutes: s.minutes,
+      ingredients: s.ingredients,
+      pricePerPortion: prices === null ? null : pricePerPortion(s, prices),
+      disliked: disliked !== null && s.ingredients.some(dislikedFood),
+      eatenLately: eaten !== undefined && eaten.lastEatenOn >= lately,
+      lastEatenOn: eaten?.lastEatenOn ?? null,
+      timesEaten: eaten?.timesEaten ?? 0,
+      fromLibrary: s.fromLibrary,
+    };
+  });
 }

@@ -9,12 +9,33 @@ import { fnv1a32 } from '../kernel/seeded.js';
  * - UsesPantry: it uses food in the pantry that should be eaten soon;
  * - NearUsualPrice: its estimated price per portion is within a fifth of the household's usual;
  * - FromLibrary: it comes from the shared recipe library (saving it adds it to the household's recipes);
+ * what the household's own plans of the last weeks say of it (added to every pick they describe, so that a dish of
+ * the household always says at least one thing, also on an ordinary day):
+ * - Favourite: it was on the table at least FAVOURITE_TIMES times in those weeks (`timesEaten`);
+ * - NotEatenSince: it was eaten in those weeks, but not lately (`lastEatenOn`);
+ * - NotEatenInWeeks: a household recipe that was on no plan in those weeks;
+ * (the last two are left off a dish that repeats this week: it is on the week already, and that says more);
  * and what was given up because nothing better fitted:
  * - Disliked: it holds something the household said it would rather not eat;
  * - EatenLately: it was on the table in the last two weeks;
  * - RepeatsThisWeek: it is already planned on another day of the week.
  */
-export const PICK_REASONS = ['AvoidsRespected', 'FitsCookingTime', 'UsesPantry', 'NearUsualPrice', 'FromLibrary', 'Disliked', 'EatenLately', 'RepeatsThisWeek'] as const;
+export const PICK_REASONS = [
+  'AvoidsRespected',
+  'FitsCookingTime',
+  'UsesPantry',
+  'NearUsualPrice',
+  'FromLibrary',
+  'Favourite',
+  'NotEatenSince',
+  'NotEatenInWeeks',
+  'Disliked',
+  'EatenLately',
+  'RepeatsThisWeek',
+] as const;
+
+/** A dish on the household's plans at least this many times in the weeks the planner reads is a favourite. */
+export const FAVOURITE_TIMES = 3;
 
 /**
  * Why a day got no dish:
@@ -43,6 +64,10 @@ export interface PlannerCandidate {
   readonly pricePerPortion: number | null;
   readonly disliked: boolean;
   readonly eatenLately: boolean;
+  /** The newest day of the weeks read (before this week) that had it on the plan; null: none did. */
+  readonly lastEatenOn: IsoDate | null;
+  /** How many days of those weeks had it on the plan. */
+  readonly timesEaten: number;
   readonly fromLibrary: boolean;
 }
 
@@ -165,6 +190,7 @@ export function planWeek(input: PlannerInput): PlannedDay[] {
     const fit = priceFit(c);
     if (fit !== null && fit <= NEAR_USUAL_SHARE) reasons.push('NearUsualPrice');
     if (c.fromLibrary) reasons.push('FromLibrary');
+    reasons.push(...historyReasons(c, taken.has(c.id)));
     if (taken.has(c.id)) reasons.push('RepeatsThisWeek');
     if (c.disliked) reasons.push('Disliked');
     if (c.eatenLately) reasons.push('EatenLately');
@@ -172,6 +198,16 @@ export function planWeek(input: PlannerInput): PlannedDay[] {
     out.push({ date: day.date, pick: c, reasons, pantryFoods: foods });
   }
   return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+/** What the household's plans of the last weeks say of a pick (see PICK_REASONS). */
+function historyReasons(c: PlannerCandidate, repeats: boolean): PickReason[] {
+  const out: PickReason[] = [];
+  if (c.timesEaten >= FAVOURITE_TIMES) out.push('Favourite');
+  if (repeats || c.eatenLately) return out;
+  if (c.lastEatenOn !== null) out.push('NotEatenSince');
+  else if (!c.fromLibrary) out.push('NotEatenInWeeks');
+  return out;
 }
 
 /**

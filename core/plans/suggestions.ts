@@ -31,7 +31,7 @@ import type { HouseholdId } from '../kernel/ids.js';
 import { fail, ok, type Result } from '../kernel/result.js';
 import { avoidsOfDay, dishConflict } from '../events/avoid-gate.js';
 import { aiTips, type AiRefusal } from './planner-ai.js';
-import { candidatesOf, candidateSources, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
+import { candidatesOf, candidateSources, dishHistory, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
 import { planWeek, type PlannerDay, type SuggestionReason } from './planner.js';
 import { viewsOf, type PlanDeps, type PlanView } from './plans.js';
 import { deriveDay, shareOf } from '../events/portions.js';
@@ -88,6 +88,12 @@ export interface DaySuggestion {
   readonly estimatedPrice: number | null;
   /** The pantry foods to eat soon that the dish uses. */
   readonly pantryFoods: readonly string[];
+  /** The newest day of the last HISTORY_WEEKS weeks (before this one) whose plan had the dish; null: none. */
+  readonly lastEatenOn: IsoDate | null;
+  /** On how many days of those weeks the dish was on the plan (0 with no dish). */
+  readonly timesEaten: number;
+  /** How many weeks back the household's plans are read (for Favourite and NotEatenInWeeks). */
+  readonly historyWeeks: number;
 }
 
 export interface WeekSuggestion {
@@ -105,9 +111,13 @@ export interface WeekSuggestion {
 
 type Denied = ErrorOf<'household-not-found' | 'adults-only' | 'plan-not-found' | 'date-outside-week'>;
 
-/** How far back a dish counts as eaten lately, and how far back the household's usual price is read. */
+/**
+ * How far back a dish counts as eaten lately, and how far back the household's plans are read: for its usual price
+ * and for what they say of each dish (Favourite, NotEatenSince, NotEatenInWeeks).
+ */
 export const EATEN_LATELY_DAYS = 14;
 export const USUAL_PRICE_WEEKS = 8;
+export const HISTORY_WEEKS = USUAL_PRICE_WEEKS;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -140,7 +150,7 @@ export async function suggestWeek(
     deps.events.eventsBetween(householdId, weekStart, lastDay),
     deps.recipes.all(householdId),
     household.libraryRecipesOn ? deps.recipeLibrary.all() : Promise.resolve(null),
-    deps.plans.weeksBetween(householdId, addDays(weekStart, -7 * USUAL_PRICE_WEEKS), addDays(weekStart, -7)),
+    deps.plans.weeksBetween(householdId, addDays(weekStart, -7 * HISTORY_WEEKS), addDays(weekStart, -7)),
     deps.pantry.ofHousehold(householdId),
     deps.pantryMerges.activeMerges(householdId),
     readFeeds(deps, householdId, household.timeZoneId, weekStart, lastDay),
@@ -164,11 +174,10 @@ export async function suggestWeek(
   const sources = candidateSources(recipes, library);
   const since = addDays(weekStart, -EATEN_LATELY_DAYS);
   const pastDishes = past.flatMap((p) => p.days).filter((d) => d.recipeId !== null);
-  const eatenLately = new Set(pastDishes.filter((d) => d.date >= since).map((d) => d.recipeId!));
   const prices = household.priceCatalogueOn
     ? await plannerPrices(deps, householdId, [...new Set(sources.flatMap((s) => s.lines.map((l) => l.foodKey)))], household.chains, now)
     : null;
-  const candidates = candidatesOf(sources, prices, household.dislikes, eatenLately);
+  const candidates = candidatesOf(sources, prices, household.dislikes, dishHistory(pastDishes), since);
   // The dinners of the last weeks are among the candidates, already priced.
   const priceOf = new Map(candidates.map((c) => [c.id, c.pricePerPortion]));
   const usual = prices === null ? null : await usualPricePerPortion(deps, pastDishes.map((d) => priceOf.get(d.recipeId!) ?? null), shareOf(household.members));
@@ -208,6 +217,9 @@ export async function suggestWeek(
       recipeMinutes: p?.pick?.minutes ?? null,
       estimatedPrice: each === null ? null : round2(each * portions),
       pantryFoods: p?.pantryFoods ?? [],
+      lastEatenOn: p?.pick?.lastEatenOn ?? null,
+      timesEaten: p?.pick?.timesEaten ?? 0,
+      historyWeeks: HISTORY_WEEKS,
     };
   });
   const priced = out.filter((d) => d.estimatedPrice !== null);

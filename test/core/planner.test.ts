@@ -4,10 +4,10 @@ import { createEvent, deleteEvent } from '../../core/events/events.js';
 import type { MealEventInput } from '../../core/events/types.js';
 import { createHousehold, updateHousehold } from '../../core/households/households.js';
 import { avoidsOfDay, dishConflict } from '../../core/events/avoid-gate.js';
-import { EMPTY_REASONS, planWeek, type PlannerCandidate, type PlannerInput } from '../../core/plans/planner.js';
+import { EMPTY_REASONS, FAVOURITE_TIMES, planWeek, type PlannerCandidate, type PlannerInput, type SuggestionReason } from '../../core/plans/planner.js';
 import { ensureWeekPlan, setPlanDay } from '../../core/plans/plans.js';
 import { deriveDay } from '../../core/events/portions.js';
-import { acceptSuggestions, suggestWeek } from '../../core/plans/suggestions.js';
+import { acceptSuggestions, EATEN_LATELY_DAYS, HISTORY_WEEKS, suggestWeek, type DaySuggestion } from '../../core/plans/suggestions.js';
 import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
 import type { Recipe } from '../../core/recipes/types.js';
 import { addDays } from '../../core/kernel/dates.js';
@@ -28,6 +28,8 @@ const candidate = (id: string, over: Partial<PlannerCandidate> = {}): PlannerCan
   pricePerPortion: null,
   disliked: false,
   eatenLately: false,
+  lastEatenOn: null,
+  timesEaten: 0,
   fromLibrary: false,
   ...over,
 });
@@ -105,6 +107,34 @@ describe('the planner (domain)', () => {
     expect(picks.find((p) => p.pick!.id === 'near')!.reasons).to.include('NearUsualPrice');
   });
 
+  it('says on an ordinary day what the household\'s plans say of the dish: never on them, last eaten when, a favourite', () => {
+    const one = (c: PlannerCandidate, over: Partial<PlannerInput> = {}) => planWeek(input({ days: week().slice(0, 1), candidates: [c], ...over }))[0]!;
+    // No avoids, no time limit, no pantry food, no price: still a reason.
+    expect(one(candidate('ny')).reasons).to.deep.equal(['NotEatenInWeeks']);
+    expect(one(candidate('library:x', { fromLibrary: true })).reasons, 'a library dish was never on a plan of theirs').to.deep.equal(['FromLibrary']);
+    expect(one(candidate('før', { lastEatenOn: '2026-10-19', timesEaten: 1 })).reasons).to.deep.equal(['NotEatenSince']);
+    expect(one(candidate('nylig', { lastEatenOn: '2026-11-16', timesEaten: 1, eatenLately: true })).reasons).to.deep.equal(['EatenLately']);
+    // A favourite from FAVOURITE_TIMES days on, said beside when it was last eaten, or beside having been eaten lately.
+    expect(FAVOURITE_TIMES).to.equal(3);
+    expect(one(candidate('to', { lastEatenOn: '2026-10-19', timesEaten: FAVOURITE_TIMES - 1 })).reasons).to.deep.equal(['NotEatenSince']);
+    expect(one(candidate('fav', { lastEatenOn: '2026-10-19', timesEaten: FAVOURITE_TIMES })).reasons).to.deep.equal(['Favourite', 'NotEatenSince']);
+    expect(one(candidate('fav', { lastEatenOn: '2026-11-20', timesEaten: 5, eatenLately: true })).reasons).to.deep.equal(['Favourite', 'EatenLately']);
+    // Added to every pick they describe, after the other reasons and before what was given up.
+    const busy = [{ date: '2026-11-23', avoids: ['nøtter'], limitMinutes: 40 }];
+    expect(one(candidate('fav', { lastEatenOn: '2026-10-19', timesEaten: 4, pricePerPortion: 40 }), { days: busy, usualPricePerPortion: 40 }).reasons).to.deep.equal([
+      'AvoidsRespected',
+      'FitsCookingTime',
+      'NearUsualPrice',
+      'Favourite',
+      'NotEatenSince',
+    ]);
+    expect(one(candidate('fav', { lastEatenOn: '2026-10-19', timesEaten: 4, disliked: true })).reasons).to.deep.equal(['Favourite', 'NotEatenSince', 'Disliked']);
+    // A dish already on the week is not "not eaten for weeks": it repeats, and says so; a favourite stays one.
+    expect(one(candidate('før', { lastEatenOn: '2026-10-19', timesEaten: 1 }), { taken: ['før'] }).reasons).to.deep.equal(['RepeatsThisWeek']);
+    expect(one(candidate('ny'), { taken: ['ny'] }).reasons).to.deep.equal(['RepeatsThisWeek']);
+    expect(one(candidate('fav', { lastEatenOn: '2026-10-19', timesEaten: 3 }), { taken: ['fav'] }).reasons).to.deep.equal(['Favourite', 'RepeatsThisWeek']);
+  });
+
   it('gives the same week for the same seed whatever the candidates\' order, and another seed changes one day only', () => {
     const candidates = Array.from({ length: 40 }, (_, i) => candidate(`r${i}`));
     const one = planWeek(input({ candidates, seed: 7 }));
@@ -149,15 +179,41 @@ const worldArb = fc.record({
   days: fc.array(dayArb, { minLength: 7, maxLength: 7 }),
   dislikes: fc.uniqueArray(fc.constantFrom(...FOODS.map((f) => f.toLowerCase())), { maxLength: 2 }),
   planned: fc.array(fc.nat({ max: 13 }), { maxLength: 3 }),
+  // Dishes on the plans of the weeks before (1 to 10 weeks back: the planner reads 8), set in this order.
+  history: fc.array(fc.record({ weeksBack: fc.integer({ min: 1, max: 10 }), day: fc.nat({ max: 6 }), recipe: fc.nat({ max: 4 }) }), { maxLength: 16 }),
   seed: fc.nat(),
 });
+
+/** What a week's history should say of one dish, worked out here on its own from the days set: date → recipe. */
+function historyOf(set: ReadonlyMap<string, string>, recipeId: string) {
+  const windowStart = addDays('2026-11-23', -7 * HISTORY_WEEKS);
+  const days = [...set].filter(([date, r]) => r === recipeId && date >= windowStart).map(([date]) => date).sort();
+  return { times: days.length, last: days.length === 0 ? null : days[days.length - 1]!, lately: days.some((d) => d >= addDays('2026-11-23', -EATEN_LATELY_DAYS)) };
+}
+
+/** A proposed day's history reasons and fields against the days set; which of them it showed goes into `seen`. */
+function expectHistory(day: DaySuggestion, set: ReadonlyMap<string, string>, seen: Record<string, number>) {
+  const { times, last, lately } = historyOf(set, day.recipeId!);
+  const repeats = day.reasons.includes('RepeatsThisWeek');
+  expect(day.reasons.length, `${day.date} says why`).to.be.greaterThan(0);
+  expect({ lastEatenOn: day.lastEatenOn, timesEaten: day.timesEaten, historyWeeks: day.historyWeeks }).to.deep.equal({ lastEatenOn: last, timesEaten: times, historyWeeks: HISTORY_WEEKS });
+  const want = { Favourite: times >= FAVOURITE_TIMES, EatenLately: lately, NotEatenSince: last !== null && !lately && !repeats, NotEatenInWeeks: last === null && !repeats };
+  for (const [reason, expected] of Object.entries(want)) {
+    expect(day.reasons.includes(reason as SuggestionReason), `${reason} on ${day.date}: ${times} times, last ${last}`).to.equal(expected);
+    if (expected) seen[reason] = (seen[reason] ?? 0) + 1;
+  }
+  // An ordinary day: nothing about the day or the dish but its history.
+  if (day.reasons.every((r) => ['Favourite', 'NotEatenSince', 'NotEatenInWeeks', 'EatenLately'].includes(r))) seen['ordinary'] = (seen['ordinary'] ?? 0) + 1;
+}
 
 describe('the planner\'s promises (property tests, memory stores)', function () {
   this.timeout(60_000);
 
-  it('never proposes a dish that breaks an avoid, on a closed day, or past the cooking time; the same seed gives the same week', async () => {
+  it('never proposes a dish that breaks an avoid, on a closed day, or past the cooking time; every dish says why; the same seed gives the same week', async () => {
     // What the runs put to the test, so that the property cannot pass by proposing nothing.
     const seen = { dishes: 0, underAvoids: 0, underLimits: 0, underCalendar: 0, empty: 0 };
+    // Which history reasons the runs showed, and how many days said nothing but their dish's history.
+    const said: Record<string, number> = {};
     await fc.assert(
       fc.asyncProperty(worldArb, async (world) => {
         const { deps, clock } = domain();
@@ -189,6 +245,15 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
           const r = made[i];
           if (r) await setPlanDay(deps, owner, h.id, plan.id, addDays('2026-11-23', i % 7), { recipeId: r.id, portions: null, note: null });
         }
+        const set = new Map<string, string>();
+        for (const past of world.history) {
+          const r = made[past.recipe];
+          if (!r) continue;
+          const earlier = value(await ensureWeekPlan(deps, owner, h.id, addDays('2026-11-23', -7 * past.weeksBack)));
+          const date = addDays(earlier.weekStart, past.day);
+          value(await setPlanDay(deps, owner, h.id, earlier.id, date, { recipeId: r.id, portions: null, note: null }));
+          set.set(date, r.id);
+        }
         const first = value(await suggestWeek(deps, owner, h.id, plan.id, { seed: world.seed }));
         expect(value(await suggestWeek(deps, owner, h.id, plan.id, { seed: world.seed }))).to.deep.equal(first);
 
@@ -203,6 +268,7 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
             continue;
           }
           seen.dishes++;
+          expectHistory(day, set, said);
           if (avoidsOfDay(dayEvents).length > 0) seen.underAvoids++;
           expect(deriveDay(members, dayEvents).cookedAtHome, `${day.date} is closed`).to.equal(true);
           const recipe = all.get(day.recipeId)!;
@@ -231,6 +297,7 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
     expect(seen.underLimits).to.be.greaterThan(20);
     expect(seen.underCalendar).to.be.greaterThan(10);
     expect(seen.empty).to.be.greaterThan(20);
+    for (const reason of ['Favourite', 'EatenLately', 'NotEatenSince', 'NotEatenInWeeks', 'ordinary']) expect(said[reason] ?? 0, reason).to.be.greaterThan(10);
   });
 });
 
@@ -276,6 +343,40 @@ describe('suggestions (domain)', () => {
     expect((await deps.plans.byId(h.id, plan.id))!.days.filter((d) => d.recipeId !== null)).to.have.length(1);
     const outside = await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-12-01'] });
     expect(outside.ok ? null : outside.error.type).to.equal('date-outside-week');
+  });
+
+  it('says what the household\'s plans of the last weeks say of each dish, with the facts the sentences need', async () => {
+    const { deps, owner, h, plan, recipe } = await household();
+    const taco = await recipe('Taco', ['Kjøttdeig']);
+    const soup = await recipe('Suppe', ['Gulrot']);
+    const pasta = await recipe('Pasta', ['Pasta']);
+    await recipe('Gryte', ['Løk']);
+    const eat = async (date: string, recipeId: string) => {
+      const week = value(await ensureWeekPlan(deps, owner, h.id, date));
+      value(await setPlanDay(deps, owner, h.id, week.id, date, { recipeId, portions: null, note: null }));
+    };
+    // Taco three times in the eight weeks read (the first on its first day), the last five weeks before; soup last
+    // week; pasta nine weeks ago, before the weeks read; the stew never.
+    for (const date of ['2026-09-28', '2026-10-09', '2026-10-23']) await eat(date, taco.id);
+    await eat('2026-11-18', soup.id);
+    await eat('2026-09-25', pasta.id);
+    const s = value(await suggestWeek(deps, owner, h.id, plan.id, { days: dates7.slice(0, 4) }));
+    const by = new Map(s.days.map((d) => [d.recipeTitle, { reasons: d.reasons, lastEatenOn: d.lastEatenOn, timesEaten: d.timesEaten, historyWeeks: d.historyWeeks }]));
+    expect(Object.fromEntries(by)).to.deep.equal({
+      Taco: { reasons: ['Favourite', 'NotEatenSince'], lastEatenOn: '2026-10-23', timesEaten: 3, historyWeeks: 8 },
+      Suppe: { reasons: ['EatenLately'], lastEatenOn: '2026-11-18', timesEaten: 1, historyWeeks: 8 },
+      Pasta: { reasons: ['NotEatenInWeeks'], lastEatenOn: null, timesEaten: 0, historyWeeks: 8 },
+      Gryte: { reasons: ['NotEatenInWeeks'], lastEatenOn: null, timesEaten: 0, historyWeeks: 8 },
+    });
+    // A fourth Taco makes no difference to what the week proposes, only to what it says.
+    await eat('2026-10-30', taco.id);
+    const again = value(await suggestWeek(deps, owner, h.id, plan.id, { days: dates7.slice(0, 4) }));
+    expect(again.days.map((d) => d.recipeId)).to.deep.equal(s.days.map((d) => d.recipeId));
+    expect(again.days.find((d) => d.recipeId === taco.id)).to.deep.include({ lastEatenOn: '2026-10-30', timesEaten: 4 });
+    // A day with no dish has no history.
+    value(await createEvent(deps, owner, h.id, { date: '2026-11-29', eventType: 'EatingOut', servingTime: null, availableCookingMinutes: null, notes: null, guests: [], memberAttendance: [] }));
+    const closed = value(await suggestWeek(deps, owner, h.id, plan.id, { days: ['2026-11-29'] }));
+    expect(closed.days[0]).to.deep.include({ recipeId: null, reasons: ['DayClosed'], lastEatenOn: null, timesEaten: 0, historyWeeks: 8 });
   });
 
   it('does not count a dish an event took off (a closed day) as planned this week', async () => {

@@ -113,7 +113,7 @@ eachDatabase('the planner', (kind) => {
     const days = res.json.days as { date: string; recipeId: string | null; recipeTitle: string | null; reasons: string[]; servingNotes: string[]; cookingMinutes: number | null; recipeMinutes: number | null }[];
     // Monday has its dish, Thursday is eaten out: neither is proposed.
     expect(days.map((d) => d.date)).to.deep.equal([dates[1], dates[2], dates[4], dates[5], dates[6]]);
-    expect(Object.keys(days[0]!).sort()).to.deep.equal(['cookingMinutes', 'date', 'estimatedPrice', 'pantryFoods', 'portions', 'reasons', 'recipeId', 'recipeMinutes', 'recipeTitle', 'servingNotes']);
+    expect(Object.keys(days[0]!).sort()).to.deep.equal(['cookingMinutes', 'date', 'estimatedPrice', 'historyWeeks', 'lastEatenOn', 'pantryFoods', 'portions', 'reasons', 'recipeId', 'recipeMinutes', 'recipeTitle', 'servingNotes', 'timesEaten']);
     const tuesday = days[0]!;
     expect(tuesday.cookingMinutes).to.equal(20);
     expect(tuesday.recipeMinutes).to.be.at.most(20);
@@ -152,6 +152,41 @@ eachDatabase('the planner', (kind) => {
     expect(pushes.map((p) => p.event)).to.deep.equal([{ kind: 'week-planned', planId: plan.id, weekStart: WEEK, dinners: kept.length, actorAccountId: (await owner.get('/api/v1/me')).json.user.id }]);
     // The week is full now: nothing is left to propose.
     expect((await other.post(suggest, { ai: false })).json.days).to.deep.equal([]);
+  });
+
+  it('says on every day it fills why, from what the household ate in the weeks before: a favourite, last eaten when, not in weeks', async () => {
+    const { owner, base, suggest } = await household();
+    const made: Record<string, string> = {};
+    for (const r of [recipe('Taco', ['Kjøttdeig', 'Tortilla']), recipe('Fiskesuppe', ['Torsk', 'Fløte']), recipe('Grønnsakswok', ['Brokkoli', 'Gulrot'])]) {
+      made[r.title] = (await owner.post(`${base}/recipes`, r)).json.id;
+    }
+    // Taco on three Fridays of the eight weeks before, the last five weeks before the week planned; the fish soup
+    // once, six weeks before; the wok never.
+    const eaten: [string, string, string][] = [
+      ['2026-10-05', '2026-10-09', 'Taco'],
+      ['2026-10-12', '2026-10-16', 'Taco'],
+      ['2026-10-19', '2026-10-23', 'Taco'],
+      ['2026-10-05', '2026-10-07', 'Fiskesuppe'],
+    ];
+    for (const [week, date, title] of eaten) {
+      const p = (await owner.put(`${base}/plans/week/${week}`)).json;
+      const put = await owner.put(`${base}/plans/${p.id}/days/${date}`, { recipeId: made[title], portions: null, note: null });
+      expect(put.status, put.text).to.equal(200);
+    }
+    const res = await owner.post(suggest, { days: [dates[0], dates[1], dates[2]], ai: false });
+    expect(res.status, res.text).to.equal(200);
+    const days = res.json.days as { date: string; recipeTitle: string; reasons: string[]; lastEatenOn: string | null; timesEaten: number; historyWeeks: number }[];
+    expect(Object.fromEntries(days.map((d) => [d.recipeTitle, [d.reasons, d.lastEatenOn, d.timesEaten, d.historyWeeks]]))).to.deep.equal({
+      Taco: [['Favourite', 'NotEatenSince'], '2026-10-23', 3, 8],
+      Fiskesuppe: [['NotEatenSince'], '2026-10-07', 1, 8],
+      Grønnsakswok: [['NotEatenInWeeks'], null, 0, 8],
+    });
+    // The document names the reasons, says when they are given, and what each fact is.
+    const op = (await owner.get('/api/v1/openapi.json')).json.paths['/api/v1/households/{householdId}/plans/{planId}/suggestions'].post;
+    expect(op.description).to.match(/added to every pick it describes/).and.match(/at least 3 days/);
+    const day = op.responses['200'].content['application/json'].schema.properties.days.items;
+    expect(day.properties.reasons.items.enum).to.include.members(['Favourite', 'NotEatenSince', 'NotEatenInWeeks']);
+    for (const field of ['lastEatenOn', 'timesEaten', 'historyWeeks']) expect(day.properties[field].description, field).to.be.a('string').with.length.above(20);
   });
 
   it('says why a day gets no dish, and never breaks an avoid to fill one', async () => {

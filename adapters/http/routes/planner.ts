@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { EMPTY_REASONS, PICK_REASONS } from '../../../core/plans/planner.js';
+import { EMPTY_REASONS, FAVOURITE_TIMES, PICK_REASONS } from '../../../core/plans/planner.js';
 import { AI_TIPS_PER_DAY } from '../../../core/plans/planner-ai.js';
-import { acceptSuggestions, EATEN_LATELY_DAYS, suggestWeek, type WeekSuggestion } from '../../../core/plans/suggestions.js';
+import { acceptSuggestions, EATEN_LATELY_DAYS, HISTORY_WEEKS, suggestWeek, type WeekSuggestion } from '../../../core/plans/suggestions.js';
 import type { PlanView } from '../../../core/plans/plans.js';
 import { householdAi, pauseHouseholdAi, type HouseholdAiView } from '../../../core/plans/ai-pause.js';
 import { callerAndHousehold, callerHouseholdAndThenBody, HouseholdPath, mount, resource } from '../route.js';
@@ -36,6 +36,12 @@ const DaySuggestionResponse = v.object({
   recipeMinutes: v.nullable(v.number()),
   estimatedPrice: v.nullable(v.number()),
   pantryFoods: v.array(v.string()),
+  lastEatenOn: v.pipe(
+    v.nullable(v.string()),
+    v.description(`The newest day of the household's plans of the last historyWeeks weeks (before the week planned) that had the dish (NotEatenSince says how long ago, counted from the day proposed); null when none had it, or with no dish.`),
+  ),
+  timesEaten: v.pipe(v.number(), v.description('On how many days of those weeks the dish was on the plan (Favourite says it); 0 with no dish.')),
+  historyWeeks: v.pipe(v.number(), v.description(`How many weeks back the household's plans are read for the dish's history: ${HISTORY_WEEKS}.`)),
 });
 const SuggestionResponse = v.object({
   planId: Uuid,
@@ -91,7 +97,14 @@ const SUGGEST_DOC =
   "are the household's chains' list prices, or what its receipts of the last 90 days show it paid; none while the price " +
   'catalogue is off), and a draw by the seed. Candidates are the household\'s recipes that no other recipe uses as its ' +
   'base, and, when the household has libraryRecipesOn, the shared library\'s recipes it has no recipe of the same title for ' +
-  '(recipeId library:{id}, reason FromLibrary). Portions are the plan\'s. servingNotes are in the household\'s language: the ' +
+  `(recipeId library:{id}, reason FromLibrary). What the household's plans of the last ${HISTORY_WEEKS} weeks before this one ` +
+  'say of a dish is added to every pick it describes, whatever else is said, after the reasons above and before what was ' +
+  `given up: Favourite when it was on the plan on at least ${FAVOURITE_TIMES} days of those weeks (timesEaten); then ` +
+  `NotEatenSince when it was on them, but not in the last ${EATEN_LATELY_DAYS} days (lastEatenOn), or NotEatenInWeeks ` +
+  'when a household recipe was on none of them (historyWeeks); neither of these two on a dish that repeats this week. So ' +
+  'every day given a dish carries at least one reason: a household recipe one of EatenLately, NotEatenSince, ' +
+  'NotEatenInWeeks or RepeatsThisWeek, a library dish FromLibrary. They say, and do not rank: the order above is all. ' +
+  "Portions are the plan's. servingNotes are in the household's language: the " +
   "avoids, the day's dietary notes, the busy evening, and, when the operator has configured an AI and ai is not false, up " +
   `to ${AI_TIPS_PER_DAY} tips of the AI per day (never one naming an avoid). One AI call per request counts against the ` +
   "household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household " +

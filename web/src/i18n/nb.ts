@@ -1,11 +1,18 @@
 import unitWords from './unit-words.json' with { type: 'json' };
 import { counter } from './plural';
 
-/** What a suggestion's reason may say: the dish's and the day's minutes, and the pantry foods it uses (as one phrase). */
+/**
+ * What a suggestion's reason may say: the dish's and the day's minutes, the pantry foods it uses (as one phrase), and
+ * what the household's plans of the last weeks say of it (whole weeks since it was last on one, counted from the day
+ * proposed; on how many days; how many weeks were read).
+ */
 export interface ReasonFacts {
   readonly recipeMinutes: number | null;
   readonly cookingMinutes: number | null;
   readonly foods: string;
+  readonly weeksSinceEaten: number | null;
+  readonly timesEaten: number;
+  readonly historyWeeks: number;
 }
 
 /** What another member did to a line after a change made offline (409 shopping_line_changed): who, what, which line. */
@@ -519,6 +526,9 @@ export const nb = {
     UsesPantry: (f: ReasonFacts) => (f.foods ? `Bruker mat som bør spises snart: ${f.foods}.` : 'Bruker mat som bør spises snart.'),
     NearUsualPrice: () => 'Koster omtrent det dere pleier å bruke på en middag.',
     FromLibrary: () => 'Fra oppskriftsbiblioteket: lagrer du uka, kommer den med blant oppskriftene deres.',
+    Favourite: (f: ReasonFacts) => `En favoritt: spist ${count(f.timesEaten, '# gang', '# ganger')} ${count(f.historyWeeks, 'den siste uka', 'de siste # ukene')}.`,
+    NotEatenSince: (f: ReasonFacts) => (f.weeksSinceEaten !== null ? `Sist spist for ${count(f.weeksSinceEaten, '# uke', '# uker')} siden.` : 'Dere har ikke spist den på en stund.'),
+    NotEatenInWeeks: (f: ReasonFacts) => `Ikke spist ${count(f.historyWeeks, 'den siste uka', 'de siste # ukene')}.`,
     Disliked: () => 'Har noe dere helst ikke spiser, men ingenting annet passet.',
     EatenLately: () => 'Dere har spist den de siste to ukene, men ingenting annet passet.',
     RepeatsThisWeek: () => 'Den er på uka fra før, men ingenting annet passet.',

@@ -2,6 +2,7 @@ import type { DaySuggestion, SuggestionReason } from '../../api';
 import { dayName, kroner, together } from '../../format';
 import { t, type ReasonFacts } from '../../i18n';
 import { Problem } from '../../ui';
+import { weeksBetween } from './dates';
 import { ServingNotes } from './serving-notes';
 
 /** The reasons that warn: the dish was the best one left, but breaks a soft rule. */
@@ -22,7 +23,15 @@ export function SuggestedDay({ shown, changing, error, onAnother, onInclude }: {
   const d = shown.day;
   const name = dayName(d.date);
   const id = `suggest-${d.date}`;
-  const facts: ReasonFacts = { recipeMinutes: d.recipeMinutes, cookingMinutes: d.cookingMinutes, foods: together(d.pantryFoods) };
+  const facts: ReasonFacts = {
+    recipeMinutes: d.recipeMinutes,
+    cookingMinutes: d.cookingMinutes,
+    foods: together(d.pantryFoods),
+    // How long ago, counted from the day proposed (the service's dates, not this device's clock).
+    weeksSinceEaten: d.lastEatenOn === null ? null : weeksBetween(d.lastEatenOn, d.date),
+    timesEaten: d.timesEaten,
+    historyWeeks: d.historyWeeks,
+  };
   // Typed by the service's own reason codes: a code with no sentence fails the build.
   const sentences: Record<SuggestionReason, (f: ReasonFacts) => string> = m.reason;
   const about = [m.portions(d.portions), d.recipeMinutes !== null ? m.minutes(d.recipeMinutes) : null, d.estimatedPrice !== null ? m.aboutPrice(kroner(d.estimatedPrice)) : null].filter((x) => x !== null);
