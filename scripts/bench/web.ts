@@ -1,9 +1,11 @@
 /**
  * W9, the web app's own figures: the JavaScript a first load fetches, gzipped (target ≤ 100 kB), and the time from
  * navigation to the first rendered shopping list in Chromium with the CPU throttled 4× (a cheap phone; target ≤ 2 s),
+ * read inside the page when the frame showing its first line is painted (beside it, as a mark, the first W9's reading:
+ * when Playwright's polling locator noticed it),
  * for a week of 7 dinners of 10 ingredients each (some 70 lines), signed in. The built app (npm run build:web; built
  * here when missing) is served by the real service on the database of --db; median of `--runs` loads (default 7),
- * each in a fresh browser context with an empty cache. Two rows of `npm run bench`'s table.
+ * each in a fresh browser context with an empty cache. Three rows of `npm run bench`'s table.
  *   tsx scripts/bench/web.ts [--db sqlite|postgres] [--runs 7] [--json]
  */
 import { spawnSync } from 'node:child_process';
@@ -30,6 +32,7 @@ const jsGzipBytes = scripts.reduce((sum, src) => sum + gzipSync(readFileSync(joi
 
 const service = await benchService('web', database);
 const timings: number[] = [];
+const noticed: number[] = [];
 try {
   const { call, cookie, householdId, app } = service;
   const plan = (await (await call('PUT', `/api/v1/households/${householdId}/plans/week/2026-11-23`, cookie)).json()) as { id: string; days: { date: string }[] };
@@ -41,18 +44,35 @@ try {
   const [name, value] = cookie.split('=') as [string, string];
   const browser = await launch();
   try {
-    for (let r = 0; r < runs; r++) {
-      const context = await browser.newContext({ viewport: PHONE });
-      await context.addCookies([{ name, value, url: app.url }]);
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-      await page.goto(`${app.url}/list/${plan.id}`, { waitUntil: 'commit' });
-      await page.locator('ul.items > li').first().waitFor();
-      // performance.now() counts from the navigation's start.
-      timings.push(await page.evaluate(() => performance.now()));
-      await context.close();
-      progress(`web: run ${r + 1}/${runs}: ${timings.at(-1)!.toFixed(0)} ms`);
+    // Two ways of reading the moment, each over its own loads. `painted`, the row: read inside the page, with nothing
+    // polling it (a throttled page shares its one thread with whatever the bench runs in it): a MutationObserver
+    // sees the first line arrive, and the task after the next frame (requestAnimationFrame, then a timeout) reads
+    // the clock, that frame being the one that paints the line. `noticed`, the mark row kept from the first W9: when
+    // Playwright's locator, polling the page on every frame, has found the line and the page has answered again.
+    for (const way of ['painted', 'noticed'] as const) {
+      for (let r = 0; r < runs; r++) {
+        const context = await browser.newContext({ viewport: PHONE });
+        await context.addCookies([{ name, value, url: app.url }]);
+        const page = await context.newPage();
+        const shown = new Promise<number>((resolve) => void page.exposeFunction('listPainted', (at: number) => resolve(at)));
+        if (way === 'painted')
+          await page.addInitScript(`new MutationObserver((_, seen) => {
+            if (!document.querySelector('ul.items > li')) return;
+            seen.disconnect();
+            requestAnimationFrame(() => setTimeout(() => window.listPainted(performance.now()), 0));
+          }).observe(document, { childList: true, subtree: true });`);
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        await page.goto(`${app.url}/list/${plan.id}`, { waitUntil: 'commit' });
+        if (way === 'painted') timings.push(await shown);
+        else {
+          await page.locator('ul.items > li').first().waitFor();
+          // performance.now() counts from the navigation's start.
+          noticed.push(await page.evaluate(() => performance.now()));
+        }
+        await context.close();
+        progress(`web: ${way} ${r + 1}/${runs}: ${(way === 'painted' ? timings : noticed).at(-1)!.toFixed(0)} ms`);
+      }
     }
   } finally {
     await browser.close();
@@ -61,12 +81,13 @@ try {
   await service.app.stop();
 }
 
-const sorted = [...timings].sort((a, b) => a - b);
-const median = sorted[Math.floor(sorted.length / 2)]!;
+const medianOf = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = medianOf(timings);
+const noticedMedian = medianOf(noticed);
 const jsKb = jsGzipBytes / 1024;
 // Not request rates: the figures' fields carry what there is (the times in ms as mean, median and slowest).
 const none: Figures = { rps: 0, mean: 0, p50: 0, p99: 0, unexpected: 0 };
-const loads: Figures = { rps: 0, mean: timings.reduce((a, b) => a + b, 0) / timings.length, p50: Math.round(median), p99: Math.round(sorted.at(-1)!), unexpected: 0 };
+const loadsOf = (xs: readonly number[]): Figures => ({ rps: 0, mean: xs.reduce((a, b) => a + b, 0) / xs.length, p50: Math.round(medianOf(xs)), p99: Math.round(Math.max(...xs)), unexpected: 0 });
 const rows: BenchRow[] = [
   {
     workload: 'W9',
@@ -85,12 +106,26 @@ const rows: BenchRow[] = [
     db,
     subject: 'web app: first rendered shopping list, 4x CPU throttling',
     baseline: `${FIRST_LIST_MS} ms`,
-    subjectFigures: loads,
+    subjectFigures: loadsOf(timings),
     baselineFigures: none,
     ratio: median / FIRST_LIST_MS,
     target: '≤ 1.00',
     pass: median <= FIRST_LIST_MS,
-    note: `median ${Math.round(median)} ms over ${runs} loads (${timings.map((t) => Math.round(t)).join(', ')}); 70 lines, phone size, Chromium, each load with an empty cache`,
+    note: `painted: median ${Math.round(median)} ms over ${runs} loads (${timings.map((t) => Math.round(t)).join(', ')}), read in the page after the frame that shows the first line; 70 lines, phone size, Chromium, each load with an empty cache`,
+  },
+  {
+    workload: 'W9',
+    db,
+    subject: 'web app: first list as Playwright notices it (polling), 4x',
+    baseline: `${FIRST_LIST_MS} ms`,
+    subjectFigures: loadsOf(noticed),
+    baselineFigures: none,
+    ratio: noticedMedian / FIRST_LIST_MS,
+    target: 'mark ≤ 1.00',
+    // A mark, as W1's bare node:http: shown for comparison with the rows before it, failing only on an invalid run.
+    pass: noticed.length === runs,
+    mark: true,
+    note: `noticed: median ${Math.round(noticedMedian)} ms over ${runs} loads (${noticed.map((t) => Math.round(t)).join(', ')}), the first W9's way: the locator polls every frame, then the page answers`,
   },
 ];
 emit(rows, json);
