@@ -62,10 +62,27 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Legg til', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Lille er lagt til.' }).waitFor();
       const members = page.locator('ul.cards').first().locator('li');
-      await members.filter({ hasText: 'Lille' }).getByText('Barn', { exact: true }).waitFor();
+      await members.filter({ hasText: 'Lille' }).locator('span.muted').getByText('Barn', { exact: true }).waitFor();
       // An adult's age group goes unsaid ('Voksen' is there only as the role to choose).
       expect(await members.filter({ hasText: 'Ola' }).locator('span.muted').filter({ hasText: 'Voksen' }).count()).to.equal(0);
       await checkedShot(page, `members-child-${kind.name}`);
+      await page.getByRole('link', { name: 'Uka', exact: true }).click();
+      await today.getByText(/\b3 porsjoner\b/).waitFor();
+
+      // Lille is a baby after all: changed on her row, she eats nothing of the dinner and the week is back at two.
+      await page.goto(`${suite.server.url}/members`);
+      await page.getByRole('combobox', { name: 'Aldersgruppe for Lille' }).selectOption('Baby');
+      await members.filter({ hasText: 'Lille' }).locator('span.muted').getByText('Baby', { exact: true }).waitFor();
+      // Sofie is invited with her age group: a child who will sign in, half a portion from now on.
+      await page.getByLabel('Navn på den du inviterer').fill('Sofie');
+      await page.getByRole('combobox', { name: 'Rolle', exact: true }).selectOption('Junior');
+      await page.getByRole('combobox', { name: 'Aldersgruppe', exact: true }).selectOption('Child');
+      await page.getByRole('button', { name: 'Inviter', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Send denne lenken til Sofie:' }).waitFor();
+      await members.filter({ hasText: 'Sofie' }).locator('span.muted').getByText('Barn', { exact: true }).waitFor();
+      await checkedShot(page, `members-age-groups-${kind.name}`);
+      const sofie = ((await kari.client.get(base)).json as { members: { displayName: string; role: string; ageGroup: string }[] }).members.find((x) => x.displayName === 'Sofie');
+      expect(sofie).to.include({ role: 'Junior', ageGroup: 'Child' });
       await page.getByRole('link', { name: 'Uka', exact: true }).click();
       await today.getByText(/\b3 porsjoner\b/).waitFor();
 

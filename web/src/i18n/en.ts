@@ -467,6 +467,7 @@ export const en: Messages = {
   copied: 'Copied',
   removeMember: (name: string) => `Remove ${name}`,
   changeRole: (name: string) => `Role of ${name}`,
+  changeAgeGroup: (name: string) => `Age group of ${name}`,
   acceptInvite: 'Join the household',
   joined: (name: string) => `You are in ${name}.`,
   signInToJoin: 'Sign in or create an account to join.',

@@ -493,6 +493,7 @@ export const nb = {
   copied: 'Kopiert',
   removeMember: (name: string) => `Fjern ${name}`,
   changeRole: (name: string) => `Rolle for ${name}`,
+  changeAgeGroup: (name: string) => `Aldersgruppe for ${name}`,
   acceptInvite: 'Bli med i husholdningen',
   joined: (name: string) => `Du er med i ${name}.`,
   signInToJoin: 'Logg inn eller opprett en konto for å bli med.',

@@ -15,7 +15,7 @@ export function Members({ householdId, role }: { householdId: string; role: Role
   const m = t.value;
   const household = householdInfo.value;
   const adult = role !== 'Junior';
-  const { act, invites, pastInvites, invite, addPerson, setRole, remove, withdraw } = useMembers(householdId, adult);
+  const { act, invites, pastInvites, invite, addPerson, changeMember, remove, withdraw } = useMembers(householdId, adult);
   const names = new Map((household?.members ?? []).map((x) => [x.id, x.displayName]));
   return (
     <Page title={m.members}>
@@ -33,13 +33,28 @@ export function Members({ householdId, role }: { householdId: string; role: Role
               </span>
               {adult && (
                 <>
-                  <select aria-label={m.changeRole(x.displayName)} value={x.role} disabled={act.busy} onChange={(e) => void setRole(x.id, e.currentTarget.value as Role)}>
-                    {(['Owner', 'Adult', 'Junior'] as const).map((r) => (
-                      <option key={r} value={r}>
-                        {m.role[r]}
-                      </option>
-                    ))}
-                  </select>
+                  <div class="member-choices">
+                    <label>
+                      <span class="muted">{m.roleLabel}</span>
+                      <select aria-label={m.changeRole(x.displayName)} value={x.role} disabled={act.busy} onChange={(e) => void changeMember(x.id, { role: e.currentTarget.value as Role })}>
+                        {(['Owner', 'Adult', 'Junior'] as const).map((r) => (
+                          <option key={r} value={r}>
+                            {m.role[r]}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                    <label>
+                      <span class="muted">{m.ageGroupLabel}</span>
+                      <select aria-label={m.changeAgeGroup(x.displayName)} value={x.ageGroup} disabled={act.busy} onChange={(e) => void changeMember(x.id, { ageGroup: e.currentTarget.value as AgeGroup })}>
+                        {AGE_GROUPS.map((g) => (
+                          <option key={g} value={g}>
+                            {m.ageGroup[g]}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                  </div>
                   {x.userId !== me.value?.user.id && (
                     <button type="button" class="link" onClick={() => remove(x)}>
                       {m.removeMember(x.displayName)}
@@ -178,14 +193,15 @@ function AddPersonForm({ busy, add }: { busy: boolean; add: (name: string, ageGr
 }
 
 /** "Invite": a named person and their role; the link to send them is shown, to copy. */
-function InviteForm({ busy, invite }: { busy: boolean; invite: (name: string, role: 'Adult' | 'Junior') => Promise<string | undefined> }) {
+function InviteForm({ busy, invite }: { busy: boolean; invite: (name: string, role: 'Adult' | 'Junior', ageGroup: AgeGroup) => Promise<string | undefined> }) {
   const m = t.value;
   const [name, setName] = useState('');
   const [inviteRole, setInviteRole] = useState<'Adult' | 'Junior'>('Adult');
+  const [ageGroup, setAgeGroup] = useState<AgeGroup>('Adult');
   const [link, setLink] = useState<{ name: string; url: string } | null>(null);
   const submit = (e: Event) => {
     e.preventDefault();
-    void invite(name, inviteRole).then((url) => {
+    void invite(name, inviteRole, ageGroup).then((url) => {
       if (url === undefined) return;
       setLink({ name, url });
       setName('');
@@ -202,6 +218,19 @@ function InviteForm({ busy, invite }: { busy: boolean; invite: (name: string, ro
             <option value="Adult">{m.role['Adult']}</option>
             <option value="Junior">{m.role['Junior']}</option>
           </select>
+        </div>
+        <div class="field">
+          <label for="f-invite-age-group">{m.ageGroupLabel}</label>
+          <select id="f-invite-age-group" value={ageGroup} onChange={(e) => setAgeGroup(e.currentTarget.value as AgeGroup)} aria-describedby="invite-age-group-hint">
+            {AGE_GROUPS.map((g) => (
+              <option key={g} value={g}>
+                {m.ageGroup[g]}
+              </option>
+            ))}
+          </select>
+          <p id="invite-age-group-hint" class="muted">
+            {m.ageGroupHint}
+          </p>
         </div>
         <button type="submit" disabled={busy}>
           {m.invite}

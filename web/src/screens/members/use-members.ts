@@ -29,9 +29,9 @@ export function useMembers(householdId: string, adult: boolean) {
   useEffect(() => void refresh(), [householdId]);
 
   /** A member made for a named person, and the link that lets them join as that member (undefined when refused). */
-  const invite = (displayName: string, role: 'Adult' | 'Junior') =>
+  const invite = (displayName: string, role: 'Adult' | 'Junior', ageGroup: AgeGroup) =>
     act.run(async () => {
-      const member = await dataOf(api.POST('/api/v1/households/{householdId}/members', { ...members, body: { displayName, role } }));
+      const member = await dataOf(api.POST('/api/v1/households/{householdId}/members', { ...members, body: { displayName, role, ageGroup } }));
       const created = await dataOf(api.POST('/api/v1/households/{householdId}/invites', { ...members, body: { role, memberId: member.id } }));
       await refresh();
       return inviteLinkOf(created.code);
@@ -44,9 +44,10 @@ export function useMembers(householdId: string, adult: boolean) {
       await refresh();
       return true;
     });
-  const setRole = (memberId: string, role: Role) =>
+  /** Changes a member's role or age group (the age group weighs them in a day's portions). */
+  const changeMember = (memberId: string, change: { role: Role } | { ageGroup: AgeGroup }) =>
     act.run(async () => {
-      await api.PATCH('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } }, body: { role } });
+      await api.PATCH('/api/v1/households/{householdId}/members/{memberId}', { params: { path: { householdId, memberId } }, body: change });
       await refresh();
     });
   /** Removes a member, with a few seconds to undo (web/src/ui/undo.tsx): sent only when the time is up. */
@@ -61,5 +62,5 @@ export function useMembers(householdId: string, adult: boolean) {
       await dataOf(api.DELETE('/api/v1/households/{householdId}/invites/{code}', { params: { path: { householdId, code } } }));
       await readInvites();
     });
-  return { act, invites, pastInvites, invite, addPerson, setRole, remove, withdraw };
+  return { act, invites, pastInvites, invite, addPerson, changeMember, remove, withdraw };
 }
