@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { httpSuite } from '../support/http-suite.js';
 
@@ -97,5 +98,30 @@ httpSuite('the week\'s evenings, a day\'s choices and moving a dish', {}, (serve
     const juniorMove = await junior.post(`${base}/plans/${plan.id}/days/2026-11-23/move`, { to: '2026-11-24' });
     expect([juniorMove.status, juniorMove.json.code]).to.deep.equal([403, 'adults_only']);
     expect((await owner.get(`${base}/plans/${plan.id}`)).json.days[0].recipeId).to.equal(nutty);
+  });
+
+  it('replays a move sent twice under one Idempotency-Key: the first answer again, and the dishes are not swapped back', async () => {
+    const { owner, base, plan, add } = await week();
+    const taco = await add('Taco', 30);
+    const fish = await add('Fiskesuppe', 35);
+    await owner.put(`${base}/plans/${plan.id}/days/2026-11-23`, { recipeId: taco, portions: null, note: null });
+    await owner.put(`${base}/plans/${plan.id}/days/2026-11-24`, { recipeId: fish, portions: null, note: null });
+    const keyed = (key: string) => ({ headers: { 'Idempotency-Key': key } });
+    const key = randomUUID();
+    const first = await owner.post(`${base}/plans/${plan.id}/days/2026-11-23/move`, { to: '2026-11-24' }, keyed(key));
+    expect(first.status, first.text).to.equal(200);
+    expect(first.headers.get('idempotent-replayed')).to.equal(null);
+    expect(first.json.days.slice(0, 2).map((d: { recipeId: string | null }) => d.recipeId)).to.deep.equal([fish, taco]);
+    // A phone that lost the answer sends the same move again: run again, it would swap the two back.
+    const again = await owner.post(`${base}/plans/${plan.id}/days/2026-11-23/move`, { to: '2026-11-24' }, keyed(key));
+    expect(again.status, again.text).to.equal(200);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.json).to.deep.equal(first.json);
+    const stored = (await owner.get(`${base}/plans/${plan.id}`)).json;
+    expect(stored.days.slice(0, 2).map((d: { recipeId: string | null }) => d.recipeId)).to.deep.equal([fish, taco]);
+    // The same key for another move is refused, and nothing moves.
+    const reused = await owner.post(`${base}/plans/${plan.id}/days/2026-11-23/move`, { to: '2026-11-25' }, keyed(key));
+    expect(reused.status, reused.text).to.equal(422);
+    expect((await owner.get(`${base}/plans/${plan.id}`)).json.days.slice(0, 3).map((d: { recipeId: string | null }) => d.recipeId)).to.deep.equal([fish, taco, null]);
   });
 });
