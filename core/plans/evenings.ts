@@ -130,8 +130,8 @@ export async function dayChoices(
   const q = query.q === undefined ? '' : recipeSearchKey(query.q);
   const limit = Math.min(query.limit ?? CHOICES_MAX, CHOICES_MAX);
   const page = await deps.recipes.page(householdId, { titleKeyContains: null, textContains: q === '' ? null : q, tag: null, after: null, limit });
-  // The gate walks each dish's bases: they are read with it.
-  const reaching = await recipesReaching(deps, householdId, page.items.map((r) => r.id));
+  // The gate walks each dish's bases: only they are read (the page's recipes are read already).
+  const reaching = await recipesReaching(deps, householdId, page.items.map((r) => r.id), page.items);
   const judged = page.items.map((recipe): DayChoice => {
     const minutes = recipeMinutes(recipe);
     const limitMinutes = evening.cookingMinutes;
