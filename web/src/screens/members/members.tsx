@@ -47,11 +47,7 @@ export function Members({ householdId, role }: { householdId: string; role: Role
                     <label>
                       <span class="muted">{m.ageGroupLabel}</span>
                       <select aria-label={m.changeAgeGroup(x.displayName)} value={x.ageGroup} disabled={act.busy} onChange={(e) => void changeMember(x.id, { ageGroup: e.currentTarget.value as AgeGroup })}>
-                        {AGE_GROUPS.map((g) => (
-                          <option key={g} value={g}>
-                            {m.ageGroup[g]}
-                          </option>
-                        ))}
+                        <AgeGroupOptions />
                       </select>
                     </label>
                   </div>
@@ -152,6 +148,20 @@ function PastInvites({ invites, names }: { invites: readonly Invite[]; names: Re
 
 const AGE_GROUPS = ['Adult', 'Child', 'Baby'] as const;
 
+/** The age groups as a select's options, in the screen's language. */
+function AgeGroupOptions() {
+  const m = t.value;
+  return (
+    <>
+      {AGE_GROUPS.map((g) => (
+        <option key={g} value={g}>
+          {m.ageGroup[g]}
+        </option>
+      ))}
+    </>
+  );
+}
+
 /** "Add a person": someone who does not sign in (a small child), whose age group says what share of a dinner they eat. */
 function AddPersonForm({ busy, add }: { busy: boolean; add: (name: string, ageGroup: AgeGroup) => Promise<boolean | undefined> }) {
   const m = t.value;
@@ -222,11 +232,7 @@ function InviteForm({ busy, invite }: { busy: boolean; invite: (name: string, ro
         <div class="field">
           <label for="f-invite-age-group">{m.ageGroupLabel}</label>
           <select id="f-invite-age-group" value={ageGroup} onChange={(e) => setAgeGroup(e.currentTarget.value as AgeGroup)} aria-describedby="invite-age-group-hint">
-            {AGE_GROUPS.map((g) => (
-              <option key={g} value={g}>
-                {m.ageGroup[g]}
-              </option>
-            ))}
+            <AgeGroupOptions />
           </select>
           <p id="invite-age-group-hint" class="muted">
             {m.ageGroupHint}
