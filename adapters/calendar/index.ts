@@ -2,9 +2,15 @@ import { CalendarFetchFailed, type CalendarFetcher, type OutboundAddressGuard } 
 import type { Clock } from '../../ports/clock.js';
 import { createOutboundGuard, type HostLookup } from '../outbound/guard.js';
 import { OutboundFetchFailed, outboundGet } from '../outbound/http-get.js';
+import { atFirstUse } from '../first-use.js';
 import { createFeedCache } from './feed-cache.js';
-import { expand } from './ics-expand.js';
-import { parseFeed, type ParsedFeed } from './ics-feed.js';
+import type { ParsedFeed } from './ics-feed.js';
+
+/** The iCalendar reader (ical.js, about a megabyte in memory), loaded at the first feed fetched, not at start. */
+const icsReader = atFirstUse(async () => {
+  const [{ parseFeed }, { expand }] = await Promise.all([import('./ics-feed.js'), import('./ics-expand.js')]);
+  return { parseFeed, expand };
+});
 
 export interface CalendarFetcherOptions {
   clock: Clock;
@@ -38,6 +44,7 @@ export function createCalendarFetcher(o: CalendarFetcherOptions): { fetcher: Cal
     } catch (e) {
       throw e instanceof OutboundFetchFailed ? new CalendarFetchFailed(e.reason, e.detail) : e;
     }
+    const { parseFeed } = await icsReader();
     try {
       return { feed: parseFeed(new TextDecoder('utf-8').decode(body)), bytes: body.length };
     } catch (e) {
@@ -59,7 +66,8 @@ export function createCalendarFetcher(o: CalendarFetcherOptions): { fetcher: Cal
     guard: { check: (url) => guard.check(url) },
     fetcher: {
       async eventsBetween(url, from, to) {
-        return expand((await cache.get(url)).feed, from, to);
+        const { feed } = await cache.get(url);
+        return (await icsReader()).expand(feed, from, to);
       },
     },
   };

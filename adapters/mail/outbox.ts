@@ -1,19 +1,19 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import type { Logger } from '../../ports/logger.js';
 import type { Mailer } from '../../ports/mailer.js';
+import { atFirstUse } from '../first-use.js';
 
 /**
  * The default without SMTP: each mail is written as an .eml file to the outbox folder and its text to the log,
- * so a home server's owner can follow the links without a mail server.
+ * so a home server's owner can follow the links without a mail server. nodemailer is loaded at the first mail.
  */
 export function outboxMailer(dir: string, from: string, logger: Logger): Mailer {
-  const build = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const build = atFirstUse(async () => (await import('nodemailer')).default.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     async send(mail) {
-      const info = await build.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      const info = await (await build()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
       await mkdir(dir, { recursive: true });
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
       await writeFile(file, info.message as Buffer);

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
 import type { BreachedPasswords } from '../../ports/breached-passwords.js';
 import type { Logger } from '../../ports/logger.js';
 
 /**
  * The offline default: the ~49,000 most common passwords of public breach corpora, as shipped in zxcvbn-ts's
- * common dictionary, compared case-insensitively.
+ * common dictionary, compared case-insensitively. The dictionary (several MB in memory) is loaded at the first
+ * password checked, not at start: most of a server's life no password is set.
  */
 export function offlineBreachedPasswords(): BreachedPasswords {
-  const common = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
-  return { isBreached: async (password) => common.has(password.toLowerCase()) };
+  let common: Promise<ReadonlySet<string>> | null = null;
+  const load = async () => new Set((await import('@zxcvbn-ts/language-common')).dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  return { isBreached: async (password) => (await (common ??= load())).has(password.toLowerCase()) };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { ECDH } from 'node:crypto';
 import type https from 'node:https';
-import webpush from 'web-push';
 import type { Clock } from '../../ports/clock.js';
 import type { PushMessage, PushSender } from '../../ports/push-sender.js';
+import { atFirstUse } from '../first-use.js';
 import { fitCollapseKey, gone, networkReason, PUSH_TTL_SECONDS, rejected, retry, retryAfterMs, sent } from './outcome.js';
 
 export interface WebPushOptions {
@@ -24,6 +24,8 @@ interface Subscription {
 /** What fits one aes128gcm record of 4096 bytes: less its 86-byte header, the tag and the padding delimiter. */
 const MAX_PLAINTEXT_BYTES = 4096 - 86 - 16 - 1;
 const B64 = /^[A-Za-z0-9_\-+/]+={0,2}$/;
+/** `web-push` and the crypto it brings, loaded at the first web push sent, not at start. */
+const webPushLibrary = atFirstUse(async () => (await import('web-push')).default);
 
 /**
  * Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm (RFC 8291) through `web-push`. The device token is
@@ -48,6 +50,7 @@ export function webPushSender(o: WebPushOptions): PushSender {
       if (!hostAllowed(new URL(subscription.endpoint).hostname)) return rejected('webpush endpoint host not allowed');
       const payload = JSON.stringify(webPushPayload(message));
       if (Buffer.byteLength(payload) > MAX_PLAINTEXT_BYTES) return rejected('webpush payload too large');
+      const webpush = await webPushLibrary();
       try {
         await webpush.sendNotification(subscription, payload, {
           vapidDetails: o.vapid,
