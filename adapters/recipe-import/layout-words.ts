@@ -115,13 +115,16 @@ export interface LineLook {
   readonly plausible: boolean;
   /** Begins with an amount, or has a unit in it: the surest sign. */
   readonly amount: boolean;
+  /** Has a kitchen's unit or a common food in it: "4 screws" has an amount, but is not from a kitchen. */
+  readonly kitchen: boolean;
 }
 
 export function lookOfLine(text: string): LineLook {
   const f = fold(text);
-  if (f.length === 0 || f.length > 150 || NOT_A_LINE.test(f)) return { plausible: false, amount: false };
+  if (f.length === 0 || f.length > 150 || NOT_A_LINE.test(f)) return { plausible: false, amount: false, kitchen: false };
   const amount = AMOUNT.test(f) || (/\d/.test(f) && UNIT.test(f));
-  return { plausible: amount || UNIT.test(f) || FOOD.test(f), amount };
+  const kitchen = UNIT.test(f) || FOOD.test(f);
+  return { plausible: amount || kitchen, amount, kitchen };
 }
 
 /** "Til sausen:", "For the dressing:": the name of a group of ingredients or steps, not one of them. */

@@ -13,8 +13,9 @@ import { headingKind, isGroupLabel, lookOfLine } from './layout-words.js';
  * - The ingredients are the list items under the heading, or, when there are none, its short lines (<p> per line,
  *   <br>-lines, table rows), up to the next heading. A sub-heading ("Til sausen") whose own run reads as
  *   ingredients is a group: the run goes on, without the group's name.
- * - Those lines must look like ingredients (most with an amount, a unit or a food, some with an amount), else the
- *   page has no recipe: a menu, a shop's shelf or a comment thread under the word is not one.
+ * - Those lines must look like ingredients (most with an amount, a unit or a food; some with an amount, and some with
+ *   a kitchen's unit or a food), else the page has no recipe: a menu, a shop's shelf, a comment thread or a DIY
+ *   page's "What you need" is not one.
  * - The steps are every item and line under the method heading, up to a heading of its level or higher, or one that
  *   ends a recipe ("Tips", "Kommentarer", "Nutrition"); "1." or "Step 1:" before a step is dropped.
  * - A page needs both, ingredients and steps, to hold a recipe.
@@ -41,20 +42,25 @@ interface Block {
   readonly level: number;
   /** Every letter of the line is inside <b> or <strong>: the way blogs write a heading in a paragraph. */
   readonly bold: boolean;
+  /** What the block opens when it is a heading (or a line standing as one) of the words; never for an item. */
+  readonly opens: Opening | null;
 }
 
-/** Blocks read from a page at most, and read after a heading at most: a stranger's page stays cheap to read. */
+type Opening = NonNullable<ReturnType<typeof headingKind>>;
+
+/** Blocks read from a page, read after a heading, and sections kept, at most: a stranger's page stays cheap to read. */
 const MAX_BLOCKS = 20_000;
 const MAX_SECTION = 500;
+const MAX_SECTIONS = 20;
 
 export function readLayout(doc: T.Document): LayoutDraft | null {
   const blocks = blocksOf(doc);
   const ingredients: string[][] = [];
   const steps: string[][] = [];
   const headings: string[] = [];
-  for (let i = 0; i < blocks.length; i++) {
+  for (let i = 0; i < blocks.length && ingredients.length < MAX_SECTIONS && steps.length < MAX_SECTIONS; i++) {
     const b = blocks[i]!;
-    const h = b.kind === 'item' ? null : headingKind(b.text);
+    const h = b.opens;
     if (h === null || h.kind === 'end') continue;
     const level = b.kind === 'heading' ? b.level : 7;
     if (h.kind === 'ingredients') {
@@ -136,7 +142,8 @@ function blocksOf(doc: T.Document): Block[] {
     const line = tidy(text);
     if (line !== '' && blocks.length < MAX_BLOCKS) {
       const top = open.at(-1);
-      blocks.push({ kind: top?.kind ?? 'line', level: top?.level ?? 7, text: line, bold: letters > 0 && boldLetters >= letters });
+      const kind = top?.kind ?? 'line';
+      blocks.push({ kind, level: top?.level ?? 7, text: line, bold: letters > 0 && boldLetters >= letters, opens: kind === 'item' ? null : headingKind(line) });
     }
     text = '';
     letters = 0;
@@ -197,7 +204,7 @@ function ingredientSection(blocks: readonly Block[], from: number, first: string
   const lines: string[] = first === null ? [] : [first];
   for (let k = from; k < blocks.length && k < from + MAX_SECTION; k++) {
     const b = blocks[k]!;
-    if (b.kind !== 'item' && headingKind(b.text) !== null) break;
+    if (b.opens !== null) break;
     if (isSubheading(b)) {
       if (plausibleList(run(blocks, k + 1))) continue;
       break;
@@ -213,7 +220,7 @@ function run(blocks: readonly Block[], from: number): string[] {
   const lines: string[] = [];
   for (let k = from; k < blocks.length && k < from + MAX_SECTION; k++) {
     const b = blocks[k]!;
-    if (isSubheading(b) || (b.kind !== 'item' && headingKind(b.text) !== null)) break;
+    if (isSubheading(b) || b.opens !== null) break;
     (b.kind === 'item' ? items : lines).push(b.text);
   }
   return items.length > 0 ? items.filter((l) => !isGroupLabel(l)) : fromLines(lines);
@@ -235,13 +242,13 @@ function fromLines(lines: readonly string[]): string[] {
   return out;
 }
 
-/** Two lines at least, most of them with an amount, a unit or a food, and some with an amount. */
+/** Two lines at least, most of them with an amount, a unit or a food; some with an amount, and some from a kitchen. */
 function plausibleList(lines: readonly string[]): boolean {
   if (lines.length < 2) return false;
   const looks = lines.map(lookOfLine);
-  const plausible = looks.filter((l) => l.plausible).length;
-  const amounts = looks.filter((l) => l.amount).length;
-  return plausible >= 0.6 * lines.length && amounts >= Math.max(1, 0.3 * lines.length);
+  const count = (has: (l: (typeof looks)[number]) => boolean) => looks.filter(has).length;
+  const some = Math.max(1, 0.3 * lines.length);
+  return count((l) => l.plausible) >= 0.6 * lines.length && count((l) => l.amount) >= some && count((l) => l.kitchen) >= some;
 }
 
 /** "1.", "2)", "Step 3:", "Trinn 4" before a step. */
@@ -252,11 +259,8 @@ function stepSection(blocks: readonly Block[], from: number, level: number, firs
   const out: string[] = first === null ? [] : [first];
   for (let k = from; k < blocks.length && k < from + MAX_SECTION; k++) {
     const b = blocks[k]!;
-    const h = b.kind === 'item' ? null : headingKind(b.text);
-    if (h !== null) {
-      if (h.kind === 'method' && h.rest === null) continue;
-      break;
-    }
+    // Another method heading opens a section of its own: its steps follow these.
+    if (b.opens !== null) break;
     if (b.kind === 'heading' && b.level <= level) break;
     // Under a line standing as the heading, the next such line that names no group ("Del opskriften") ends the steps.
     if (level === 7 && b.kind === 'line' && isSubheading(b) && !isGroupLabel(b.text)) break;
