@@ -61,7 +61,9 @@ const headingOf = (words: readonly string[]) =>
   );
 const INGREDIENTS = headingOf(INGREDIENT_WORDS);
 const METHOD = headingOf(METHOD_WORDS);
-const END = new RegExp(`^(?:${joined(END_WORDS)})(?![\\p{L}\\p{N}])\\s*(?:[:!.].*)?$`, 'u');
+/** A byline or a date: whatever follows it, the recipe is over. */
+const BYLINE_WORDS = ['publisert', 'published', 'posted', 'veroffentlicht', 'publicerad', 'udgivet', 'lagt inn av', 'skrevet av', 'written by', 'posted by', 'oppdatert', 'updated'];
+const END = new RegExp(`^(?:(?:${joined(END_WORDS)})(?![\\p{L}\\p{N}])\\s*(?:[:!.].*)?|(?:${joined(BYLINE_WORDS)})(?![\\p{L}\\p{N}]).*)$`, 'u');
 /** "Ingredienser: 200 g mel" on one line: the word, a colon, and the first line of the list. */
 const INLINE = (words: readonly string[]) => new RegExp(`^(?:${joined(words)})\\s*:\\s*\\S`, 'u');
 const INGREDIENTS_INLINE = INLINE(INGREDIENT_WORDS);
@@ -75,8 +77,9 @@ export function headingKind(text: string): { kind: HeadingKind; rest: string | n
   if (f.length <= 60) {
     if (INGREDIENTS.test(f)) return { kind: 'ingredients', rest: null };
     if (METHOD.test(f)) return { kind: 'method', rest: null };
-    if (END.test(f)) return { kind: 'end', rest: null };
   }
+  // "Tips: bruk gjerne …" ends the steps however long it goes on.
+  if (END.test(f)) return { kind: 'end', rest: null };
   const colon = text.indexOf(':');
   if (INGREDIENTS_INLINE.test(f)) return { kind: 'ingredients', rest: text.slice(colon + 1).trim() };
   if (METHOD_INLINE.test(f)) return { kind: 'method', rest: text.slice(colon + 1).trim() };

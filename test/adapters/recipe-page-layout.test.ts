@@ -166,6 +166,16 @@ describe('recipe page extraction: pages without markup, read from their layout',
       expect(got?.steps).to.deep.equal(['Brun kjøttet.', 'Rør inn krydder.']);
     });
 
+    it('ends the steps at a tip, a byline or a heading of their level, and a lone method heading at the next bold line', () => {
+      const got = (after: string) => read(page(`<h1>Taco</h1><h2>Ingredienser</h2>${list(ingredients)}<h2>Slik gjør du</h2><p>Brun kjøttet.</p>${after}`))?.steps;
+      expect(got('<p>Tips: bruk gjerne kalkunkjøttdeig i stedet for storfe, det blir like godt og litt magrere.</p>')).to.deep.equal(['Brun kjøttet.']);
+      expect(got('<p><em>Publisert 3. mai 2024 av Kari</em></p>')).to.deep.equal(['Brun kjøttet.']);
+      expect(got('<h2>Mer fra bloggen</h2><p>Les også om pizza.</p>')).to.deep.equal(['Brun kjøttet.']);
+      expect(got('<h3>Sausen</h3><p>Rør sammen rømme og salsa.</p>')).to.deep.equal(['Brun kjøttet.', 'Rør sammen rømme og salsa.']);
+      const bold = read(page(`<h1>Frikadeller</h1><p><b>Ingredienser</b></p><p>500 g fars</p><p>1 løg</p><p><b>Sådan gør du</b></p><p>Rør farsen.</p><p><b>Madglads nyhedsbrev</b></p><p>Få nye opskrifter hver uge.</p>`));
+      expect(bold?.steps).to.deep.equal(['Rør farsen.']);
+    });
+
     it('reads a page nested as deep as it likes without overflowing, and stays within the limits', () => {
       const deep = `${'<div>'.repeat(100_000)}<h2>Ingredienser</h2>${list(ingredients)}<h2>Slik gjør du</h2>${list(steps)}${'</div>'.repeat(100_000)}`;
       expect(read(page(`<h1>Dyp</h1>${deep}`))?.ingredientLines).to.deep.equal(ingredients);
