@@ -183,7 +183,7 @@ function blocksOf(doc: T.Document): Block[] {
       flush();
       stack.push({ close: 'line' });
     }
-    const inArticle = e.inArticle || tag === 'article' || tag === 'main';
+    const inArticle = e.inArticle || tag === 'article' || tag === 'main' || (attr(el, 'role') ?? '').trim().toLowerCase() === 'main';
     pushAll(stack, children(el).map((node) => ({ node, inArticle })));
   }
   flush();
