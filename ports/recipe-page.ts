@@ -24,8 +24,11 @@ export interface ExtractedRecipe {
   readonly warnings: readonly string[];
 }
 
-/** Where the recipe was read from, best first: the extractor takes the first that holds one. */
-export type RecipePageSource = 'json-ld' | 'microdata' | 'opengraph';
+/**
+ * Where the recipe was read from, best first: the extractor takes the first that holds one. 'layout' is a page with no
+ * recipe markup, read from its headings and lists (ingredients under "Ingredienser", steps under "Slik gjør du").
+ */
+export type RecipePageSource = 'json-ld' | 'microdata' | 'layout' | 'opengraph';
 
 export type RecipePageWarning =
   | 'json_ld_invalid' // a JSON-LD script that does not parse
@@ -34,4 +37,5 @@ export type RecipePageWarning =
   | 'several_recipes' // more than one recipe on the page: the first was taken
   | 'no_ingredients'
   | 'no_steps'
+  | 'read_from_page_layout' // no recipe markup: read from the page's headings and lists, less sure than markup
   | 'opengraph_only'; // only a title and an image: no ingredients, no steps

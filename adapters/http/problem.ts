@@ -119,7 +119,7 @@ export const RECIPE_PAGE_PROBLEMS: Readonly<Record<RecipePageFailure, { status: 
   timeout: { status: 422, code: 'recipe_page_timeout', title: 'Page too slow', detail: 'the page did not arrive whole within the time allowed' },
   'too-large': { status: 422, code: 'recipe_page_too_large', title: 'Page too large', detail: 'the page is over the size allowed (counted after decompression)' },
   'not-html': { status: 422, code: 'recipe_page_not_html', title: 'Not a web page', detail: 'the address answers something other than an HTML page' },
-  'no-recipe': { status: 422, code: 'recipe_not_on_page', title: 'No recipe on the page', detail: 'the page holds no schema.org Recipe (JSON-LD or microdata) and no OpenGraph title' },
+  'no-recipe': { status: 422, code: 'recipe_not_on_page', title: 'No recipe on the page', detail: 'the page holds no schema.org Recipe (JSON-LD or microdata), no ingredients and steps under headings that say so, and no OpenGraph title' },
 };
 
 /** A household's own photo that is not taken: what the bytes are decides, never the Content-Type; each is 422. */

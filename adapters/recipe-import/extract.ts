@@ -1,9 +1,12 @@
 import { parse, parseFragment, type DefaultTreeAdapterTypes as T } from 'parse5';
 import type { ExtractedRecipe, RecipePageSource, RecipePageWarning } from '../../ports/recipe-page.js';
+import { attr, children, isElement, ownText, plainLines, pushAll, textLines, tidy } from './html.js';
+import { readLayout } from './layout.js';
 
 /**
  * The recipe on a web page, read the way search engines read it: schema.org Recipe in JSON-LD, else in microdata,
- * else only the OpenGraph title and image. The page is a stranger's: every walk over the DOM or over JSON is a loop
+ * else from the page's layout (its headings and lists, layout.ts; flagged 'read_from_page_layout'), else only the
+ * OpenGraph title and image. The page is a stranger's: every walk over the DOM or over JSON is a loop
  * with its own stack (a page may nest as deep as it likes), a JSON-LD script is measured before it is parsed, and
  * every text that leaves here is plain text with the limits of a recipe.
  *
@@ -45,7 +48,8 @@ interface Draft {
 }
 
 export function extractRecipe(html: string, pageUrl: string | null): ExtractedRecipe | null {
-  const page = survey(parse(html), pageUrl);
+  const doc = parse(html);
+  const page = survey(doc, pageUrl);
   const warnings = new Set<RecipePageWarning>();
   const warn: Warn = (w) => void warnings.add(w);
 
@@ -71,6 +75,14 @@ export function extractRecipe(html: string, pageUrl: string | null): ExtractedRe
     if (new Set(recipes.map((d) => d.title.toLowerCase())).size > 1) warn('several_recipes');
     return finish(first, source, warnings);
   }
+  const laid = readLayout(doc);
+  // The page's own name for it: og:title, its <h1>, the heading its <title> begins with, else its <title>.
+  const named = laid?.headings.find((h) => page.title?.toLowerCase().startsWith(h.toLowerCase()) === true) ?? null;
+  const title = laid === null ? null : (siteless(page.ogTitle, page.siteName) ?? laid.heading ?? named ?? siteless(page.title, page.siteName));
+  if (laid !== null && title !== null) {
+    warn('read_from_page_layout');
+    return finish({ ...laid, title, imageUrl: page.ogImage }, 'layout', warnings);
+  }
   if (page.ogTitle === null) return null;
   warn('opengraph_only');
   return finish(
@@ -78,6 +90,22 @@ export function extractRecipe(html: string, pageUrl: string | null): ExtractedRe
     'opengraph',
     warnings,
   );
+}
+
+/**
+ * A page's title without the site's name: "Kjøttkaker i brun saus | Matbloggen" and "Kjøttkaker – Matbloggen" (when
+ * og:site_name says Matbloggen) are "Kjøttkaker i brun saus" and "Kjøttkaker". Only for pages read from their layout:
+ * a markup recipe has its own name.
+ */
+function siteless(title: string | null, siteName: string | null): string | null {
+  if (title === null) return null;
+  const site = siteName?.trim().toLowerCase();
+  let t = title.split(/\s+[|•·»]\s+/).find((part) => part.trim() !== '' && part.trim().toLowerCase() !== site) ?? title;
+  if (siteName !== null) {
+    const name = siteName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    t = t.replace(new RegExp(`\\s+[-–—:]\\s+${name}$`, 'i'), '').replace(new RegExp(`^${name}\\s*[-–—:]\\s+`, 'i'), '');
+  }
+  return tidy(t) || null;
 }
 
 /** The limits of a recipe, and what follows from the fields: servings from the yield, the two durations. */
@@ -114,13 +142,15 @@ interface Survey {
   recipeScopes: T.Element[];
   ogTitle: string | null;
   ogImage: string | null;
+  /** og:site_name, to take the site's name off a title. */
+  siteName: string | null;
   title: string | null;
   /** What relative addresses resolve against: <base href>, else the page's address. */
   base: string | null;
 }
 
 function survey(doc: T.Document, pageUrl: string | null): Survey {
-  const found: Omit<Survey, 'base'> = { ldScripts: [], recipeScopes: [], ogTitle: null, ogImage: null, title: null };
+  const found: Omit<Survey, 'base'> = { ldScripts: [], recipeScopes: [], ogTitle: null, ogImage: null, siteName: null, title: null };
   let baseHref: string | null = null;
   const stack: { node: T.ChildNode; inRecipe: boolean }[] = children(doc).map((node) => ({ node, inRecipe: false }));
   while (stack.length > 0) {
@@ -135,6 +165,7 @@ function survey(doc: T.Document, pageUrl: string | null): Survey {
       const key = (attr(node, 'property') ?? attr(node, 'name') ?? '').trim().toLowerCase();
       const content = tidy(attr(node, 'content') ?? '');
       if (key === 'og:title' && found.ogTitle === null && content !== '') found.ogTitle = content;
+      if (key === 'og:site_name' && found.siteName === null && content !== '') found.siteName = content;
       if (/^og:image(:url|:secure_url)?$/.test(key) && found.ogImage === null && content !== '') found.ogImage = content;
     }
     if (tag === 'title' && found.title === null) found.title = tidy(ownText(node)) || null;
@@ -430,52 +461,13 @@ function microdataImage(els: T.Element[], base: string | null): string | null {
 // ---------------------------------------------------------------------------------------------------------------
 // Text, numbers, addresses
 
-const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer', 'h1', 'h2',
-  'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'td', 'th', 'tr', 'ul',
-]);
-const UNSEEN = new Set(['script', 'style', 'noscript', 'template', 'head']);
-const BREAK = Symbol('break');
-
-/**
- * The text of a node, as lines: a line ends at <br> and at the edges of block elements, and at a newline in the text
- * when `newlinesBreak` (JSON strings; in HTML source a newline is only a space).
- */
-function textLines(root: T.ParentNode, newlinesBreak: boolean): string[] {
-  let out = '';
-  const stack: (T.ChildNode | typeof BREAK)[] = children(root);
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node === BREAK) out += '\n';
-    else if (node.nodeName === '#text') out += newlinesBreak ? (node as T.TextNode).value : (node as T.TextNode).value.replace(/[\r\n]+/g, ' ');
-    else if (isElement(node) && !UNSEEN.has(node.tagName)) {
-      if (node.tagName === 'br') out += '\n';
-      else if (BLOCKS.has(node.tagName)) {
-        out += '\n';
-        stack.push(BREAK);
-        pushAll(stack, children(node));
-      } else pushAll(stack, children(node));
-    }
-  }
-  return plainLines(out);
-}
-
 /** A JSON-LD string as plain lines: entities decoded and tags dropped by parsing it as an HTML fragment. */
 function htmlLines(s: string): string[] {
   return /[<&]/.test(s) ? textLines(parseFragment(s), true) : plainLines(s);
 }
 
-function plainLines(s: string): string[] {
-  return s.split(/\r\n|\r|\n/).map(tidy).filter((l) => l !== '');
-}
-
 function oneLine(s: string): string {
   return htmlLines(s).join(' ');
-}
-
-/** Whitespace collapsed (no-break spaces included), invisible characters dropped. */
-function tidy(s: string): string {
-  return s.replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /** At most `max` characters, cut at the last space when there is one in the second half. */
@@ -516,30 +508,4 @@ function absoluteUrl(raw: string, base: string | null): string | null {
   if (s === '' || s.length > MAX.url) return null;
   const url = URL.parse(s, base ?? undefined) ?? URL.parse(s);
   return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') ? url.href : null;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// parse5's tree
-
-function isElement(node: T.ChildNode): node is T.Element {
-  return 'tagName' in node;
-}
-
-function attr(el: T.Element, name: string): string | null {
-  return el.attrs.find((a) => a.name === name)?.value ?? null;
-}
-
-/** A node's children, last first: ready to be a stack that pops them in document order. */
-function children(node: T.ParentNode): T.ChildNode[] {
-  return [...node.childNodes].reverse();
-}
-
-/** Pushes one by one: spreading a node's children into push() fails past some hundred thousand. */
-function pushAll<V>(stack: V[], items: readonly V[]): void {
-  for (const item of items) stack.push(item);
-}
-
-/** The text directly inside an element (a script's or a title's). */
-function ownText(el: T.Element): string {
-  return el.childNodes.map((n) => (n.nodeName === '#text' ? (n as T.TextNode).value : '')).join('');
 }

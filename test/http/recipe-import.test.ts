@@ -28,6 +28,15 @@ const recipePage = (title: string, image = '/img/taco.jpg') => `<!doctype html><
   ],
 })}</script></head><body><h1>${title}</h1></body></html>`;
 
+/** A blog's page with no recipe markup: the recipe is only in its headings and lists, beside a menu and comments. */
+const layoutPage = `<!doctype html><html lang="nb"><head><meta charset="utf-8"><title>Fiskegrateng | Matbloggen</title>
+<meta property="og:image" content="/img/grateng.jpg"></head><body>
+<nav><ul><li>Forside</li><li>Middag</li></ul></nav>
+<article><h1>Fiskegrateng</h1><p>4 porsjoner · Tid: 1 time</p>
+<h2>Ingredienser</h2><ul><li>500 g torsk</li><li>4 dl melk</li><li>3 ss smør</li><li>4 ss hvetemel</li><li>salt og pepper</li></ul>
+<h2>Slik gjør du</h2><ol><li>Lag en hvit saus av smør, mel og melk.</li><li>Legg fisken i en form, hell over sausen og stek i 40 minutter.</li></ol>
+</article><div id="comments"><h2>Kommentarer</h2><ul><li>2 ss ost på toppen er godt!</li></ul></div></body></html>`;
+
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAMAAAAoyzS7AAAAA1BMVEXAOSuU7d9gAAAACklEQVQI12NgAAAAAgAB4iG8MwAAAABJRU5ErkJggg==', 'base64');
 
@@ -93,6 +102,8 @@ async function pageServer(): Promise<PageServer> {
         return html('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>', 'image/svg+xml');
       case '/img/fake.png':
         return html('<html><script>alert(1)</script></html>', 'image/png');
+      case '/no-markup':
+        return html(layoutPage);
       case '/no-recipe':
         return html('<!doctype html><html><head><title>Om oss</title></head><body><p>Ingen oppskrift her.</p></body></html>');
       default:
@@ -179,6 +190,30 @@ httpSuite('recipe import over HTTP', { env }, function (server) {
     const alone = await owner.post(path, { html: recipePage('Uten adresse', 'https://img.example/a.jpg') });
     expect([alone.status, alone.json.sourceUrl, alone.json.imageUrl]).to.deep.equal([200, null, 'https://img.example/a.jpg']);
     expect(pages.userAgents.length).to.equal(before);
+  });
+
+  it('reads a page without recipe markup from its headings and lists, fetched or sent, and says so with read_from_page_layout', async () => {
+    const { owner, base, path } = await family();
+    const fetched = await owner.post(path, { url: `${pages.url}/no-markup` });
+    const sent = await owner.post(path, { html: layoutPage, url: 'https://mat.example/grateng' });
+    for (const res of [fetched, sent]) {
+      expect(res.status, res.text).to.equal(200);
+      const p = res.json;
+      expect(p.warnings).to.deep.equal(['read_from_page_layout']);
+      expect([p.recipe.title, p.recipe.servings, p.recipe.totalMinutes, p.yields]).to.deep.equal(['Fiskegrateng', 4, 60, '4 porsjoner']);
+      expect(p.lines.map((l: { original: string }) => l.original)).to.deep.equal(['500 g torsk', '4 dl melk', '3 ss smør', '4 ss hvetemel', 'salt og pepper']);
+      expect(p.recipe.ingredients[0]).to.deep.include({ displayName: 'torsk', quantity: 500, unit: 'g' });
+      expect(p.recipe.steps).to.deep.equal(['Lag en hvit saus av smør, mel og melk.', 'Legg fisken i en form, hell over sausen og stek i 40 minutter.']);
+    }
+    expect([fetched.json.sourceUrl, fetched.json.imageUrl]).to.deep.equal([`${pages.url}/no-markup`, `${pages.url}/img/grateng.jpg`]);
+    expect([sent.json.sourceUrl, sent.json.imageUrl]).to.deep.equal(['https://mat.example/grateng', 'https://mat.example/img/grateng.jpg']);
+    // The preview saves as it is.
+    const saved = await owner.post(base, { ...sent.json.recipe, imageUrl: null });
+    expect(saved.status, saved.text).to.equal(201);
+    // A page that only mentions ingredients is still no recipe.
+    const prose = '<!doctype html><html><head><title>Om merking</title></head><body><h1>Om merking</h1><h2>Ingredienser</h2><p>Ingredienser står oppført etter vekt, med den største mengden først, slik at du kan se hva varen mest består av.</p></body></html>';
+    const none = await owner.post(path, { html: prose });
+    expect([none.status, none.json.code]).to.deep.equal([422, 'recipe_not_on_page']);
   });
 
   it('decodes a declared charset and a gzipped page', async () => {
@@ -303,5 +338,6 @@ httpSuite('recipe import over HTTP', { env }, function (server) {
     expect(op.operationId).to.equal('previewRecipeImport');
     const text = JSON.stringify(op.responses);
     for (const code of ['recipe_url_forbidden', 'recipe_page_unreachable', 'recipe_page_timeout', 'recipe_page_too_large', 'recipe_page_not_html', 'recipe_not_on_page', 'adults_only', 'rate_limited']) expect(text, code).to.include(code);
+    for (const warning of ['read_from_page_layout', 'opengraph_only', 'servings_guessed']) expect(op.description, warning).to.include(warning);
   });
 });

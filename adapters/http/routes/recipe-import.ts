@@ -53,13 +53,19 @@ const DESCRIPTION =
   'with a 5 s budget for the whole answer, a 5 MB cap counted after gzip/deflate/brotli are undone, and the declared ' +
   'charset decoded (BOM, Content-Type, then <meta charset>). Extraction: schema.org Recipe in JSON-LD first (@graph, ' +
   'arrays of types, several scripts, HowToSection groups of HowToSteps, ISO 8601 durations; a script over 1 MB or nested ' +
-  'deeper than 32 levels is skipped), then microdata, then the OpenGraph title and image. Each ingredient line is parsed ' +
+  'deeper than 32 levels is skipped), then microdata, then, on a page with no recipe markup, its layout: the list under a ' +
+  'heading such as "Ingredienser", "Ingredients", "Zutaten" or "Du behöver" and the steps under one such as "Slik gjør du", ' +
+  '"Method", "Zubereitung" or "Sådan gør du" (nb, nn, en, sv, da, de; headings in <h1>-<h6> or a bold or lone line; menus, ' +
+  'sidebars, footers and comments left out), when the lines look like ingredients, with servings and times written plainly ' +
+  '("4 porsjoner", "Serves 4", "Tid: 30 min"): this reading is less sure and carries the warning read_from_page_layout; ' +
+  'last, the OpenGraph title and image. Each ingredient line is parsed ' +
   'into quantity, unit (one of the canonical units g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl; cups, ounces ' +
   'and pounds converted) and food; a line it cannot read is kept whole as displayName with no quantity. lines[i] tells ' +
   'how recipe.ingredients[i] was read (original text, confidence high/medium/low, note, flags such as range, ' +
   `converted, approximate, no_quantity). servings is the first number of the yield, else ${DEFAULT_IMPORT_SERVINGS} with the ` +
   'warning servings_guessed. Warnings: json_ld_invalid, json_ld_too_deep, json_ld_too_large, several_recipes (the first ' +
-  'is taken), no_ingredients, no_steps, opengraph_only, servings_guessed, lines_dropped (headings such as "Til sausen:" and lines with no letter or digit). ' +
+  'is taken), no_ingredients, no_steps, read_from_page_layout (no recipe markup: read from the page\'s headings and lists, ' +
+  'check every line and step), opengraph_only, servings_guessed, lines_dropped (headings such as "Til sausen:" and lines with no letter or digit). ' +
   'A fetch counts against the household\'s import budget (rate class recipe-import-per-household, 30 an hour by default: ' +
   '429 rate_limited with Retry-After); html sent by the client does not. Every failure of the page is a 4xx: ' +
   Object.values(RECIPE_PAGE_PROBLEMS)

@@ -314,6 +314,7 @@ export const en: Messages = {
   importedFrom: (host: string) => `Read from ${host}. Look it over, fix what needs fixing, and save.`,
   importedFromPage: 'Read from the page. Look it over, fix what needs fixing, and save.',
   servingsGuessed: 'The page did not say how many it serves: check the number.',
+  readFromPageLayout: 'The page has no recipe marked up for machines, so it was read from its headings: check that every ingredient and step is there, and nothing else.',
   checkMarkedLines: 'The lines marked "On the page" were hard to read: check amount, unit and item.',
   fromPage: (text: string) => `On the page: "${text}"`,
   unitShown: { bx: 'can' },

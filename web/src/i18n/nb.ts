@@ -340,6 +340,7 @@ export const nb = {
   importedFrom: (host: string) => `Hentet fra ${host}. Se over, rett det som trengs, og lagre.`,
   importedFromPage: 'Hentet fra siden. Se over, rett det som trengs, og lagre.',
   servingsGuessed: 'Siden sa ikke hvor mange porsjoner oppskriften gir: sjekk antallet.',
+  readFromPageLayout: 'Siden har ingen oppskrift merket for maskiner, så den ble lest ut fra overskriftene: sjekk at alle ingrediensene og stegene er med, og at ingenting annet har kommet med.',
   checkMarkedLines: 'Linjene merket «Fra siden» var vanskelige å lese: sjekk mengde, enhet og vare.',
   fromPage: (text: string) => `Fra siden: «${text}»`,
   unitShown: { tbsp: 'ss', tsp: 'ts', pcs: 'stk', bx: 'boks' } as Record<string, string>,

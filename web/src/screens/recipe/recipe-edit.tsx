@@ -24,6 +24,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
       {draft && (
         <div class="ask" role="status">
           <p>{draft.sourceUrl ? m.importedFrom(new URL(draft.sourceUrl).host) : m.importedFromPage}</p>
+          {draft.warnings.includes('read_from_page_layout') && <p>{m.readFromPageLayout}</p>}
           {draft.warnings.includes('servings_guessed') && <p>{m.servingsGuessed}</p>}
           {form.rows.some((r) => r.check !== undefined) && <p>{m.checkMarkedLines}</p>}
         </div>
