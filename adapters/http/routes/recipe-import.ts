@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { previewRecipeImport, type RecipeImportDeps, DEFAULT_IMPORT_SERVINGS } from '../../../core/recipes/import.js';
+import { previewPastedRecipe, READ_FROM_TEXT } from '../../../core/recipes/import-text.js';
+import { PASTED_TEXT_MAX_CHARS } from '../../../core/recipes/pasted-text.js';
 import type { HouseholdDeps } from '../../../core/households/households.js';
 import { RECIPE_PAGE_PROBLEMS } from '../problem.js';
 import { mount, resource } from '../route.js';
@@ -18,8 +20,16 @@ const RecipeImportRequest = v.pipe(
     url: v.optional(v.nullable(Url)),
     // The JSON body cap (1 MiB) bounds it; a larger page is 413.
     html: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+    text: v.optional(
+      v.pipe(
+        v.string(),
+        v.maxLength(PASTED_TEXT_MAX_CHARS, `at most ${PASTED_TEXT_MAX_CHARS} characters`),
+        v.check((s) => /[\p{L}\p{N}]/u.test(s), 'must hold a letter or a digit'),
+      ),
+    ),
   }),
-  v.check((b) => b.html !== undefined || (b.url ?? null) !== null, 'url, or html (with url when known), is required'),
+  v.check((b) => b.text === undefined || (b.html === undefined && (b.url ?? null) === null), 'text comes alone, without url or html'),
+  v.check((b) => b.text !== undefined || b.html !== undefined || (b.url ?? null) !== null, 'url, html (with url when known) or text is required'),
 );
 
 const Confidence = v.picklist(['high', 'medium', 'low']);
@@ -60,6 +70,14 @@ const DESCRIPTION =
   `converted, approximate, no_quantity). servings is the first number of the yield, else ${DEFAULT_IMPORT_SERVINGS} with the ` +
   'warning servings_guessed. Warnings: json_ld_invalid, json_ld_too_deep, json_ld_too_large, several_recipes (the first ' +
   'is taken), no_ingredients, no_steps, opengraph_only, servings_guessed, lines_dropped (headings such as "Til sausen:" and lines with no letter or digit). ' +
+  `Or send { text }: a whole recipe pasted as text (at most ${PASTED_TEXT_MAX_CHARS} characters, else 400 value_too_long), ` +
+  'from a notes app, an e-mail or a blog: the title is the first line that reads as a name; servings ("4 porsjoner", ' +
+  '"Serves 4", "Til 4 personer") and time ("Tid: 45 min", "Prep time" and "Cook time" added up) from lines of their own; ' +
+  'ingredients and steps by their headings in Norwegian, Swedish, Danish, English or German ("Ingredienser", "Du trenger", ' +
+  '"Ingredients", "Zutaten", "Fremgangsmåte", "Slik gjør du", "Method", "Instructions", "Zubereitung", "Gör så här"), ' +
+  'or without headings as a block of short lines with amounts followed by a block of sentences; step numbers ("1.", ' +
+  '"1)", "Steg 1") and bullets are taken off, and lines such as "Print", ratings, e-mail headers and signatures left out. ' +
+  `Its preview has sourceUrl null and the warning ${READ_FROM_TEXT} first. Nothing is fetched: no budget is spent. ` +
   'A fetch counts against the household\'s import budget (rate class recipe-import-per-household, 30 an hour by default: ' +
   '429 rate_limited with Retry-After); html sent by the client does not. Every failure of the page is a 4xx: ' +
   Object.values(RECIPE_PAGE_PROBLEMS)
@@ -73,7 +91,7 @@ const previewRecipeImportRoute = handledHouseholdRoute({
   method: 'POST',
   path: '/api/v1/households/{householdId}/recipes/import',
   operationId: 'previewRecipeImport',
-  summary: 'Read the recipe on a web page, to save after a look (adults only)',
+  summary: 'Read the recipe on a web page or in pasted text, to save after a look (adults only)',
   description: DESCRIPTION,
   body: RecipeImportRequest,
   responses: { 200: { description: 'What the page holds, as a RecipeRequest with notes per line', schema: RecipeImportPreview } },
@@ -81,7 +99,10 @@ const previewRecipeImportRoute = handledHouseholdRoute({
   problems: { rate_limited: 429 },
   handle: async (ctx, { deps, caller, params, body, refuse }) => {
     const source = body.html !== undefined ? { html: body.html, url: body.url ?? null } : { url: body.url! };
-    const result = await previewRecipeImport(deps, caller.account, params.householdId, source);
+    const result =
+      body.text !== undefined
+        ? await previewPastedRecipe(deps, caller.account, params.householdId, body.text)
+        : await previewRecipeImport(deps, caller.account, params.householdId, source);
     if (!result.ok) throw refuse(result.error);
     ctx.body = result.value;
   },
