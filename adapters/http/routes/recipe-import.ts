@@ -1,9 +1,12 @@
 import * as v from 'valibot';
+import { fileTypeFromBuffer } from 'file-type';
+import { previewRecipePicture, READ_BY_AI, recipeImportChoices, type RecipePictureDeps } from '../../../core/recipes/import-picture.js';
+import { RECIPE_PICTURE_TYPES } from '../../../ports/recipe-picture-reader.js';
 import { previewRecipeImport, type RecipeImportDeps, DEFAULT_IMPORT_SERVINGS } from '../../../core/recipes/import.js';
 import { previewPastedRecipe, READ_FROM_TEXT } from '../../../core/recipes/import-text.js';
 import { PASTED_TEXT_MAX_CHARS } from '../../../core/recipes/pasted-text.js';
 import type { HouseholdDeps } from '../../../core/households/households.js';
-import { RECIPE_PAGE_PROBLEMS } from '../problem.js';
+import { RECIPE_PAGE_PROBLEMS, RECIPE_PICTURE_PROBLEMS } from '../problem.js';
 import { mount, resource } from '../route.js';
 import { Uuid } from '../schemas.js';
 
@@ -85,7 +88,8 @@ const DESCRIPTION =
     .join('; ') +
   '. A Junior gets 403 adults_only.';
 
-const { handledHouseholdRoute } = resource<RecipeImportDeps & Pick<HouseholdDeps, 'households'>>('Recipes');
+type Deps = RecipeImportDeps & RecipePictureDeps & Pick<HouseholdDeps, 'households'>;
+const { handledHouseholdRoute, householdRoute } = resource<Deps>('Recipes');
 
 const previewRecipeImportRoute = handledHouseholdRoute({
   method: 'POST',
@@ -108,8 +112,69 @@ const previewRecipeImportRoute = handledHouseholdRoute({
   },
 });
 
-export const recipeImportRoutes = (deps: RecipeImportDeps & Pick<HouseholdDeps, 'households'>) =>
+/** The most bytes a photo or PDF of a recipe may have (10 MiB): a phone's photo, a scanned page or two. */
+export const RECIPE_PICTURE_MAX_BYTES = 10 * 1024 * 1024;
+
+const PICTURE_DESCRIPTION =
+  'Reads a photo or a PDF of a recipe with the optional AI the operator configures (AI_BASE_URL, AI_MODEL, AI_API_KEY: ' +
+  'an OpenAI-compatible chat completions endpoint) and answers the same preview as a page import; nothing is saved ' +
+  '(the client saves it, after the person has looked over every line, with POST .../recipes). The body is the file\'s ' +
+  `bytes as they are, with Content-Type ${RECIPE_PICTURE_TYPES.join(', ')} (else 415 unsupported_media_type); over ` +
+  `${RECIPE_PICTURE_MAX_BYTES} bytes (10 MiB) is 413 payload_too_large. What the bytes are decides, never the ` +
+  'Content-Type: they must sniff as JPEG, PNG, WebP or PDF (else 422 recipe_picture_not_supported, before the AI is ' +
+  'asked or the quota touched). The AI is sent the file and fixed instructions, nothing of the household (no names, ' +
+  'no ids; a PDF is named recipe.pdf), and asked for JSON that is checked against a recipe schema (a title; lines and ' +
+  'steps as text, at most 100 of each); its ingredient lines are parsed as a page\'s are (lines[i] with their ' +
+  `confidence). Warnings: ${READ_BY_AI} first, then no_ingredients, no_steps, servings_guessed, lines_dropped as for a ` +
+  'page. Each request is one AI call of the household\'s monthly quota (AI_MONTHLY_CALLS, shared with the planner, ' +
+  'counted also when the AI then fails): past it 429 ai_quota_used with Retry-After in seconds until its next month; a ' +
+  'household whose AI the operator paused gets 429 ai_paused. Without an AI configured: 404 recipe_reader_unavailable ' +
+  '(GET .../recipes/import/choices says so beforehand). The AI\'s failures: ' +
+  Object.values(RECIPE_PICTURE_PROBLEMS)
+    .filter((p) => p.status === 502 || p.code === 'recipe_not_in_picture')
+    .map((p) => `${p.status} ${p.code} (${p.detail})`)
+    .join('; ') +
+  '; never a half recipe. A Junior gets 403 adults_only.';
+
+const previewRecipePictureRoute = householdRoute({
+  method: 'POST',
+  path: '/api/v1/households/{householdId}/recipes/import/picture',
+  operationId: 'previewRecipePicture',
+  summary: 'Read the recipe in a photo or a PDF with the AI, to save after a look (adults only)',
+  description: PICTURE_DESCRIPTION,
+  rawBody: { description: "The file's bytes (JPEG, PNG, WebP or PDF).", maxBytes: RECIPE_PICTURE_MAX_BYTES, mediaTypes: RECIPE_PICTURE_TYPES },
+  responses: { 200: { description: 'What the picture holds, as a RecipeRequest with notes per line', schema: RecipeImportPreview } },
+  errors: ['adults-only', 'recipe-reader-unavailable', 'recipe-picture-failed', 'ai-quota-used', 'ai-paused'],
+  run: async ({ deps, caller, params, rawBody }) =>
+    previewRecipePicture(deps, caller.account, params.householdId, { bytes: rawBody, sniffedType: rawBody.length > 0 ? ((await fileTypeFromBuffer(rawBody))?.mime ?? null) : null }),
+});
+
+const RecipeImportChoices = v.object({
+  text: v.object({ maxChars: v.number() }),
+  picture: v.nullable(v.object({ mediaTypes: v.array(v.string()), maxBytes: v.number() })),
+});
+
+const recipeImportChoicesRoute = householdRoute({
+  method: 'GET',
+  path: '/api/v1/households/{householdId}/recipes/import/choices',
+  operationId: 'recipeImportChoices',
+  summary: 'What a recipe can be imported from here',
+  description:
+    'For any member: text is always read (at most text.maxChars characters, POST .../recipes/import with { text }); ' +
+    'picture is null unless the operator has configured an AI that reads photos and PDFs (POST .../recipes/import/picture), ' +
+    'else the Content-Types and the most bytes that route takes. Answers the same for every household of this service.',
+  responses: { 200: { description: 'The ways in', schema: RecipeImportChoices } },
+  run: ({ deps, caller, params }) => recipeImportChoices(deps, caller.account, params.householdId),
+  reply: (choices) => ({
+    text: { maxChars: PASTED_TEXT_MAX_CHARS },
+    picture: choices.pictures ? { mediaTypes: [...RECIPE_PICTURE_TYPES], maxBytes: RECIPE_PICTURE_MAX_BYTES } : null,
+  }),
+});
+
+export const recipeImportRoutes = (deps: Deps) =>
   mount(deps, [
     previewRecipeImportRoute,
+    previewRecipePictureRoute,
+    recipeImportChoicesRoute,
   ]);
 

@@ -3,7 +3,7 @@ import { api, dataOf, type Recipe } from '../../api';
 import { t } from '../../i18n';
 import { Page, Problem, SearchForm, useAction } from '../../ui';
 import { photoSrc } from '../recipe/photo-upload';
-import { ImportFromAddress, ImportFromText } from './import-recipe';
+import { ImportFromAddress, ImportFromPicture, ImportFromText, useImportChoices } from './import-recipe';
 
 type TagCount = { readonly tag: string; readonly count: number };
 
@@ -34,6 +34,7 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
       .then((res) => setTags(res.data?.items ?? []))
       .catch(() => setTags([]));
   }, [householdId]);
+  const choices = useImportChoices(householdId);
   const pictured = items?.some((r) => r.image !== null) ?? false;
   return (
     <Page title={m.recipes}>
@@ -46,6 +47,7 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
           </p>
           <ImportFromAddress householdId={householdId} />
           <ImportFromText householdId={householdId} />
+          {choices?.picture && <ImportFromPicture householdId={householdId} picture={choices.picture} />}
         </>
       )}
       <SearchForm id="f-q" label={m.searchRecipes} button={m.search} value={q} onInput={setQ} onSearch={(text) => void refresh(text, tag)} />
