@@ -28,7 +28,13 @@ export function readPastedRecipe(text: string): RecipeRead {
   const kinds = lines.map(kindOf);
   const titleAt = titleOf(lines, kinds, meta.used);
   const { ingredientLines, stepLines } = sectionsOf(lines, kinds, meta.used, titleAt);
-  const title = titleAt >= 0 ? cleanTitle(lines[titleAt]!) : '';
+  let title = titleAt >= 0 ? cleanTitle(lines[titleAt]!) : '';
+  // "Spaghetti carbonara (2 servings)": the count in brackets is the servings, not part of the name.
+  const bracket = /\s*\(([^()]*\d[^()]*)\)$/.exec(title);
+  if (bracket && meta.servings === null && servingsIn(bracket[1]!) !== null) {
+    [meta.servings, meta.yields] = [servingsIn(bracket[1]!), bracket[1]!.trim().slice(0, MAX.yields)];
+    title = title.slice(0, bracket.index).trim() || title;
+  }
   const heading = lines.find((l, i) => kinds[i] === 'ingredients' && /\d/.test(l));
   const servingsFromHeading = meta.servings === null && heading !== undefined ? servingsIn(heading, true) : null;
   const steps = stepsOf(stepLines);
@@ -251,18 +257,20 @@ function servingsIn(line: string, inHeading = false): number | null {
   let m = SERVINGS_UNIT.exec(bare);
   if (!m) {
     const label = SERVINGS_LABEL.exec(bare);
-    if (label) m = /^(\d{1,3})(?:\s*[-–]\s*\d{1,3})?(?:\s*(?:porsjoner|personer|servings|people|pers\.?|portioner|portionen|personen))?\s*\.?$/i.exec(bare.slice(label[0].length));
+    // "Porsjoner: 4", "Makes 2 pizzas", "Serves 4 people": a number and at most two words after it.
+    if (label) m = /^(\d{1,3})(?:\s*[-–]\s*\d{1,3})?(?:\s+[\p{L}.]+){0,2}\s*\.?$/iu.exec(bare.slice(label[0].length));
   }
   if (!m && inHeading) m = /(?:til|for|für|till|\()\s*(\d{1,3})\b/i.exec(bare);
   const n = m ? Number(m[1]) : NaN;
   return n >= 1 && n <= 100 ? n : null;
 }
 
-const TOTAL_LABELS = ['total', 'totalt', 'total tid', 'tid totalt', 'tid', 'tidsbruk', 'time', 'total time', 'ready in', 'klar på', 'gesamtzeit', 'zeit', 'dauer', 'tillagningstid', 'tilberedningstid', 'koketid', 'steketid', 'cook time', 'cooking time', 'kochzeit', 'backzeit'];
-const ACTIVE_LABELS = ['forberedelse', 'forberedelsestid', 'forberedning', 'aktiv tid', 'arbeidstid', 'prep', 'prep time', 'preparation time', 'active time', 'hands-on time', 'zubereitungszeit', 'arbeitszeit', 'förberedelse'];
+const TOTAL_LABELS = ['total', 'totalt', 'total tid', 'tid totalt', 'tid', 'tidsbruk', 'time', 'total time', 'ready in', 'klar på', 'gesamtzeit', 'zeit', 'dauer', 'tid i alt', 'total tid i alt'];
+const ACTIVE_LABELS = ['forberedelse', 'forberedelsestid', 'forberedning', 'aktiv tid', 'arbeidstid', 'prep', 'prep time', 'preparation time', 'active time', 'hands-on time', 'zubereitungszeit', 'arbeitszeit', 'förberedelse', 'forberedelser'];
+const COOK_LABELS = ['tilberedning', 'tilberedningstid', 'tillagning', 'tillagningstid', 'koketid', 'steketid', 'baketid', 'cook time', 'cooking time', 'bake time', 'baking time', 'kochzeit', 'backzeit', 'garzeit'];
 /** Longest first, so that "Total time" is not read as "Total" followed by "time". */
 const alternatives = (words: readonly string[]) => [...words].sort((a, b) => b.length - a.length).join('|');
-const TIME_LABEL = new RegExp(`^(?:(${alternatives(TOTAL_LABELS)})|(${alternatives(ACTIVE_LABELS)}))\\b\\s*:?\\s*`, 'i');
+const TIME_LABEL = new RegExp(`^(?:(${alternatives(TOTAL_LABELS)})|(${alternatives(ACTIVE_LABELS)})|(${alternatives(COOK_LABELS)}))\\b\\s*:?\\s*`, 'i');
 const HOURS = String.raw`(?:t|time|timer|timar|timme|timmar|h|hr|hrs|hour|hours|std\.?|stunde|stunden|tim)`;
 const MINUTES = String.raw`(?:m|min\.?|mins|minutt|minutter|minuter|minutes|minute|minuten)`;
 const DURATION = new RegExp(String.raw`^(?:ca\.?|ca|about|omtrent|cirka|circa|approx\.?|under|ungefär|etwa)?\s*(?:(\d{1,3}(?:[.,]5)?|en|ei|one|an|ein|eine|1\/2|½|halv)\s*${HOURS}\b)?\s*(?:og|and|och|und|&)?\s*(?:(\d{1,4})\s*${MINUTES}(?![\p{L}]))?\s*\.?$`, 'iu');
@@ -297,7 +305,7 @@ function metaOf(lines: readonly string[]): Meta {
       if (minutes === null) continue;
       read++;
       if (label?.[2] !== undefined) meta.activeMinutes ??= minutes;
-      else if (label && /cook|koke|steke|koch|back/i.test(label[1]!)) cook ??= minutes;
+      else if (label?.[3] !== undefined) cook ??= minutes;
       else meta.totalMinutes ??= minutes;
     }
     if (read > 0 && read === parts.length) meta.used[i] = true;

@@ -341,6 +341,49 @@ Bake at 175 °C for 55–60 minutes.`,
     expect(preview.lines[1]!.flags).to.include('converted');
   });
 
+  it('reads a blog copy with sub-headings in the list, "Forberedelse" and "Tilberedning" added up, servings in the title or after "Makes"', () => {
+    expectRead(
+      `Kylling tikka masala
+Oppskrift fra Trines Matblogg
+Porsjoner: 4
+Forberedelse: 15 min
+Tilberedning: 30 min
+
+INGREDIENSER
+Marinade:
+2 dl yoghurt naturell
+1 ss garam masala
+Saus:
+1 boks hakkede tomater
+600 g kyllingfilet
+
+FREMGANGSMÅTE
+Bland yoghurt og krydder, og legg kyllingen i marinaden.
+Stek kyllingen og lag sausen.`,
+      {
+        title: 'Kylling tikka masala',
+        ingredients: ['Marinade:', '2 dl yoghurt naturell', '1 ss garam masala', 'Saus:', '1 boks hakkede tomater', '600 g kyllingfilet'],
+        steps: ['Bland yoghurt og krydder, og legg kyllingen i marinaden.', 'Stek kyllingen og lag sausen.'],
+        servings: 4,
+        totalMinutes: 45,
+        activeMinutes: 15,
+      },
+    );
+    expectRead('Spaghetti carbonara (2 servings)\n\n200g spaghetti\n100g pancetta\n2 eggs\n\n1. Cook the pasta.\n2. Fry the pancetta until crisp.', {
+      title: 'Spaghetti carbonara',
+      ingredients: ['200g spaghetti', '100g pancetta', '2 eggs'],
+      steps: ['Cook the pasta.', 'Fry the pancetta until crisp.'],
+      servings: 2,
+    });
+    expectRead('Pizza dough\nMakes 2 pizzas\nReady in 2 hours\n- 500 g flour\n- 3 dl water\nMix everything and knead for 10 minutes. Let it rise for 1 hour.', {
+      title: 'Pizza dough',
+      ingredients: ['500 g flour', '3 dl water'],
+      steps: ['Mix everything and knead for 10 minutes. Let it rise for 1 hour.'],
+      servings: 2,
+      totalMinutes: 120,
+    });
+  });
+
   it('never throws and keeps the limits of a RecipeRequest, whatever the text (property)', () => {
     const line = fc.oneof(
       fc.string({ maxLength: 120 }),
