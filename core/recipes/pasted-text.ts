@@ -153,7 +153,7 @@ function sectionsOf(lines: readonly string[], kinds: readonly Kind[], used: read
     else if (section === null) loose.push({ line, block });
   }
   if (!hasIngredientHeading) {
-    const split = splitLoose(loose.map((l) => l.line), hasStepHeading);
+    const split = splitLoose(loose, hasStepHeading);
     ingredientLines.push(...split.ingredients.map(unbullet));
     stepLines.unshift(...split.steps);
   }
@@ -183,21 +183,31 @@ function isSentence(line: string): boolean {
 
 /**
  * Lines under no heading: [introduction][ingredients][steps], split where the fewest lines are on a side they do not
- * look like. With a steps heading further down, all of them after the introduction are ingredients.
+ * look like. A line that looks like neither, in a block (blank lines part them) after the last one with an amount,
+ * leans to the steps: short steps without a full stop ("Brun kjøttet") in a block of their own are steps, while
+ * "Salt og pepper" ending the list stays in it. With a steps heading further down, all of them after the introduction are ingredients.
  */
-function splitLoose(lines: readonly string[], stepsFollow: boolean): { ingredients: string[]; steps: string[] } {
+function splitLoose(loose: readonly { line: string; block: number }[], stepsFollow: boolean): { ingredients: string[]; steps: string[] } {
+  const lines = loose.map((l) => l.line);
   const n = lines.length;
+
   const ing = lines.map(looksLikeIngredient);
   const sen = lines.map(isSentence);
   // cost(a, k): ingredient-like lines in the introduction [0, a), sentences among the ingredients [a, k),
   // ingredient-like lines among the steps [k, n).
-  const prefix = (flags: readonly boolean[]) => flags.reduce<number[]>((acc, f) => [...acc, acc[acc.length - 1]! + (f ? 1 : 0)], [0]);
+  const prefix = (flags: readonly boolean[]) => {
+    const sums = [0];
+    for (const f of flags) sums.push(sums[sums.length - 1]! + (f ? 1 : 0));
+    return sums;
+  };
   const pi = prefix(ing);
   const ps = prefix(sen);
+  const lastListBlock = Math.max(-1, ...loose.filter((_, i) => ing[i]).map((l) => l.block));
+  const pl = prefix(loose.map((l, i) => !ing[i] && !sen[i] && l.block > lastListBlock));
   let best = { cost: Infinity, a: 0, k: stepsFollow ? n : 0 };
   for (let k = stepsFollow ? n : 0; k <= n; k++) {
     for (let a = 0; a <= k; a++) {
-      const cost = pi[a]! + (ps[k]! - ps[a]!) + (pi[n]! - pi[k]!);
+      const cost = pi[a]! + (ps[k]! - ps[a]!) + (pl[k]! - pl[a]!) / 2 + (pi[n]! - pi[k]!);
       // Ties: the longer list of ingredients, then the shorter introduction.
       if (cost < best.cost || (cost === best.cost && k - a > best.k - best.a)) best = { cost, a, k };
     }

@@ -384,6 +384,14 @@ Stek kyllingen og lag sausen.`,
     });
   });
 
+  it('reads short steps without full stops as steps when a blank line parts them from the list, and "Salt og pepper" as the end of the list', () => {
+    expectRead('Taco\n400 g kjøttdeig\n1 pose krydder\nSalt og pepper\n\nBrun kjøttet\nHa i krydder og vann\nServer i lefser', {
+      title: 'Taco',
+      ingredients: ['400 g kjøttdeig', '1 pose krydder', 'Salt og pepper'],
+      steps: ['Brun kjøttet', 'Ha i krydder og vann', 'Server i lefser'],
+    });
+  });
+
   it('never throws and keeps the limits of a RecipeRequest, whatever the text (property)', () => {
     const line = fc.oneof(
       fc.string({ maxLength: 120 }),
