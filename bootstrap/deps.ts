@@ -35,6 +35,8 @@ import { decodeProviderEvent } from '../adapters/billing/provider-events.js';
 import type { RecipeLibrary } from '../ports/recipe-library.js';
 import type { PlannerAi } from '../ports/planner-ai.js';
 import { openAiPlanner } from '../adapters/ai/openai-planner.js';
+import { openAiRecipeReader } from '../adapters/ai/openai-recipe-reader.js';
+import type { RecipePictureReader } from '../ports/recipe-picture-reader.js';
 import { embeddedRecipeLibrary, noRecipeLibrary } from '../adapters/library/embedded-library.js';
 import { gzipFilePacker } from '../adapters/publicdata/gzip-packer.js';
 import { SAMPLE_CATALOGUE_NOTICE } from '../adapters/foodtable/sample-catalogue-notice.js';
@@ -54,6 +56,8 @@ export interface DepsOverrides {
   push?: PushProviders;
   /** The planner's AI and each household's monthly calls (default: from config AI_*, none while AI_BASE_URL is unset). */
   plannerAi?: { ai: PlannerAi; monthlyCalls: number } | null;
+  /** The AI that reads recipes from photos and PDFs (default: from config AI_*, none while AI_BASE_URL is unset). */
+  recipePictureReader?: RecipePictureReader | null;
 }
 
 /** The settings the use cases read. */
@@ -64,6 +68,9 @@ export type DepsConfig = Pick<Config, 'adminEmails' | 'publicBaseUrl' | 'lockout
   Partial<Pick<Config, 'recipeLibrary'>> &
   // Optional: no AI unless configured.
   Partial<Pick<Config, 'ai'>>;
+
+/** The least time the AI gets to read a recipe from a picture. */
+const RECIPE_READ_TIMEOUT_MS = 60_000;
 
 const common = (config: DepsConfig, o: DepsOverrides) => ({
   hasher: o.hasher ?? argon2Hasher(),
@@ -92,6 +99,8 @@ const common = (config: DepsConfig, o: DepsOverrides) => ({
   // Unlimited unless the runtime rations it (bootstrap/runtime.ts: rate class planner-per-household).
   plannerGate: async () => ({ allowed: true }) as const,
   plannerAi: o.plannerAi !== undefined ? o.plannerAi : config.ai ? { ai: openAiPlanner(config.ai), monthlyCalls: config.ai.monthlyCalls } : null,
+  // Reading a page of a recipe takes longer than a week's tips: at least a minute.
+  recipePictureReader: o.recipePictureReader !== undefined ? o.recipePictureReader : config.ai ? openAiRecipeReader({ ...config.ai, timeoutMs: Math.max(config.ai.timeoutMs, RECIPE_READ_TIMEOUT_MS) }) : null,
 });
 
 export interface PushProviders {

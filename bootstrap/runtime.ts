@@ -46,6 +46,7 @@ import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import { createRecipePageReader, recipeFetchUserAgent } from '../adapters/recipe-import/reader.js';
 import { buildVersion } from './version.js';
 import { recipeImportRoutes } from '../adapters/http/routes/recipe-import.js';
+import { takeAiCall } from '../core/plans/planner-ai.js';
 import { ingredientLineRoutes } from '../adapters/http/routes/ingredient-lines.js';
 import { liveRoutes } from '../adapters/http/routes/live.js';
 import { signInRoutes } from '../adapters/http/routes/sign-ins.js';
@@ -172,6 +173,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       userAgent: recipeFetchUserAgent(config.publicBaseUrl, version),
     }),
     importGate: async (householdId: string) => rateLimiter.consume('recipe-import-per-household', `household:${householdId}`),
+    recipePictureReader: deps.recipePictureReader,
+    // One call of the household's monthly AI quota, the planner's.
+    takeAiCall: (household: { id: string; timeZoneId: string }) => takeAiCall(deps.aiQuota, household, config.ai?.monthlyCalls ?? 0, deps.clock.now()),
   };
   const live = liveStreams(deps, { perLogin: config.live.perLogin, onError: (err) => logger.warn('live stream check failed', { err }) });
   let document: Record<string, unknown> | undefined;

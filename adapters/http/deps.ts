@@ -12,6 +12,7 @@ import type { FeedbackDeps } from '../../core/feedback/submit-feedback.js';
 import type { EventDeps } from '../../core/events/deps.js';
 import type { RecipeDeps } from '../../core/recipes/recipes.js';
 import type { RecipePhotoDeps } from '../../core/recipes/photos.js';
+import type { RecipePictureDeps } from '../../core/recipes/import-picture.js';
 import type { PantryDeps } from '../../core/pantry/rows.js';
 import type { PantryMergeDeps, UnitWeightDeps } from '../../core/pantry/merge-deps.js';
 import type { ReceiptDeps } from '../../core/food/receipts.js';
@@ -34,7 +35,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { AfterAnswer } from './after-answer.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & RecipePhotoDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps & WaitlistDeps & LiveDeps & SuggestionDeps & AiAdminDeps & TransferDeps & AisleOrderDeps & { readonly idempotency: IdempotencyStore };
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & RecipePhotoDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps & WaitlistDeps & LiveDeps & SuggestionDeps & AiAdminDeps & TransferDeps & AisleOrderDeps & Pick<RecipePictureDeps, 'recipePictureReader'> & { readonly idempotency: IdempotencyStore };
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

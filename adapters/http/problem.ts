@@ -1,5 +1,6 @@
 import type { PhotoRefusal } from '../../ports/image-resizer.js';
 import type { RecipePageFailure } from '../../ports/recipe-page-reader.js';
+import type { RecipePictureFailure } from '../../ports/recipe-picture-reader.js';
 import type { AppError } from '../../core/kernel/errors.js';
 import { guessableBuiltFrom } from '../../core/accounts/guessable-passwords.js';
 
@@ -122,6 +123,17 @@ export const RECIPE_PAGE_PROBLEMS: Readonly<Record<RecipePageFailure, { status: 
   'no-recipe': { status: 422, code: 'recipe_not_on_page', title: 'No recipe on the page', detail: 'the page holds no schema.org Recipe (JSON-LD or microdata), no ingredients and steps under headings that say so, and no OpenGraph title' },
 };
 
+/**
+ * A picture or PDF of a recipe that gives no recipe: a file of another kind (422, before the AI is asked), a file the
+ * AI says holds none (422), or the AI's failure (502: the service's helper failed, not the request).
+ */
+export const RECIPE_PICTURE_PROBLEMS: Readonly<Record<RecipePictureFailure | 'not-supported', { status: 422 | 502; code: string; title: string; detail: string }>> = {
+  'not-supported': { status: 422, code: 'recipe_picture_not_supported', title: 'Not a photo or a PDF', detail: 'the bytes are not a JPEG, PNG or WebP picture or a PDF, whatever the Content-Type says' },
+  'no-recipe': { status: 422, code: 'recipe_not_in_picture', title: 'No recipe in the picture', detail: 'the AI found no recipe it could read in the file' },
+  unreadable: { status: 502, code: 'recipe_picture_unreadable', title: 'The AI answer could not be used', detail: 'the AI answered something other than a recipe of the documented shape; nothing of it is used' },
+  unreachable: { status: 502, code: 'recipe_reader_unreachable', title: 'The AI did not answer', detail: 'the AI could not be reached, answered an error, or did not answer in time' },
+};
+
 /** A household's own photo that is not taken: what the bytes are decides, never the Content-Type; each is 422. */
 export const RECIPE_PHOTO_PROBLEMS: Readonly<Record<PhotoRefusal, { status: 422; code: string; title: string; detail: string }>> = {
   'not-an-image': { status: 422, code: 'recipe_photo_not_an_image', title: 'Not a photo', detail: 'the bytes are not a JPEG, PNG or WebP picture (SVG and other kinds are never taken), whatever the Content-Type says' },
@@ -173,6 +185,8 @@ const PROBLEMS = {
   'base-recipe-unknown': { status: 400, code: 'base_recipe_unknown', title: 'Unknown base recipe', detail: (e) => `baseRecipeId ${e.baseRecipeId} is not a recipe of this household` },
   'recipe-page-failed': { answers: Object.values(RECIPE_PAGE_PROBLEMS), pick: (e) => RECIPE_PAGE_PROBLEMS[e.reason] },
   'recipe-import-throttled': throttled,
+  'recipe-reader-unavailable': notFound('recipe_reader_unavailable', 'Pictures are not read here', 'this service has no AI configured to read recipes from pictures or PDFs'),
+  'recipe-picture-failed': { answers: Object.values(RECIPE_PICTURE_PROBLEMS), pick: (e) => RECIPE_PICTURE_PROBLEMS[e.reason] },
   // households
   'household-not-found': notFound('household_not_found', 'Household not found', 'no household with this id has the caller as a member'),
   'adults-only': forbidden('adults_only', 'Adults only', 'only an Owner or Adult of the household may do this'),
@@ -199,14 +213,14 @@ const PROBLEMS = {
     status: 429,
     code: 'ai_quota_used',
     title: "The month's AI calls are used",
-    detail: "the household has used this month's AI calls; ask without AI ({ \"ai\": false }) or wait for the next month",
+    detail: "the household has used this month's AI calls; wait for the next month (the planner can be asked without AI: { \"ai\": false })",
     headers: (e) => ({ 'Retry-After': String(e.retryAfterSec) }),
   },
   'ai-paused': {
     status: 429,
     code: 'ai_paused',
     title: 'AI paused',
-    detail: "the operator has paused this household's AI; ask without AI ({ \"ai\": false })",
+    detail: "the operator has paused this household's AI until the time given (the planner can be asked without AI: { \"ai\": false })",
     extensions: (e) => ({ until: e.until.toISOString() }),
     headers: (e) => ({ 'Retry-After': e.until.toUTCString() }),
   },

@@ -1,5 +1,6 @@
 import type { PhotoRefusal } from '../../ports/image-resizer.js';
 import type { RecipePageFailure } from '../../ports/recipe-page-reader.js';
+import type { RecipePictureFailure } from '../../ports/recipe-picture-reader.js';
 
 /**
  * Every expected failure a use case can return. Each area adds its tags here so that the HTTP layer's
@@ -42,6 +43,9 @@ export type AppError =
   // recipe import: the page's failures, and the household's import budget
   | { type: 'recipe-page-failed'; reason: RecipePageFailure }
   | { type: 'recipe-import-throttled'; retryAfterSec: number }
+  // recipe import from a photo or a PDF, read by the optional AI: none configured, or the picture gave no recipe
+  | { type: 'recipe-reader-unavailable' }
+  | { type: 'recipe-picture-failed'; reason: RecipePictureFailure | 'not-supported' }
   // households
   | { type: 'household-not-found' }
   | { type: 'adults-only' }

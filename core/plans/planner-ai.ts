@@ -21,6 +21,19 @@ const nextMonth = (date: IsoDate): IsoDate => {
 };
 
 /**
+ * Counts one AI call in the household's month (its own time zone) against `monthlyCalls`: past the quota
+ * `ai-quota-used` with the seconds until its next month, while the operator's pause holds `ai-paused` with its end.
+ */
+export async function takeAiCall(aiQuota: AiQuotaStore, household: Pick<HouseholdWithMembers, 'id' | 'timeZoneId'>, monthlyCalls: number, now: Date): Promise<Result<void, AiRefusal>> {
+  const today = dateIn(household.timeZoneId, now);
+  const allowance = await aiQuota.take(household.id, today.slice(0, 7), monthlyCalls, now);
+  if (allowance.allowed) return ok(undefined);
+  if (allowance.why === 'paused') return fail({ type: 'ai-paused', until: allowance.until });
+  const next = instantAt(household.timeZoneId, nextMonth(today), '00:00');
+  return fail({ type: 'ai-quota-used', retryAfterSec: Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)) });
+}
+
+/**
  * The AI's serving notes and tips for the proposed dinners, when the operator has
  * configured an AI and the request does not decline it. One call per proposal counts against the household's
  * monthly quota (its month in its own time zone): past the quota the answer is `ai-quota-used` with the seconds
@@ -40,13 +53,8 @@ export async function aiTips(
   const none = new Map<IsoDate, string[]>();
   const picked = planned.filter((p) => p.pick !== null);
   if (!deps.plannerAi || wanted === false || picked.length === 0) return ok(none);
-  const today = dateIn(household.timeZoneId, now);
-  const allowance = await deps.aiQuota.take(household.id, today.slice(0, 7), deps.plannerAi.monthlyCalls, now);
-  if (!allowance.allowed) {
-    if (allowance.why === 'paused') return fail({ type: 'ai-paused', until: allowance.until });
-    const next = instantAt(household.timeZoneId, nextMonth(today), '00:00');
-    return fail({ type: 'ai-quota-used', retryAfterSec: Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)) });
-  }
+  const taken = await takeAiCall(deps.aiQuota, household, deps.plannerAi.monthlyCalls, now);
+  if (!taken.ok) return taken;
   const dinners: AiDinner[] = picked.map((p) => ({
     date: p.date,
     recipeTitle: p.pick!.title,

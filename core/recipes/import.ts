@@ -68,8 +68,11 @@ export async function previewRecipeImport(
   return ok(previewOf(read.recipe, read.url));
 }
 
+/** A recipe as read from somewhere (a page, pasted text, a picture), before its lines are parsed. */
+export type RecipeRead = Omit<ExtractedRecipe, 'source'>;
+
 /** The preview of an extracted recipe: each line parsed, the limits of a RecipeRequest kept. */
-export function previewOf(page: ExtractedRecipe, url: string | null): RecipeImportPreview {
+export function previewOf(page: RecipeRead, url: string | null): RecipeImportPreview {
   const warnings = [...page.warnings];
   const ingredients: IngredientInput[] = [];
   const lines: ImportedLine[] = [];

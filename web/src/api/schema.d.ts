@@ -1027,10 +1027,50 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Read the recipe on a web page, to save after a look (adults only)
-         * @description Reads the recipe on a web page and answers the RecipeRequest it would save; nothing is saved (the client saves it, edited or not, with POST .../recipes). Send { url } to have the service fetch the page, or { html, url? } with a page saved from behind a login (url, when given, resolves relative addresses and becomes sourceUrl). The fetch goes through the outbound guard calendar feeds use (every redirect hop vetted, the address checked again at connect), with a 5 s budget for the whole answer, a 5 MB cap counted after gzip/deflate/brotli are undone, and the declared charset decoded (BOM, Content-Type, then <meta charset>). Extraction: schema.org Recipe in JSON-LD first (@graph, arrays of types, several scripts, HowToSection groups of HowToSteps, ISO 8601 durations; a script over 1 MB or nested deeper than 32 levels is skipped), then microdata, then, on a page with no recipe markup, its layout: the list under a heading such as "Ingredienser", "Ingredients", "Zutaten" or "Du behöver" and the steps under one such as "Slik gjør du", "Method", "Zubereitung" or "Sådan gør du" (nb, nn, en, sv, da, de; headings in <h1>-<h6> or a bold or lone line; menus, sidebars, footers and comments left out), when the lines look like ingredients, with servings and times written plainly ("4 porsjoner", "Serves 4", "Tid: 30 min"): this reading is less sure and carries the warning read_from_page_layout; last, the OpenGraph title and image. Each ingredient line is parsed into quantity, unit (one of the canonical units g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl; cups, ounces and pounds converted) and food; a line it cannot read is kept whole as displayName with no quantity. lines[i] tells how recipe.ingredients[i] was read (original text, confidence high/medium/low, note, flags such as range, converted, approximate, no_quantity). servings is the first number of the yield, else 4 with the warning servings_guessed. Warnings: json_ld_invalid, json_ld_too_deep, json_ld_too_large, several_recipes (the first is taken), no_ingredients, no_steps, read_from_page_layout (no recipe markup: read from the page's headings and lists, check every line and step), opengraph_only, servings_guessed, lines_dropped (headings such as "Til sausen:" and lines with no letter or digit). A fetch counts against the household's import budget (rate class recipe-import-per-household, 30 an hour by default: 429 rate_limited with Retry-After); html sent by the client does not. Every failure of the page is a 4xx: 400 recipe_url_forbidden (the address, or a redirect from it, points to a loopback, private or otherwise refused place, or uses a port or scheme other than http/https on their standard ports); 422 recipe_page_unreachable (the page could not be fetched: its name does not resolve, the connection failed, it answered an error status, or it redirected too often); 422 recipe_page_timeout (the page did not arrive whole within the time allowed); 422 recipe_page_too_large (the page is over the size allowed (counted after decompression)); 422 recipe_page_not_html (the address answers something other than an HTML page); 422 recipe_not_on_page (the page holds no schema.org Recipe (JSON-LD or microdata), no ingredients and steps under headings that say so, and no OpenGraph title). A Junior gets 403 adults_only.
+         * Read the recipe on a web page or in pasted text, to save after a look (adults only)
+         * @description Reads the recipe on a web page and answers the RecipeRequest it would save; nothing is saved (the client saves it, edited or not, with POST .../recipes). Send { url } to have the service fetch the page, or { html, url? } with a page saved from behind a login (url, when given, resolves relative addresses and becomes sourceUrl). The fetch goes through the outbound guard calendar feeds use (every redirect hop vetted, the address checked again at connect), with a 5 s budget for the whole answer, a 5 MB cap counted after gzip/deflate/brotli are undone, and the declared charset decoded (BOM, Content-Type, then <meta charset>). Extraction: schema.org Recipe in JSON-LD first (@graph, arrays of types, several scripts, HowToSection groups of HowToSteps, ISO 8601 durations; a script over 1 MB or nested deeper than 32 levels is skipped), then microdata, then, on a page with no recipe markup, its layout: the list under a heading such as "Ingredienser", "Ingredients", "Zutaten" or "Du behöver" and the steps under one such as "Slik gjør du", "Method", "Zubereitung" or "Sådan gør du" (nb, nn, en, sv, da, de; headings in <h1>-<h6> or a bold or lone line; menus, sidebars, footers and comments left out), when the lines look like ingredients, with servings and times written plainly ("4 porsjoner", "Serves 4", "Tid: 30 min"): this reading is less sure and carries the warning read_from_page_layout; last, the OpenGraph title and image. Each ingredient line is parsed into quantity, unit (one of the canonical units g, kg, ml, cl, dl, l, tsp, tbsp, pcs, pk, bx, bunt, fl; cups, ounces and pounds converted) and food; a line it cannot read is kept whole as displayName with no quantity. lines[i] tells how recipe.ingredients[i] was read (original text, confidence high/medium/low, note, flags such as range, converted, approximate, no_quantity). servings is the first number of the yield, else 4 with the warning servings_guessed. Warnings: json_ld_invalid, json_ld_too_deep, json_ld_too_large, several_recipes (the first is taken), no_ingredients, no_steps, read_from_page_layout (no recipe markup: read from the page's headings and lists, check every line and step), opengraph_only, servings_guessed, lines_dropped (headings such as "Til sausen:" and lines with no letter or digit). Or send { text }: a whole recipe pasted as text (at most 50000 characters, else 400 value_too_long), from a notes app, an e-mail or a blog: the title is the first line that reads as a name; servings ("4 porsjoner", "Serves 4", "Til 4 personer") and time ("Tid: 45 min", "Prep time" and "Cook time" added up) from lines of their own; ingredients and steps by their headings in Norwegian, Swedish, Danish, English or German ("Ingredienser", "Du trenger", "Ingredients", "Zutaten", "Fremgangsmåte", "Slik gjør du", "Method", "Instructions", "Zubereitung", "Gör så här"), or without headings as a block of short lines with amounts followed by a block of sentences; step numbers ("1.", "1)", "Steg 1") and bullets are taken off, and lines such as "Print", ratings, e-mail headers and signatures left out. Its preview has sourceUrl null and the warning read_from_text first. Nothing is fetched: no budget is spent. A fetch counts against the household's import budget (rate class recipe-import-per-household, 30 an hour by default: 429 rate_limited with Retry-After); html sent by the client does not. Every failure of the page is a 4xx: 400 recipe_url_forbidden (the address, or a redirect from it, points to a loopback, private or otherwise refused place, or uses a port or scheme other than http/https on their standard ports); 422 recipe_page_unreachable (the page could not be fetched: its name does not resolve, the connection failed, it answered an error status, or it redirected too often); 422 recipe_page_timeout (the page did not arrive whole within the time allowed); 422 recipe_page_too_large (the page is over the size allowed (counted after decompression)); 422 recipe_page_not_html (the address answers something other than an HTML page); 422 recipe_not_on_page (the page holds no schema.org Recipe (JSON-LD or microdata), no ingredients and steps under headings that say so, and no OpenGraph title). A Junior gets 403 adults_only.
          */
         post: operations["previewRecipeImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/recipes/import/picture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the recipe in a photo or a PDF with the AI, to save after a look (adults only)
+         * @description Reads a photo or a PDF of a recipe with the optional AI the operator configures (AI_BASE_URL, AI_MODEL, AI_API_KEY: an OpenAI-compatible chat completions endpoint) and answers the same preview as a page import; nothing is saved (the client saves it, after the person has looked over every line, with POST .../recipes). The body is the file's bytes as they are, with Content-Type image/jpeg, image/png, image/webp, application/pdf (else 415 unsupported_media_type); over 10485760 bytes (10 MiB) is 413 payload_too_large. What the bytes are decides, never the Content-Type: they must sniff as JPEG, PNG, WebP or PDF (else 422 recipe_picture_not_supported, before the AI is asked or the quota touched). The AI is sent the file and fixed instructions, nothing of the household (no names, no ids; a PDF is named recipe.pdf), and asked for JSON that is checked against a recipe schema (a title; lines and steps as text, at most 100 of each); its ingredient lines are parsed as a page's are (lines[i] with their confidence). Warnings: read_by_ai first, then no_ingredients, no_steps, servings_guessed, lines_dropped as for a page. Each request is one AI call of the household's monthly quota (AI_MONTHLY_CALLS, shared with the planner, counted also when the AI then fails): past it 429 ai_quota_used with Retry-After in seconds until its next month; a household whose AI the operator paused gets 429 ai_paused. Without an AI configured: 404 recipe_reader_unavailable (GET .../recipes/import/choices says so beforehand). The AI's failures: 422 recipe_not_in_picture (the AI found no recipe it could read in the file); 502 recipe_picture_unreadable (the AI answered something other than a recipe of the documented shape; nothing of it is used); 502 recipe_reader_unreachable (the AI could not be reached, answered an error, or did not answer in time); never a half recipe. A Junior gets 403 adults_only.
+         */
+        post: operations["previewRecipePicture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/recipes/import/choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a recipe can be imported from here
+         * @description For any member: text is always read (at most text.maxChars characters, POST .../recipes/import with { text }); picture is null unless the operator has configured an AI that reads photos and PDFs (POST .../recipes/import/picture), else the Content-Types and the most bytes that route takes. Answers the same for every household of this service.
+         */
+        get: operations["recipeImportChoices"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9314,6 +9354,7 @@ export interface operations {
                 "application/json": {
                     url?: string | null;
                     html?: string;
+                    text?: string;
                 };
             };
         };
@@ -9420,6 +9461,278 @@ export interface operations {
                 };
             };
             /** @description rate_limited; rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewRecipePicture: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file's bytes (JPEG, PNG, WebP or PDF). At most 10485760 bytes (413 payload_too_large above). */
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+                "application/pdf": string;
+            };
+        };
+        responses: {
+            /** @description What the picture holds, as a RecipeRequest with notes per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recipe: {
+                            title: string;
+                            servings: number;
+                            activeMinutes: number | null;
+                            totalMinutes: number | null;
+                            steps: string[];
+                            ingredients: {
+                                displayName: string;
+                                quantity: number | null;
+                                unit: string | null;
+                                optional: boolean;
+                                baseRecipeId: string | null;
+                                reference: string | null;
+                            }[];
+                            sourceUrl: string | null;
+                            imageUrl: string | null;
+                        };
+                        lines: {
+                            original: string;
+                            /** @enum {string} */
+                            confidence: "high" | "medium" | "low";
+                            note: string | null;
+                            flags: string[];
+                        }[];
+                        sourceUrl: string | null;
+                        imageUrl: string | null;
+                        yields: string | null;
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, recipe_reader_unavailable */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: the body is over 10485760 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: the Content-Type is not image/jpeg, image/png, image/webp, application/pdf */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description recipe_picture_not_supported, recipe_not_in_picture; idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ai_quota_used, ai_paused; rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description recipe_picture_unreadable, recipe_reader_unreachable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    recipeImportChoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        text: {
+                            maxChars: number;
+                        };
+                        picture: {
+                            mediaTypes: string[];
+                            maxBytes: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,9 @@ import { t } from '../../i18n';
 import { Problem } from '../../ui';
 import type { FormChange, Row } from './recipe-form';
 
+/** Where an imported line was read: its original text is shown as on the page, in the text or in the picture. */
+export type LineOrigin = 'page' | 'text' | 'picture';
+
 const UNITS = ['g', 'kg', 'dl', 'l', 'ml', 'ss', 'ts', 'stk', 'pk', 'boks'];
 
 /**
@@ -10,6 +13,7 @@ const UNITS = ['g', 'kg', 'dl', 'l', 'ml', 'ss', 'ts', 'stk', 'pk', 'boks'];
  */
 export function IngredientLines(props: {
   rows: readonly Row[];
+  origin?: LineOrigin;
   quick: string;
   change: (c: FormChange) => void;
   invalid: (line: number, field: 'quantity' | 'displayName') => boolean;
@@ -24,7 +28,7 @@ export function IngredientLines(props: {
       {rows.length === 0 && <p class="muted">{m.noIngredients}</p>}
       <ol class="lines">
         {rows.map((r, i) => (
-          <LineFields key={r.key} row={r} change={change} quantityInvalid={invalid(i, 'quantity')} foodInvalid={invalid(i, 'displayName')} />
+          <LineFields key={r.key} row={r} origin={props.origin ?? 'page'} change={change} quantityInvalid={invalid(i, 'quantity')} foodInvalid={invalid(i, 'displayName')} />
         ))}
       </ol>
       <datalist id="units">
@@ -46,14 +50,14 @@ export function IngredientLines(props: {
   );
 }
 
-function LineFields({ row: r, change, quantityInvalid, foodInvalid }: { row: Row; change: (c: FormChange) => void; quantityInvalid: boolean; foodInvalid: boolean }) {
+function LineFields({ row: r, origin, change, quantityInvalid, foodInvalid }: { row: Row; origin: LineOrigin; change: (c: FormChange) => void; quantityInvalid: boolean; foodInvalid: boolean }) {
   const m = t.value;
   const edit = (patch: Extract<FormChange, { type: 'line' }>['patch']) => change({ type: 'line', key: r.key, patch });
   return (
     <li class={r.check !== undefined ? 'line check' : 'line'} aria-describedby={r.check !== undefined ? `c-${r.key}` : undefined}>
       {r.check !== undefined && (
         <p id={`c-${r.key}`} class="from-page">
-          {m.fromPage(r.check)}
+          {origin === 'picture' ? m.fromPicture(r.check) : origin === 'text' ? m.fromText(r.check) : m.fromPage(r.check)}
         </p>
       )}
       <div class="line-fields">

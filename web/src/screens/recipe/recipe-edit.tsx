@@ -2,11 +2,14 @@ import { useRef, useState } from 'preact/hooks';
 import type { ApiProblem } from '../../api';
 import { t } from '../../i18n';
 import { AskFirst, Field, Page, Problem, fieldsOf } from '../../ui';
-import { IngredientLines } from './ingredient-lines';
+import { IngredientLines, type LineOrigin } from './ingredient-lines';
 import { TAG_MAX, TAGS_MAX, type FormChange } from './recipe-form';
 import { RecipePhoto } from './recipe-photo';
 import { RecipeView } from './recipe-view';
 import { useRecipe } from './use-recipe';
+
+/** Where an imported recipe was read from, by the warning its preview carries: a picture read by AI, pasted text, or a page. */
+const originOf = (warnings: readonly string[]): LineOrigin => (warnings.includes('read_by_ai') ? 'picture' : warnings.includes('read_from_text') ? 'text' : 'page');
 
 /** Create (recipeId null) or read and edit a recipe; adults save and delete (after a second press), a Junior reads. */
 export function RecipeEdit({ householdId, recipeId, role }: { householdId: string; recipeId: string | null; role: string }) {
@@ -15,6 +18,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
 
   if (recipeId !== null && !loaded) return <Page title={m.recipes}>{load.error ? <Problem error={load.error} /> : <p>{m.loading}</p>}</Page>;
   if (role === 'Junior' && loaded) return <RecipeView recipe={loaded} />;
+  const origin = draft ? originOf(draft.warnings) : 'page';
   const paths = (save.error as ApiProblem | null)?.paths ?? [];
   const lineInvalid = (i: number, field: string) => paths.includes(`body.ingredients.${i}.${field}`) || (field === 'displayName' && paths.includes(`body.ingredients.${i}`));
   const bad = fieldsOf(save.error);
@@ -23,10 +27,10 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
     <Page title={loaded?.title ?? m.newRecipe}>
       {draft && (
         <div class="ask" role="status">
-          <p>{draft.sourceUrl ? m.importedFrom(new URL(draft.sourceUrl).host) : m.importedFromPage}</p>
+          <p>{origin === 'picture' ? m.importedByAi : origin === 'text' ? m.importedFromText : draft.sourceUrl ? m.importedFrom(new URL(draft.sourceUrl).host) : m.importedFromPage}</p>
           {draft.warnings.includes('read_from_page_layout') && <p>{m.readFromPageLayout}</p>}
-          {draft.warnings.includes('servings_guessed') && <p>{m.servingsGuessed}</p>}
-          {form.rows.some((r) => r.check !== undefined) && <p>{m.checkMarkedLines}</p>}
+          {draft.warnings.includes('servings_guessed') && <p>{origin === 'picture' ? m.servingsGuessedPicture : origin === 'text' ? m.servingsGuessedText : m.servingsGuessed}</p>}
+          {form.rows.some((r) => r.check !== undefined) && <p>{origin === 'picture' ? m.checkMarkedPicture : origin === 'text' ? m.checkMarkedText : m.checkMarkedLines}</p>}
         </div>
       )}
       {loaded && <RecipePhoto householdId={householdId} recipe={loaded} adult onChange={setLoaded} />}
@@ -47,7 +51,7 @@ export function RecipeEdit({ householdId, recipeId, role }: { householdId: strin
           <Field label={m.servings} name="servings" type="number" min={1} max={100} required value={form.servings} onInput={field('servings')} invalid={bad.includes('servings') ? m.servingsRange : null} />
           <Field label={m.totalMinutes} name="totalMinutes" type="number" min={0} max={1440} inputMode="numeric" value={form.minutes} onInput={field('minutes')} />
         </div>
-        <IngredientLines rows={form.rows} quick={form.quick} change={change} invalid={lineInvalid} onReadLines={readLines} reading={reading} />
+        <IngredientLines origin={origin} rows={form.rows} quick={form.quick} change={change} invalid={lineInvalid} onReadLines={readLines} reading={reading} />
         <div class="field">
           <label for="f-steps">{m.steps}</label>
           <textarea id="f-steps" rows={5} value={form.steps} onInput={field('steps')} />

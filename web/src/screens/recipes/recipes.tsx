@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, dataOf, type Recipe } from '../../api';
 import { t } from '../../i18n';
-import { useLocation } from 'preact-iso';
-import { importDraft } from '../../state';
 import { Page, Problem, SearchForm, useAction } from '../../ui';
 import { photoSrc } from '../recipe/photo-upload';
+import { ImportFromAddress, ImportFromPicture, ImportFromText, useImportChoices } from './import-recipe';
 
 type TagCount = { readonly tag: string; readonly count: number };
 
@@ -35,6 +34,7 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
       .then((res) => setTags(res.data?.items ?? []))
       .catch(() => setTags([]));
   }, [householdId]);
+  const choices = useImportChoices(householdId);
   const pictured = items?.some((r) => r.image !== null) ?? false;
   return (
     <Page title={m.recipes}>
@@ -46,6 +46,8 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
             </a>
           </p>
           <ImportFromAddress householdId={householdId} />
+          <ImportFromText householdId={householdId} />
+          {choices?.picture && <ImportFromPicture householdId={householdId} picture={choices.picture} />}
         </>
       )}
       <SearchForm id="f-q" label={m.searchRecipes} button={m.search} value={q} onInput={setQ} onSearch={(text) => void refresh(text, tag)} />
@@ -85,35 +87,5 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
         </ul>
       )}
     </Page>
-  );
-}
-
-/** Paste a recipe page's address: the service reads the page, and the new-recipe screen opens with what it found. */
-function ImportFromAddress({ householdId }: { householdId: string }) {
-  const { route } = useLocation();
-  const m = t.value;
-  const [url, setUrl] = useState('');
-  const act = useAction();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void act.run(async () => {
-      importDraft.value = await dataOf(api.POST('/api/v1/households/{householdId}/recipes/import', { params: { path: { householdId } }, body: { url: url.trim() } }));
-      route('/recipes/new');
-    });
-  };
-  return (
-    <details class="import" open={act.error !== null}>
-      <summary>{m.importFromAddress}</summary>
-      <form onSubmit={submit} class="stack">
-        <div class="field">
-          <label for="f-import-url">{m.recipeAddress}</label>
-          <input id="f-import-url" type="url" inputMode="url" required maxLength={2048} placeholder="https://" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        </div>
-        <Problem error={act.error} />
-        <button type="submit" disabled={act.busy}>
-          {act.busy ? m.fetching : m.fetchRecipe}
-        </button>
-      </form>
-    </details>
   );
 }
