@@ -158,7 +158,7 @@ export async function suggestWeek(
   const eventsOn = (date: IsoDate) => events.filter((e) => e.date === date);
   const derived = new Map(plan.days.map((d) => [d.date, deriveDay(household.members, eventsOn(d.date))]));
   const named = request.days ? new Set(request.days) : null;
-  const asked = plan.days.filter((d) => (named ? named.has(d.date) : d.recipeId === null && derived.get(d.date)!.cookedAtHome));
+  const asked = plan.days.filter((d) => (named ? named.has(d.date) : d.recipeId === null && d.leftoversOf === null && derived.get(d.date)!.cookedAtHome));
   const open = asked.filter((d) => derived.get(d.date)!.cookedAtHome);
 
   // What the calendar leaves to cook each day, and what the day's events allow.
