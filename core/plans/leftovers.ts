@@ -128,3 +128,34 @@ export async function leftoversDays(deps: PlanDeps, caller: Account, householdId
   }
   return ok(out);
 }
+
+/**
+ * The days of leftovers in an accepted proposal, judged before anything is written: each names an earlier day whose
+ * dish once the proposal is saved (the one accepted with it, else the plan's) is the day's recipeId, and breaks no
+ * rule of leftovers (the guests' avoids are the accept's own check, as for every dish it writes).
+ */
+export async function acceptedLeftovers(
+  deps: PlanDeps,
+  householdId: HouseholdId,
+  plan: PlanRow,
+  days: readonly { readonly date: IsoDate; readonly recipeId: string; readonly leftoversOf?: IsoDate | undefined }[],
+): Promise<Result<void, ErrorOf<'household-not-found' | 'leftovers-refused'>>> {
+  const wanted = days.filter((d) => d.leftoversOf !== undefined);
+  if (wanted.length === 0) return ok(undefined);
+  const earliest = wanted.map((d) => d.leftoversOf!).reduce((a, b) => (a < b ? a : b));
+  const judged = await read(deps, householdId, earliest < plan.weekStart ? earliest : plan.weekStart, addDays(plan.weekStart, 6));
+  if (!judged.ok) return judged;
+  const { household, rows, events } = judged.value;
+  const dishAfter = (date: IsoDate) => {
+    const asked = days.find((x) => x.date === date);
+    return asked ? (asked.leftoversOf !== undefined ? null : asked.recipeId) : (rows.get(date)?.recipeId ?? null);
+  };
+  const open = (date: IsoDate) => deriveDay(household.members, events.filter((e) => e.date === date)).cookedAtHome;
+  for (const d of wanted) {
+    const of = d.leftoversOf!;
+    const cook = { date: of, recipeId: dishAfter(of) === d.recipeId ? d.recipeId : null, cookedAtHome: open(of) };
+    const refusal = leftoversRefusal(cook, { date: d.date, cookedAtHome: open(d.date) }, household.leftoversKeepDays, of);
+    if (refusal) return fail({ type: 'leftovers-refused', reason: refusal });
+  }
+  return ok(undefined);
+}

@@ -123,6 +123,24 @@ httpSuite('planned leftovers: cook once, eat twice', {}, (server) => {
     expect((await lines(next.id)).find((l) => l.foodKey === 'pasta')).to.equal(undefined);
   });
 
+  it('has the planner propose Monday\'s dish for a short Tuesday, and saving it makes Tuesday eat the leftovers', async () => {
+    const { owner, base, plan, lasagne, day } = await week();
+    await owner.post(`${base}/events`, eventBody('2026-11-24', 'Custom', { availableCookingMinutes: 15 }));
+    const suggest = `${base}/plans/${plan.id}/suggestions`;
+    const res = await owner.post(suggest, { days: ['2026-11-24'], ai: false });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.json.days[0]).to.deep.include({ date: '2026-11-24', recipeId: lasagne, recipeTitle: 'Lasagne', leftoversOf: '2026-11-23', reasons: ['Leftovers'], recipeMinutes: null, cookingMinutes: 15 });
+    const saved = await owner.post(`${suggest}/accept`, { days: [{ date: '2026-11-24', recipeId: lasagne, leftoversOf: '2026-11-23' }] });
+    expect(saved.status, saved.text).to.equal(200);
+    expect(saved.json.days[1]).to.deep.include({ recipeId: null, leftoversOf: '2026-11-23' });
+    expect(await day('2026-11-23')).to.deep.include({ portions: 2, leftoversFor: [{ date: '2026-11-24', portions: 1 }] });
+    // Leftovers of a dish the cooking day does not have are refused, and nothing is written.
+    const soup = (await owner.post(`${base}/recipes`, recipe('Suppe', [['Gulrot', 300]]))).json.id as string;
+    const wrong = await owner.post(`${suggest}/accept`, { days: [{ date: '2026-11-25', recipeId: soup, leftoversOf: '2026-11-23' }] });
+    expect([wrong.status, wrong.json.code]).to.deep.equal([409, 'leftovers_no_dish']);
+    expect((await day('2026-11-25')).leftoversOf).to.equal(null);
+  });
+
   it('lists the days that may eat a day\'s leftovers, each judged, to adults only', async () => {
     const { owner, base, plan } = await week();
     await owner.post(`${base}/events`, eventBody('2026-11-25', 'EatingOut'));
