@@ -13,6 +13,8 @@ export interface ReasonFacts {
   readonly weeksSinceEaten: number | null;
   readonly timesEaten: number;
   readonly historyWeeks: number;
+  /** The weekday whose dish a day of leftovers eats ("mandag"); null on a day that cooks. */
+  readonly leftoversDay: string | null;
 }
 
 /** What another member did to a line after a change made offline (409 shopping_line_changed): who, what, which line. */
@@ -167,6 +169,7 @@ export const nb = {
   dinnerCalendar: 'Middagskalender',
   usePriceCatalogue: 'Vis foreslåtte priser og bedre valg på handlelista',
   libraryRecipesOn: 'Foreslå også oppskrifter fra oppskriftsbiblioteket',
+  leftoversKeepDays: 'Rester holder seg i (dager, 1–7)',
   receipts: 'Kvitteringer',
   receiptsAbout: 'Skriv inn kvitteringen etter handleturen: det gir bedre priser på handlelista, og viser hvor bearbeidet maten dere kjøper er.',
   newReceipt: 'Legg inn en kvittering',
@@ -439,6 +442,16 @@ export const nb = {
   moveDish: 'Flytt',
   moveDishOf: (title: string) => `Flytt ${title} til en annen dag`,
   moveToDay: (day: string, other: string | null) => (other ? `${day} (bytter med ${other})` : day),
+  leftoversOf: (title: string, day: string) => `Rester: ${title} (${day})`,
+  leftoversExtra: (n: number, day: string) => `+${count(n, '# porsjon', '# porsjoner')} til ${day}`,
+  cookDouble: 'Lag dobbelt',
+  cookDoubleOf: (title: string) => `Lag dobbelt av ${title}, og velg dagen som spiser restene`,
+  cookDoubleFor: (day: string, replaces: string | null) => (replaces ? `Rester ${day} (i stedet for ${replaces})` : `Rester ${day}`),
+  noLeftoversDays: 'Ingen av de neste dagene kan spise restene (de holder seg ikke så lenge, ingen spiser hjemme, eller gjestene unngår noe i retten).',
+  leftoversSet: (title: string, day: string) => `${title} lages dobbelt: rester ${day}.`,
+  clearLeftovers: 'Ikke rester',
+  clearLeftoversOf: (day: string) => `Ikke rester ${day}`,
+  leftoversCleared: (day: string) => `${day.charAt(0).toUpperCase()}${day.slice(1)} har ikke rester lenger. Velg en rett for dagen.`,
   dishMoved: (title: string, day: string) => `${title} er flyttet til ${day}.`,
   dragHint: 'Dra en rett til en annen dag for å flytte den.',
   warnTooLong: (title: string, minutes: number, left: number) => `${title} tar ${minutes} min, men kvelden gir bare ${left}.`,
@@ -533,6 +546,7 @@ export const nb = {
     Disliked: () => 'Har noe dere helst ikke spiser, men ingenting annet passet.',
     EatenLately: () => 'Dere har spist den de siste to ukene, men ingenting annet passet.',
     RepeatsThisWeek: () => 'Den er på uka fra før, men ingenting annet passet.',
+    Leftovers: (f: ReasonFacts) => (f.leftoversDay ? `Rester fra ${f.leftoversDay}: lag dobbelt da, så slipper dere å lage mat denne kvelden.` : 'Rester fra en tidligere dag: ingen matlaging denne kvelden.'),
     NoRecipes: () => 'Dere har ingen oppskrifter å foreslå fra ennå.',
     AvoidsRuleOutAll: () => 'Alle oppskriftene har noe gjestene unngår.',
     NothingFitsCookingTime: (f: ReasonFacts) =>
