@@ -171,3 +171,18 @@ describe('accepting leftovers the planner proposed (domain)', () => {
     expect(again.days.map((d) => d.date)).to.not.include(day(1));
   });
 });
+
+describe('a guest\'s avoids on a day of leftovers (domain)', () => {
+  it('refuses guests who avoid the dish the day eats as leftovers, unless the change replaces it: then the leftovers go', async () => {
+    const w = await household();
+    await w.dish(0, (await w.recipe('Rekepasta', ['Reker', 'Pasta'])).id);
+    value(await setLeftovers(w.deps, w.owner, w.h.id, w.plan.id, day(2), day(0)));
+    const guests = { eventType: 'Guests' as const, servingTime: null, availableCookingMinutes: null, notes: null, guests: [{ guestType: 'Adult' as const, guestCount: 1, dietaryNotes: null, avoids: ['skalldyr'] }], memberAttendance: [] };
+    expect(refusal(await createEvent(w.deps, w.owner, w.h.id, { ...guests, date: day(2) }))).to.deep.include({ type: 'avoid-conflict', date: day(2), recipeTitle: 'Rekepasta', avoid: 'skalldyr' });
+    expect((await w.days())[2]!.leftoversOf).to.equal(day(0));
+    value(await createEvent(w.deps, w.owner, w.h.id, { ...guests, date: day(2) }, { replaceDish: true }));
+    const [monday, , wednesday] = await w.days();
+    expect(wednesday).to.deep.include({ leftoversOf: null, leftovers: null });
+    expect(monday!.recipeTitle).to.equal('Rekepasta');
+  });
+});
