@@ -3,7 +3,7 @@ import { daysBetween, type IsoDate } from '../kernel/dates.js';
 import { fitsTime, planWeek, type PlannedDay, type PlannerCandidate, type PlannerDay, type PlannerInput } from './planner.js';
 
 /** An evening that leaves fewer minutes than this to cook is one for leftovers, when an earlier dish can stretch. */
-export const LITTLE_TIME_MINUTES = 30;
+export const LITTLE_TIME_MINUTES = 20;
 
 export interface LeftoversPlannerInput extends PlannerInput {
   /** The dishes already on the week's open days (a candidate's id), which may be cooked double. */
