@@ -15,6 +15,7 @@ import { afterAnswerQueue } from '../adapters/http/after-answer.js';
 import { docsRoutes } from '../adapters/http/routes/docs.js';
 import { householdRoutes } from '../adapters/http/routes/households.js';
 import { planRoutes } from '../adapters/http/routes/plans.js';
+import { leftoversRoutes } from '../adapters/http/routes/leftovers.js';
 import { plannerRoutes } from '../adapters/http/routes/planner.js';
 import { recipeRoutes } from '../adapters/http/routes/recipes.js';
 import { HOUSEHOLD_SCHEMA_PATH, householdJsonSchema, householdTransferRoutes } from '../adapters/http/routes/household-transfer.js';
@@ -188,6 +189,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...householdRoutes(deps),
     ...householdTransferRoutes(deps, { publicBaseUrl: config.publicBaseUrl, importMaxBytes: config.householdImportMaxBytes, importTimeoutMs: config.householdImportTimeoutMs, imageMaxBytes: config.recipeImport.maxBytes }),
     ...planRoutes(deps),
+    ...leftoversRoutes(deps),
     ...plannerRoutes({ ...deps, plannerGate: async (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`) }),
     ...recipeRoutes(deps),
     ...recipeImportRoutes(recipeImport),

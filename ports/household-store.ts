@@ -2,8 +2,8 @@ import type { AgeGroup, Household, HouseholdRole, HouseholdWithMembers, Member, 
 import type { AccountId, HouseholdId, MemberId } from '../core/kernel/ids.js';
 
 /** A new household; its shopping settings start as sharing on and the price catalogue on, the library off, unless given. */
-export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'> &
-  Partial<Pick<Household, 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'>>;
+export type NewHousehold = Omit<Household, 'updatedAt' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn' | 'leftoversKeepDays'> &
+  Partial<Pick<Household, 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn' | 'leftoversKeepDays'>>;
 /** A member row to add: an age group left out is Adult (as every member was before members had one). */
 export type NewMember = Omit<Member, 'householdId' | 'ageGroup'> & { readonly ageGroup?: AgeGroup };
 
@@ -17,6 +17,7 @@ export interface HouseholdChanges {
   readonly priceCatalogueOn?: boolean;
   readonly dislikes?: readonly string[];
   readonly libraryRecipesOn?: boolean;
+  readonly leftoversKeepDays?: number;
 }
 
 /** Every read and write that touches a household's data is scoped by its id. */

@@ -141,6 +141,14 @@ export const RECIPE_PHOTO_PROBLEMS: Readonly<Record<PhotoRefusal, { status: 422;
   unreadable: { status: 422, code: 'recipe_photo_unreadable', title: 'Photo cannot be read', detail: 'the picture does not decode: it is cut off or damaged' },
 };
 
+/** Why leftovers may not be eaten on a day (core/plans/leftovers.ts): each its own code, all 409 (nothing is written). */
+export const LEFTOVERS_PROBLEMS: Readonly<Record<ErrorOf<'leftovers-refused'>['reason'], { status: 409; code: string; title: string; detail: string }>> = {
+  'not-later': { status: 409, code: 'leftovers_not_later', title: 'Leftovers come after the cooking', detail: 'leftoversOf must be an earlier day than the day that eats the leftovers' },
+  'kept-too-long': { status: 409, code: 'leftovers_kept_too_long', title: 'Leftovers kept too long', detail: "the day is more than the household's leftoversKeepDays after the cooking day" },
+  'no-dish': { status: 409, code: 'leftovers_no_dish', title: 'Nothing cooked to leave over', detail: 'the cooking day has no dish of its own, or nobody eats at home that day' },
+  'day-closed': { status: 409, code: 'leftovers_day_closed', title: 'Nobody eats at home', detail: 'the day that would eat the leftovers is closed (EatingOut or Travel)' },
+};
+
 /**
  * The one place where core's expected failures become HTTP answers: every tag of AppError has its entry (the
  * compiler names a tag nobody maps), a function only where the answer depends on the failure.
@@ -234,6 +242,7 @@ const PROBLEMS = {
     extensions: (e) => ({ date: e.date, recipeId: e.recipeId, recipeTitle: e.recipeTitle, avoid: e.avoid, ingredient: e.ingredient }),
   },
   'no-dish-to-move': conflict('no_dish_to_move', 'No dish to move', 'the day has no dish; choose one for it instead'),
+  'leftovers-refused': { answers: Object.values(LEFTOVERS_PROBLEMS), pick: (e) => LEFTOVERS_PROBLEMS[e.reason] },
   // meal events
   'event-not-found': notFound('event_not_found', 'Event not found', 'no meal event with this id in the household'),
   'event-invalid': invalid((e) => e.detail),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Household, HouseholdWithMembers, Member, HouseholdRole, Language, Plan } from '../../core/households/types.js';
+import { LEFTOVERS_KEEP_DAYS_DEFAULT, type Household, type HouseholdWithMembers, type Member, type HouseholdRole, type Language, type Plan } from '../../core/households/types.js';
 import type { HouseholdStore, NewMember } from '../../ports/household-store.js';
 import { isUniqueViolation, translated } from './errors.js';
 import { fromJsonText, iso, rowMapping, toBool, toDate, toJsonText } from './rows.js';
@@ -19,6 +19,7 @@ export interface HouseholdRow {
   price_catalogue_on: boolean | number;
   dislikes: string;
   library_recipes_on: boolean | number;
+  leftovers_keep_days: number | string;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -46,6 +47,7 @@ export const toHousehold = (r: HouseholdRow): Household => ({
   priceCatalogueOn: toBool(r.price_catalogue_on),
   dislikes: fromJsonText<string[]>(r.dislikes),
   libraryRecipesOn: toBool(r.library_recipes_on),
+  leftoversKeepDays: Number(r.leftovers_keep_days),
   createdAt: toDate(r.created_at),
   updatedAt: toDate(r.updated_at),
 });
@@ -86,6 +88,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
           price_catalogue_on: h.priceCatalogueOn ?? true,
           dislikes: toJsonText(h.dislikes ?? []),
           library_recipes_on: h.libraryRecipesOn ?? false,
+          leftovers_keep_days: h.leftoversKeepDays ?? LEFTOVERS_KEEP_DAYS_DEFAULT,
           created_at: iso(h.createdAt),
           updated_at: iso(h.createdAt),
         });
@@ -147,6 +150,7 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
       if (changes.priceCatalogueOn !== undefined) patch['price_catalogue_on'] = changes.priceCatalogueOn;
       if (changes.dislikes !== undefined) patch['dislikes'] = toJsonText(changes.dislikes);
       if (changes.libraryRecipesOn !== undefined) patch['library_recipes_on'] = changes.libraryRecipesOn;
+      if (changes.leftoversKeepDays !== undefined) patch['leftovers_keep_days'] = changes.leftoversKeepDays;
       // One transaction: the answer is this update's result, not a concurrent writer's.
       return knex.transaction(async (trx) => {
         const n = await trx('households').where({ id: householdId }).update(patch);

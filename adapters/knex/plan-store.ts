@@ -19,9 +19,25 @@ export interface DayTableRow {
   recipe_id: string | null;
   portions_override: number | null;
   note: string | null;
+  leftovers_of: string | null;
 }
 
-export const toDay = (r: DayTableRow): PlanDayRow => ({ id: r.id, date: r.date, recipeId: r.recipe_id, portionsOverride: r.portions_override, note: r.note });
+export const toDay = (r: DayTableRow): PlanDayRow => ({ id: r.id, date: r.date, recipeId: r.recipe_id, portionsOverride: r.portions_override, note: r.note, leftoversOf: r.leftovers_of });
+
+/** The days of the household that eat the leftovers of `date` stop being leftovers (its dish changed). */
+const clearLeftoversOf = (trx: Knex.Transaction, householdId: string, date: string) =>
+  trx('plan_days')
+    .whereIn('plan_id', trx('plans').select('id').where({ household_id: householdId }))
+    .where({ leftovers_of: date })
+    .update({ leftovers_of: null });
+
+/** The day's dish is written: a day given a dish is not leftovers, and a changed dish takes its leftovers with it. */
+async function writeDish(trx: Knex.Transaction, householdId: string, planId: string, current: Pick<DayTableRow, 'date' | 'recipe_id'>, recipeId: string | null, rest: Record<string, unknown> = {}) {
+  if (current.recipe_id !== recipeId) await clearLeftoversOf(trx, householdId, current.date);
+  return trx('plan_days')
+    .where({ plan_id: planId, date: current.date })
+    .update({ recipe_id: recipeId, ...(recipeId !== null ? { leftovers_of: null } : {}), ...rest });
+}
 
 export function knexPlanStore(knex: Knex): PlanStore {
   /** Plans with their days, two queries whatever their number. */
@@ -50,7 +66,7 @@ export function knexPlanStore(knex: Knex): PlanStore {
       try {
         await knex.transaction(async (trx) => {
           await trx('plans').insert({ id: fresh.planId, household_id: householdId, week_start: weekStart, created_at: iso(fresh.at), updated_at: iso(fresh.at) });
-          await trx('plan_days').insert(weekDates(weekStart).map((date, i) => ({ id: fresh.dayIds[i]!, plan_id: fresh.planId, date, recipe_id: null, portions_override: null, note: null })));
+          await trx('plan_days').insert(weekDates(weekStart).map((date, i) => ({ id: fresh.dayIds[i]!, plan_id: fresh.planId, date, recipe_id: null, portions_override: null, note: null, leftovers_of: null })));
         });
       } catch (err) {
         // Another request made the week's plan first: answer that one.
@@ -72,8 +88,9 @@ export function knexPlanStore(knex: Knex): PlanStore {
       return knex.transaction(async (trx) => {
         const plan = await trx('plans').where({ household_id: householdId, id: planId }).first('id');
         if (!plan) return null;
-        const n = await trx('plan_days').where({ plan_id: planId, date }).update({ recipe_id: day.recipeId, portions_override: day.portionsOverride, note: day.note });
-        if (n !== 1) return null;
+        const current = (await trx<DayTableRow>('plan_days').where({ plan_id: planId, date }).first()) as DayTableRow | undefined;
+        if (!current) return null;
+        await writeDish(trx, householdId, planId, current, day.recipeId, { portions_override: day.portionsOverride, note: day.note });
         await trx('plans').where({ id: planId }).update({ updated_at: iso(at) });
         const row = (await trx<DayTableRow>('plan_days').where({ plan_id: planId, date }).first()) as DayTableRow;
         return toDay(row);
@@ -88,10 +105,24 @@ export function knexPlanStore(knex: Knex): PlanStore {
         const wanted = [...new Set(dishes.map((d) => d.recipeId).filter((r): r is string => r !== null))];
         const found = wanted.length === 0 ? [] : ((await trx('recipes').where({ household_id: householdId }).whereIn('id', wanted).select('id')) as { id: string }[]);
         if (found.length !== wanted.length) return { refused: 'recipe-not-found' as const };
-        for (const d of dishes) await trx('plan_days').where({ plan_id: planId, date: d.date }).update({ recipe_id: d.recipeId });
+        const before = (await trx<DayTableRow>('plan_days').where({ plan_id: planId })) as DayTableRow[];
+        for (const d of dishes) await writeDish(trx, householdId, planId, before.find((b) => b.date === d.date)!, d.recipeId);
+        for (const d of dishes) if (d.leftoversOf) await trx('plan_days').where({ plan_id: planId, date: d.date }).update({ recipe_id: null, leftovers_of: d.leftoversOf });
         await trx('plans').where({ id: planId }).update({ updated_at: iso(at) });
         if (push) await trx('push_outbox').insert(outboxRow(push));
         return (await withDays(trx, [{ ...plan, updated_at: iso(at) }]))[0]!;
+      });
+    },
+    async setLeftovers(householdId, planId, date, leftoversOf, at) {
+      return knex.transaction(async (trx) => {
+        const plan = await trx('plans').where({ household_id: householdId, id: planId }).first('id');
+        if (!plan) return null;
+        const current = (await trx<DayTableRow>('plan_days').where({ plan_id: planId, date }).first()) as DayTableRow | undefined;
+        if (!current) return null;
+        if (leftoversOf !== null) await writeDish(trx, householdId, planId, current, null);
+        await trx('plan_days').where({ plan_id: planId, date }).update({ leftovers_of: leftoversOf });
+        await trx('plans').where({ id: planId }).update({ updated_at: iso(at) });
+        return toDay((await trx<DayTableRow>('plan_days').where({ plan_id: planId, date }).first()) as DayTableRow);
       });
     },
   });

@@ -135,10 +135,10 @@ const LINE_COLUMNS = Object.keys(lineRow('', { relatedPlanEntryIds: [] } as unkn
  * builds one JSON object per row from them; the contract suite checks the answer against the stores' own reads).
  */
 const INPUT_COLUMNS = {
-  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'dislikes', 'library_recipes_on', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
+  households: ['id', 'name', 'time_zone_id', 'language', 'country', 'dinner_time', 'chains', 'plan', 'sharing_off', 'price_catalogue_on', 'dislikes', 'library_recipes_on', 'leftovers_keep_days', 'created_at', 'updated_at'] satisfies (keyof HouseholdRow)[],
   household_members: ['id', 'household_id', 'account_id', 'display_name', 'role', 'age_group', 'created_at'] satisfies (keyof MemberRow)[],
   plans: ['id', 'household_id', 'week_start', 'created_at', 'updated_at'] satisfies (keyof PlanTableRow)[],
-  plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note'] satisfies (keyof DayTableRow)[],
+  plan_days: ['id', 'plan_id', 'date', 'recipe_id', 'portions_override', 'note', 'leftovers_of'] satisfies (keyof DayTableRow)[],
   meal_events: ['id', 'household_id', 'date', 'event_type', 'serving_time', 'available_cooking_minutes', 'notes', 'created_at', 'updated_at'] satisfies (keyof EventRow)[],
   meal_event_participants: ['id', 'event_id', 'household_member_id', 'position', 'is_present', 'guest_type', 'guest_count', 'dietary_notes', 'avoids'] satisfies (keyof ParticipantRow)[],
   recipes: ['id', 'household_id', 'title', 'title_key', 'servings', 'active_minutes', 'total_minutes', 'steps', 'source_url', 'image_url', 'created_at', 'updated_at'] satisfies (keyof RecipeRow)[],

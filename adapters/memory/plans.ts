@@ -1,4 +1,4 @@
-import type { PlanRow, PlanStore } from '../../ports/plan-store.js';
+import type { PlanDayRow, PlanRow, PlanStore } from '../../ports/plan-store.js';
 import { weekDates, weekStartOf } from '../../core/kernel/dates.js';
 import type { MemoryPushOutbox } from './invites.js';
 import { bumpRevision, type MemoryTables } from './stores.js';
@@ -18,6 +18,24 @@ export function memoryPlanStore(t: MemoryTables, outbox: MemoryPushOutbox): Plan
     const p = [...plans.values()].find((x) => alive(x) && pred(x));
     return p ? structuredClone(p) : null;
   };
+  /** As the knex store: the days eating the leftovers of `date` stop being leftovers (its dish changed). */
+  const clearLeftoversOf = (householdId: string, date: string) => {
+    for (const [id, p] of plans) {
+      if (p.householdId === householdId && p.days.some((d) => d.leftoversOf === date)) plans.set(id, { ...p, days: p.days.map((d) => (d.leftoversOf === date ? { ...d, leftoversOf: null } : d)) });
+    }
+  };
+  /** The day with its dish written: a day given a dish is not leftovers, and a changed dish takes its leftovers with it. */
+  const withDish = (householdId: string, d: PlanDayRow, recipeId: string | null): PlanDayRow => {
+    if (d.recipeId !== recipeId) clearLeftoversOf(householdId, d.date);
+    return { ...d, recipeId, leftoversOf: recipeId !== null ? null : d.leftoversOf };
+  };
+  const replaceDays = (planId: string, at: Date, change: (d: PlanDayRow) => PlanDayRow): PlanRow => {
+    const p = plans.get(planId)!;
+    const next = { ...p, updatedAt: at, days: p.days.map(change) };
+    plans.set(planId, next);
+    bumpRevision(t, p.householdId);
+    return next;
+  };
   return {
     async getOrCreate(householdId, weekStart, fresh) {
       const existing = find((p) => p.householdId === householdId && p.weekStart === weekStart);
@@ -28,7 +46,7 @@ export function memoryPlanStore(t: MemoryTables, outbox: MemoryPushOutbox): Plan
         weekStart,
         createdAt: fresh.at,
         updatedAt: fresh.at,
-        days: weekDates(weekStart).map((date, i) => ({ id: fresh.dayIds[i]!, date, recipeId: null, portionsOverride: null, note: null })),
+        days: weekDates(weekStart).map((date, i) => ({ id: fresh.dayIds[i]!, date, recipeId: null, portionsOverride: null, note: null, leftoversOf: null })),
       };
       plans.set(plan.id, plan);
       bumpRevision(t, householdId);
@@ -51,9 +69,8 @@ export function memoryPlanStore(t: MemoryTables, outbox: MemoryPushOutbox): Plan
       if (!p || !alive(p) || p.householdId !== householdId) return null;
       const current = p.days.find((d) => d.date === date);
       if (!current) return null;
-      const updated = { ...current, recipeId: day.recipeId, portionsOverride: day.portionsOverride, note: day.note };
-      plans.set(planId, { ...p, updatedAt: at, days: p.days.map((d) => (d.date === date ? updated : d)) });
-      bumpRevision(t, householdId);
+      const updated = { ...withDish(householdId, current, day.recipeId), portionsOverride: day.portionsOverride, note: day.note };
+      replaceDays(planId, at, (d) => (d.date === date ? updated : d));
       return { ...updated };
     },
     async setDishes(householdId, planId, dishes, at, push) {
@@ -63,11 +80,22 @@ export function memoryPlanStore(t: MemoryTables, outbox: MemoryPushOutbox): Plan
       if (dishes.some((d) => d.recipeId !== null && t.recipeHouseholds.get(d.recipeId) !== householdId)) return { refused: 'recipe-not-found' };
       // The push first: one the outbox refuses leaves the plan as it was, as the transaction would.
       if (push) outbox.insert(push);
-      const dishOf = new Map(dishes.map((d) => [d.date, d.recipeId]));
-      const next: PlanRow = { ...p, updatedAt: at, days: p.days.map((d) => (dishOf.has(d.date) ? { ...d, recipeId: dishOf.get(d.date) ?? null } : d)) };
-      plans.set(planId, next);
-      bumpRevision(t, householdId);
-      return structuredClone(next);
+      // Each dish in turn (clearing the leftovers of a changed one reaches this plan too), then the days of leftovers.
+      for (const dish of dishes) {
+        const written = withDish(householdId, plans.get(planId)!.days.find((d) => d.date === dish.date)!, dish.recipeId);
+        replaceDays(planId, at, (d) => (d.date === dish.date ? written : d));
+      }
+      const leftovers = new Map(dishes.filter((d) => d.leftoversOf).map((d) => [d.date, d.leftoversOf!]));
+      return structuredClone(replaceDays(planId, at, (d) => (leftovers.has(d.date) ? { ...d, recipeId: null, leftoversOf: leftovers.get(d.date)! } : d)));
+    },
+    async setLeftovers(householdId, planId, date, leftoversOf, at) {
+      const p = plans.get(planId);
+      if (!p || !alive(p) || p.householdId !== householdId) return null;
+      const current = p.days.find((d) => d.date === date);
+      if (!current) return null;
+      const updated = { ...(leftoversOf !== null ? withDish(householdId, current, null) : current), leftoversOf };
+      replaceDays(planId, at, (d) => (d.date === date ? updated : d));
+      return { ...updated };
     },
   };
 }

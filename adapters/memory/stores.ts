@@ -2,7 +2,7 @@ import type { RecipeImage } from '../../ports/recipe-image.js';
 import type { HouseholdRevisions } from '../../ports/household-revisions.js';
 import type { HouseholdChange } from '../../ports/household-changes.js';
 import type { Account, Session } from '../../core/accounts/types.js';
-import type { HouseholdWithMembers, Member, Household } from '../../core/households/types.js';
+import { LEFTOVERS_KEEP_DAYS_DEFAULT, type HouseholdWithMembers, type Member, type Household } from '../../core/households/types.js';
 import type { AccountStore, SessionStore } from '../../ports/account-store.js';
 import type { HouseholdStore, NewMember } from '../../ports/household-store.js';
 
@@ -194,7 +194,7 @@ export function memoryHouseholdStore(t: MemoryTables): HouseholdStore {
   const withMembers = (h: Household): HouseholdWithMembers => copy({ ...h, members: membersOf(h.id) });
   return {
     async create(h, first) {
-      const household: Household = { ...h, chains: [...h.chains], sharingOff: h.sharingOff ?? false, priceCatalogueOn: h.priceCatalogueOn ?? true, dislikes: [...(h.dislikes ?? [])], libraryRecipesOn: h.libraryRecipesOn ?? false, updatedAt: h.createdAt };
+      const household: Household = { ...h, chains: [...h.chains], sharingOff: h.sharingOff ?? false, priceCatalogueOn: h.priceCatalogueOn ?? true, dislikes: [...(h.dislikes ?? [])], libraryRecipesOn: h.libraryRecipesOn ?? false, leftoversKeepDays: h.leftoversKeepDays ?? LEFTOVERS_KEEP_DAYS_DEFAULT, updatedAt: h.createdAt };
       t.households.set(h.id, household);
       t.members.set(first.id, memberOf(h.id, first));
       t.revisions.set(h.id, 0);

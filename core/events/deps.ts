@@ -10,7 +10,7 @@ export interface EventDeps {
   events: MealEventStore;
   households: HouseholdStore;
   /** For the candidate gate: the dishes planned on the days an event with avoids lands on, cleared when a change replaces them. */
-  plans: Pick<PlanStore, 'weeksBetween' | 'setDay'>;
+  plans: Pick<PlanStore, 'weeksBetween' | 'setDay' | 'setLeftovers'>;
   recipes: Pick<RecipeStore, 'byIds'>;
   pageCursors: PageCursors;
   clock: Clock;

@@ -32,6 +32,10 @@ export interface Member {
   readonly createdAt: Date;
 }
 
+/** For how many days a household's leftovers keep (a setting, 1 to 7): the default for every household. */
+export const LEFTOVERS_KEEP_DAYS_DEFAULT = 3;
+export const LEFTOVERS_KEEP_DAYS_MAX = 7;
+
 export interface Household {
   readonly id: HouseholdId;
   readonly name: string;
@@ -50,6 +54,8 @@ export interface Household {
   readonly dislikes: readonly string[];
   /** Planner settings: suggestions may draw on the shared recipe library as well as the household's recipes. */
   readonly libraryRecipesOn: boolean;
+  /** Planner settings: for how many days after the cooking day its leftovers may be eaten (1 to 7; core/plans/leftovers.ts). */
+  readonly leftoversKeepDays: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -67,6 +67,8 @@ export type AppError =
   // a dish one of whose ingredients breaks an avoid of that day's guests (core/events/avoid-gate.ts)
   | ({ type: 'avoid-conflict' } & DishConflict)
   | { type: 'no-dish-to-move' }
+  // leftovers that may not be eaten on that day (core/plans/leftovers.ts LEFTOVERS_REFUSALS)
+  | { type: 'leftovers-refused'; reason: 'not-later' | 'kept-too-long' | 'no-dish' | 'day-closed' }
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
   | { type: 'invite-not-open' }

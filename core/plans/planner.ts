@@ -18,7 +18,9 @@ import { fnv1a32 } from '../kernel/seeded.js';
  * and what was given up because nothing better fitted:
  * - Disliked: it holds something the household said it would rather not eat;
  * - EatenLately: it was on the table in the last two weeks;
- * - RepeatsThisWeek: it is already planned on another day of the week.
+ * - RepeatsThisWeek: it is already planned on another day of the week;
+ * and, for an evening with little time, leftovers instead of cooking (core/plans/leftovers-planner.ts):
+ * - Leftovers: the dish of an earlier day of the week, cooked for this day too (`leftoversOf` names that day).
  */
 export const PICK_REASONS = [
   'AvoidsRespected',
@@ -32,6 +34,7 @@ export const PICK_REASONS = [
   'Disliked',
   'EatenLately',
   'RepeatsThisWeek',
+  'Leftovers',
 ] as const;
 
 /** A dish on the household's plans at least this many times in the weeks the planner reads is a favourite. */
@@ -98,6 +101,8 @@ export interface PlannedDay {
   readonly reasons: readonly SuggestionReason[];
   /** The pantry foods that should be eaten soon which the dish uses, by name. */
   readonly pantryFoods: readonly string[];
+  /** The earlier day whose dish this day eats as leftovers (reason Leftovers); left out: cooked on the day. */
+  readonly leftoversOf?: IsoDate | undefined;
 }
 
 /** Within this share of the usual price per portion a dish is "near the usual". */

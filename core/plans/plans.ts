@@ -16,6 +16,7 @@ import { avoidsOfDay, dishConflict } from '../events/avoid-gate.js';
 import { servingNotesOf } from './serving-notes.js';
 import { recipesReaching } from '../recipes/reaching.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';
+import { neighbourWeeks, withLeftovers, type LeftoversView } from './leftovers-model.js';
 
 export interface PlanDeps {
   households: HouseholdStore;
@@ -26,7 +27,7 @@ export interface PlanDeps {
   clock: Clock;
 }
 
-export interface PlanDayView extends DerivedDay {
+export interface PlanDayView extends DerivedDay, LeftoversView {
   readonly id: string;
   readonly date: IsoDate;
   readonly recipeId: string | null;
@@ -35,6 +36,8 @@ export interface PlanDayView extends DerivedDay {
   readonly note: string | null;
   /** The guests' avoids and the day's dietary notes, for whoever serves (core/plans/serving-notes.ts). */
   readonly servingNotes: readonly string[];
+  /** The earlier day whose leftovers this day eats (the row's; `leftovers` names the dish). */
+  readonly leftoversOf: IsoDate | null;
 }
 
 export interface PlanView {
@@ -54,16 +57,19 @@ type Denied = ErrorOf<'household-not-found' | 'adults-only'>;
 async function view(deps: PlanDeps, household: HouseholdWithMembers, plans: readonly PlanRow[]): Promise<PlanView[]> {
   if (plans.length === 0) return [];
   const from = plans[0]!.weekStart;
-  const to = addDays(plans[plans.length - 1]!.weekStart, 6);
-  const [events, titles] = await Promise.all([
-    deps.events.eventsBetween(household.id, from, to),
-    deps.recipes.titlesOf(household.id, [...new Set(plans.flatMap((p) => p.days.map((d) => d.recipeId).filter((r): r is string => r !== null)))]),
-  ]);
-  return viewsOf(household, plans, events, titles);
+  const around = neighbourWeeks(plans);
+  // The weeks around: leftovers link a day to one of the week before or after.
+  const [events, weeks] = await Promise.all([deps.events.eventsBetween(household.id, from, addDays(around.to, 6)), deps.plans.weeksBetween(household.id, around.from, around.to)]);
+  const rows = [...weeks.filter((w) => !plans.some((p) => p.id === w.id)), ...plans];
+  const titles = await deps.recipes.titlesOf(household.id, [...new Set(rows.flatMap((p) => p.days.map((d) => d.recipeId).filter((r): r is string => r !== null)))]);
+  return viewsOf(household, plans, events, titles, rows);
 }
 
-/** The views of plans given their weeks' events and the titles of the household's recipes among their dishes. */
-export function viewsOf(household: HouseholdWithMembers, plans: readonly PlanRow[], events: readonly MealEvent[], titles: Readonly<Record<string, string>>): PlanView[] {
+/**
+ * The views of plans given their weeks' events and the titles of the household's recipes among their dishes; with
+ * `rows` (the plans and their neighbour weeks, whose events `events` then holds too) each day's leftovers as well.
+ */
+export function viewsOf(household: HouseholdWithMembers, plans: readonly PlanRow[], events: readonly MealEvent[], titles: Readonly<Record<string, string>>, rows: readonly PlanRow[] = plans): PlanView[] {
   const byDate = new Map<IsoDate, MealEvent[]>();
   for (const e of events) byDate.set(e.date, [...(byDate.get(e.date) ?? []), e]);
   return plans.map((plan) => ({
@@ -71,7 +77,7 @@ export function viewsOf(household: HouseholdWithMembers, plans: readonly PlanRow
     householdId: plan.householdId,
     weekStart: plan.weekStart,
     updatedAt: plan.updatedAt,
-    days: plan.days.map((d) => {
+    days: withLeftovers(household, plan.days.map((d) => {
       const events = byDate.get(d.date) ?? [];
       const derived = deriveDay(household.members, events);
       const title = d.recipeId !== null ? (titles[d.recipeId] ?? null) : null;
@@ -86,8 +92,9 @@ export function viewsOf(household: HouseholdWithMembers, plans: readonly PlanRow
         portionsOverride: d.portionsOverride,
         note: d.note,
         servingNotes: servingNotesOf(events, household.members, household.language),
+        leftoversOf: d.leftoversOf,
       };
-    }),
+    }), rows, (date) => byDate.get(date) ?? [], titles),
   }));
 }
 

@@ -32,7 +32,9 @@ import { fail, ok, type Result } from '../kernel/result.js';
 import { avoidsOfDay, dishConflict } from '../events/avoid-gate.js';
 import { aiTips, type AiRefusal } from './planner-ai.js';
 import { candidatesOf, candidateSources, dishHistory, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
-import { planWeek, type PlannerDay, type SuggestionReason } from './planner.js';
+import { type PlannerDay, type SuggestionReason } from './planner.js';
+import { planWeekWithLeftovers } from './leftovers-planner.js';
+import { acceptedLeftovers } from './leftovers.js';
 import { viewsOf, type PlanDeps, type PlanView } from './plans.js';
 import { deriveDay, shareOf } from '../events/portions.js';
 import { busyNote, servingNotesOf } from './serving-notes.js';
@@ -94,6 +96,8 @@ export interface DaySuggestion {
   readonly timesEaten: number;
   /** How many weeks back the household's plans are read (for Favourite and NotEatenInWeeks). */
   readonly historyWeeks: number;
+  /** The earlier day whose dish this day eats as leftovers (reason Leftovers; recipeMinutes then null: nothing to cook); null: cooked. */
+  readonly leftoversOf: IsoDate | null;
 }
 
 export interface WeekSuggestion {
@@ -158,7 +162,7 @@ export async function suggestWeek(
   const eventsOn = (date: IsoDate) => events.filter((e) => e.date === date);
   const derived = new Map(plan.days.map((d) => [d.date, deriveDay(household.members, eventsOn(d.date))]));
   const named = request.days ? new Set(request.days) : null;
-  const asked = plan.days.filter((d) => (named ? named.has(d.date) : d.recipeId === null && derived.get(d.date)!.cookedAtHome));
+  const asked = plan.days.filter((d) => (named ? named.has(d.date) : d.recipeId === null && d.leftoversOf === null && derived.get(d.date)!.cookedAtHome));
   const open = asked.filter((d) => derived.get(d.date)!.cookedAtHome);
 
   // What the calendar leaves to cook each day, and what the day's events allow.
@@ -192,7 +196,9 @@ export async function suggestWeek(
   const fill = new Set(open.map((d) => d.date));
   // A dish on a day nobody eats at home (an event closed it) is on no day: it does not count as planned this week.
   const taken = [...plan.days.filter((d) => !fill.has(d.date) && d.recipeId !== null && derived.get(d.date)!.cookedAtHome).map((d) => d.recipeId!), ...(request.keeping ?? []).filter((k) => !fill.has(k.date)).map((k) => k.recipeId)];
-  const planned = new Map(planWeek({ days, candidates, taken, useSoon, usualPricePerPortion: usual, seed }).map((p) => [p.date, p]));
+  // The week's dishes on open days not asked for may be cooked double for an evening with little time.
+  const cooked = plan.days.filter((d) => !fill.has(d.date) && d.recipeId !== null && derived.get(d.date)!.cookedAtHome).map((d) => ({ date: d.date, id: d.recipeId! }));
+  const planned = new Map(planWeekWithLeftovers({ days, candidates, taken, useSoon, usualPricePerPortion: usual, seed, cooked, keepDays: household.leftoversKeepDays }).map((p) => [p.date, p]));
 
   const tips = await aiTips(deps, household, request.ai, [...planned.values()], derived, days, now);
   if (!tips.ok) return tips;
@@ -214,12 +220,13 @@ export async function suggestWeek(
       servingNotes: p?.pick ? notes : servingNotesOf(eventsOn(d.date), household.members, household.language),
       portions,
       cookingMinutes: days.find((x) => x.date === d.date)?.limitMinutes ?? null,
-      recipeMinutes: p?.pick?.minutes ?? null,
+      recipeMinutes: p?.leftoversOf ? null : (p?.pick?.minutes ?? null),
       estimatedPrice: each === null ? null : round2(each * portions),
       pantryFoods: p?.pantryFoods ?? [],
       lastEatenOn: p?.pick?.lastEatenOn ?? null,
       timesEaten: p?.pick?.timesEaten ?? 0,
       historyWeeks: HISTORY_WEEKS,
+      leftoversOf: p?.leftoversOf ?? null,
     };
   });
   const priced = out.filter((d) => d.estimatedPrice !== null);
@@ -236,7 +243,8 @@ export async function suggestWeek(
 }
 
 export interface AcceptRequest {
-  readonly days: readonly { readonly date: IsoDate; readonly recipeId: string }[];
+  /** A day with `leftoversOf` eats the leftovers of that earlier day, whose dish (planned, or accepted with it) is `recipeId`. */
+  readonly days: readonly { readonly date: IsoDate; readonly recipeId: string; readonly leftoversOf?: IsoDate | undefined }[];
 }
 
 /**
@@ -251,7 +259,7 @@ export async function acceptSuggestions(
   householdId: HouseholdId,
   planId: string,
   request: AcceptRequest,
-): Promise<Result<PlanView, Denied | ErrorOf<'recipe-not-found' | 'avoid-conflict'>>> {
+): Promise<Result<PlanView, Denied | ErrorOf<'recipe-not-found' | 'avoid-conflict' | 'leftovers-refused'>>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
   const [household, plan] = await Promise.all([deps.households.byId(householdId), deps.plans.byId(householdId, planId)]);
@@ -260,16 +268,14 @@ export async function acceptSuggestions(
   if (request.days.some((d) => !plan.days.some((x) => x.date === d.date))) return fail({ type: 'date-outside-week' });
   const library = request.days.some((d) => libraryIdOf(d.recipeId) !== null) ? await libraryRecipes(deps, household) : null;
   if (library && !library.ok) return library;
-  const dishes: { date: IsoDate; recipeId: string }[] = [];
+  const leftovers = await acceptedLeftovers(deps, householdId, plan, request.days);
+  if (!leftovers.ok) return leftovers;
+  const dishes: { date: IsoDate; recipeId: string; leftoversOf: IsoDate | null }[] = [];
   for (const d of request.days) {
     const libraryId = libraryIdOf(d.recipeId);
-    if (libraryId === null) {
-      dishes.push(d);
-      continue;
-    }
-    const recipeId = await recipeFromLibrary(deps, householdId, library!.value, libraryId);
+    const recipeId = libraryId === null ? d.recipeId : await recipeFromLibrary(deps, householdId, library!.value, libraryId);
     if (recipeId === null) return fail({ type: 'recipe-not-found' });
-    dishes.push({ date: d.date, recipeId });
+    dishes.push({ date: d.date, recipeId, leftoversOf: d.leftoversOf ?? null });
   }
   const [recipes, events] = await Promise.all([recipesReaching(deps, householdId, dishes.map((d) => d.recipeId)), deps.events.eventsBetween(householdId, plan.weekStart, addDays(plan.weekStart, 6))]);
   for (const d of dishes) {
@@ -280,7 +286,7 @@ export async function acceptSuggestions(
   }
   const now = deps.clock.now();
   const push = dishes.length === 0 ? null : { id: deps.ids.newId(), householdId, createdAt: now, event: { kind: 'week-planned' as const, planId, weekStart: plan.weekStart, dinners: dishes.length, actorAccountId: caller.id } };
-  const written = await deps.plans.setDishes(householdId, planId, dishes, now, push);
+  const written = await deps.plans.setDishes(householdId, planId, dishes.map((d) => (d.leftoversOf ? { date: d.date, recipeId: null, leftoversOf: d.leftoversOf } : d)), now, push);
   if ('refused' in written) return fail({ type: written.refused });
   return ok(await viewOf(deps, household, written, events));
 }

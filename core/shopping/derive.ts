@@ -145,18 +145,18 @@ export function deriveList(input: DeriveInput): DerivedList {
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A day of the plan as the list's hold looks at it. */
-export type HeldDay = Pick<PlanView['days'][number], 'id' | 'date' | 'cookedAtHome' | 'recipeId' | 'portions' | 'portionsOverride'>;
+export type HeldDay = Pick<PlanView['days'][number], 'id' | 'date' | 'cookedAtHome' | 'recipeId' | 'portions' | 'portionsOverride'> & Partial<Pick<PlanView['days'][number], 'leftoversFor'>>;
 
 /**
  * The days as the list applies them (the week asks before buying more): a day keeps the portions the
  * list was made for while its dish is the same and its portions have risen since (guests, a member back, a day
- * opened again); a drop applies at once, and so do a new dish and a portions override (a person's own choice on the
- * plan, not an event's).
+ * opened again); a drop applies at once, and so do a new dish, a portions override and a day cooked for leftovers too
+ * (a person's own choice on the plan, not an event's).
  */
 export function heldDays<D extends HeldDay>(days: readonly D[], madeFor: Readonly<Record<IsoDate, MadeForDay>>): D[] {
   return days.map((d) => {
     const made = madeFor[d.date];
-    const overridden = d.cookedAtHome && d.portionsOverride !== null;
+    const overridden = d.cookedAtHome && (d.portionsOverride !== null || (d.leftoversFor?.length ?? 0) > 0);
     return made && d.recipeId !== null && made.recipeId === d.recipeId && !overridden && d.portions > made.portions ? { ...d, portions: made.portions } : d;
   });
 }

@@ -13,6 +13,7 @@ import { aisleOf, countsUntil, pantryRowsOf } from '../pantry/model.js';
 import type { PantryDeps } from '../pantry/rows.js';
 import type { PantryMerge, UnitWeight } from '../pantry/types.js';
 import { viewsOf, type PlanDeps } from '../plans/plans.js';
+import { withEatersAfter } from '../plans/leftovers-model.js';
 import type { Recipe } from '../recipes/types.js';
 import type { ErrorOf } from '../kernel/errors.js';
 import { normalizeFoodKey } from '../kernel/food-key.js';
@@ -133,7 +134,9 @@ export async function refresh(deps: ShoppingDeps, caller: Account, householdId: 
   const revision = await inputsRevision(deps, inputs);
   const recipes = new Map<string, Recipe>(inputs.recipes.map((r) => [r.id, r]));
   const titles = Object.fromEntries(inputs.recipes.map((r) => [r.id, r.title]));
-  const plan = viewsOf(household, [inputs.plan], inputs.events, titles)[0]!;
+  // A day of the next week may eat leftovers cooked this week: the cooking day is bought for it too.
+  const eaters = await withEatersAfter(deps, householdId, inputs.plan);
+  const plan = viewsOf(household, [inputs.plan], [...inputs.events, ...eaters.events], titles, eaters.rows)[0]!;
   const pantry = pantryRowsOf(inputs.observations, inputs.merges, deps.clock.now());
   const gramsPerPiece = pieceWeightsOf(inputs.unitWeights, inputs.merges);
   const packOf = householdPacksOf(inputs.unitWeights, inputs.merges);

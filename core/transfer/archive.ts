@@ -103,10 +103,14 @@ export async function writeArchive(s: ArchiveStores, a: HouseholdArchive): Promi
     const days = [...plan.days].sort((x, y) => (x.date < y.date ? -1 : 1));
     await s.plans.getOrCreate(h, plan.weekStart, { planId: plan.id, dayIds: days.map((d) => d.id), at: plan.createdAt });
     for (const d of days) {
-      if (d.recipeId === null && d.portionsOverride === null && d.note === null) continue;
+      if (d.recipeId === null && d.portionsOverride === null && d.note === null && d.leftoversOf === null) continue;
       const set = await s.plans.setDay(h, plan.id, d.date, { recipeId: d.recipeId, portionsOverride: d.portionsOverride, note: d.note }, plan.updatedAt);
       if (!set) throw new Error(`plan ${plan.id} refused its day ${d.date}`);
     }
+  }
+  // Leftovers once every dish is written (writing a dish clears the leftovers of its day).
+  for (const plan of a.plans) {
+    for (const d of plan.days) if (d.leftoversOf !== null) await s.plans.setLeftovers(h, plan.id, d.date, d.leftoversOf, plan.updatedAt);
   }
   if (a.events.length > 0) await s.events.create(a.events);
   for (const o of a.observations) await s.pantry.add(o);

@@ -51,7 +51,7 @@ export interface HouseholdDocument {
 /** What the document keeps of the household itself: its settings (its id, plan and times are the instance's). */
 export type HouseholdSettings = Pick<
   Household,
-  'name' | 'timeZoneId' | 'language' | 'country' | 'dinnerTime' | 'chains' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn'
+  'name' | 'timeZoneId' | 'language' | 'country' | 'dinnerTime' | 'chains' | 'sharingOff' | 'priceCatalogueOn' | 'dislikes' | 'libraryRecipesOn' | 'leftoversKeepDays'
 >;
 
 /** The settings alone, whatever else `h` carries. */
@@ -66,4 +66,5 @@ export const settingsOf = (h: HouseholdSettings): HouseholdSettings => ({
   priceCatalogueOn: h.priceCatalogueOn,
   dislikes: h.dislikes,
   libraryRecipesOn: h.libraryRecipesOn,
+  leftoversKeepDays: h.leftoversKeepDays,
 });

@@ -30,6 +30,7 @@ export function checkPlans(doc: HouseholdDocument['plans'], recipeIds: Renamer, 
       if (!dayIds.add(d.id)) return fail(invalid(`plans.${i}.days.${j}.id`, 'this id is given twice'));
       dayPlan.set(d.id, p.id);
       if (d.recipeId !== null && !recipeIds.has(d.recipeId)) return fail(invalid(`plans.${i}.days.${j}.recipeId`, 'names no recipe of the document'));
+      if (d.leftoversOf !== null && (d.recipeId !== null || !(d.leftoversOf < d.date))) return fail(invalid(`plans.${i}.days.${j}.leftoversOf`, 'must be an earlier day, of a day with no dish'));
     }
   }
   const plans: PlanRow[] = doc.map((p) => ({

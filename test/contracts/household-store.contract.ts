@@ -40,7 +40,7 @@ export function householdStoreContract(backend: Backend): void {
     it('round-trips a household with its first member, arrays and dates included', async () => {
       const { h, owner, created } = await withOwner();
       // New households share list changes and show prices unless told otherwise.
-      const expected = { ...h, sharingOff: false, priceCatalogueOn: true, dislikes: [], libraryRecipesOn: false, updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
+      const expected = { ...h, sharingOff: false, priceCatalogueOn: true, dislikes: [], libraryRecipesOn: false, leftoversKeepDays: 3, updatedAt: h.createdAt, members: [{ ...owner, householdId: h.id }] };
       expect(created).to.deep.equal(expected);
       expect(await s.households.byId(h.id)).to.deep.equal(expected);
     });
@@ -104,6 +104,17 @@ export function householdStoreContract(backend: Backend): void {
       expect((await s.households.update(h.id, { dislikes: ['lever'] }, at('2026-02-03T00:00:00.000Z')))?.dislikes).to.deep.equal(['lever']);
       expect((await s.households.update(h.id, { name: 'Nytt navn' }, at('2026-02-04T00:00:00.000Z')))?.dislikes).to.deep.equal(['lever']);
       expect((await s.households.update(h.id, { dislikes: [] }, at('2026-02-05T00:00:00.000Z')))?.dislikes).to.deep.equal([]);
+    });
+
+    it('keeps leftovers 3 days unless given, and changes that alone', async () => {
+      const account = await createdAccount(s);
+      const h = household({ leftoversKeepDays: 5 });
+      expect((await s.households.create(h, member(account.id))).leftoversKeepDays).to.equal(5);
+      const changed = await s.households.update(h.id, { leftoversKeepDays: 1 }, at('2026-02-03T00:00:00.000Z'));
+      expect(changed).to.deep.include({ leftoversKeepDays: 1, name: h.name });
+      expect((await s.households.byId(h.id))?.leftoversKeepDays).to.equal(1);
+      const plain = household();
+      expect((await s.households.create(plain, member(account.id))).leftoversKeepDays).to.equal(3);
     });
 
     it('round-trips the shopping settings given at creation and changes each alone', async () => {

@@ -23,7 +23,7 @@ export function planStoreContract(backend: Backend): void {
         weekStart: '2026-11-23',
         createdAt: f.at,
         updatedAt: f.at,
-        days: ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'].map((date, i) => ({ id: f.dayIds[i], date, recipeId: null, portionsOverride: null, note: null })),
+        days: ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'].map((date, i) => ({ id: f.dayIds[i], date, recipeId: null, portionsOverride: null, note: null, leftoversOf: null })),
       });
       expect(await s.plans.getOrCreate(h, '2026-11-23', fresh())).to.deep.equal(plan);
       expect(await s.plans.byId(h, f.planId)).to.deep.equal(plan);
@@ -52,7 +52,7 @@ export function planStoreContract(backend: Backend): void {
       const first = await s.plans.getOrCreate(h, '2026-11-23', fresh());
       await s.plans.getOrCreate(h, '2027-01-04', fresh());
       const day = await s.plans.setDay(h, first.id, '2026-11-25', { recipeId: null, portionsOverride: 6, note: 'Bursdag' }, at('2026-11-21T08:00:00.000Z'));
-      expect(day).to.deep.equal({ id: first.days[2]!.id, date: '2026-11-25', recipeId: null, portionsOverride: 6, note: 'Bursdag' });
+      expect(day).to.deep.equal({ id: first.days[2]!.id, date: '2026-11-25', recipeId: null, portionsOverride: 6, note: 'Bursdag', leftoversOf: null });
       expect(await s.plans.setDay(h, first.id, '2026-12-01', { recipeId: null, portionsOverride: null, note: null }, at('2026-11-21T08:00:00.000Z'))).to.equal(null);
       const weeks = await s.plans.weeksBetween(h, '2026-11-23', '2026-12-07');
       expect(weeks.map((w) => w.id)).to.deep.equal([first.id, later.id]);
@@ -74,7 +74,7 @@ export function planStoreContract(backend: Backend): void {
       const written = await s.plans.setDishes(h, plan.id, [{ date: '2026-11-24', recipeId: soup }, { date: '2026-11-26', recipeId: fish }], at('2026-11-22T10:00:00.250Z'), push);
       expect(written).to.deep.equal(await s.plans.byId(h, plan.id));
       const days = (await s.plans.byId(h, plan.id))!.days;
-      expect(days[1]).to.deep.equal({ id: plan.days[1]!.id, date: '2026-11-24', recipeId: soup, portionsOverride: 6, note: 'Bursdag' });
+      expect(days[1]).to.deep.equal({ id: plan.days[1]!.id, date: '2026-11-24', recipeId: soup, portionsOverride: 6, note: 'Bursdag', leftoversOf: null });
       expect(days[3]!.recipeId).to.equal(fish);
       expect(days.filter((d) => d.recipeId !== null)).to.have.length(2);
       expect((await s.plans.byId(h, plan.id))!.updatedAt).to.deep.equal(at('2026-11-22T10:00:00.250Z'));
@@ -89,7 +89,7 @@ export function planStoreContract(backend: Backend): void {
       await s.plans.setDay(h, plan.id, '2026-11-24', { recipeId: soup, portionsOverride: 6, note: 'Bursdag' }, at('2026-11-21T00:00:00.000Z'));
       await s.plans.setDishes(h, plan.id, [{ date: '2026-11-24', recipeId: null }, { date: '2026-11-27', recipeId: soup }], at('2026-11-22T10:00:00.000Z'), null);
       const days = (await s.plans.byId(h, plan.id))!.days;
-      expect(days[1]).to.deep.equal({ id: plan.days[1]!.id, date: '2026-11-24', recipeId: null, portionsOverride: 6, note: 'Bursdag' });
+      expect(days[1]).to.deep.equal({ id: plan.days[1]!.id, date: '2026-11-24', recipeId: null, portionsOverride: 6, note: 'Bursdag', leftoversOf: null });
       expect(days[4]!.recipeId).to.equal(soup);
       expect(days.filter((d) => d.recipeId !== null)).to.have.length(1);
     });
@@ -112,5 +112,67 @@ export function planStoreContract(backend: Backend): void {
       expect(await s.plans.byId(h, plan.id)).to.deep.equal(plan);
       expect(await s.pushOutbox.pending(10)).to.deep.equal([]);
     });
+
+    it('makes a day eat an earlier day\'s leftovers, its own dish taken off and its portions and note kept, and back', async () => {
+      const { id: h } = await ownedHousehold(s);
+      const plan = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      const [lasagne, soup] = [await recipe(s, h, 'Lasagne'), await recipe(s, h, 'Suppe')];
+      await s.plans.setDay(h, plan.id, '2026-11-23', { recipeId: lasagne, portionsOverride: null, note: null }, at('2026-11-21T00:00:00.000Z'));
+      await s.plans.setDay(h, plan.id, '2026-11-25', { recipeId: soup, portionsOverride: 2, note: 'Sent' }, at('2026-11-21T00:00:00.000Z'));
+      const set = await s.plans.setLeftovers(h, plan.id, '2026-11-25', '2026-11-23', at('2026-11-22T00:00:00.000Z'));
+      expect(set).to.deep.equal({ id: plan.days[2]!.id, date: '2026-11-25', recipeId: null, portionsOverride: 2, note: 'Sent', leftoversOf: '2026-11-23' });
+      const read = (await s.plans.byId(h, plan.id))!;
+      expect(read.days[2]).to.deep.equal(set);
+      expect(read.updatedAt).to.deep.equal(at('2026-11-22T00:00:00.000Z'));
+      expect(read.days[0]!.recipeId).to.equal(lasagne);
+      const cleared = await s.plans.setLeftovers(h, plan.id, '2026-11-25', null, at('2026-11-22T01:00:00.000Z'));
+      expect(cleared).to.deep.equal({ ...set, leftoversOf: null });
+      expect(await s.plans.setLeftovers(h, plan.id, '2026-12-01', '2026-11-23', at('2026-11-22T01:00:00.000Z'))).to.equal(null);
+      const { id: other } = await ownedHousehold(s);
+      expect(await s.plans.setLeftovers(other, plan.id, '2026-11-25', '2026-11-23', at('2026-11-22T01:00:00.000Z'))).to.equal(null);
+      expect((await s.plans.byId(h, plan.id))!.days[2]).to.deep.equal(cleared);
+    });
+
+    it('clears the leftovers of a day whose dish changes, in this week and the next, and keeps them while it stays', async () => {
+      const { id: h } = await ownedHousehold(s);
+      const week = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      const next = await s.plans.getOrCreate(h, '2026-11-30', fresh());
+      const [lasagne, soup] = [await recipe(s, h, 'Lasagne'), await recipe(s, h, 'Suppe')];
+      const when = at('2026-11-21T00:00:00.000Z');
+      await s.plans.setDay(h, week.id, '2026-11-29', { recipeId: lasagne, portionsOverride: null, note: null }, when);
+      await s.plans.setLeftovers(h, next.id, '2026-11-30', '2026-11-29', when);
+      await s.plans.setLeftovers(h, week.id, '2026-11-28', '2026-11-27', when);
+      // The same dish with another note: the leftovers stay.
+      await s.plans.setDay(h, week.id, '2026-11-29', { recipeId: lasagne, portionsOverride: 6, note: 'Dobbelt' }, when);
+      expect((await s.plans.byId(h, next.id))!.days[0]!.leftoversOf).to.equal('2026-11-29');
+      await s.plans.setDay(h, week.id, '2026-11-29', { recipeId: soup, portionsOverride: 6, note: 'Dobbelt' }, when);
+      expect((await s.plans.byId(h, next.id))!.days[0]!.leftoversOf).to.equal(null);
+      // Another day's leftovers are not touched.
+      expect((await s.plans.byId(h, week.id))!.days[5]!.leftoversOf).to.equal('2026-11-27');
+      // A day given a dish is no longer leftovers.
+      await s.plans.setDay(h, week.id, '2026-11-28', { recipeId: lasagne, portionsOverride: null, note: null }, when);
+      expect((await s.plans.byId(h, week.id))!.days[5]).to.include({ recipeId: lasagne, leftoversOf: null });
+    });
+
+    it('moves dishes taking their leftovers with them, and plans a dish and the day of its leftovers in one write', async () => {
+      const { id: h } = await ownedHousehold(s);
+      const plan = await s.plans.getOrCreate(h, '2026-11-23', fresh());
+      const [lasagne, soup] = [await recipe(s, h, 'Lasagne'), await recipe(s, h, 'Suppe')];
+      const when = at('2026-11-21T00:00:00.000Z');
+      const written = await s.plans.setDishes(h, plan.id, [{ date: '2026-11-23', recipeId: lasagne }, { date: '2026-11-24', recipeId: null, leftoversOf: '2026-11-23' }, { date: '2026-11-25', recipeId: soup }], when, null);
+      expect('refused' in written).to.equal(false);
+      const days = (await s.plans.byId(h, plan.id))!.days;
+      expect(days[1]).to.include({ recipeId: null, leftoversOf: '2026-11-23' });
+      expect(days[0]).to.include({ recipeId: lasagne, leftoversOf: null });
+      // A swap of Monday's and Wednesday's dishes changes Monday's: Tuesday is no longer its leftovers.
+      await s.plans.setDishes(h, plan.id, [{ date: '2026-11-25', recipeId: lasagne }, { date: '2026-11-23', recipeId: soup }], when, null);
+      expect((await s.plans.byId(h, plan.id))!.days[1]).to.include({ recipeId: null, leftoversOf: null });
+    });
   });
+}
+
+async function recipe(s: Stores, h: string, title: string): Promise<string> {
+  const id = randomUUID();
+  await s.recipes.create(h, id, { title, servings: 4, activeMinutes: null, totalMinutes: null, steps: [], ingredients: [], sourceUrl: null, imageUrl: null }, at('2026-11-20T00:00:00.000Z'));
+  return id;
 }

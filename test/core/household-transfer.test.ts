@@ -12,7 +12,7 @@ const WEEK = ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-2
 /** A small document by hand: two members, a recipe on a base, a plan, an event, the pantry and a closed list. */
 function document() {
   const [me, kid, dough, pizza, plan, event, seen, list, line] = Array.from({ length: 9 }, () => randomUUID());
-  const days = WEEK.map((date) => ({ id: randomUUID(), date, recipeId: date === '2026-11-24' ? pizza! : null, portionsOverride: null, note: null }));
+  const days = WEEK.map((date) => ({ id: randomUUID(), date, recipeId: date === '2026-11-24' ? pizza! : null, portionsOverride: null, note: null, leftoversOf: null }));
   const recipe = (id: string, title: string, baseRecipeId: string | null) => ({
     id,
     title,
@@ -32,7 +32,7 @@ function document() {
     version: 1,
     exportedAt: t('2026-11-27T00:00:00Z'),
     exportedBy: me!,
-    household: { name: 'Berg', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], sharingOff: false, priceCatalogueOn: true, dislikes: [], libraryRecipesOn: false },
+    household: { name: 'Berg', timeZoneId: 'Europe/Oslo', language: 'nb', country: 'NO', dinnerTime: '18:00', chains: [], sharingOff: false, priceCatalogueOn: true, dislikes: [], libraryRecipesOn: false, leftoversKeepDays: 3 },
     members: [
       { id: me!, displayName: 'Kari', role: 'Owner', ageGroup: 'Adult', createdAt: t('2026-01-01T00:00:00Z') },
       { id: kid!, displayName: 'Ola', role: 'Junior', ageGroup: 'Child', createdAt: t('2026-01-01T00:00:00Z') },

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createEvent, deleteEvent } from '../../core/events/events.js';
-import type { MealEventInput } from '../../core/events/types.js';
+import type { MealEvent, MealEventInput } from '../../core/events/types.js';
 import { createHousehold, updateHousehold } from '../../core/households/households.js';
 import { avoidsOfDay, dishConflict } from '../../core/events/avoid-gate.js';
 import { EMPTY_REASONS, FAVOURITE_TIMES, planWeek, type PlannerCandidate, type PlannerInput, type SuggestionReason } from '../../core/plans/planner.js';
@@ -10,7 +10,9 @@ import { deriveDay } from '../../core/events/portions.js';
 import { acceptSuggestions, EATEN_LATELY_DAYS, HISTORY_WEEKS, suggestWeek, type DaySuggestion } from '../../core/plans/suggestions.js';
 import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
 import type { Recipe } from '../../core/recipes/types.js';
-import { addDays } from '../../core/kernel/dates.js';
+import { addDays, daysBetween } from '../../core/kernel/dates.js';
+import type { Member } from '../../core/households/types.js';
+import type { PlanRow } from '../../ports/plan-store.js';
 import { syncDeviceCalendar } from '../../core/calendar/device-feeds.js';
 import type { Result } from '../../core/kernel/result.js';
 import { domain, person } from './support.js';
@@ -206,12 +208,31 @@ function expectHistory(day: DaySuggestion, set: ReadonlyMap<string, string>, see
   if (day.reasons.every((r) => ['Favourite', 'NotEatenSince', 'NotEatenInWeeks', 'EatenLately'].includes(r))) seen['ordinary'] = (seen['ordinary'] ?? 0) + 1;
 }
 
+/**
+ * A proposed day of leftovers: its cooking day comes before it, within the keeping days (3 for these households),
+ * cooks that dish (planned already, or proposed with it) and is open, and the later day is open and its guests'
+ * avoids let the dish through.
+ */
+function expectLeftovers(day: DaySuggestion, proposed: readonly DaySuggestion[], plan: PlanRow | null, events: readonly MealEvent[], members: readonly Member[], all: ReadonlyMap<string, Recipe>) {
+  const of = day.leftoversOf!;
+  expect(day.reasons).to.include('Leftovers');
+  expect(of < day.date, `${of} before ${day.date}`).to.equal(true);
+  expect(daysBetween(of, day.date)).to.be.at.most(3);
+  const cookedThere = proposed.find((d) => d.date === of && d.leftoversOf === null)?.recipeId ?? plan!.days.find((d) => d.date === of)!.recipeId;
+  expect(cookedThere, `${of} cooks the dish`).to.equal(day.recipeId);
+  const on = (date: string) => events.filter((e) => e.date === date);
+  expect(deriveDay(members, on(of)).cookedAtHome, `${of} is open`).to.equal(true);
+  expect(deriveDay(members, on(day.date)).cookedAtHome, `${day.date} is open`).to.equal(true);
+  const recipe = all.get(day.recipeId!)!;
+  expect(dishConflict(recipe, all, avoidsOfDay(on(day.date)), day.date), `${recipe.title} as leftovers on ${day.date}`).to.equal(null);
+}
+
 describe('the planner\'s promises (property tests, memory stores)', function () {
   this.timeout(60_000);
 
   it('never proposes a dish that breaks an avoid, on a closed day, or past the cooking time; every dish says why; the same seed gives the same week', async () => {
     // What the runs put to the test, so that the property cannot pass by proposing nothing.
-    const seen = { dishes: 0, underAvoids: 0, underLimits: 0, underCalendar: 0, empty: 0 };
+    const seen = { dishes: 0, underAvoids: 0, underLimits: 0, underCalendar: 0, empty: 0, leftovers: 0 };
     // Which history reasons the runs showed, and how many days said nothing but their dish's history.
     const said: Record<string, number> = {};
     await fc.assert(
@@ -268,6 +289,11 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
             continue;
           }
           seen.dishes++;
+          if (day.leftoversOf !== null) {
+            seen.leftovers++;
+            expectLeftovers(day, first.days, await deps.plans.byId(h.id, plan.id), events, members, all);
+            continue;
+          }
           expectHistory(day, set, said);
           if (avoidsOfDay(dayEvents).length > 0) seen.underAvoids++;
           expect(deriveDay(members, dayEvents).cookedAtHome, `${day.date} is closed`).to.equal(true);
@@ -284,10 +310,14 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
           }
         }
         // Saving the proposal passes the gate again, and writes exactly the proposed days.
-        const kept = first.days.filter((d) => d.recipeId !== null).map((d) => ({ date: d.date, recipeId: d.recipeId! }));
+        const kept = first.days.filter((d) => d.recipeId !== null).map((d) => ({ date: d.date, recipeId: d.recipeId!, ...(d.leftoversOf ? { leftoversOf: d.leftoversOf } : {}) }));
         if (kept.length > 0) {
           const saved = value(await acceptSuggestions(deps, owner, h.id, plan.id, { days: kept }));
-          for (const k of kept) expect(saved.days.find((d) => d.date === k.date)!.recipeId).to.equal(k.recipeId);
+          for (const k of kept) {
+            const written = saved.days.find((d) => d.date === k.date)!;
+            if (k.leftoversOf) expect(written).to.deep.include({ recipeId: null, leftoversOf: k.leftoversOf, leftovers: { of: k.leftoversOf, recipeId: k.recipeId, recipeTitle: all.get(k.recipeId)!.title } });
+            else expect(written.recipeId).to.equal(k.recipeId);
+          }
         }
       }),
       { numRuns: 120, seed: 30_2026 },
@@ -297,6 +327,7 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
     expect(seen.underLimits).to.be.greaterThan(20);
     expect(seen.underCalendar).to.be.greaterThan(10);
     expect(seen.empty).to.be.greaterThan(20);
+    expect(seen.leftovers).to.be.greaterThan(10);
     for (const reason of ['Favourite', 'EatenLately', 'NotEatenSince', 'NotEatenInWeeks', 'ordinary']) expect(said[reason] ?? 0, reason).to.be.greaterThan(10);
   });
 });

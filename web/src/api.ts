@@ -16,6 +16,7 @@ export type Recipe = Json<'createRecipe', 201>;
 export type MealEvent = Json<'createMealEvent', 201>;
 export type Evening = Json<'getPlanEvenings', 200>['days'][number];
 export type DayChoices = Json<'getDayChoices', 200>;
+export type LeftoversDay = Json<'getLeftoversDays', 200>['days'][number];
 export type DayChoice = DayChoices['items'][number];
 export type RecipeImportPreview = Json<'previewRecipeImport', 200>;
 export type PantryRow = Json<'listInventory', 200>['items'][number];

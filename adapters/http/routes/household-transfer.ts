@@ -4,7 +4,7 @@ import { AVOID_MAX_LENGTH, AVOIDS_MAX, GUEST_TYPES, MEAL_EVENT_TYPES } from '../
 import { HOUSEHOLD_FORMAT, HOUSEHOLD_FORMAT_VERSION, type HouseholdDocument } from '../../../core/transfer/document.js';
 import { exportHousehold } from '../../../core/transfer/export-household.js';
 import { importHousehold } from '../../../core/transfer/import-household.js';
-import { AGE_GROUPS, DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, ROLES } from '../../../core/households/types.js';
+import { AGE_GROUPS, LEFTOVERS_KEEP_DAYS_DEFAULT, LEFTOVERS_KEEP_DAYS_MAX, DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, ROLES } from '../../../core/households/types.js';
 import { UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
 import { OBSERVATION_LIMITS } from '../../../core/pantry/observations.js';
 import { OBSERVATION_TYPES, STORAGE_LOCATIONS } from '../../../core/pantry/types.js';
@@ -103,6 +103,8 @@ function documentSchema(imageMaxBytes: number) {
         recipeId: v.nullable(Uuid),
         portionsOverride: v.nullable(v.pipe(v.number(), v.integer('a whole number'), v.minValue(1, 'at least 1'), v.maxValue(100, 'at most 100'))),
         note: v.nullable(Text(500)),
+        // A document written before leftovers had none.
+        leftoversOf: v.optional(v.nullable(IsoDate), null),
       }),
       7,
       'days',
@@ -219,6 +221,8 @@ function documentSchema(imageMaxBytes: number) {
       priceCatalogueOn: v.boolean(),
       dislikes: many(Filled(DISLIKE_MAX_LENGTH), DISLIKES_MAX, 'dislikes'),
       libraryRecipesOn: v.boolean(),
+      // A document written before leftovers kept the default.
+      leftoversKeepDays: v.optional(v.pipe(v.number(), v.integer('a whole number'), v.minValue(1, 'at least 1'), v.maxValue(LEFTOVERS_KEEP_DAYS_MAX, `at most ${LEFTOVERS_KEEP_DAYS_MAX}`)), LEFTOVERS_KEEP_DAYS_DEFAULT),
     }),
     members: many(
       v.object({

@@ -4,7 +4,7 @@ import { addNamedMember, removeMember, updateMember } from '../../../core/househ
 import { acceptInvite, createInvite, deleteInvite, INVITE_DEFAULT_DAYS, INVITE_HISTORY_DAYS, listInvites, previewInvite, type InviteView } from '../../../core/households/invites.js';
 import { normalizeReadableCode } from '../../crypto/readable-codes.js';
 import { MembershipResponse } from './accounts.js';
-import { AGE_GROUPS, DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
+import { AGE_GROUPS, LEFTOVERS_KEEP_DAYS_DEFAULT, LEFTOVERS_KEEP_DAYS_MAX, DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, PLANS, ROLES, type HouseholdWithMembers, type Member } from '../../../core/households/types.js';
 import { callerAndHousehold, callerHouseholdAnd, callerHouseholdAndBody, callerHouseholdAndThenBody, created, mount, noContent, PUBLIC_PER_IP, resource } from '../route.js';
 import { IsoDateTime, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
@@ -20,6 +20,7 @@ export const HouseholdResponse = v.object({
   chains: v.array(v.string()),
   dislikes: v.array(v.string()),
   libraryRecipesOn: v.boolean(),
+  leftoversKeepDays: v.number(),
   plan: v.picklist(PLANS),
   members: v.array(MemberResponse),
   createdAt: IsoDateTime,
@@ -51,6 +52,7 @@ const UpdateHouseholdRequest = v.object({
     ),
   ),
   libraryRecipesOn: v.optional(v.boolean()),
+  leftoversKeepDays: v.optional(v.pipe(v.number(), v.integer('a whole number'), v.minValue(1, 'at least 1'), v.maxValue(LEFTOVERS_KEEP_DAYS_MAX, `at most ${LEFTOVERS_KEEP_DAYS_MAX}`))),
 });
 const MemberPath = v.object({ householdId: Uuid, memberId: Uuid });
 const InvitePath = v.object({ householdId: Uuid, code: v.pipe(v.string(), v.maxLength(32, 'at most 32 characters')) });
@@ -106,6 +108,7 @@ export function toHouseholdResponse(h: HouseholdWithMembers): v.InferOutput<type
     chains: [...h.chains],
     dislikes: [...h.dislikes],
     libraryRecipesOn: h.libraryRecipesOn,
+    leftoversKeepDays: h.leftoversKeepDays,
     plan: h.plan,
     members: h.members.map(toMemberResponse),
     createdAt: h.createdAt.toISOString(),
@@ -120,7 +123,10 @@ const UPDATE_HOUSEHOLD_DOC =
   'household would rather not eat, in its own words: matched as guests\' avoids are, but soft. Every shopping-list line ' +
   'then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed; the planner proposes a disliked ' +
   'dish only when nothing else fits. libraryRecipesOn (false for a new household) lets the planner\'s suggestions draw on the ' +
-  'shared recipe library as well as the household\'s own recipes.';
+  'shared recipe library as well as the household\'s own recipes. leftoversKeepDays (1 to ' + LEFTOVERS_KEEP_DAYS_MAX + ', ' +
+  LEFTOVERS_KEEP_DAYS_DEFAULT + ' for a new household) is for how many days after the cooking day planned leftovers may be eaten: one rule for ' +
+  'every dish (the household knows its food; no rule per food group), checked when leftovers are set (PUT plans/{planId}/days/{date}/leftovers) ' +
+  'and by the planner; leftovers already planned stay when it changes.';
 const REMOVE_MEMBER_DOC =
   'A member with an account loses the household. Only an Owner removes an Owner (403 owner_only), never the last one ' +
   '(400 owner_required). The person\'s pending named invites become open invites.';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { EMPTY_REASONS, FAVOURITE_TIMES, PICK_REASONS } from '../../../core/plans/planner.js';
 import { AI_TIPS_PER_DAY } from '../../../core/plans/planner-ai.js';
+import { LITTLE_TIME_MINUTES } from '../../../core/plans/leftovers-planner.js';
 import { acceptSuggestions, EATEN_LATELY_DAYS, HISTORY_WEEKS, suggestWeek, type WeekSuggestion } from '../../../core/plans/suggestions.js';
 import type { PlanView } from '../../../core/plans/plans.js';
 import { householdAi, pauseHouseholdAi, type HouseholdAiView } from '../../../core/plans/ai-pause.js';
@@ -21,7 +22,7 @@ const SuggestRequest = v.object({
   ai: v.optional(v.boolean()),
 });
 const AcceptRequest = v.object({
-  days: v.pipe(v.array(Dish), v.minLength(1, 'at least 1 day'), v.maxLength(7, 'at most 7 days'), oneEachDate),
+  days: v.pipe(v.array(v.object({ ...Dish.entries, leftoversOf: v.optional(IsoDate) })), v.minLength(1, 'at least 1 day'), v.maxLength(7, 'at most 7 days'), oneEachDate),
 });
 
 const Reason = v.picklist([...PICK_REASONS, ...EMPTY_REASONS]);
@@ -42,6 +43,10 @@ const DaySuggestionResponse = v.object({
   ),
   timesEaten: v.pipe(v.number(), v.description('On how many days of those weeks the dish was on the plan (Favourite says it); 0 with no dish.')),
   historyWeeks: v.pipe(v.number(), v.description(`How many weeks back the household's plans are read for the dish's history: ${HISTORY_WEEKS}.`)),
+  leftoversOf: v.pipe(
+    v.nullable(v.string()),
+    v.description('With reason Leftovers: the earlier day of the week whose dish (recipeId) this evening eats as leftovers, cooked double there; recipeMinutes is then null (nothing to cook). Null: the dish is cooked on the day.'),
+  ),
 });
 const SuggestionResponse = v.object({
   planId: Uuid,
@@ -110,14 +115,20 @@ const SUGGEST_DOC =
   "household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household " +
   'whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. ' +
   'Without an AI configured, no 429 for AI is ever given. Proposals count per household in the rate class ' +
-  'planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After.';
+  'planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After. An evening with little time (under ' +
+  `${LITTLE_TIME_MINUTES} minutes to cook, or too few for any recipe) gets leftovers instead, when an earlier dish of the week (planned, ` +
+  "or proposed for a day with time) can stretch to it: within the household's leftoversKeepDays, none of the evening's guests' " +
+  'avoids broken, each dish cooked double for one evening at most, the nearest first (reason Leftovers, leftoversOf names the cooking ' +
+  'day). Days already eating leftovers are not proposed for.';
 
 const ACCEPT_DOC =
   "Writes the kept days' dishes in one transaction (each day keeps its portions override and note) and answers the plan. " +
   'Each dish is checked against the day\'s avoids again: 409 avoid_conflict names the first that breaks one, and nothing ' +
   'is written. A library dish (library:{id}) is first added to the household\'s recipes, with its credit, unless a recipe ' +
   'of the same title is there (then that one is used); 404 recipe_not_found while the household has the library off. The ' +
-  'other members with a login hear of it by push (week-planned, under the runDone switch). Retry-safe.';
+  'other members with a login hear of it by push (week-planned, under the runDone switch). A day sent with leftoversOf eats the ' +
+  'leftovers of that earlier day instead of a dish of its own (PUT days/{date}/leftovers): recipeId is the dish that day has once ' +
+  'saved (accepted with it, or already planned), else 409 leftovers_no_dish; the other leftovers_* refusals as that route. Retry-safe.';
 
 const { route } = resource<ServiceDeps>('Weekly plans');
 
@@ -164,7 +175,7 @@ const acceptSuggestionsRoute = route({
   params: PlanPath,
   body: AcceptRequest,
   responses: { 200: { description: 'The plan as saved', schema: PlanResponse } },
-  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict'],
+  errors: ['household-not-found', 'adults-only', 'plan-not-found', 'date-outside-week', 'recipe-not-found', 'avoid-conflict', 'leftovers-refused'],
   run: ({ deps, caller, params, body }) => acceptSuggestions(deps, caller.account, params.householdId, params.planId, body),
   reply: (value) => toPlan(value as PlanView),
 });

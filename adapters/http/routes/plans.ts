@@ -5,6 +5,18 @@ import { callerHouseholdAnd, mount, noContent, resource } from '../route.js';
 import { IsoDateTime, Uuid, IsoDate, Limit, PlanPath } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 
+/** A day's leftovers (core/plans/leftovers-model.ts). */
+const LeftoversFields = v.object({
+  leftoversOf: v.nullable(v.string()),
+  leftovers: v.nullable(v.object({ of: v.string(), recipeId: Uuid, recipeTitle: v.string() })),
+  leftoversFor: v.array(v.object({ date: v.string(), portions: v.number() })),
+});
+const toLeftoversFields = (d: PlanDayView): v.InferOutput<typeof LeftoversFields> => ({
+  leftoversOf: d.leftoversOf,
+  leftovers: d.leftovers ? { ...d.leftovers } : null,
+  leftoversFor: d.leftoversFor.map((e) => ({ ...e })),
+});
+
 const PlanDayResponse = v.object({
   id: Uuid,
   date: v.string(),
@@ -17,6 +29,7 @@ const PlanDayResponse = v.object({
   avoids: v.array(v.string()),
   servingNotes: v.array(v.string()),
   note: v.nullable(v.string()),
+  ...LeftoversFields.entries,
 });
 export const PlanResponse = v.object({
   id: Uuid,
@@ -43,6 +56,7 @@ const toDay = (d: PlanDayView): v.InferOutput<typeof PlanDayResponse> => ({
   avoids: [...d.avoids],
   servingNotes: [...d.servingNotes],
   note: d.note,
+  ...toLeftoversFields(d),
 });
 export const toPlan = (p: PlanView): v.InferOutput<typeof PlanResponse> => ({
   id: p.id,
@@ -58,7 +72,8 @@ const DAY_DOC =
   'EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on ' +
   'a day cooked at home. avoids lists the guests\' avoids of the day: hard constraints for the whole table. servingNotes, in the ' +
   'household\'s language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each ' +
-  'dietary note of the day\'s events by the member\'s name or the guest group. events are ' +
+  'dietary note of the day\'s events by the member\'s name or the guest group. A day that eats leftovers (leftoversOf, leftovers) has no dish, ' +
+  'and a day cooked for leftovers counts their portions in its own (leftoversFor). events are ' +
   'the ids of the day\'s meal events (whether the week\'s shopping list holds back more to buy is the list\'s staleSince and ' +
   'wouldAdd). Derived at every read, so events and member changes show at once.';
 

@@ -539,7 +539,7 @@ export interface paths {
         head?: never;
         /**
          * Change a household (adults only)
-         * @description Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes (at most 20, each 1 to 200 characters, trimmed, each once whatever its case) are foods the household would rather not eat, in its own words: matched as guests' avoids are, but soft. Every shopping-list line then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed; the planner proposes a disliked dish only when nothing else fits. libraryRecipesOn (false for a new household) lets the planner's suggestions draw on the shared recipe library as well as the household's own recipes.
+         * @description Only the fields sent change. timeZoneId must be one of /api/v1/time-zones. A Junior gets 403 adults_only. dislikes (at most 20, each 1 to 200 characters, trimmed, each once whatever its case) are foods the household would rather not eat, in its own words: matched as guests' avoids are, but soft. Every shopping-list line then says preferenceFit Disliked (a disliked food) or Fits; with no dislikes, NotAssessed; the planner proposes a disliked dish only when nothing else fits. libraryRecipesOn (false for a new household) lets the planner's suggestions draw on the shared recipe library as well as the household's own recipes. leftoversKeepDays (1 to 7, 3 for a new household) is for how many days after the cooking day planned leftovers may be eaten: one rule for every dish (the household knows its food; no rule per food group), checked when leftovers are set (PUT plans/{planId}/days/{date}/leftovers) and by the planner; leftovers already planned stay when it changes.
          */
         patch: operations["updateHousehold"];
         trace?: never;
@@ -719,7 +719,7 @@ export interface paths {
         get?: never;
         /**
          * Get or create the plan of the week holding a date (adults only)
-         * @description Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, Baby 0) of the day's events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on a day cooked at home. avoids lists the guests' avoids of the day: hard constraints for the whole table. servingNotes, in the household's language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each dietary note of the day's events by the member's name or the guest group. events are the ids of the day's meal events (whether the week's shopping list holds back more to buy is the list's staleSince and wouldAdd). Derived at every read, so events and member changes show at once.
+         * @description Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, Baby 0) of the day's events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on a day cooked at home. avoids lists the guests' avoids of the day: hard constraints for the whole table. servingNotes, in the household's language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each dietary note of the day's events by the member's name or the guest group. A day that eats leftovers (leftoversOf, leftovers) has no dish, and a day cooked for leftovers counts their portions in its own (leftoversFor). events are the ids of the day's meal events (whether the week's shopping list holds back more to buy is the list's staleSince and wouldAdd). Derived at every read, so events and member changes show at once.
          */
         put: operations["ensureWeekPlan"];
         post?: never;
@@ -738,7 +738,7 @@ export interface paths {
         };
         /**
          * Plans of the weeks overlapping a range
-         * @description from defaults to today in the household's time zone, to to four weeks on; at most 366 days. Only weeks with a plan are listed. Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, Baby 0) of the day's events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on a day cooked at home. avoids lists the guests' avoids of the day: hard constraints for the whole table. servingNotes, in the household's language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each dietary note of the day's events by the member's name or the guest group. events are the ids of the day's meal events (whether the week's shopping list holds back more to buy is the list's staleSince and wouldAdd). Derived at every read, so events and member changes show at once.
+         * @description from defaults to today in the household's time zone, to to four weeks on; at most 366 days. Only weeks with a plan are listed. Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, Baby 0) of the day's events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on a day cooked at home. avoids lists the guests' avoids of the day: hard constraints for the whole table. servingNotes, in the household's language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each dietary note of the day's events by the member's name or the guest group. A day that eats leftovers (leftoversOf, leftovers) has no dish, and a day cooked for leftovers counts their portions in its own (leftoversFor). events are the ids of the day's meal events (whether the week's shopping list holds back more to buy is the list's staleSince and wouldAdd). Derived at every read, so events and member changes show at once.
          */
         get: operations["listPlans"];
         put?: never;
@@ -758,7 +758,7 @@ export interface paths {
         };
         /**
          * One plan
-         * @description Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, Baby 0) of the day's events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on a day cooked at home. avoids lists the guests' avoids of the day: hard constraints for the whole table. servingNotes, in the household's language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each dietary note of the day's events by the member's name or the guest group. events are the ids of the day's meal events (whether the week's shopping list holds back more to buy is the list's staleSince and wouldAdd). Derived at every read, so events and member changes show at once.
+         * @description Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, Baby 0) of the day's events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on a day cooked at home. avoids lists the guests' avoids of the day: hard constraints for the whole table. servingNotes, in the household's language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each dietary note of the day's events by the member's name or the guest group. A day that eats leftovers (leftoversOf, leftovers) has no dish, and a day cooked for leftovers counts their portions in its own (leftoversFor). events are the ids of the day's meal events (whether the week's shopping list holds back more to buy is the list's staleSince and wouldAdd). Derived at every read, so events and member changes show at once.
          */
         get: operations["getPlan"];
         put?: never;
@@ -853,6 +853,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/households/{householdId}/plans/{planId}/days/{date}/leftovers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The day eats the leftovers of an earlier day (adults only)
+         * @description Cook once, eat twice: the day eats the leftovers of an earlier planned day (leftoversOf) of the same or the previous week. The day then has no dish of its own: it cooks and buys nothing, and its cooking time does not matter; the cooking day is made for its own portions and this day's (members, guests and absences, or its portions override): its portions and the week's shopping list count them, and its leftoversFor names this day. Leftovers keep the household's leftoversKeepDays (PATCH the household; 1 to 7, default 3): one rule for every dish, not a rule per food group. Refused with 409, nothing written: leftovers_not_later (leftoversOf is not before the day), leftovers_kept_too_long (more than leftoversKeepDays after it), leftovers_no_dish (the cooking day has no dish of its own, is leftovers itself, or nobody eats at home then), leftovers_day_closed (nobody eats at home on this day: EatingOut, Travel), avoid_conflict (the dish breaks an avoid of this day's guests, as setting it here would). A dish this day had is taken off; its portions override and note stay. When the cooking day's dish changes (another dish, none, or moved away), its leftovers days are cleared in the same write: they never become another dish. Leftovers already set stay when leftoversKeepDays changes. Answers the plan. Retry-safe (a PUT).
+         */
+        put: operations["setLeftovers"];
+        post?: never;
+        /**
+         * The day no longer eats leftovers (adults only)
+         * @description The day has no dish then (choose one for it); the cooking day is made for its own portions again. A day that is not leftovers stays as it is. Retry-safe.
+         */
+        delete: operations["clearLeftovers"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/plans/{planId}/days/{date}/leftovers-days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The days that may eat this day's leftovers (adults only)
+         * @description The days after this one, up to the household's leftoversKeepDays (into the next week), each judged as PUT days/{date}/leftovers with this day as leftoversOf would judge it: refusal null means it may; else not-later, kept-too-long, no-dish (this day has no dish to cook double), day-closed or avoid-conflict (avoid names the avoid of that day's guests the dish breaks). recipeId is the dish the day has now (leftovers would take it off); planId is its week's plan, null when that week has none yet (PUT plans/week/{date} makes it).
+         */
+        get: operations["getLeftoversDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/households/{householdId}/plans/{planId}/suggestions": {
         parameters: {
             query?: never;
@@ -864,7 +908,7 @@ export interface paths {
         put?: never;
         /**
          * Suggest dinners for the week (adults only); nothing is written
-         * @description Proposes a dinner for every day of the week that is cooked at home and has no dish yet, or for exactly the days named (a named day nobody eats at home gets none, reason DayClosed). Nothing is written. The same plan, events, recipes, pantry, prices and seed give the same answer; another seed with days: [date] is "another one" for that day, and keeping names the dishes shown for other days that should not come again. The hard rules: a dish is a candidate only when none of its ingredients, nor its bases', matches an avoid of the day's guests (the same gate as PUT days/{date}: words, compounds, inflections, the EU's 14 allergen groups in nb and en), and only when it is done within the day's cooking time: the smallest availableCookingMinutes of its events and what a busy evening in the calendar feeds leaves (the family may eat until the end of the dinner hour, so an entry under way at the serving time leaves the minutes from its end to then). A recipe whose time is unknown never lands on a day whose time is limited. A day with no candidate gets recipeId null and one reason: NoRecipes, AvoidsRuleOutAll, NothingFitsCookingTime or NothingFitsBoth. Then, in order: no dish twice in the week (RepeatsThisWeek when nothing else fits), the household's dislikes (Disliked when nothing else fits), nothing eaten in the last 14 days (EatenLately when nothing else fits); among the rest, pantry food losing confidence is used first (UsesPantry, pantryFoods), the estimated price stays near the household's usual (NearUsualPrice: its planned dinners of the last eight weeks, else the published dinner price per portion; prices are the household's chains' list prices, or what its receipts of the last 90 days show it paid; none while the price catalogue is off), and a draw by the seed. Candidates are the household's recipes that no other recipe uses as its base, and, when the household has libraryRecipesOn, the shared library's recipes it has no recipe of the same title for (recipeId library:{id}, reason FromLibrary). What the household's plans of the last 8 weeks before this one say of a dish is added to every pick it describes, whatever else is said, after the reasons above and before what was given up: Favourite when it was on the plan on at least 3 days of those weeks (timesEaten); then NotEatenSince when it was on them, but not in the last 14 days (lastEatenOn), or NotEatenInWeeks when a household recipe was on none of them (historyWeeks); neither of these two on a dish that repeats this week. So every day given a dish carries at least one reason: a household recipe one of EatenLately, NotEatenSince, NotEatenInWeeks or RepeatsThisWeek, a library dish FromLibrary. They say, and do not rank: the order above is all. Portions are the plan's. servingNotes are in the household's language: the avoids, the day's dietary notes, the busy evening, and, when the operator has configured an AI and ai is not false, up to 3 tips of the AI per day (never one naming an avoid). One AI call per request counts against the household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. Without an AI configured, no 429 for AI is ever given. Proposals count per household in the rate class planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After.
+         * @description Proposes a dinner for every day of the week that is cooked at home and has no dish yet, or for exactly the days named (a named day nobody eats at home gets none, reason DayClosed). Nothing is written. The same plan, events, recipes, pantry, prices and seed give the same answer; another seed with days: [date] is "another one" for that day, and keeping names the dishes shown for other days that should not come again. The hard rules: a dish is a candidate only when none of its ingredients, nor its bases', matches an avoid of the day's guests (the same gate as PUT days/{date}: words, compounds, inflections, the EU's 14 allergen groups in nb and en), and only when it is done within the day's cooking time: the smallest availableCookingMinutes of its events and what a busy evening in the calendar feeds leaves (the family may eat until the end of the dinner hour, so an entry under way at the serving time leaves the minutes from its end to then). A recipe whose time is unknown never lands on a day whose time is limited. A day with no candidate gets recipeId null and one reason: NoRecipes, AvoidsRuleOutAll, NothingFitsCookingTime or NothingFitsBoth. Then, in order: no dish twice in the week (RepeatsThisWeek when nothing else fits), the household's dislikes (Disliked when nothing else fits), nothing eaten in the last 14 days (EatenLately when nothing else fits); among the rest, pantry food losing confidence is used first (UsesPantry, pantryFoods), the estimated price stays near the household's usual (NearUsualPrice: its planned dinners of the last eight weeks, else the published dinner price per portion; prices are the household's chains' list prices, or what its receipts of the last 90 days show it paid; none while the price catalogue is off), and a draw by the seed. Candidates are the household's recipes that no other recipe uses as its base, and, when the household has libraryRecipesOn, the shared library's recipes it has no recipe of the same title for (recipeId library:{id}, reason FromLibrary). What the household's plans of the last 8 weeks before this one say of a dish is added to every pick it describes, whatever else is said, after the reasons above and before what was given up: Favourite when it was on the plan on at least 3 days of those weeks (timesEaten); then NotEatenSince when it was on them, but not in the last 14 days (lastEatenOn), or NotEatenInWeeks when a household recipe was on none of them (historyWeeks); neither of these two on a dish that repeats this week. So every day given a dish carries at least one reason: a household recipe one of EatenLately, NotEatenSince, NotEatenInWeeks or RepeatsThisWeek, a library dish FromLibrary. They say, and do not rank: the order above is all. Portions are the plan's. servingNotes are in the household's language: the avoids, the day's dietary notes, the busy evening, and, when the operator has configured an AI and ai is not false, up to 3 tips of the AI per day (never one naming an avoid). One AI call per request counts against the household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. Without an AI configured, no 429 for AI is ever given. Proposals count per household in the rate class planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After. An evening with little time (under 20 minutes to cook, or too few for any recipe) gets leftovers instead, when an earlier dish of the week (planned, or proposed for a day with time) can stretch to it: within the household's leftoversKeepDays, none of the evening's guests' avoids broken, each dish cooked double for one evening at most, the nearest first (reason Leftovers, leftoversOf names the cooking day). Days already eating leftovers are not proposed for.
          */
         post: operations["suggestWeek"];
         delete?: never;
@@ -884,7 +928,7 @@ export interface paths {
         put?: never;
         /**
          * Save suggested dinners to the week (adults only)
-         * @description Writes the kept days' dishes in one transaction (each day keeps its portions override and note) and answers the plan. Each dish is checked against the day's avoids again: 409 avoid_conflict names the first that breaks one, and nothing is written. A library dish (library:{id}) is first added to the household's recipes, with its credit, unless a recipe of the same title is there (then that one is used); 404 recipe_not_found while the household has the library off. The other members with a login hear of it by push (week-planned, under the runDone switch). Retry-safe.
+         * @description Writes the kept days' dishes in one transaction (each day keeps its portions override and note) and answers the plan. Each dish is checked against the day's avoids again: 409 avoid_conflict names the first that breaks one, and nothing is written. A library dish (library:{id}) is first added to the household's recipes, with its credit, unless a recipe of the same title is there (then that one is used); 404 recipe_not_found while the household has the library off. The other members with a login hear of it by push (week-planned, under the runDone switch). A day sent with leftoversOf eats the leftovers of that earlier day instead of a dish of its own (PUT days/{date}/leftovers): recipeId is the dish that day has once saved (accepted with it, or already planned), else 409 leftovers_no_dish; the other leftovers_* refusals as that route. Retry-safe.
          */
         post: operations["acceptSuggestions"];
         delete?: never;
@@ -4620,6 +4664,7 @@ export interface operations {
                         chains: string[];
                         dislikes: string[];
                         libraryRecipesOn: boolean;
+                        leftoversKeepDays: number;
                         /** @enum {string} */
                         plan: "Free" | "Plus";
                         members: {
@@ -4749,6 +4794,7 @@ export interface operations {
                         chains: string[];
                         dislikes: string[];
                         libraryRecipesOn: boolean;
+                        leftoversKeepDays: number;
                         /** @enum {string} */
                         plan: "Free" | "Plus";
                         members: {
@@ -4854,6 +4900,7 @@ export interface operations {
                     chains?: string[];
                     dislikes?: string[];
                     libraryRecipesOn?: boolean;
+                    leftoversKeepDays?: number;
                 };
             };
         };
@@ -4876,6 +4923,7 @@ export interface operations {
                         chains: string[];
                         dislikes: string[];
                         libraryRecipesOn: boolean;
+                        leftoversKeepDays: number;
                         /** @enum {string} */
                         plan: "Free" | "Plus";
                         members: {
@@ -5970,6 +6018,8 @@ export interface operations {
                             priceCatalogueOn: boolean;
                             dislikes: string[];
                             libraryRecipesOn: boolean;
+                            /** @default 3 */
+                            leftoversKeepDays: number;
                         };
                         members: {
                             /** Format: uuid */
@@ -6033,6 +6083,8 @@ export interface operations {
                                 recipeId: string | null;
                                 portionsOverride: number | null;
                                 note: string | null;
+                                /** @default null */
+                                leftoversOf: string | null;
                             }[];
                         }[];
                         mealEvents: {
@@ -6296,6 +6348,8 @@ export interface operations {
                         priceCatalogueOn: boolean;
                         dislikes: string[];
                         libraryRecipesOn: boolean;
+                        /** @default 3 */
+                        leftoversKeepDays?: number;
                     };
                     members: {
                         /** Format: uuid */
@@ -6359,6 +6413,8 @@ export interface operations {
                             recipeId: string | null;
                             portionsOverride: number | null;
                             note: string | null;
+                            /** @default null */
+                            leftoversOf?: string | null;
                         }[];
                     }[];
                     mealEvents: {
@@ -6535,6 +6591,7 @@ export interface operations {
                         chains: string[];
                         dislikes: string[];
                         libraryRecipesOn: boolean;
+                        leftoversKeepDays: number;
                         /** @enum {string} */
                         plan: "Free" | "Plus";
                         members: {
@@ -6693,6 +6750,17 @@ export interface operations {
                             avoids: string[];
                             servingNotes: string[];
                             note: string | null;
+                            leftoversOf: string | null;
+                            leftovers: {
+                                of: string;
+                                /** Format: uuid */
+                                recipeId: string;
+                                recipeTitle: string;
+                            } | null;
+                            leftoversFor: {
+                                date: string;
+                                portions: number;
+                            }[];
                         }[];
                         /** Format: date-time */
                         updatedAt: string;
@@ -6830,6 +6898,17 @@ export interface operations {
                             avoids: string[];
                             servingNotes: string[];
                             note: string | null;
+                            leftoversOf: string | null;
+                            leftovers: {
+                                of: string;
+                                /** Format: uuid */
+                                recipeId: string;
+                                recipeTitle: string;
+                            } | null;
+                            leftoversFor: {
+                                date: string;
+                                portions: number;
+                            }[];
                         }[];
                         /** Format: date-time */
                         updatedAt: string;
@@ -6938,6 +7017,17 @@ export interface operations {
                             avoids: string[];
                             servingNotes: string[];
                             note: string | null;
+                            leftoversOf: string | null;
+                            leftovers: {
+                                of: string;
+                                /** Format: uuid */
+                                recipeId: string;
+                                recipeTitle: string;
+                            } | null;
+                            leftoversFor: {
+                                date: string;
+                                portions: number;
+                            }[];
                         }[];
                         /** Format: date-time */
                         updatedAt: string;
@@ -7052,6 +7142,17 @@ export interface operations {
                         avoids: string[];
                         servingNotes: string[];
                         note: string | null;
+                        leftoversOf: string | null;
+                        leftovers: {
+                            of: string;
+                            /** Format: uuid */
+                            recipeId: string;
+                            recipeTitle: string;
+                        } | null;
+                        leftoversFor: {
+                            date: string;
+                            portions: number;
+                        }[];
                     };
                 };
             };
@@ -7534,6 +7635,17 @@ export interface operations {
                             avoids: string[];
                             servingNotes: string[];
                             note: string | null;
+                            leftoversOf: string | null;
+                            leftovers: {
+                                of: string;
+                                /** Format: uuid */
+                                recipeId: string;
+                                recipeTitle: string;
+                            } | null;
+                            leftoversFor: {
+                                date: string;
+                                portions: number;
+                            }[];
                         }[];
                         /** Format: date-time */
                         updatedAt: string;
@@ -7632,6 +7744,381 @@ export interface operations {
             };
         };
     };
+    setLeftovers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                planId: string;
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    leftoversOf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The plan with the leftovers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        householdId: string;
+                        weekStart: string;
+                        days: {
+                            /** Format: uuid */
+                            id: string;
+                            date: string;
+                            recipeId: string | null;
+                            recipeTitle: string | null;
+                            portions: number;
+                            portionsOverride: number | null;
+                            cookedAtHome: boolean;
+                            events: string[];
+                            avoids: string[];
+                            servingNotes: string[];
+                            note: string | null;
+                            leftoversOf: string | null;
+                            leftovers: {
+                                of: string;
+                                /** Format: uuid */
+                                recipeId: string;
+                                recipeTitle: string;
+                            } | null;
+                            leftoversFor: {
+                                date: string;
+                                portions: number;
+                            }[];
+                        }[];
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, plan_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description leftovers_not_later, leftovers_kept_too_long, leftovers_no_dish, leftovers_day_closed, avoid_conflict; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    clearLeftovers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                planId: string;
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, plan_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLeftoversDays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                householdId: string;
+                planId: string;
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The later days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: {
+                            date: string;
+                            planId: string | null;
+                            recipeId: string | null;
+                            refusal: ("not-later" | "kept-too-long" | "no-dish" | "day-closed" | "avoid-conflict") | null;
+                            avoid: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description date_outside_week; validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, plan_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     suggestWeek: {
         parameters: {
             query?: never;
@@ -7674,7 +8161,7 @@ export interface operations {
                             date: string;
                             recipeId: string | null;
                             recipeTitle: string | null;
-                            reasons: ("AvoidsRespected" | "FitsCookingTime" | "UsesPantry" | "NearUsualPrice" | "FromLibrary" | "Favourite" | "NotEatenSince" | "NotEatenInWeeks" | "Disliked" | "EatenLately" | "RepeatsThisWeek" | "NoRecipes" | "AvoidsRuleOutAll" | "NothingFitsCookingTime" | "NothingFitsBoth" | "DayClosed")[];
+                            reasons: ("AvoidsRespected" | "FitsCookingTime" | "UsesPantry" | "NearUsualPrice" | "FromLibrary" | "Favourite" | "NotEatenSince" | "NotEatenInWeeks" | "Disliked" | "EatenLately" | "RepeatsThisWeek" | "Leftovers" | "NoRecipes" | "AvoidsRuleOutAll" | "NothingFitsCookingTime" | "NothingFitsBoth" | "DayClosed")[];
                             servingNotes: string[];
                             portions: number;
                             cookingMinutes: number | null;
@@ -7687,6 +8174,8 @@ export interface operations {
                             timesEaten: number;
                             /** @description How many weeks back the household's plans are read for the dish's history: 8. */
                             historyWeeks: number;
+                            /** @description With reason Leftovers: the earlier day of the week whose dish (recipeId) this evening eats as leftovers, cooked double there; recipeMinutes is then null (nothing to cook). Null: the dish is cooked on the day. */
+                            leftoversOf: string | null;
                         }[];
                         estimatedPrice: number | null;
                         usualPrice: number | null;
@@ -7805,6 +8294,7 @@ export interface operations {
                     days: {
                         date: string;
                         recipeId: string;
+                        leftoversOf?: string;
                     }[];
                 };
             };
@@ -7835,6 +8325,17 @@ export interface operations {
                             avoids: string[];
                             servingNotes: string[];
                             note: string | null;
+                            leftoversOf: string | null;
+                            leftovers: {
+                                of: string;
+                                /** Format: uuid */
+                                recipeId: string;
+                                recipeTitle: string;
+                            } | null;
+                            leftoversFor: {
+                                date: string;
+                                portions: number;
+                            }[];
                         }[];
                         /** Format: date-time */
                         updatedAt: string;
@@ -7877,7 +8378,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description avoid_conflict; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            /** @description avoid_conflict, leftovers_not_later, leftovers_kept_too_long, leftovers_no_dish, leftovers_day_closed; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
             409: {
                 headers: {
                     [name: string]: unknown;

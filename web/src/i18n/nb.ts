@@ -13,6 +13,8 @@ export interface ReasonFacts {
   readonly weeksSinceEaten: number | null;
   readonly timesEaten: number;
   readonly historyWeeks: number;
+  /** The weekday whose dish a day of leftovers eats ("mandag"); null on a day that cooks. */
+  readonly leftoversDay: string | null;
 }
 
 /** What another member did to a line after a change made offline (409 shopping_line_changed): who, what, which line. */
@@ -167,6 +169,7 @@ export const nb = {
   dinnerCalendar: 'Middagskalender',
   usePriceCatalogue: 'Vis foreslåtte priser og bedre valg på handlelista',
   libraryRecipesOn: 'Foreslå også oppskrifter fra oppskriftsbiblioteket',
+  leftoversKeepDays: 'Rester holder seg i (dager, 1–7)',
   receipts: 'Kvitteringer',
   receiptsAbout: 'Skriv inn kvitteringen etter handleturen: det gir bedre priser på handlelista, og viser hvor bearbeidet maten dere kjøper er.',
   newReceipt: 'Legg inn en kvittering',
@@ -460,6 +463,16 @@ export const nb = {
   moveDish: 'Flytt',
   moveDishOf: (title: string) => `Flytt ${title} til en annen dag`,
   moveToDay: (day: string, other: string | null) => (other ? `${day} (bytter med ${other})` : day),
+  leftoversOf: (title: string, day: string) => `Rester: ${title} (${day})`,
+  leftoversExtra: (n: number, day: string) => `+${count(n, '# porsjon', '# porsjoner')} til ${day}`,
+  cookDouble: 'Lag dobbelt',
+  cookDoubleOf: (title: string) => `Lag dobbelt av ${title}, og velg dagen som spiser restene`,
+  cookDoubleFor: (day: string, replaces: string | null) => (replaces ? `Rester ${day} (i stedet for ${replaces})` : `Rester ${day}`),
+  noLeftoversDays: 'Ingen av de neste dagene kan spise restene (de holder seg ikke så lenge, ingen spiser hjemme, eller gjestene unngår noe i retten).',
+  leftoversSet: (title: string, day: string) => `${title} lages dobbelt: rester ${day}.`,
+  clearLeftovers: 'Ikke rester',
+  clearLeftoversOf: (day: string) => `Ikke rester ${day}`,
+  leftoversCleared: (day: string) => `${day.charAt(0).toUpperCase()}${day.slice(1)} har ikke rester lenger. Velg en rett for dagen.`,
   dishMoved: (title: string, day: string) => `${title} er flyttet til ${day}.`,
   dragHint: 'Dra en rett til en annen dag for å flytte den.',
   warnTooLong: (title: string, minutes: number, left: number) => `${title} tar ${minutes} min, men kvelden gir bare ${left}.`,
@@ -554,6 +567,7 @@ export const nb = {
     Disliked: () => 'Har noe dere helst ikke spiser, men ingenting annet passet.',
     EatenLately: () => 'Dere har spist den de siste to ukene, men ingenting annet passet.',
     RepeatsThisWeek: () => 'Den er på uka fra før, men ingenting annet passet.',
+    Leftovers: (f: ReasonFacts) => (f.leftoversDay ? `Rester fra ${f.leftoversDay}: lag dobbelt da, så slipper dere å lage mat denne kvelden.` : 'Rester fra en tidligere dag: ingen matlaging denne kvelden.'),
     NoRecipes: () => 'Dere har ingen oppskrifter å foreslå fra ennå.',
     AvoidsRuleOutAll: () => 'Alle oppskriftene har noe gjestene unngår.',
     NothingFitsCookingTime: (f: ReasonFacts) =>
@@ -606,6 +620,10 @@ export const nb = {
     shopping_line_changed: 'Noen andre endret denne varen etter deg, så endringen deres gjelder.',
     avoid_conflict: 'Retten inneholder noe en gjest unngår den dagen.',
     no_dish_to_move: 'Dagen har ingen rett å flytte. Velg en rett først.',
+    leftovers_not_later: 'Rester kan bare spises en senere dag enn den maten lages.',
+    leftovers_kept_too_long: 'Restene holder seg ikke så lenge. Velg en dag nærmere, eller endre hvor mange dager rester holder seg i innstillingene.',
+    leftovers_no_dish: 'Den dagen har ingen rett som lages hjemme, så det blir ingen rester.',
+    leftovers_day_closed: 'Ingen spiser hjemme den dagen, så den kan ikke få rester.',
     time_zone_unknown: 'Velg en tidssone fra lista.',
     invalid_token: 'Lenken virker ikke lenger. Be om en ny.',
     invite_not_found: 'Invitasjonen finnes ikke. Be om en ny lenke.',

@@ -39,10 +39,11 @@ function HouseholdForm({ householdId }: { householdId: string }) {
   const [dinner, setDinner] = useState(h.dinnerTime);
   const [dislikes, setDislikes] = useState(h.dislikes.join(', '));
   const [library, setLibrary] = useState(h.libraryRecipesOn);
+  const [keep, setKeep] = useState(String(h.leftoversKeepDays));
   useEffect(() => void dataOf(api.GET('/api/v1/time-zones')).then((r) => setZones([...r.timeZones].sort()), () => undefined), []);
   const save = async () => {
     const words = dislikes.split(',').map((w) => w.trim()).filter((w) => w !== '');
-    await api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { name, language: lang, timeZoneId: zone, dinnerTime: dinner, dislikes: words, libraryRecipesOn: library } });
+    await api.PATCH('/api/v1/households/{householdId}', { params: { path: { householdId } }, body: { name, language: lang, timeZoneId: zone, dinnerTime: dinner, dislikes: words, libraryRecipesOn: library, leftoversKeepDays: Math.min(7, Math.max(1, Math.round(Number(keep)) || 3)) } });
     await Promise.all([loadHousehold(), loadMe()]);
   };
   return (
@@ -55,6 +56,7 @@ function HouseholdForm({ householdId }: { householdId: string }) {
         <input type="checkbox" checked={library} onChange={(e) => setLibrary(e.currentTarget.checked)} />
         {m.libraryRecipesOn}
       </label>
+      <Field label={m.leftoversKeepDays} name="leftoversKeepDays" type="number" min={1} max={7} required value={keep} onInput={(e) => setKeep(e.currentTarget.value)} />
     </SettingsForm>
   );
 }

@@ -10,6 +10,7 @@ import { dayWarning, minutesOf, type DayWarning } from './day-facts';
 import { hiddenByUndo } from '../../ui/undo';
 import { useDay } from './use-day';
 import { MoveDish } from './move-dish';
+import { ClearLeftovers, CookDouble } from './cook-double';
 import { photoSrc } from '../recipe/photo-upload';
 
 /** How far ahead a Junior may say she is away (today through today + 14, as the service allows). */
@@ -55,6 +56,8 @@ export interface DayProps {
   onChange: () => void;
   onPick: (day: PlanDay) => void;
   onMove: (from: string, to: string) => void;
+  /** A change of leftovers was written: says it (a status line) and reads the week again. */
+  onSaid: (text: string) => void;
 }
 
 /** The dish as the card shows it: its picture, title (a link to read it), minutes and portions. */
@@ -62,14 +65,28 @@ function Dish({ day, dish }: { day: PlanDay; dish: Recipe | undefined }) {
   const m = t.value;
   const link = dishLink(day);
   const minutes = minutesOf(dish);
-  // (A day whose closing event is being undone has no portions counted yet: none are said.)
-  const about = [minutes !== null ? m.minutes(minutes) : null, day.portions > 0 ? m.portions(day.portions) : null].filter((x) => x !== null).join(' · ');
+  // (A day whose closing event is being undone has no portions counted yet: none are said.) A day cooked for
+  // leftovers too says its own table's portions, then what it makes extra for whom.
+  const extra = day.leftoversFor.reduce((n, e) => n + e.portions, 0);
+  const own = day.portions - extra;
+  const about = [minutes !== null ? m.minutes(minutes) : null, own > 0 ? m.portions(own) : null].filter((x) => x !== null).join(' · ');
   return (
     <div class="dish-card">
       {dish?.image ? <img src={photoSrc(dish.image)} alt="" width={64} height={64} loading="lazy" decoding="async" /> : day.recipeId !== null && <span class="thumb-none" aria-hidden="true" />}
       <div class="dish-text">
-        {day.recipeId === null ? <p class="dish none">{m.noDish}</p> : <p class="dish">{link ? <a href={link}>{day.recipeTitle}</a> : day.recipeTitle}</p>}
+        {day.leftovers ? (
+          <p class="dish leftovers">{m.leftoversOf(day.leftovers.recipeTitle, weekday(day.leftovers.of))}</p>
+        ) : day.recipeId === null ? (
+          <p class="dish none">{m.noDish}</p>
+        ) : (
+          <p class="dish">{link ? <a href={link}>{day.recipeTitle}</a> : day.recipeTitle}</p>
+        )}
         <p class="muted">{day.cookedAtHome ? about : m.closedDay}</p>
+        {day.leftoversFor.map((e) => (
+          <p key={e.date} class="extra">
+            {m.leftoversExtra(e.portions, weekday(e.date))}
+          </p>
+        ))}
       </div>
     </div>
   );
@@ -146,6 +163,8 @@ export function Day(props: DayProps) {
             </button>
           )}
           {adult && day.recipeId !== null && <MoveDish day={day} week={props.week} busy={act.busy} onMove={(to) => props.onMove(day.date, to)} />}
+          {adult && day.recipeId !== null && shown.cookedAtHome && <CookDouble householdId={props.householdId} planId={props.planId} day={day} week={props.week} said={props.onSaid} />}
+          {adult && day.leftoversOf !== null && <ClearLeftovers householdId={props.householdId} planId={props.planId} day={day} busy={act.busy} said={props.onSaid} />}
           {mayChange && <DayChange id={id} date={day.date} day={d} />}
         </div>
       )}

@@ -1,5 +1,5 @@
 import type { DaySuggestion, SuggestionReason } from '../../api';
-import { dayName, kroner, together } from '../../format';
+import { dayName, kroner, together, weekday } from '../../format';
 import { t, type ReasonFacts } from '../../i18n';
 import { Problem } from '../../ui';
 import { weeksBetween } from './dates';
@@ -31,6 +31,7 @@ export function SuggestedDay({ shown, changing, error, onAnother, onInclude }: {
     weeksSinceEaten: d.lastEatenOn === null ? null : weeksBetween(d.lastEatenOn, d.date),
     timesEaten: d.timesEaten,
     historyWeeks: d.historyWeeks,
+    leftoversDay: d.leftoversOf === null ? null : weekday(d.leftoversOf),
   };
   // Typed by the service's own reason codes: a code with no sentence fails the build.
   const sentences: Record<SuggestionReason, (f: ReasonFacts) => string> = m.reason;
@@ -40,7 +41,7 @@ export function SuggestedDay({ shown, changing, error, onAnother, onInclude }: {
       <h3 id={`${id}-h`}>{name}</h3>
       {/* Read out when "another one" changes the day. */}
       <div aria-live="polite">
-        <p class={d.recipeId === null ? 'dish none' : 'dish'}>{d.recipeTitle ?? m.noDishFits}</p>
+        <p class={d.recipeId === null ? 'dish none' : 'dish'}>{d.recipeTitle !== null && d.leftoversOf !== null ? m.leftoversOf(d.recipeTitle, weekday(d.leftoversOf)) : (d.recipeTitle ?? m.noDishFits)}</p>
         {shown.same && <p class="muted">{m.sameDishAgain}</p>}
       </div>
       {d.recipeId !== null && <p class="muted">{about.join(' · ')}</p>}

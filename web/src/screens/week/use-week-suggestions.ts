@@ -92,7 +92,10 @@ export function useWeekSuggestions(householdId: string, planId: string, onSaved:
 
   const saveWeek = () =>
     save.run(async () => {
-      const chosen = (days ?? []).filter((x) => x.include && x.day.recipeId !== null).map((x) => ({ date: x.day.date, recipeId: x.day.recipeId! }));
+      // A day of leftovers goes with its cooking day (the service refuses it alone, with a sentence).
+      const chosen = (days ?? [])
+        .filter((x) => x.include && x.day.recipeId !== null)
+        .map((x) => ({ date: x.day.date, recipeId: x.day.recipeId!, ...(x.day.leftoversOf !== null ? { leftoversOf: x.day.leftoversOf } : {}) }));
       setNoneIncluded(chosen.length === 0);
       if (chosen.length === 0) return;
       await api.POST('/api/v1/households/{householdId}/plans/{planId}/suggestions/accept', { ...path, body: { days: chosen } });

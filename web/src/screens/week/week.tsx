@@ -25,7 +25,7 @@ function useMove(householdId: string, planId: string | undefined, days: readonly
       setSaid(t.value.dishMoved(title, dayName(to)));
       refresh();
     });
-  return { act, said, move };
+  return { act, said, move, say: setSaid };
 }
 
 export function Week({ householdId, date }: { householdId: string; date: string }) {
@@ -64,6 +64,10 @@ export function Week({ householdId, date }: { householdId: string; date: string 
       onChange={refresh}
       onPick={setPicking}
       onMove={(from, to) => void moving.move(from, to)}
+      onSaid={(text) => {
+        moving.say(text);
+        refresh();
+      }}
     />
   );
   return (
