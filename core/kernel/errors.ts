@@ -63,6 +63,12 @@ export type AppError =
   // a dish one of whose ingredients breaks an avoid of that day's guests (core/events/avoid-gate.ts)
   | ({ type: 'avoid-conflict' } & DishConflict)
   | { type: 'no-dish-to-move' }
+  // dinner rules (core/plans/dinner-rules.ts)
+  | { type: 'dinner-rule-not-found' }
+  | { type: 'dinner-rule-recipe-unknown'; recipeId: string }
+  | { type: 'dinner-rule-tag-unknown'; tag: string }
+  | { type: 'dinner-rule-weekday-taken' }
+  | { type: 'dinner-rule-limit'; max: number }
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
   | { type: 'invite-not-open' }
