@@ -32,10 +32,11 @@ import { fail, ok, type Result } from '../kernel/result.js';
 import { avoidsOfDay, dishConflict } from '../events/avoid-gate.js';
 import { aiTips, type AiRefusal } from './planner-ai.js';
 import { candidatesOf, candidateSources, dishHistory, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
-import { planWeek, type PlannerDay, type SuggestionReason } from './planner.js';
+import { type PlannerDay, type SuggestionReason } from './planner.js';
 import { viewsOf, type PlanDeps, type PlanView } from './plans.js';
 import { deriveDay, shareOf } from '../events/portions.js';
 import { busyNote, servingNotesOf } from './serving-notes.js';
+import { planWeekWithRules, ruleContext, ruleViewsOf, type DayRuleView, type RuleNotServedView } from './dinner-rule-planner.js';
 
 export interface SuggestionDeps extends PlanDeps {
   households: HouseholdStore;
@@ -94,6 +95,8 @@ export interface DaySuggestion {
   readonly timesEaten: number;
   /** How many weeks back the household's plans are read (for Favourite and NotEatenInWeeks). */
   readonly historyWeeks: number;
+  /** The dinner rule that put the dish there (reason Rule) or kept every dish away (RuleNotServed); else null. */
+  readonly rule: DayRuleView | null;
 }
 
 export interface WeekSuggestion {
@@ -107,6 +110,8 @@ export interface WeekSuggestion {
   readonly usualPrice: number | null;
   /** Whether the AI wrote notes for this answer. */
   readonly aiNotes: boolean;
+  /** The household's dinner rules the proposed week cannot serve, and why. */
+  readonly rulesNotServed: readonly RuleNotServedView[];
 }
 
 type Denied = ErrorOf<'household-not-found' | 'adults-only' | 'plan-not-found' | 'date-outside-week'>;
@@ -146,7 +151,7 @@ export async function suggestWeek(
   const weekStart = plan.weekStart;
   const lastDay = addDays(weekStart, 6);
 
-  const [events, recipes, library, past, observations, merges, slices] = await Promise.all([
+  const [events, recipes, library, past, observations, merges, slices, rules] = await Promise.all([
     deps.events.eventsBetween(householdId, weekStart, lastDay),
     deps.recipes.all(householdId),
     household.libraryRecipesOn ? deps.recipeLibrary.all() : Promise.resolve(null),
@@ -154,6 +159,7 @@ export async function suggestWeek(
     deps.pantry.ofHousehold(householdId),
     deps.pantryMerges.activeMerges(householdId),
     readFeeds(deps, householdId, household.timeZoneId, weekStart, lastDay),
+    deps.dinnerRules.list(householdId),
   ]);
   const eventsOn = (date: IsoDate) => events.filter((e) => e.date === date);
   const derived = new Map(plan.days.map((d) => [d.date, deriveDay(household.members, eventsOn(d.date))]));
@@ -192,7 +198,11 @@ export async function suggestWeek(
   const fill = new Set(open.map((d) => d.date));
   // A dish on a day nobody eats at home (an event closed it) is on no day: it does not count as planned this week.
   const taken = [...plan.days.filter((d) => !fill.has(d.date) && d.recipeId !== null && derived.get(d.date)!.cookedAtHome).map((d) => d.recipeId!), ...(request.keeping ?? []).filter((k) => !fill.has(k.date)).map((k) => k.recipeId)];
-  const planned = new Map(planWeek({ days, candidates, taken, useSoon, usualPricePerPortion: usual, seed }).map((p) => [p.date, p]));
+  const kept = [...plan.days.filter((d) => !fill.has(d.date) && derived.get(d.date)!.cookedAtHome), ...(request.keeping ?? []).filter((k) => !fill.has(k.date))];
+  const closed = (named ? asked : plan.days).filter((d) => !derived.get(d.date)!.cookedAtHome).map((d) => d.date);
+  const ruled = planWeekWithRules({ days, candidates, taken, useSoon, usualPricePerPortion: usual, seed }, ruleContext(rules, recipes, [...pastDishes, ...kept], closed));
+  const planned = new Map(ruled.days.map((p) => [p.date, p]));
+  const said = ruleViewsOf(ruled, recipes);
 
   const tips = await aiTips(deps, household, request.ai, [...planned.values()], derived, days, now);
   if (!tips.ok) return tips;
@@ -220,6 +230,7 @@ export async function suggestWeek(
       lastEatenOn: p?.pick?.lastEatenOn ?? null,
       timesEaten: p?.pick?.timesEaten ?? 0,
       historyWeeks: HISTORY_WEEKS,
+      rule: said.dayRule(d.date),
     };
   });
   const priced = out.filter((d) => d.estimatedPrice !== null);
@@ -232,6 +243,7 @@ export async function suggestWeek(
     estimatedPrice: priced.length === 0 ? null : round2(priced.reduce((n, d) => n + d.estimatedPrice!, 0)),
     usualPrice: usual === null || proposed.length === 0 ? null : round2(usual * proposed.reduce((n, d) => n + d.portions, 0)),
     aiNotes: tips.value.size > 0,
+    rulesNotServed: said.notServed,
   });
 }
 
