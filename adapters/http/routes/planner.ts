@@ -8,6 +8,8 @@ import { callerAndHousehold, callerHouseholdAndThenBody, HouseholdPath, mount, r
 import { IsoDate, IsoDateTime, PlanPath, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PlanResponse, toPlan } from './plans.js';
+import { DinnerRuleResponse, RULES_DOC, toRule } from './dinner-rules.js';
+import { RULE_NOT_SERVED_WHYS, type DayRuleView } from '../../../core/plans/dinner-rule-planner.js';
 
 /** A household's recipe, or one of the shared library's (`library:{id}`). */
 const DishId = v.union([Uuid, v.pipe(v.string(), v.maxLength(108), v.regex(/^library:[a-z0-9][a-z0-9-]{0,99}$/, 'a recipe id, or library:{id}'))]);
@@ -42,6 +44,28 @@ const DaySuggestionResponse = v.object({
   ),
   timesEaten: v.pipe(v.number(), v.description('On how many days of those weeks the dish was on the plan (Favourite says it); 0 with no dish.')),
   historyWeeks: v.pipe(v.number(), v.description(`How many weeks back the household's plans are read for the dish's history: ${HISTORY_WEEKS}.`)),
+  rule: v.pipe(
+    v.nullable(
+      v.object({
+        ...DinnerRuleResponse.entries,
+        nth: v.pipe(v.nullable(v.number()), v.description('TagPerWeek: which of the week\'s dishes with the tag this one is (1 of 2); else null.')),
+        of: v.pipe(v.nullable(v.number()), v.description('TagPerWeek: how many the week should have; else null.')),
+      }),
+    ),
+    v.description('The dinner rule that put the dish there (reason Rule), or that kept every dish that fits away (reason RuleNotServed); else null.'),
+  ),
+});
+const RuleNotServedResponse = v.object({
+  rule: DinnerRuleResponse,
+  why: v.pipe(
+    v.picklist(RULE_NOT_SERVED_WHYS),
+    v.description(
+      "DayClosed: the fixed dish's day is closed. BreaksAvoids: the fixed dish breaks an avoid of that day's guests. NotADish: the fixed recipe is another recipe's base, not a dinner. NoTaggedDish: no dish with the tag fits any open day. TooFewDays: not enough open days for the tag's count.",
+    ),
+  ),
+  date: v.pipe(v.nullable(v.string()), v.description('The fixed dish\'s day; null for a tag\'s count.')),
+  served: v.pipe(v.number(), v.description('How many dishes of the rule the week holds with the proposal.')),
+  wanted: v.pipe(v.number(), v.description('How many it should hold.')),
 });
 const SuggestionResponse = v.object({
   planId: Uuid,
@@ -51,6 +75,7 @@ const SuggestionResponse = v.object({
   estimatedPrice: v.nullable(v.number()),
   usualPrice: v.nullable(v.number()),
   aiNotes: v.boolean(),
+  rulesNotServed: v.pipe(v.array(RuleNotServedResponse), v.description("The household's dinner rules the proposed week cannot serve, and why.")),
 });
 
 const HouseholdAiResponse = v.object({
@@ -73,11 +98,13 @@ const toSuggestion = (s: WeekSuggestion): v.InferOutput<typeof SuggestionRespons
   planId: s.planId,
   weekStart: s.weekStart,
   seed: s.seed,
-  days: s.days.map((d) => ({ ...d, reasons: [...d.reasons], servingNotes: [...d.servingNotes], pantryFoods: [...d.pantryFoods] })),
+  days: s.days.map((d) => ({ ...d, reasons: [...d.reasons], servingNotes: [...d.servingNotes], pantryFoods: [...d.pantryFoods], rule: d.rule === null ? null : dayRule(d.rule) })),
   estimatedPrice: s.estimatedPrice,
   usualPrice: s.usualPrice,
   aiNotes: s.aiNotes,
+  rulesNotServed: s.rulesNotServed.map((n) => ({ ...n, rule: toRule(n.rule) })),
 });
+const dayRule = (r: DayRuleView) => ({ ...toRule(r), nth: r.nth, of: r.of });
 
 const SUGGEST_DOC =
   'Proposes a dinner for every day of the week that is cooked at home and has no dish yet, or for exactly the days named ' +
@@ -110,7 +137,10 @@ const SUGGEST_DOC =
   "household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household " +
   'whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. ' +
   'Without an AI configured, no 429 for AI is ever given. Proposals count per household in the rate class ' +
-  'planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After.';
+  'planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After. The household\'s dinner ' +
+  'rules shape the proposal before all else save the hard rules: a day a rule put its dish on says Rule first and names ' +
+  'the rule (rule), a day whose every fitting dish a Spacing rule keeps away gets none (RuleNotServed, naming it), and ' +
+  `rulesNotServed says each rule the week cannot serve. ${RULES_DOC}`;
 
 const ACCEPT_DOC =
   "Writes the kept days' dishes in one transaction (each day keeps its portions override and note) and answers the plan. " +
