@@ -2,6 +2,7 @@ import type { DaySuggestion, SuggestionReason } from '../../api';
 import { dayName, kroner, together } from '../../format';
 import { t, type ReasonFacts } from '../../i18n';
 import { Problem } from '../../ui';
+import { ruleWords } from '../../dinner-rules';
 import { weeksBetween } from './dates';
 import { ServingNotes } from './serving-notes';
 
@@ -31,6 +32,7 @@ export function SuggestedDay({ shown, changing, error, onAnother, onInclude }: {
     weeksSinceEaten: d.lastEatenOn === null ? null : weeksBetween(d.lastEatenOn, d.date),
     timesEaten: d.timesEaten,
     historyWeeks: d.historyWeeks,
+    rule: d.rule === null ? null : { words: ruleWords(d.rule), nth: d.rule.nth, of: d.rule.of },
   };
   // Typed by the service's own reason codes: a code with no sentence fails the build.
   const sentences: Record<SuggestionReason, (f: ReasonFacts) => string> = m.reason;
