@@ -173,16 +173,23 @@ class WeekState {
     // since each dish placed may keep the same dish off the days near it (Spacing).
     const draw = (d: PlannerDay) => fnv1a32(`${daySeed(this.input.seed, d.date)}/${rule.id}`);
     const chosen = new Set<IsoDate>();
+    const placed: PlannedDay[] = [];
     let fitted = false;
-    while (have < rule.timesPerWeek) {
+    while (have + placed.length < rule.timesPerWeek) {
       const fitting = days.filter((d) => !chosen.has(d.date) && this.taggedFor(rule, d).length > 0);
       const day = fitting.sort((a, b) => draw(a) - draw(b) || byDate(a, b))[0];
       if (!day) break;
       fitted = true;
       chosen.add(day.date);
       const [planned] = planWeek({ ...this.input, days: [day], candidates: this.taggedFor(rule, day), taken: this.taken });
+      placed.push(planned!);
+      // Kept now, so that the next day chosen sees it (Spacing, repeats); counted below in date order.
+      this.taken.push(planned!.pick!.id);
+      this.dated.push({ date: day.date, recipeId: planned!.pick!.id });
+    }
+    for (const planned of placed.sort(byDate)) {
       have++;
-      this.keep({ ...planned!, reasons: ['Rule', ...planned!.reasons], rule: { rule, nth: have, of: rule.timesPerWeek } });
+      this.out.push({ ...planned, reasons: ['Rule', ...planned.reasons], rule: { rule, nth: have, of: rule.timesPerWeek } });
     }
     if (have < rule.timesPerWeek) this.notServed.push({ rule, why: fitted ? 'TooFewDays' : 'NoTaggedDish', date: null, served: have, wanted: rule.timesPerWeek });
     return days.filter((d) => !chosen.has(d.date));

@@ -24,6 +24,7 @@ export function DinnerRulesPage({ householdId }: { householdId: string }) {
     void dataOf(api.GET('/api/v1/households/{householdId}/recipe-tags', { params: { path: { householdId }, query: { limit: '100' } } })).then((p) => setTags(p.items.map((x) => x.tag)), () => undefined);
   }, [householdId, adult]);
   const add = async (body: RuleBody) => {
+    setSaid('');
     const rule = await dataOf(api.POST('/api/v1/households/{householdId}/dinner-rules', { params: { path: { householdId } }, body }));
     await loadDinnerRules(householdId, true);
     setSaid(m.ruleAdded(m.ruleSentence(ruleWords(rule)).slice(0, -1)));
@@ -97,6 +98,8 @@ function RuleForm({ id, title, act, onSubmit, children }: { id: string; title: s
   );
 }
 
+const capitalized = (s: string) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
+
 function WeekdaySelect({ id, value, onChange }: { id: string; value: RuleWeekday; onChange: (w: RuleWeekday) => void }) {
   return (
     <>
@@ -104,7 +107,7 @@ function WeekdaySelect({ id, value, onChange }: { id: string; value: RuleWeekday
       <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as RuleWeekday)}>
         {RULE_WEEKDAYS.map((w) => (
           <option key={w} value={w}>
-            {weekdayWord(w)}
+            {capitalized(weekdayWord(w))}
           </option>
         ))}
       </select>
