@@ -1,5 +1,20 @@
-import type { DinnerRule, DinnerRuleSpec } from '../core/plans/dinner-rules.js';
 import type { HouseholdId } from '../core/kernel/ids.js';
+
+/** The days of the week, as a rule names them (core/plans/dinner-rules.ts WEEKDAYS, Monday first). */
+export type Weekday = 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
+
+/** A dinner rule's kind and fields (what each kind says: core/plans/dinner-rules.ts). */
+export type DinnerRuleSpec =
+  | { readonly kind: 'FixedDish'; readonly weekday: Weekday; readonly recipeId: string }
+  | { readonly kind: 'TagPerWeek'; readonly tag: string; readonly timesPerWeek: number }
+  | { readonly kind: 'Spacing'; readonly days: number; readonly recipeId: string | null };
+
+export type DinnerRule = DinnerRuleSpec & {
+  readonly id: string;
+  readonly householdId: HouseholdId;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+};
 
 /** Why the store did not write a rule: the household has its most already, or its weekday holds a fixed dish. */
 export type DinnerRuleRefusal = 'dinner-rule-limit' | 'dinner-rule-weekday-taken';

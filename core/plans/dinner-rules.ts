@@ -1,5 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
-import type { DinnerRuleStore } from '../../ports/dinner-rule-store.js';
+import type { DinnerRule, DinnerRuleSpec, DinnerRuleStore, Weekday } from '../../ports/dinner-rule-store.js';
+
+export type { DinnerRule, DinnerRuleSpec, Weekday };
 import type { HouseholdStore } from '../../ports/household-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';
@@ -25,8 +27,7 @@ export const DINNER_RULE_KINDS = ['FixedDish', 'TagPerWeek', 'Spacing'] as const
 export type DinnerRuleKind = (typeof DINNER_RULE_KINDS)[number];
 
 /** The days of the week, as a rule names them, Monday first (a plan's week starts on Monday). */
-export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const satisfies readonly Weekday[];
 
 /** The bounds of a household's rules. */
 export const DINNER_RULE_LIMITS = {
@@ -41,18 +42,6 @@ export const DINNER_RULE_LIMITS = {
   /** A tag's characters (as recipes keep them). */
   tagMax: 32,
 } as const;
-
-export type DinnerRuleSpec =
-  | { readonly kind: 'FixedDish'; readonly weekday: Weekday; readonly recipeId: string }
-  | { readonly kind: 'TagPerWeek'; readonly tag: string; readonly timesPerWeek: number }
-  | { readonly kind: 'Spacing'; readonly days: number; readonly recipeId: string | null };
-
-export type DinnerRule = DinnerRuleSpec & {
-  readonly id: string;
-  readonly householdId: HouseholdId;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-};
 
 /** A rule as answered: every kind's fields, those of other kinds null, with the title of the recipe it names. */
 export interface DinnerRuleView {
