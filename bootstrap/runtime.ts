@@ -30,6 +30,7 @@ import { systemRoutes } from '../adapters/http/routes/system.js';
 import { receiptRoutes } from '../adapters/http/routes/receipts.js';
 import { shoppingRoutes } from '../adapters/http/routes/shopping.js';
 import { aisleOrderRoutes } from '../adapters/http/routes/aisle-order.js';
+import { dinnerRuleRoutes } from '../adapters/http/routes/dinner-rules.js';
 import { pushDeviceRoutes } from '../adapters/http/routes/push-devices.js';
 import { createPushSenders } from '../adapters/push/index.js';
 import { calendarRoutes } from '../adapters/http/routes/calendar.js';
@@ -203,6 +204,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...receiptRoutes(deps),
     ...shoppingRoutes(deps, logger),
     ...aisleOrderRoutes(deps),
+    ...dinnerRuleRoutes(deps),
     ...pushDeviceRoutes(deps, config.push.webpush?.publicKey ?? null),
     ...calendarRoutes(deps, logger),
     ...dinnerCalendarRoutes(deps, settings),

@@ -61,6 +61,8 @@ import { knexHouseholdArchiveStore } from '../adapters/knex/household-archive-st
 import { memoryHouseholdArchiveStore } from '../adapters/memory/household-archive-store.js';
 import { knexAisleOrderStore } from '../adapters/knex/aisle-order-store.js';
 import { memoryAisleOrderStore } from '../adapters/memory/aisle-orders.js';
+import { knexDinnerRuleStore } from '../adapters/knex/dinner-rule-store.js';
+import { memoryDinnerRuleStore } from '../adapters/memory/dinner-rules.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -105,6 +107,7 @@ export function knexStores(knex: Knex) {
     waitlist: knexMailingList(knex, 'waitlist'),
     archive: knexHouseholdArchiveStore(knex),
     aisleOrders: knexAisleOrderStore(knex),
+    dinnerRules: knexDinnerRuleStore(knex),
   };
 }
 
@@ -153,6 +156,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     waitlist: memoryMailingList(listRows('waitlist'), t),
     archive: memoryHouseholdArchiveStore(() => stores),
     aisleOrders: memoryAisleOrderStore(t, () => stores.shoppingLists),
+    dinnerRules: memoryDinnerRuleStore(t),
   };
   return stores;
 }

@@ -243,6 +243,30 @@ const PROBLEMS = {
   },
   'no-dish-to-move': conflict('no_dish_to_move', 'No dish to move', 'the day has no dish; choose one for it instead'),
   'leftovers-refused': { answers: Object.values(LEFTOVERS_PROBLEMS), pick: (e) => LEFTOVERS_PROBLEMS[e.reason] },
+  // dinner rules
+  'dinner-rule-not-found': notFound('dinner_rule_not_found', 'Dinner rule not found', 'no dinner rule with this id in the household'),
+  'dinner-rule-recipe-unknown': {
+    status: 422,
+    code: 'dinner_rule_recipe_unknown',
+    title: 'Unknown recipe',
+    detail: (e) => `recipeId ${e.recipeId} is not a recipe of this household`,
+    extensions: (e) => ({ recipeId: e.recipeId }),
+  },
+  'dinner-rule-tag-unknown': {
+    status: 422,
+    code: 'dinner_rule_tag_unknown',
+    title: 'Unknown tag',
+    detail: (e) => `no recipe of the household has the tag "${e.tag}"`,
+    extensions: (e) => ({ tag: e.tag }),
+  },
+  'dinner-rule-weekday-taken': conflict('dinner_rule_weekday_taken', 'The weekday has a fixed dish', 'another rule puts a fixed dish on this weekday already; change or remove that rule first'),
+  'dinner-rule-limit': {
+    status: 409,
+    code: 'dinner_rule_limit',
+    title: 'Too many dinner rules',
+    detail: (e) => `a household keeps at most ${e.max} dinner rules; remove one first`,
+    extensions: (e) => ({ max: e.max }),
+  },
   // meal events
   'event-not-found': notFound('event_not_found', 'Event not found', 'no meal event with this id in the household'),
   'event-invalid': invalid((e) => e.detail),

@@ -69,6 +69,12 @@ export type AppError =
   | { type: 'no-dish-to-move' }
   // leftovers that may not be eaten on that day (core/plans/leftovers.ts LEFTOVERS_REFUSALS)
   | { type: 'leftovers-refused'; reason: 'not-later' | 'kept-too-long' | 'no-dish' | 'day-closed' }
+  // dinner rules (core/plans/dinner-rules.ts)
+  | { type: 'dinner-rule-not-found' }
+  | { type: 'dinner-rule-recipe-unknown'; recipeId: string }
+  | { type: 'dinner-rule-tag-unknown'; tag: string }
+  | { type: 'dinner-rule-weekday-taken' }
+  | { type: 'dinner-rule-limit'; max: number }
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
   | { type: 'invite-not-open' }

@@ -21,6 +21,8 @@ import { fnv1a32 } from '../kernel/seeded.js';
  * - RepeatsThisWeek: it is already planned on another day of the week;
  * and, for an evening with little time, leftovers instead of cooking (core/plans/leftovers-planner.ts):
  * - Leftovers: the dish of an earlier day of the week, cooked for this day too (`leftoversOf` names that day).
+ * and one of the household's dinner rules (core/plans/dinner-rules.ts):
+ * - Rule: a rule put it there (a fixed dish, or a dish of a tag the week should have; the day names the rule).
  */
 export const PICK_REASONS = [
   'AvoidsRespected',
@@ -35,6 +37,7 @@ export const PICK_REASONS = [
   'EatenLately',
   'RepeatsThisWeek',
   'Leftovers',
+  'Rule',
 ] as const;
 
 /** A dish on the household's plans at least this many times in the weeks the planner reads is a favourite. */
@@ -46,9 +49,10 @@ export const FAVOURITE_TIMES = 3;
  * - AvoidsRuleOutAll: every recipe breaks an avoid of the day's guests;
  * - NothingFitsCookingTime: no recipe is known to be done within the time the day leaves;
  * - NothingFitsBoth: the recipes that respect the avoids all take too long;
- * - DayClosed: the day was asked for, but nobody eats at home (EatingOut, Travel).
+ * - DayClosed: the day was asked for, but nobody eats at home (EatingOut, Travel);
+ * - RuleNotServed: every dish that fits the day is kept away by a Spacing rule (the day names it).
  */
-export const EMPTY_REASONS = ['NoRecipes', 'AvoidsRuleOutAll', 'NothingFitsCookingTime', 'NothingFitsBoth', 'DayClosed'] as const;
+export const EMPTY_REASONS = ['NoRecipes', 'AvoidsRuleOutAll', 'NothingFitsCookingTime', 'NothingFitsBoth', 'DayClosed', 'RuleNotServed'] as const;
 
 export type PickReason = (typeof PICK_REASONS)[number];
 export type EmptyReason = (typeof EMPTY_REASONS)[number];
@@ -219,7 +223,7 @@ function historyReasons(c: PlannerCandidate, repeats: boolean): PickReason[] {
  * Whether a candidate passes a list of avoids: the matcher is built once per list, each distinct ingredient is
  * judged once, and each candidate once (a thousand candidates share most of their ingredients).
  */
-function avoidGate(avoids: readonly string[]): (c: PlannerCandidate) => boolean {
+export function avoidGate(avoids: readonly string[]): (c: PlannerCandidate) => boolean {
   const breaks = avoidMatcher(avoids);
   const byIngredient = new Map<string, boolean>();
   const byCandidate = new Map<string, boolean>();

@@ -17,6 +17,8 @@ import { servingNotesOf } from './serving-notes.js';
 import { recipesReaching } from '../recipes/reaching.js';
 import type { RecipeStore } from '../../ports/recipe-store.js';
 import { neighbourWeeks, withLeftovers, type LeftoversView } from './leftovers-model.js';
+import type { DinnerRuleStore } from '../../ports/dinner-rule-store.js';
+import { openWithFixedDinners } from './dinner-rule-planner.js';
 
 export interface PlanDeps {
   households: HouseholdStore;
@@ -25,6 +27,8 @@ export interface PlanDeps {
   recipes: { titlesOf(householdId: HouseholdId, recipeIds: readonly string[]): Promise<Record<string, string>> } & Pick<RecipeStore, 'byIds'>;
   ids: IdGenerator;
   clock: Clock;
+  /** The household's dinner rules: a week made here opens with its fixed dinners. */
+  dinnerRules: DinnerRuleStore;
 }
 
 export interface PlanDayView extends DerivedDay, LeftoversView {
@@ -103,14 +107,19 @@ async function household(deps: PlanDeps, householdId: HouseholdId): Promise<Resu
   return h ? ok(h) : fail({ type: 'household-not-found' });
 }
 
-/** Get-or-create the plan of the week holding `date`; retry-safe (the same plan every time). */
+/**
+ * Get-or-create the plan of the week holding `date`; retry-safe (the same plan every time). The call that makes the
+ * plan puts the household's fixed dinners in it (core/plans/dinner-rule-planner.ts openWithFixedDinners).
+ */
 export async function ensureWeekPlan(deps: PlanDeps, caller: Account, householdId: HouseholdId, date: IsoDate): Promise<Result<PlanView, Denied>> {
   const adult = await requireAdult(deps, householdId, caller.id);
   if (!adult.ok) return adult;
   const h = await household(deps, householdId);
   if (!h.ok) return h;
   const weekStart = weekStartOf(date);
-  const plan = await deps.plans.getOrCreate(householdId, weekStart, { planId: deps.ids.newId(), dayIds: weekDates(weekStart).map(() => deps.ids.newId()), at: deps.clock.now() });
+  const planId = deps.ids.newId();
+  const got = await deps.plans.getOrCreate(householdId, weekStart, { planId, dayIds: weekDates(weekStart).map(() => deps.ids.newId()), at: deps.clock.now() });
+  const plan = got.id === planId ? await openWithFixedDinners(deps, h.value, got) : got;
   return ok((await view(deps, h.value, [plan]))[0]!);
 }
 

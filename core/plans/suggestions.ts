@@ -31,13 +31,14 @@ import type { HouseholdId } from '../kernel/ids.js';
 import { fail, ok, type Result } from '../kernel/result.js';
 import { avoidsOfDay, dishConflict } from '../events/avoid-gate.js';
 import { aiTips, type AiRefusal } from './planner-ai.js';
-import { candidatesOf, candidateSources, dishHistory, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
+import { candidatesOf, candidateSources, dishHistory, type CandidateSource, libraryIdOf, plannerPrices, usualPricePerPortion } from './planner-inputs.js';
 import { type PlannerDay, type SuggestionReason } from './planner.js';
 import { planWeekWithLeftovers } from './leftovers-planner.js';
 import { acceptedLeftovers } from './leftovers.js';
 import { viewsOf, type PlanDeps, type PlanView } from './plans.js';
 import { deriveDay, shareOf } from '../events/portions.js';
 import { busyNote, servingNotesOf } from './serving-notes.js';
+import { planWeekWithRules, ruleContext, ruleViewsOf, type DayRuleView, type RuleNotServedView } from './dinner-rule-planner.js';
 
 export interface SuggestionDeps extends PlanDeps {
   households: HouseholdStore;
@@ -98,6 +99,8 @@ export interface DaySuggestion {
   readonly historyWeeks: number;
   /** The earlier day whose dish this day eats as leftovers (reason Leftovers; recipeMinutes then null: nothing to cook); null: cooked. */
   readonly leftoversOf: IsoDate | null;
+  /** The dinner rule that put the dish there (reason Rule) or kept every dish away (RuleNotServed); else null. */
+  readonly rule: DayRuleView | null;
 }
 
 export interface WeekSuggestion {
@@ -111,6 +114,8 @@ export interface WeekSuggestion {
   readonly usualPrice: number | null;
   /** Whether the AI wrote notes for this answer. */
   readonly aiNotes: boolean;
+  /** The household's dinner rules the proposed week cannot serve, and why. */
+  readonly rulesNotServed: readonly RuleNotServedView[];
 }
 
 type Denied = ErrorOf<'household-not-found' | 'adults-only' | 'plan-not-found' | 'date-outside-week'>;
@@ -124,6 +129,15 @@ export const USUAL_PRICE_WEEKS = 8;
 export const HISTORY_WEEKS = USUAL_PRICE_WEEKS;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The pantry foods losing confidence (UseSoon), by every candidate ingredient's key that counts toward them. */
+function useSoonOf(sources: readonly CandidateSource[], observations: Parameters<typeof pantryRowsOf>[0], merges: Parameters<typeof pantryRowsOf>[1], now: Date): Map<string, string> {
+  const soon = new Map(pantryRowsOf(observations, merges, now).filter((r) => r.group === 'UseSoon').map((r) => [r.foodKey, r.displayName]));
+  const target = mergeTargets(merges);
+  const useSoon = new Map<string, string>();
+  for (const s of sources) for (const i of s.ingredients) if (soon.has(target(i.foodKey))) useSoon.set(i.foodKey, soon.get(target(i.foodKey))!);
+  return useSoon;
+}
 
 /**
  * POST plans/{planId}/suggestions (adults): a dish for each day asked (or each day of the week cooked at home
@@ -150,7 +164,7 @@ export async function suggestWeek(
   const weekStart = plan.weekStart;
   const lastDay = addDays(weekStart, 6);
 
-  const [events, recipes, library, past, observations, merges, slices] = await Promise.all([
+  const [events, recipes, library, past, observations, merges, slices, rules] = await Promise.all([
     deps.events.eventsBetween(householdId, weekStart, lastDay),
     deps.recipes.all(householdId),
     household.libraryRecipesOn ? deps.recipeLibrary.all() : Promise.resolve(null),
@@ -158,6 +172,7 @@ export async function suggestWeek(
     deps.pantry.ofHousehold(householdId),
     deps.pantryMerges.activeMerges(householdId),
     readFeeds(deps, householdId, household.timeZoneId, weekStart, lastDay),
+    deps.dinnerRules.list(householdId),
   ]);
   const eventsOn = (date: IsoDate) => events.filter((e) => e.date === date);
   const derived = new Map(plan.days.map((d) => [d.date, deriveDay(household.members, eventsOn(d.date))]));
@@ -186,19 +201,23 @@ export async function suggestWeek(
   const priceOf = new Map(candidates.map((c) => [c.id, c.pricePerPortion]));
   const usual = prices === null ? null : await usualPricePerPortion(deps, pastDishes.map((d) => priceOf.get(d.recipeId!) ?? null), shareOf(household.members));
 
-  // The pantry foods losing confidence, under every key that counts toward them.
-  const rows = pantryRowsOf(observations, merges, now);
-  const soon = new Map(rows.filter((r) => r.group === 'UseSoon').map((r) => [r.foodKey, r.displayName]));
-  const target = mergeTargets(merges);
-  const useSoon = new Map<string, string>();
-  for (const s of sources) for (const i of s.ingredients) if (soon.has(target(i.foodKey))) useSoon.set(i.foodKey, soon.get(target(i.foodKey))!);
+  const useSoon = useSoonOf(sources, observations, merges, now);
 
   const fill = new Set(open.map((d) => d.date));
   // A dish on a day nobody eats at home (an event closed it) is on no day: it does not count as planned this week.
-  const taken = [...plan.days.filter((d) => !fill.has(d.date) && d.recipeId !== null && derived.get(d.date)!.cookedAtHome).map((d) => d.recipeId!), ...(request.keeping ?? []).filter((k) => !fill.has(k.date)).map((k) => k.recipeId)];
-  // The week's dishes on open days not asked for may be cooked double for an evening with little time.
+  // The week's dishes on open days not asked for may be cooked double for an evening with little time, as may the
+  // dishes the rules put on the week; the rules claim their days first.
   const cooked = plan.days.filter((d) => !fill.has(d.date) && d.recipeId !== null && derived.get(d.date)!.cookedAtHome).map((d) => ({ date: d.date, id: d.recipeId! }));
-  const planned = new Map(planWeekWithLeftovers({ days, candidates, taken, useSoon, usualPricePerPortion: usual, seed, cooked, keepDays: household.leftoversKeepDays }).map((p) => [p.date, p]));
+  const taken = [...cooked.map((c) => c.id), ...(request.keeping ?? []).filter((k) => !fill.has(k.date)).map((k) => k.recipeId)];
+  const kept = [...plan.days.filter((d) => !fill.has(d.date) && derived.get(d.date)!.cookedAtHome), ...(request.keeping ?? []).filter((k) => !fill.has(k.date))];
+  const closed = (named ? asked : plan.days).filter((d) => !derived.get(d.date)!.cookedAtHome).map((d) => d.date);
+  const ruled = planWeekWithRules(
+    { days, candidates, taken, useSoon, usualPricePerPortion: usual, seed },
+    ruleContext(rules, recipes, [...pastDishes, ...kept], closed),
+    (input, picked) => planWeekWithLeftovers({ ...input, cooked: [...cooked, ...picked], keepDays: household.leftoversKeepDays }),
+  );
+  const planned = new Map(ruled.days.map((p) => [p.date, p]));
+  const said = ruleViewsOf(ruled, recipes);
 
   const tips = await aiTips(deps, household, request.ai, [...planned.values()], derived, days, now);
   if (!tips.ok) return tips;
@@ -227,6 +246,7 @@ export async function suggestWeek(
       timesEaten: p?.pick?.timesEaten ?? 0,
       historyWeeks: HISTORY_WEEKS,
       leftoversOf: p?.leftoversOf ?? null,
+      rule: said.dayRule(d.date),
     };
   });
   const priced = out.filter((d) => d.estimatedPrice !== null);
@@ -239,6 +259,7 @@ export async function suggestWeek(
     estimatedPrice: priced.length === 0 ? null : round2(priced.reduce((n, d) => n + d.estimatedPrice!, 0)),
     usualPrice: usual === null || proposed.length === 0 ? null : round2(usual * proposed.reduce((n, d) => n + d.portions, 0)),
     aiNotes: tips.value.size > 0,
+    rulesNotServed: said.notServed,
   });
 }
 

@@ -31,6 +31,7 @@ import { dinnerPriceStoreContract } from './dinner-price-store.contract.js';
 import { publicDataFilesContract } from './public-data-files.contract.js';
 import { householdArchiveStoreContract } from './household-archive-store.contract.js';
 import { aisleOrderStoreContract } from './aisle-order-store.contract.js';
+import { dinnerRuleStoreContract } from './dinner-rule-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -71,4 +72,5 @@ for (const backend of backends()) {
   dinnerPriceStoreContract(backend);
   publicDataFilesContract(backend);
   aisleOrderStoreContract(backend);
+  dinnerRuleStoreContract(backend);
 }

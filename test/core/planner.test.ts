@@ -7,7 +7,8 @@ import { avoidsOfDay, dishConflict } from '../../core/events/avoid-gate.js';
 import { EMPTY_REASONS, FAVOURITE_TIMES, planWeek, type PlannerCandidate, type PlannerInput, type SuggestionReason } from '../../core/plans/planner.js';
 import { ensureWeekPlan, setPlanDay } from '../../core/plans/plans.js';
 import { deriveDay } from '../../core/events/portions.js';
-import { acceptSuggestions, EATEN_LATELY_DAYS, HISTORY_WEEKS, suggestWeek, type DaySuggestion } from '../../core/plans/suggestions.js';
+import { acceptSuggestions, EATEN_LATELY_DAYS, HISTORY_WEEKS, suggestWeek, type DaySuggestion, type WeekSuggestion } from '../../core/plans/suggestions.js';
+import { addDinnerRule, WEEKDAYS, type DinnerRuleSpec } from '../../core/plans/dinner-rules.js';
 import { createRecipe, type IngredientInput } from '../../core/recipes/recipes.js';
 import type { Recipe } from '../../core/recipes/types.js';
 import { addDays, daysBetween } from '../../core/kernel/dates.js';
@@ -15,7 +16,7 @@ import type { Member } from '../../core/households/types.js';
 import type { PlanRow } from '../../ports/plan-store.js';
 import { syncDeviceCalendar } from '../../core/calendar/device-feeds.js';
 import type { Result } from '../../core/kernel/result.js';
-import { domain, person } from './support.js';
+import { domain, householdAt, person } from './support.js';
 
 const value = <T, E>(r: Result<T, E>): T => {
   if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
@@ -227,6 +228,126 @@ function expectLeftovers(day: DaySuggestion, proposed: readonly DaySuggestion[],
   expect(dishConflict(recipe, all, avoidsOfDay(on(day.date)), day.date), `${recipe.title} as leftovers on ${day.date}`).to.equal(null);
 }
 
+const TAGS = ['fisk', 'vegetar'];
+const ruleArb = fc.oneof(
+  fc.record({ kind: fc.constant('FixedDish' as const), weekday: fc.constantFrom(...WEEKDAYS), recipe: fc.nat({ max: 9 }) }),
+  fc.record({ kind: fc.constant('TagPerWeek' as const), tag: fc.constantFrom(...TAGS), timesPerWeek: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({ kind: fc.constant('Spacing' as const), days: fc.integer({ min: 2, max: 12 }), recipe: fc.option(fc.nat({ max: 9 }), { nil: null }) }),
+);
+const ruledWorldArb = fc.record({
+  recipes: fc.array(
+    fc.record({ foods: fc.uniqueArray(fc.constantFrom(...FOODS), { minLength: 1, maxLength: 4 }), minutes: fc.option(fc.integer({ min: 10, max: 90 }), { nil: null }), tags: fc.subarray(TAGS) }),
+    { minLength: 1, maxLength: 10 },
+  ),
+  // Each day of this week and the next: nothing, guests with avoids, closed, or little time.
+  days: fc.array(fc.record({ kind: fc.constantFrom('none', 'Guests', 'Guests', 'EatingOut', 'Custom'), avoids: fc.uniqueArray(fc.constantFrom(...AVOIDS), { minLength: 1, maxLength: 3 }), minutes: fc.integer({ min: 15, max: 60 }) }), { minLength: 14, maxLength: 14 }),
+  rules: fc.array(ruleArb, { maxLength: 5 }),
+  history: fc.array(fc.record({ day: fc.nat({ max: 13 }), recipe: fc.nat({ max: 9 }) }), { maxLength: 6 }),
+  seed: fc.nat(),
+});
+type RuledWorld = Awaited<ReturnType<typeof ruledWorld>>;
+
+/** The household of a random world: its recipes, the plan of 2026-11-23 made before its rules, the events, the weeks before. */
+async function ruledWorld(world: typeof ruledWorldArb extends fc.Arbitrary<infer T> ? T : never) {
+  const { deps, owner, h } = await householdAt('2026-11-20T12:00:00.000Z');
+  const made: Recipe[] = [];
+  for (const [i, r] of world.recipes.entries()) {
+    const ingredients: IngredientInput[] = r.foods.map((f) => ({ displayName: f, quantity: 100, unit: 'g', optional: false, baseRecipeId: null, reference: null }));
+    made.push(value(await createRecipe(deps, owner, h.id, { title: `Rett ${i}`, servings: 4, activeMinutes: null, totalMinutes: r.minutes, steps: [], ingredients, sourceUrl: null, imageUrl: null, tags: r.tags })));
+  }
+  const plan = value(await ensureWeekPlan(deps, owner, h.id, '2026-11-23'));
+  for (const p of world.history) {
+    const r = made[p.recipe];
+    if (!r) continue;
+    const date = addDays('2026-11-09', p.day);
+    const earlier = value(await ensureWeekPlan(deps, owner, h.id, date));
+    value(await setPlanDay(deps, owner, h.id, earlier.id, date, { recipeId: r.id, portions: null, note: null }));
+  }
+  const closedNext = new Set<string>();
+  const avoidsNext = new Map<string, string[]>();
+  for (const [i, d] of world.days.entries()) {
+    if (d.kind === 'none') continue;
+    const date = addDays('2026-11-23', i);
+    if (i >= 7 && d.kind === 'EatingOut') closedNext.add(date);
+    if (i >= 7 && d.kind === 'Guests') avoidsNext.set(date, d.avoids);
+    const guests = d.kind === 'Guests' ? [{ guestType: 'Adult' as const, guestCount: 2, dietaryNotes: null, avoids: d.avoids }] : [];
+    value(await createEvent(deps, owner, h.id, { date, eventType: d.kind as MealEventInput['eventType'], servingTime: null, availableCookingMinutes: d.kind === 'Custom' ? d.minutes : null, notes: null, guests, memberAttendance: [] }));
+  }
+  for (const r of world.rules) {
+    const recipeId = r.kind === 'TagPerWeek' ? null : r.recipe === null ? null : (made[r.recipe]?.id ?? made[0]!.id);
+    const spec: DinnerRuleSpec = r.kind === 'FixedDish' ? { kind: r.kind, weekday: r.weekday, recipeId: recipeId! } : r.kind === 'Spacing' ? { kind: r.kind, days: r.days, recipeId } : r;
+    // A second fixed dish on a weekday, or a tag no recipe has, is refused: the rule is simply not there.
+    await addDinnerRule(deps, owner, h.id, spec);
+  }
+  const rules = await deps.dinnerRules.list(h.id);
+  const all = new Map((await deps.recipes.all(h.id)).map((r) => [r.id, r]));
+  const past = (await deps.plans.weeksBetween(h.id, '2026-09-28', '2026-11-16')).flatMap((p) => p.days).filter((d) => d.recipeId !== null);
+  return { deps, owner, h, plan, rules, all, past, closedNext, avoidsNext, events: await deps.events.eventsBetween(h.id, '2026-11-23', '2026-11-29') };
+}
+
+/** What the rules promise of a proposed week, checked against the world on its own. */
+function expectRulesHeld(w: RuledWorld, s: WeekSuggestion, seen: Record<string, number>) {
+  const dayOf = new Map(s.days.map((d) => [d.date, d]));
+  const eventsOn = (date: string) => w.events.filter((e) => e.date === date);
+  const fits = (r: Recipe, date: string) => {
+    const limits = eventsOn(date).map((e) => e.availableCookingMinutes).filter((m): m is number => m !== null);
+    const minutes = r.totalMinutes ?? r.activeMinutes;
+    return dishConflict(r, w.all, avoidsOfDay(eventsOn(date)), date) === null && (limits.length === 0 || (minutes !== null && minutes <= Math.min(...limits)));
+  };
+  for (const d of s.days) {
+    if (d.recipeId === null) continue;
+    // Avoids and closed days win over every rule.
+    expect(deriveDay([], eventsOn(d.date)).cookedAtHome, `${d.date} is closed`).to.equal(true);
+    expect(dishConflict(w.all.get(d.recipeId)!, w.all, avoidsOfDay(eventsOn(d.date)), d.date)).to.equal(null);
+  }
+  for (const r of w.rules) {
+    if (r.kind === 'FixedDish') {
+      const date = addDays('2026-11-23', WEEKDAYS.indexOf(r.weekday));
+      const day = dayOf.get(date);
+      const refused = s.rulesNotServed.find((n) => n.rule.id === r.id);
+      if (!day || day.recipeId === null && day.reasons[0] === 'DayClosed') {
+        expect(refused?.why).to.equal('DayClosed');
+      } else if (dishConflict(w.all.get(r.recipeId)!, w.all, avoidsOfDay(eventsOn(date)), date) !== null) {
+        expect(refused?.why).to.equal('BreaksAvoids');
+        seen['fixedRefused']!++;
+      } else {
+        expect(day.recipeId, `${r.weekday} holds its fixed dish`).to.equal(r.recipeId);
+        expect(day.rule?.id).to.equal(r.id);
+        seen['fixedHeld']!++;
+      }
+    }
+    if (r.kind === 'TagPerWeek') {
+      // A day eating an earlier day's leftovers cooks no dish of its own: it does not count for a tag.
+      const tagged = s.days.filter((d) => d.recipeId !== null && d.leftoversOf === null && w.all.get(d.recipeId)!.tags.includes(r.tag)).length;
+      const short = s.rulesNotServed.find((n) => n.rule.id === r.id);
+      if (!short) {
+        expect(tagged, `${r.tag} ${r.timesPerWeek} times`).to.be.at.least(r.timesPerWeek);
+        seen['tagMet']!++;
+        continue;
+      }
+      seen['tagShort']!++;
+      expect(short.served).to.equal(tagged);
+      expect(short.served).to.be.below(r.timesPerWeek);
+      // Short only when every day without a tagged dish could not have had one (spacing aside, which only narrows it).
+      const spacing = w.rules.some((x) => x.kind === 'Spacing');
+      const untagged = s.days.filter((d) => d.recipeId === null ? d.reasons[0] !== 'DayClosed' : !w.all.get(d.recipeId)!.tags.includes(r.tag) && d.rule?.kind !== 'FixedDish');
+      if (!spacing && short.why === 'NoTaggedDish') for (const d of untagged) for (const t of w.all.values()) if (t.tags.includes(r.tag)) expect(fits(t, d.date), `${t.title} fits ${d.date}`).to.equal(false);
+    }
+    if (r.kind === 'Spacing') {
+      const on = [...w.past.map((d) => ({ date: d.date, recipeId: d.recipeId! })), ...s.days.filter((d) => d.recipeId !== null).map((d) => ({ date: d.date, recipeId: d.recipeId! }))];
+      for (const d of s.days) {
+        if (d.recipeId === null || d.rule?.kind === 'FixedDish' || (r.recipeId !== null && r.recipeId !== d.recipeId)) continue;
+        for (const o of on) {
+          if (o.recipeId !== d.recipeId || o.date === d.date) continue;
+          const apart = Math.abs(Math.round((Date.parse(o.date) - Date.parse(d.date)) / 86_400_000));
+          expect(apart, `${w.all.get(d.recipeId)!.title} on ${d.date} and ${o.date}`).to.be.at.least(r.days);
+        }
+        seen['spaced']!++;
+      }
+    }
+  }
+}
+
 describe('the planner\'s promises (property tests, memory stores)', function () {
   this.timeout(60_000);
 
@@ -329,6 +450,34 @@ describe('the planner\'s promises (property tests, memory stores)', function () 
     expect(seen.empty).to.be.greaterThan(20);
     expect(seen.leftovers).to.be.greaterThan(10);
     for (const reason of ['Favourite', 'EatenLately', 'NotEatenSince', 'NotEatenInWeeks', 'ordinary']) expect(said[reason] ?? 0, reason).to.be.greaterThan(10);
+  });
+
+  it('under random dinner rules: fixed days hold their dish unless closed or avoided, tag counts are met when they can be, spacing is never broken', async () => {
+    const seen = { fixedHeld: 0, fixedRefused: 0, tagMet: 0, tagShort: 0, spaced: 0, weeksOpened: 0 };
+    await fc.assert(
+      fc.asyncProperty(ruledWorldArb, async (world) => {
+        const w = await ruledWorld(world);
+        const first = value(await suggestWeek(w.deps, w.owner, w.h.id, w.plan.id, { seed: world.seed }));
+        expect(value(await suggestWeek(w.deps, w.owner, w.h.id, w.plan.id, { seed: world.seed }))).to.deep.equal(first);
+        expectRulesHeld(w, first, seen);
+        // A week opened after the rules: its fixed days hold their dish unless closed or avoided.
+        const next = value(await ensureWeekPlan(w.deps, w.owner, w.h.id, addDays('2026-11-23', 7)));
+        for (const r of w.rules) {
+          if (r.kind !== 'FixedDish') continue;
+          const date = addDays(next.weekStart, WEEKDAYS.indexOf(r.weekday));
+          const closedOrAvoided = w.closedNext.has(date) || dishConflict(w.all.get(r.recipeId)!, w.all, w.avoidsNext.get(date) ?? [], date) !== null;
+          expect(next.days.find((d) => d.date === date)!.recipeId, `${r.weekday} of the new week`).to.equal(closedOrAvoided ? null : r.recipeId);
+          seen.weeksOpened++;
+        }
+      }),
+      { numRuns: 80, seed: 48_2026 },
+    );
+    expect(seen.fixedHeld).to.be.greaterThan(20);
+    expect(seen.fixedRefused).to.be.greaterThan(5);
+    expect(seen.tagMet).to.be.greaterThan(20);
+    expect(seen.tagShort).to.be.greaterThan(3);
+    expect(seen.spaced).to.be.greaterThan(50);
+    expect(seen.weeksOpened).to.be.greaterThan(20);
   });
 });
 

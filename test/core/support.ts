@@ -89,3 +89,13 @@ export const value = <T>(r: { ok: true; value: T } | { ok: false; error: unknown
 
 /** The type of a use case's failure, or 'ok'. */
 export const error = (r: { ok: boolean; error?: unknown }): string => (r.ok ? 'ok' : (r.error as { type: string }).type);
+
+/** The domain at `now`, with a household of a new Owner made through createHousehold (Oslo time). */
+export async function householdAt(now: string) {
+  const { deps, clock } = domain();
+  clock.set(new Date(now));
+  const owner = person('eier');
+  await deps.accounts.create(owner);
+  const h = value(await createHousehold(deps, owner, { name: 'Hjem', timeZoneId: 'Europe/Oslo' }));
+  return { deps, clock, owner, h };
+}

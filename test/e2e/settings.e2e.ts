@@ -8,6 +8,7 @@ import { browserSuite, checkedShot, PHONE } from './browser.js';
 const PAGES = [
   { path: 'me', name: 'Meg', loaded: (p: Page) => p.getByText('Du har et passord.') },
   { path: 'household', name: 'Husholdningen', loaded: (p: Page) => p.getByText('Husholdningen har gratisplanen.') },
+  { path: 'dinners', name: 'Faste middager', loaded: (p: Page) => p.getByText('Dere har ingen regler ennå.') },
   { path: 'stores', name: 'Butikker og priser', loaded: (p: Page) => p.getByRole('heading', { name: 'Handlelista' }) },
   { path: 'calendar', name: 'Kalender', loaded: (p: Page) => p.getByText('Ingen kalendere er lagt til ennå.') },
   { path: 'notifications', name: 'Varsler', loaded: (p: Page) => p.getByRole('main').locator('section > p').first() },
@@ -76,7 +77,7 @@ for (const kind of databaseKinds()) {
       await page.goto(`${suite.server.url}/settings`);
       await page.getByRole('heading', { name: 'Innstillinger', level: 1 }).waitFor();
       const rows = await listed(page);
-      expect(rows.map((r) => r.name)).to.deep.equal(['Meg', 'Husholdningen', 'Kalender', 'Varsler', 'Husholdningens data']);
+      expect(rows.map((r) => r.name)).to.deep.equal(['Meg', 'Husholdningen', 'Faste middager', 'Kalender', 'Varsler', 'Husholdningens data']);
       expect(rows.find((r) => r.name === 'Husholdningen')!.about).to.equal('Planen, og å forlate husholdningen');
       await checkedShot(page, `settings-list-junior-${kind.name}`);
 

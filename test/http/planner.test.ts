@@ -108,12 +108,12 @@ eachDatabase('the planner', (kind) => {
 
     const res = await owner.post(suggest, { seed: 42, ai: false });
     expect(res.status, res.text).to.equal(200);
-    expect(Object.keys(res.json).sort()).to.deep.equal(['aiNotes', 'days', 'estimatedPrice', 'planId', 'seed', 'usualPrice', 'weekStart']);
+    expect(Object.keys(res.json).sort()).to.deep.equal(['aiNotes', 'days', 'estimatedPrice', 'planId', 'rulesNotServed', 'seed', 'usualPrice', 'weekStart']);
     expect(res.json).to.include({ planId: plan.id, weekStart: WEEK, seed: 42, aiNotes: false });
     const days = res.json.days as { date: string; recipeId: string | null; recipeTitle: string | null; reasons: string[]; servingNotes: string[]; cookingMinutes: number | null; recipeMinutes: number | null }[];
     // Monday has its dish, Thursday is eaten out: neither is proposed.
     expect(days.map((d) => d.date)).to.deep.equal([dates[1], dates[2], dates[4], dates[5], dates[6]]);
-    expect(Object.keys(days[0]!).sort()).to.deep.equal(['cookingMinutes', 'date', 'estimatedPrice', 'historyWeeks', 'lastEatenOn', 'leftoversOf', 'pantryFoods', 'portions', 'reasons', 'recipeId', 'recipeMinutes', 'recipeTitle', 'servingNotes', 'timesEaten']);
+    expect(Object.keys(days[0]!).sort()).to.deep.equal(['cookingMinutes', 'date', 'estimatedPrice', 'historyWeeks', 'lastEatenOn', 'leftoversOf', 'pantryFoods', 'portions', 'reasons', 'recipeId', 'recipeMinutes', 'recipeTitle', 'rule', 'servingNotes', 'timesEaten']);
     const tuesday = days[0]!;
     expect(tuesday.cookingMinutes).to.equal(20);
     expect(tuesday.recipeMinutes).to.be.at.most(20);

@@ -29,6 +29,8 @@ export type Aisle = AisleOrder['aisles'][number]['aisle'];
 export type WeekSuggestion = Json<'suggestWeek', 200>;
 export type DaySuggestion = WeekSuggestion['days'][number];
 export type SuggestionReason = DaySuggestion['reasons'][number];
+export type DinnerRule = Json<'listDinnerRules', 200>['rules'][number];
+export type RuleNotServed = WeekSuggestion['rulesNotServed'][number];
 
 api.use(problems);
 

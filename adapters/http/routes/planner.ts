@@ -9,6 +9,8 @@ import { callerAndHousehold, callerHouseholdAndThenBody, HouseholdPath, mount, r
 import { IsoDate, IsoDateTime, PlanPath, Uuid } from '../schemas.js';
 import type { ServiceDeps } from '../deps.js';
 import { PlanResponse, toPlan } from './plans.js';
+import { DinnerRuleResponse, RULES_DOC, toRule } from './dinner-rules.js';
+import { RULE_NOT_SERVED_WHYS, type DayRuleView } from '../../../core/plans/dinner-rule-planner.js';
 
 /** A household's recipe, or one of the shared library's (`library:{id}`). */
 const DishId = v.union([Uuid, v.pipe(v.string(), v.maxLength(108), v.regex(/^library:[a-z0-9][a-z0-9-]{0,99}$/, 'a recipe id, or library:{id}'))]);
@@ -47,6 +49,28 @@ const DaySuggestionResponse = v.object({
     v.nullable(v.string()),
     v.description('With reason Leftovers: the earlier day of the week whose dish (recipeId) this evening eats as leftovers, cooked double there; recipeMinutes is then null (nothing to cook). Null: the dish is cooked on the day.'),
   ),
+  rule: v.pipe(
+    v.nullable(
+      v.object({
+        ...DinnerRuleResponse.entries,
+        nth: v.pipe(v.nullable(v.number()), v.description('TagPerWeek: which of the week\'s dishes with the tag this one is (1 of 2); else null.')),
+        of: v.pipe(v.nullable(v.number()), v.description('TagPerWeek: how many the week should have; else null.')),
+      }),
+    ),
+    v.description('The dinner rule that put the dish there (reason Rule), or that kept every dish that fits away (reason RuleNotServed); else null.'),
+  ),
+});
+const RuleNotServedResponse = v.object({
+  rule: DinnerRuleResponse,
+  why: v.pipe(
+    v.picklist(RULE_NOT_SERVED_WHYS),
+    v.description(
+      "DayClosed: the fixed dish's day is closed. BreaksAvoids: the fixed dish breaks an avoid of that day's guests. NotADish: the fixed recipe is another recipe's base, not a dinner. NoTaggedDish: no dish with the tag fits any open day. TooFewDays: not enough open days for the tag's count.",
+    ),
+  ),
+  date: v.pipe(v.nullable(v.string()), v.description('The fixed dish\'s day; null for a tag\'s count.')),
+  served: v.pipe(v.number(), v.description('How many dishes of the rule the week holds with the proposal.')),
+  wanted: v.pipe(v.number(), v.description('How many it should hold.')),
 });
 const SuggestionResponse = v.object({
   planId: Uuid,
@@ -56,6 +80,7 @@ const SuggestionResponse = v.object({
   estimatedPrice: v.nullable(v.number()),
   usualPrice: v.nullable(v.number()),
   aiNotes: v.boolean(),
+  rulesNotServed: v.pipe(v.array(RuleNotServedResponse), v.description("The household's dinner rules the proposed week cannot serve, and why.")),
 });
 
 const HouseholdAiResponse = v.object({
@@ -78,11 +103,13 @@ const toSuggestion = (s: WeekSuggestion): v.InferOutput<typeof SuggestionRespons
   planId: s.planId,
   weekStart: s.weekStart,
   seed: s.seed,
-  days: s.days.map((d) => ({ ...d, reasons: [...d.reasons], servingNotes: [...d.servingNotes], pantryFoods: [...d.pantryFoods] })),
+  days: s.days.map((d) => ({ ...d, reasons: [...d.reasons], servingNotes: [...d.servingNotes], pantryFoods: [...d.pantryFoods], rule: d.rule === null ? null : dayRule(d.rule) })),
   estimatedPrice: s.estimatedPrice,
   usualPrice: s.usualPrice,
   aiNotes: s.aiNotes,
+  rulesNotServed: s.rulesNotServed.map((n) => ({ ...n, rule: toRule(n.rule) })),
 });
+const dayRule = (r: DayRuleView) => ({ ...toRule(r), nth: r.nth, of: r.of });
 
 const SUGGEST_DOC =
   'Proposes a dinner for every day of the week that is cooked at home and has no dish yet, or for exactly the days named ' +
@@ -119,7 +146,10 @@ const SUGGEST_DOC =
   `${LITTLE_TIME_MINUTES} minutes to cook, or too few for any recipe) gets leftovers instead, when an earlier dish of the week (planned, ` +
   "or proposed for a day with time) can stretch to it: within the household's leftoversKeepDays, none of the evening's guests' " +
   'avoids broken, each dish cooked double for one evening at most, the nearest first (reason Leftovers, leftoversOf names the cooking ' +
-  'day). Days already eating leftovers are not proposed for.';
+  'day). Days already eating leftovers are not proposed for. The household\'s dinner ' +
+  'rules shape the proposal before all else save the hard rules: a day a rule put its dish on says Rule first and names ' +
+  'the rule (rule), a day whose every fitting dish a Spacing rule keeps away gets none (RuleNotServed, naming it), and ' +
+  `rulesNotServed says each rule the week cannot serve. ${RULES_DOC}`;
 
 const ACCEPT_DOC =
   "Writes the kept days' dishes in one transaction (each day keeps its portions override and note) and answers the plan. " +

@@ -99,7 +99,7 @@ const ensureWeekPlanRoute = route({
   path: `${base}/week/{date}`,
   operationId: 'ensureWeekPlan',
   summary: 'Get or create the plan of the week holding a date (adults only)',
-  description: `Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. ${DAY_DOC}`,
+  description: `Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. The call that makes the plan puts the household's fixed dinners (dinner-rules, kind FixedDish) on their weekdays from today on, unless an event closes the day or the dish breaks an avoid of its guests; a plan made already is never changed by a rule. ${DAY_DOC}`,
   params: v.object({ householdId: Uuid, date: IsoDate }),
   responses: { 200: { description: 'The week\'s plan', schema: PlanResponse } },
   errors: ['household-not-found', 'adults-only'],

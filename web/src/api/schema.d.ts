@@ -719,7 +719,7 @@ export interface paths {
         get?: never;
         /**
          * Get or create the plan of the week holding a date (adults only)
-         * @description Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, Baby 0) of the day's events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on a day cooked at home. avoids lists the guests' avoids of the day: hard constraints for the whole table. servingNotes, in the household's language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each dietary note of the day's events by the member's name or the guest group. A day that eats leftovers (leftoversOf, leftovers) has no dish, and a day cooked for leftovers counts their portions in its own (leftoversFor). events are the ids of the day's meal events (whether the week's shopping list holds back more to buy is the list's staleSince and wouldAdd). Derived at every read, so events and member changes show at once.
+         * @description Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. The call that makes the plan puts the household's fixed dinners (dinner-rules, kind FixedDish) on their weekdays from today on, unless an event closes the day or the dish breaks an avoid of its guests; a plan made already is never changed by a rule. Each day shows its effective portions: present members (Owner, Adult and Junior count 1) plus guests (Adult 1, Child 0.5, Baby 0) of the day's events, rounded up; PersonAbsent removes a member for the day, PersonPresent brings one back; EatingOut or Travel set cookedAtHome false and portions 0. portionsOverride, when set, replaces the derived number on a day cooked at home. avoids lists the guests' avoids of the day: hard constraints for the whole table. servingNotes, in the household's language, says so first ("Hele bordet unngår i dag: …" / "The whole table avoids today: …"), then gives each dietary note of the day's events by the member's name or the guest group. A day that eats leftovers (leftoversOf, leftovers) has no dish, and a day cooked for leftovers counts their portions in its own (leftoversFor). events are the ids of the day's meal events (whether the week's shopping list holds back more to buy is the list's staleSince and wouldAdd). Derived at every read, so events and member changes show at once.
          */
         put: operations["ensureWeekPlan"];
         post?: never;
@@ -908,7 +908,7 @@ export interface paths {
         put?: never;
         /**
          * Suggest dinners for the week (adults only); nothing is written
-         * @description Proposes a dinner for every day of the week that is cooked at home and has no dish yet, or for exactly the days named (a named day nobody eats at home gets none, reason DayClosed). Nothing is written. The same plan, events, recipes, pantry, prices and seed give the same answer; another seed with days: [date] is "another one" for that day, and keeping names the dishes shown for other days that should not come again. The hard rules: a dish is a candidate only when none of its ingredients, nor its bases', matches an avoid of the day's guests (the same gate as PUT days/{date}: words, compounds, inflections, the EU's 14 allergen groups in nb and en), and only when it is done within the day's cooking time: the smallest availableCookingMinutes of its events and what a busy evening in the calendar feeds leaves (the family may eat until the end of the dinner hour, so an entry under way at the serving time leaves the minutes from its end to then). A recipe whose time is unknown never lands on a day whose time is limited. A day with no candidate gets recipeId null and one reason: NoRecipes, AvoidsRuleOutAll, NothingFitsCookingTime or NothingFitsBoth. Then, in order: no dish twice in the week (RepeatsThisWeek when nothing else fits), the household's dislikes (Disliked when nothing else fits), nothing eaten in the last 14 days (EatenLately when nothing else fits); among the rest, pantry food losing confidence is used first (UsesPantry, pantryFoods), the estimated price stays near the household's usual (NearUsualPrice: its planned dinners of the last eight weeks, else the published dinner price per portion; prices are the household's chains' list prices, or what its receipts of the last 90 days show it paid; none while the price catalogue is off), and a draw by the seed. Candidates are the household's recipes that no other recipe uses as its base, and, when the household has libraryRecipesOn, the shared library's recipes it has no recipe of the same title for (recipeId library:{id}, reason FromLibrary). What the household's plans of the last 8 weeks before this one say of a dish is added to every pick it describes, whatever else is said, after the reasons above and before what was given up: Favourite when it was on the plan on at least 3 days of those weeks (timesEaten); then NotEatenSince when it was on them, but not in the last 14 days (lastEatenOn), or NotEatenInWeeks when a household recipe was on none of them (historyWeeks); neither of these two on a dish that repeats this week. So every day given a dish carries at least one reason: a household recipe one of EatenLately, NotEatenSince, NotEatenInWeeks or RepeatsThisWeek, a library dish FromLibrary. They say, and do not rank: the order above is all. Portions are the plan's. servingNotes are in the household's language: the avoids, the day's dietary notes, the busy evening, and, when the operator has configured an AI and ai is not false, up to 3 tips of the AI per day (never one naming an avoid). One AI call per request counts against the household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. Without an AI configured, no 429 for AI is ever given. Proposals count per household in the rate class planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After. An evening with little time (under 20 minutes to cook, or too few for any recipe) gets leftovers instead, when an earlier dish of the week (planned, or proposed for a day with time) can stretch to it: within the household's leftoversKeepDays, none of the evening's guests' avoids broken, each dish cooked double for one evening at most, the nearest first (reason Leftovers, leftoversOf names the cooking day). Days already eating leftovers are not proposed for.
+         * @description Proposes a dinner for every day of the week that is cooked at home and has no dish yet, or for exactly the days named (a named day nobody eats at home gets none, reason DayClosed). Nothing is written. The same plan, events, recipes, pantry, prices and seed give the same answer; another seed with days: [date] is "another one" for that day, and keeping names the dishes shown for other days that should not come again. The hard rules: a dish is a candidate only when none of its ingredients, nor its bases', matches an avoid of the day's guests (the same gate as PUT days/{date}: words, compounds, inflections, the EU's 14 allergen groups in nb and en), and only when it is done within the day's cooking time: the smallest availableCookingMinutes of its events and what a busy evening in the calendar feeds leaves (the family may eat until the end of the dinner hour, so an entry under way at the serving time leaves the minutes from its end to then). A recipe whose time is unknown never lands on a day whose time is limited. A day with no candidate gets recipeId null and one reason: NoRecipes, AvoidsRuleOutAll, NothingFitsCookingTime or NothingFitsBoth. Then, in order: no dish twice in the week (RepeatsThisWeek when nothing else fits), the household's dislikes (Disliked when nothing else fits), nothing eaten in the last 14 days (EatenLately when nothing else fits); among the rest, pantry food losing confidence is used first (UsesPantry, pantryFoods), the estimated price stays near the household's usual (NearUsualPrice: its planned dinners of the last eight weeks, else the published dinner price per portion; prices are the household's chains' list prices, or what its receipts of the last 90 days show it paid; none while the price catalogue is off), and a draw by the seed. Candidates are the household's recipes that no other recipe uses as its base, and, when the household has libraryRecipesOn, the shared library's recipes it has no recipe of the same title for (recipeId library:{id}, reason FromLibrary). What the household's plans of the last 8 weeks before this one say of a dish is added to every pick it describes, whatever else is said, after the reasons above and before what was given up: Favourite when it was on the plan on at least 3 days of those weeks (timesEaten); then NotEatenSince when it was on them, but not in the last 14 days (lastEatenOn), or NotEatenInWeeks when a household recipe was on none of them (historyWeeks); neither of these two on a dish that repeats this week. So every day given a dish carries at least one reason: a household recipe one of EatenLately, NotEatenSince, NotEatenInWeeks or RepeatsThisWeek, a library dish FromLibrary. They say, and do not rank: the order above is all. Portions are the plan's. servingNotes are in the household's language: the avoids, the day's dietary notes, the busy evening, and, when the operator has configured an AI and ai is not false, up to 3 tips of the AI per day (never one naming an avoid). One AI call per request counts against the household's monthly quota: past it 429 ai_quota_used with Retry-After in seconds until its next month; a household whose AI is paused gets 429 ai_paused with Retry-After as an HTTP date. If the AI fails, the notes are written by rule. Without an AI configured, no 429 for AI is ever given. Proposals count per household in the rate class planner-per-household (240 an hour by default): past it 429 rate_limited with Retry-After. An evening with little time (under 20 minutes to cook, or too few for any recipe) gets leftovers instead, when an earlier dish of the week (planned, or proposed for a day with time) can stretch to it: within the household's leftoversKeepDays, none of the evening's guests' avoids broken, each dish cooked double for one evening at most, the nearest first (reason Leftovers, leftoversOf names the cooking day). Days already eating leftovers are not proposed for. The household's dinner rules shape the proposal before all else save the hard rules: a day a rule put its dish on says Rule first and names the rule (rule), a day whose every fitting dish a Spacing rule keeps away gets none (RuleNotServed, naming it), and rulesNotServed says each rule the week cannot serve. The household's dinner rules, three kinds. FixedDish: a recipe on a weekday ("taco on Fridays"), at most one per weekday (a second is 409 dinner_rule_weekday_taken). A week whose plan is made after the rule (PUT plans/week/{date}) opens with the dish on that weekday, from today on, unless an event closes the day (EatingOut, Travel) or the dish breaks an avoid of the day's guests; weeks that have a plan already are not changed. The planner (POST plans/{planId}/suggestions) keeps the dish on its weekday when that day is asked for, under the same two conditions. TagPerWeek: dishes with a tag 1 to 7 times a week ("fish twice a week"); the tag must be on one of the household's recipes (else 422 dinner_rule_tag_unknown). The planner counts the week's dishes with the tag and proposes the missing ones on open days where a tagged dish fits (the avoids, the cooking time, the spacing rules). Spacing: no dish proposed again within 2 to 60 days of a day it is on (the weeks the planner reads, this week, and the dishes proposed), for one recipe (recipeId) or for every dish (recipeId null); a fixed dish is not kept away by it. Closed days and avoids always win over the rules. A recipe named must be the household's (else 422 dinner_rule_recipe_unknown); a rule naming a recipe goes when the recipe is deleted. At most 20 rules (409 dinner_rule_limit). docs/dinner-rules.md says more.
          */
         post: operations["suggestWeek"];
         delete?: never;
@@ -1808,6 +1808,54 @@ export interface paths {
          * @description Adults only (a Junior gets 403 adults_only). The learned order shows again at once; with no hand order set nothing changes. The order of the list's groups (aisles) in one store, learned from the order in which lines are ticked Purchased on finished trips. A tick counts for the store the household shops at when it is made (its first chain, else "my-store"), and a trip once its list is finished (completedAt set); a line ticked again counts where it was ticked last. Ticks are kept for the store's newest 20 lists. On each trip an aisle's place is the median place of its ticks (0 the trip's first tick, 1 its last); the learned place is the mean over the newest 10 finished trips, each trip weighing 0.6 of the one after it. An aisle ticked on 2 or more of them is Learned and sorted by its place; any other is Default and goes right after the aisle it follows in the default order (Produce, Dairy, Meat, Bakery, Frozen, Dry, Other: a typical Norwegian supermarket). A new household has the default order. A hand order (PUT) wins whole until forgotten (DELETE); learning goes on beneath it (learned). docs/shopping-aisles.md says more.
          */
         delete: operations["forgetAisleOrder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/dinner-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The household's dinner rules
+         * @description Any member, Junior too. The household's dinner rules, three kinds. FixedDish: a recipe on a weekday ("taco on Fridays"), at most one per weekday (a second is 409 dinner_rule_weekday_taken). A week whose plan is made after the rule (PUT plans/week/{date}) opens with the dish on that weekday, from today on, unless an event closes the day (EatingOut, Travel) or the dish breaks an avoid of the day's guests; weeks that have a plan already are not changed. The planner (POST plans/{planId}/suggestions) keeps the dish on its weekday when that day is asked for, under the same two conditions. TagPerWeek: dishes with a tag 1 to 7 times a week ("fish twice a week"); the tag must be on one of the household's recipes (else 422 dinner_rule_tag_unknown). The planner counts the week's dishes with the tag and proposes the missing ones on open days where a tagged dish fits (the avoids, the cooking time, the spacing rules). Spacing: no dish proposed again within 2 to 60 days of a day it is on (the weeks the planner reads, this week, and the dishes proposed), for one recipe (recipeId) or for every dish (recipeId null); a fixed dish is not kept away by it. Closed days and avoids always win over the rules. A recipe named must be the household's (else 422 dinner_rule_recipe_unknown); a rule naming a recipe goes when the recipe is deleted. At most 20 rules (409 dinner_rule_limit). docs/dinner-rules.md says more.
+         */
+        get: operations["listDinnerRules"];
+        put?: never;
+        /**
+         * Add a dinner rule (adults only)
+         * @description Adults only (a Junior gets 403 adults_only). The household's dinner rules, three kinds. FixedDish: a recipe on a weekday ("taco on Fridays"), at most one per weekday (a second is 409 dinner_rule_weekday_taken). A week whose plan is made after the rule (PUT plans/week/{date}) opens with the dish on that weekday, from today on, unless an event closes the day (EatingOut, Travel) or the dish breaks an avoid of the day's guests; weeks that have a plan already are not changed. The planner (POST plans/{planId}/suggestions) keeps the dish on its weekday when that day is asked for, under the same two conditions. TagPerWeek: dishes with a tag 1 to 7 times a week ("fish twice a week"); the tag must be on one of the household's recipes (else 422 dinner_rule_tag_unknown). The planner counts the week's dishes with the tag and proposes the missing ones on open days where a tagged dish fits (the avoids, the cooking time, the spacing rules). Spacing: no dish proposed again within 2 to 60 days of a day it is on (the weeks the planner reads, this week, and the dishes proposed), for one recipe (recipeId) or for every dish (recipeId null); a fixed dish is not kept away by it. Closed days and avoids always win over the rules. A recipe named must be the household's (else 422 dinner_rule_recipe_unknown); a rule naming a recipe goes when the recipe is deleted. At most 20 rules (409 dinner_rule_limit). docs/dinner-rules.md says more.
+         */
+        post: operations["addDinnerRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{householdId}/dinner-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a dinner rule (adults only)
+         * @description Adults only. The rule is written anew, of any kind (its id and createdAt stay). The household's dinner rules, three kinds. FixedDish: a recipe on a weekday ("taco on Fridays"), at most one per weekday (a second is 409 dinner_rule_weekday_taken). A week whose plan is made after the rule (PUT plans/week/{date}) opens with the dish on that weekday, from today on, unless an event closes the day (EatingOut, Travel) or the dish breaks an avoid of the day's guests; weeks that have a plan already are not changed. The planner (POST plans/{planId}/suggestions) keeps the dish on its weekday when that day is asked for, under the same two conditions. TagPerWeek: dishes with a tag 1 to 7 times a week ("fish twice a week"); the tag must be on one of the household's recipes (else 422 dinner_rule_tag_unknown). The planner counts the week's dishes with the tag and proposes the missing ones on open days where a tagged dish fits (the avoids, the cooking time, the spacing rules). Spacing: no dish proposed again within 2 to 60 days of a day it is on (the weeks the planner reads, this week, and the dishes proposed), for one recipe (recipeId) or for every dish (recipeId null); a fixed dish is not kept away by it. Closed days and avoids always win over the rules. A recipe named must be the household's (else 422 dinner_rule_recipe_unknown); a rule naming a recipe goes when the recipe is deleted. At most 20 rules (409 dinner_rule_limit). docs/dinner-rules.md says more.
+         */
+        put: operations["replaceDinnerRule"];
+        post?: never;
+        /**
+         * Remove a dinner rule (adults only)
+         * @description Adults only. Plans keep the dishes the rule put there; weeks made from now on and proposals no longer follow it.
+         */
+        delete: operations["removeDinnerRule"];
         options?: never;
         head?: never;
         patch?: never;
@@ -8161,7 +8209,7 @@ export interface operations {
                             date: string;
                             recipeId: string | null;
                             recipeTitle: string | null;
-                            reasons: ("AvoidsRespected" | "FitsCookingTime" | "UsesPantry" | "NearUsualPrice" | "FromLibrary" | "Favourite" | "NotEatenSince" | "NotEatenInWeeks" | "Disliked" | "EatenLately" | "RepeatsThisWeek" | "Leftovers" | "NoRecipes" | "AvoidsRuleOutAll" | "NothingFitsCookingTime" | "NothingFitsBoth" | "DayClosed")[];
+                            reasons: ("AvoidsRespected" | "FitsCookingTime" | "UsesPantry" | "NearUsualPrice" | "FromLibrary" | "Favourite" | "NotEatenSince" | "NotEatenInWeeks" | "Disliked" | "EatenLately" | "RepeatsThisWeek" | "Leftovers" | "Rule" | "NoRecipes" | "AvoidsRuleOutAll" | "NothingFitsCookingTime" | "NothingFitsBoth" | "DayClosed" | "RuleNotServed")[];
                             servingNotes: string[];
                             portions: number;
                             cookingMinutes: number | null;
@@ -8176,10 +8224,69 @@ export interface operations {
                             historyWeeks: number;
                             /** @description With reason Leftovers: the earlier day of the week whose dish (recipeId) this evening eats as leftovers, cooked double there; recipeMinutes is then null (nothing to cook). Null: the dish is cooked on the day. */
                             leftoversOf: string | null;
+                            /** @description The dinner rule that put the dish there (reason Rule), or that kept every dish that fits away (reason RuleNotServed); else null. */
+                            rule: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "FixedDish" | "TagPerWeek" | "Spacing";
+                                /** @description FixedDish: its weekday; else null. */
+                                weekday: ("Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday") | null;
+                                /** @description FixedDish: its dish; Spacing: the one recipe it is for, or null for every dish; TagPerWeek: null. */
+                                recipeId: string | null;
+                                /** @description The title of recipeId's recipe; null with no recipe. */
+                                recipeTitle: string | null;
+                                /** @description TagPerWeek: its tag; else null. */
+                                tag: string | null;
+                                /** @description TagPerWeek: how many dishes with the tag a week should have; else null. */
+                                timesPerWeek: number | null;
+                                /** @description Spacing: its days; else null. */
+                                days: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description TagPerWeek: which of the week's dishes with the tag this one is (1 of 2); else null. */
+                                nth: number | null;
+                                /** @description TagPerWeek: how many the week should have; else null. */
+                                of: number | null;
+                            } | null;
                         }[];
                         estimatedPrice: number | null;
                         usualPrice: number | null;
                         aiNotes: boolean;
+                        /** @description The household's dinner rules the proposed week cannot serve, and why. */
+                        rulesNotServed: {
+                            rule: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "FixedDish" | "TagPerWeek" | "Spacing";
+                                /** @description FixedDish: its weekday; else null. */
+                                weekday: ("Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday") | null;
+                                /** @description FixedDish: its dish; Spacing: the one recipe it is for, or null for every dish; TagPerWeek: null. */
+                                recipeId: string | null;
+                                /** @description The title of recipeId's recipe; null with no recipe. */
+                                recipeTitle: string | null;
+                                /** @description TagPerWeek: its tag; else null. */
+                                tag: string | null;
+                                /** @description TagPerWeek: how many dishes with the tag a week should have; else null. */
+                                timesPerWeek: number | null;
+                                /** @description Spacing: its days; else null. */
+                                days: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /**
+                             * @description DayClosed: the fixed dish's day is closed. BreaksAvoids: the fixed dish breaks an avoid of that day's guests. NotADish: the fixed recipe is another recipe's base, not a dinner. NoTaggedDish: no dish with the tag fits any open day. TooFewDays: not enough open days for the tag's count.
+                             * @enum {string}
+                             */
+                            why: "DayClosed" | "BreaksAvoids" | "NotADish" | "NoTaggedDish" | "TooFewDays";
+                            /** @description The fixed dish's day; null for a tag's count. */
+                            date: string | null;
+                            /** @description How many dishes of the rule the week holds with the proposal. */
+                            served: number;
+                            /** @description How many it should hold. */
+                            wanted: number;
+                        }[];
                     };
                 };
             };
@@ -16353,6 +16460,558 @@ export interface operations {
                 };
             };
             /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDinnerRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        rules: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "FixedDish" | "TagPerWeek" | "Spacing";
+                            /** @description FixedDish: its weekday; else null. */
+                            weekday: ("Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday") | null;
+                            /** @description FixedDish: its dish; Spacing: the one recipe it is for, or null for every dish; TagPerWeek: null. */
+                            recipeId: string | null;
+                            /** @description The title of recipeId's recipe; null with no recipe. */
+                            recipeTitle: string | null;
+                            /** @description TagPerWeek: its tag; else null. */
+                            tag: string | null;
+                            /** @description TagPerWeek: how many dishes with the tag a week should have; else null. */
+                            timesPerWeek: number | null;
+                            /** @description Spacing: its days; else null. */
+                            days: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        /** @description The most rules a household keeps (20). */
+                        max: number;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addDinnerRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    kind: "FixedDish";
+                    /**
+                     * @description The day of the week, Monday first.
+                     * @enum {string}
+                     */
+                    weekday: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+                    /**
+                     * Format: uuid
+                     * @description A recipe of the household: the dish of that weekday.
+                     */
+                    recipeId: string;
+                } | {
+                    /** @constant */
+                    kind: "TagPerWeek";
+                    /** @description A tag of at least one of the household's recipes (matched as recipes keep tags: lower case, spaces tidied). */
+                    tag: string;
+                    timesPerWeek: number;
+                } | {
+                    /** @constant */
+                    kind: "Spacing";
+                    /** @description A dish is not proposed again until this many days after a day it is on (7: not within a week). */
+                    days: number;
+                    /** @description The one recipe the rule is for; null: every dish. */
+                    recipeId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule as kept */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "FixedDish" | "TagPerWeek" | "Spacing";
+                        /** @description FixedDish: its weekday; else null. */
+                        weekday: ("Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday") | null;
+                        /** @description FixedDish: its dish; Spacing: the one recipe it is for, or null for every dish; TagPerWeek: null. */
+                        recipeId: string | null;
+                        /** @description The title of recipeId's recipe; null with no recipe. */
+                        recipeTitle: string | null;
+                        /** @description TagPerWeek: its tag; else null. */
+                        tag: string | null;
+                        /** @description TagPerWeek: how many dishes with the tag a week should have; else null. */
+                        timesPerWeek: number | null;
+                        /** @description Spacing: its days; else null. */
+                        days: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description dinner_rule_weekday_taken, dinner_rule_limit; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description dinner_rule_recipe_unknown, dinner_rule_tag_unknown; idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceDinnerRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    kind: "FixedDish";
+                    /**
+                     * @description The day of the week, Monday first.
+                     * @enum {string}
+                     */
+                    weekday: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+                    /**
+                     * Format: uuid
+                     * @description A recipe of the household: the dish of that weekday.
+                     */
+                    recipeId: string;
+                } | {
+                    /** @constant */
+                    kind: "TagPerWeek";
+                    /** @description A tag of at least one of the household's recipes (matched as recipes keep tags: lower case, spaces tidied). */
+                    tag: string;
+                    timesPerWeek: number;
+                } | {
+                    /** @constant */
+                    kind: "Spacing";
+                    /** @description A dish is not proposed again until this many days after a day it is on (7: not within a week). */
+                    days: number;
+                    /** @description The one recipe the rule is for; null: every dish. */
+                    recipeId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule as kept */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "FixedDish" | "TagPerWeek" | "Spacing";
+                        /** @description FixedDish: its weekday; else null. */
+                        weekday: ("Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday") | null;
+                        /** @description FixedDish: its dish; Spacing: the one recipe it is for, or null for every dish; TagPerWeek: null. */
+                        recipeId: string | null;
+                        /** @description The title of recipeId's recipe; null with no recipe. */
+                        recipeTitle: string | null;
+                        /** @description TagPerWeek: its tag; else null. */
+                        tag: string | null;
+                        /** @description TagPerWeek: how many dishes with the tag a week should have; else null. */
+                        timesPerWeek: number | null;
+                        /** @description Spacing: its days; else null. */
+                        days: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, dinner_rule_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description dinner_rule_weekday_taken; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description dinner_rule_recipe_unknown, dinner_rule_tag_unknown; idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeDinnerRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                householdId: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found, dinner_rule_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;

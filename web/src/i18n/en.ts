@@ -1,8 +1,19 @@
 import unitWords from './unit-words.json' with { type: 'json' };
-import type { LineChangeSaid, Messages, ReasonFacts } from './nb';
+import type { LineChangeSaid, Messages, ReasonFacts, RuleNotServedWhy, RuleWords } from './nb';
 import { counter } from './plural';
 
 const count = counter('en');
+const capital = (s: string) => s.charAt(0).toLocaleUpperCase('en') + s.slice(1);
+
+/** A rule as one sentence without its full stop: "Taco on Fridays", "Fish twice a week". */
+const ruleEn = (r: RuleWords): string =>
+  r.kind === 'FixedDish'
+    ? `${r.dish ?? '?'} on ${r.weekday}s`
+    : r.kind === 'TagPerWeek'
+      ? `${capital(r.tag)} ${r.timesPerWeek === 1 ? 'once' : r.timesPerWeek === 2 ? 'twice' : `${r.timesPerWeek} times`} a week`
+      : r.dish === null
+        ? `No dish again within ${r.days} days`
+        : `${r.dish} not again within ${r.days} days`;
 
 /** The English catalogue: typed as the Norwegian one, so a missing or misspelt key fails the build. */
 export const en: Messages = {
@@ -288,8 +299,9 @@ export const en: Messages = {
   importing: 'Sending the file and making the household …',
   householdImported: (name: string) => `The household "${name}" is made, and you are its owner. It is the one you see now.`,
   // The settings' pages (web/src/screens/settings): each one's name, and a line on what it holds.
-  settingsSection: { me: 'You', household: 'The household', stores: 'Stores and prices', calendar: 'Calendar', notifications: 'Notifications', data: "The household's data" },
+  settingsSection: { me: 'You', household: 'The household', dinners: 'Fixed dinners', stores: 'Stores and prices', calendar: 'Calendar', notifications: 'Notifications', data: "The household's data" },
   settingsSectionAbout: {
+    dinners: 'Fixed dishes, kinds of dish each week and how often',
     me: 'Name, password, e-mail and signing in',
     household: 'Name, language, time zone, dinner, plan',
     stores: 'Store chains, prices and receipts',
@@ -297,7 +309,7 @@ export const en: Messages = {
     notifications: 'What this device tells you about',
     data: 'Download, or make one from a file',
   },
-  settingsSectionAboutJunior: { household: 'The plan, and leaving the household', data: 'Make a new household from a file' },
+  settingsSectionAboutJunior: { dinners: "The family's fixed dinners", household: 'The plan, and leaving the household', data: 'Make a new household from a file' },
   nameTitle: 'Name',
   householdFormTitle: 'Name, language and dinner',
   shoppingListSettings: 'The shopping list',
@@ -524,6 +536,40 @@ export const en: Messages = {
   discard: 'Discard',
   nothingIncluded: 'No day is included. Tick "Include" by the days you want to save.',
   weekSaved: 'The week is saved.',
+  // The household's dinner rules (screens/settings/dinner-rules.tsx, and what the week says of them).
+  ruleSentence: (r: RuleWords) => `${ruleEn(r)}.`,
+  fixedDinner: (r: RuleWords) => `Fixed: ${ruleEn(r)}.`,
+  ruleNotServed: (r: RuleWords, why: RuleNotServedWhy, served: number, wanted: number, day: string | null) =>
+    `“${ruleEn(r)}” ` +
+    {
+      DayClosed: `cannot be kept this week: nobody eats dinner at home on ${day ?? 'that day'}.`,
+      BreaksAvoids: `cannot be kept this week: the dish has something the guests on ${day ?? 'that day'} avoid.`,
+      NotADish: 'cannot be kept: the recipe is part of another dish, not a dinner.',
+      NoTaggedDish: `cannot be kept this week: no dish with the tag fits a free day (${served} of ${wanted}).`,
+      TooFewDays: `cannot be fully kept this week: there are not enough free days (${served} of ${wanted}).`,
+    }[why],
+  rulesNotServedTitle: 'Rules that cannot be kept this week',
+  dinnerRulesAbout: 'Rules the planner follows when it suggests dinners. A new week starts with the fixed dishes in place, unless you eat out or the guests avoid something in the dish.',
+  dinnerRulesList: 'Your rules',
+  noDinnerRules: 'You have no rules yet.',
+  dinnerRulesMax: (n: number) => `You can have up to ${n} rules.`,
+  removeRule: (s: string) => `Remove the rule “${s}”`,
+  ruleAdded: (s: string) => `Added the rule “${s}”.`,
+  ruleRemoved: (s: string) => `Removed the rule “${s}”.`,
+  addFixedDish: 'A fixed dish on a weekday',
+  addTagRule: 'A kind of dish a number of times a week',
+  addSpacingRule: 'Not the same dish too often',
+  ruleDish: 'Dish',
+  ruleWeekday: 'Weekday',
+  chooseRecipe: 'Choose a dish',
+  ruleTag: 'Tag',
+  chooseTag: 'Choose a tag',
+  noTagsYet: 'No recipe has tags yet. Give your recipes tags (such as “fish”) to make a rule like this.',
+  ruleTimes: 'Times a week',
+  ruleDays: 'Days before the dish may come again',
+  ruleAppliesTo: 'Applies to',
+  everyDish: 'Every dish',
+  addRule: 'Add',
   reason: {
     AvoidsRespected: () => 'Nothing in it is something the guests avoid.',
     FitsCookingTime: (f: ReasonFacts) =>
@@ -543,6 +589,9 @@ export const en: Messages = {
     NothingFitsCookingTime: (f: ReasonFacts) => (f.cookingMinutes !== null ? `No recipe is done within ${f.cookingMinutes} min.` : 'No recipe is done within the time the day leaves.'),
     NothingFitsBoth: () => 'No recipe is both free of what the guests avoid and done in time.',
     DayClosed: () => 'Nobody eats dinner at home this day.',
+    Rule: (f: ReasonFacts) =>
+      f.rule === null ? 'One of your rules put it here.' : f.rule.words.kind === 'FixedDish' ? `Fixed: ${ruleEn(f.rule.words)}.` : `${ruleEn(f.rule.words)} (${f.rule.nth} of ${f.rule.of}).`,
+    RuleNotServed: (f: ReasonFacts) => (f.rule === null ? 'A rule keeps away every dish that fits.' : `The rule “${ruleEn(f.rule.words)}” keeps away every dish that fits.`),
   },
   passwordGuessable: (reason: string) =>
     `That password is too easy to guess: it is built only from ${reason === 'email' ? 'your e-mail address and common words' : reason === 'name' ? 'your name and common words' : reason === 'service-name' ? "the service's name and common words" : 'common words'}, and digits and signs do not make it harder. Try three or four words that do not belong together, such as “coffee bicycle feather lamp”.`,
@@ -552,6 +601,11 @@ export const en: Messages = {
     Produce: 'Fruit and vegetables', Dairy: 'Dairy', Meat: 'Meat and fish', Bakery: 'Bakery', Frozen: 'Frozen', Dry: 'Dry goods', Other: 'Other',
   },
   problem: {
+    dinner_rule_not_found: 'That rule is gone already. The list shows the rules as they are now.',
+    dinner_rule_recipe_unknown: 'That dish is not among your recipes any more. Choose another.',
+    dinner_rule_tag_unknown: 'None of your recipes has that tag. Tag a recipe first, or choose another tag.',
+    dinner_rule_weekday_taken: 'That weekday has a fixed dish already. Remove that rule first, or choose another day.',
+    dinner_rule_limit: 'You have as many rules as you can have. Remove one to add another.',
     network: 'Cannot reach the service. Check your connection and try again.',
     invalid_credentials: 'That e-mail and password do not match.',
     account_locked: 'Too many attempts. Wait a little and try again.',

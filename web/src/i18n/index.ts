@@ -2,7 +2,7 @@ import { dayName } from '../format';
 import { t } from './language';
 
 export { language, locale, setLanguage, t, type Language } from './language';
-export type { Messages, ReasonFacts } from './nb';
+export type { Messages, ReasonFacts, RuleNotServedWhy, RuleWords } from './nb';
 
 /** A sentence for a failed call, chosen by its problem code (never the service's English detail). */
 export function sentenceFor(err: unknown): string {

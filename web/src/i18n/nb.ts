@@ -15,7 +15,22 @@ export interface ReasonFacts {
   readonly historyWeeks: number;
   /** The weekday whose dish a day of leftovers eats ("mandag"); null on a day that cooks. */
   readonly leftoversDay: string | null;
+  /** The dinner rule that shaped the day (reason Rule or RuleNotServed), in words; null when none did. */
+  readonly rule: { readonly words: RuleWords; readonly nth: number | null; readonly of: number | null } | null;
 }
+
+/** A household's dinner rule as the sentences need it: its weekday as a word of the catalogue, its dish's title. */
+export interface RuleWords {
+  readonly kind: 'FixedDish' | 'TagPerWeek' | 'Spacing';
+  readonly weekday: string;
+  readonly dish: string | null;
+  readonly tag: string;
+  readonly timesPerWeek: number;
+  readonly days: number;
+}
+
+/** Why the week cannot serve a rule (the service's RuleNotServed.why), with the day's name where there is one. */
+export type RuleNotServedWhy = 'DayClosed' | 'BreaksAvoids' | 'NotADish' | 'NoTaggedDish' | 'TooFewDays';
 
 /** What another member did to a line after a change made offline (409 shopping_line_changed): who, what, which line. */
 export interface LineChangeSaid {
@@ -25,6 +40,17 @@ export interface LineChangeSaid {
 }
 
 const count = counter('nb');
+const capital = (s: string) => s.charAt(0).toLocaleUpperCase('nb') + s.slice(1);
+
+/** A rule as one sentence without its full stop: "Taco på fredag", "Fisk 2 ganger i uka". */
+const ruleNb = (r: RuleWords): string =>
+  r.kind === 'FixedDish'
+    ? `${r.dish ?? '?'} på ${r.weekday}`
+    : r.kind === 'TagPerWeek'
+      ? `${capital(r.tag)} ${count(r.timesPerWeek, '# gang', '# ganger')} i uka`
+      : r.dish === null
+        ? `Ingen rett igjen før det har gått ${r.days} dager`
+        : `${r.dish} ikke igjen før det har gått ${r.days} dager`;
 
 /** The Norwegian catalogue: its keys are the key set; the English one must have every one of them. */
 export const nb = {
@@ -316,16 +342,17 @@ export const nb = {
   importing: 'Sender fila og lager husholdningen …',
   householdImported: (name: string) => `Husholdningen «${name}» er laget, og du er eier. Det er den du ser nå.`,
   // The settings' pages (web/src/screens/settings): each one's name, and a line on what it holds.
-  settingsSection: { me: 'Meg', household: 'Husholdningen', stores: 'Butikker og priser', calendar: 'Kalender', notifications: 'Varsler', data: 'Husholdningens data' },
+  settingsSection: { me: 'Meg', household: 'Husholdningen', dinners: 'Faste middager', stores: 'Butikker og priser', calendar: 'Kalender', notifications: 'Varsler', data: 'Husholdningens data' },
   settingsSectionAbout: {
     me: 'Navn, passord, e-post og innlogging',
     household: 'Navn, språk, tidssone, middagstid og plan',
+    dinners: 'Faste retter, typer retter i uka og hvor ofte',
     stores: 'Butikkjeder, priser og kvitteringer',
     calendar: 'Middagskalenderen og opptatte kvelder',
     notifications: 'Hva denne enheten skal si fra om',
     data: 'Last ned, eller lag ny fra en fil',
   },
-  settingsSectionAboutJunior: { household: 'Planen, og å forlate husholdningen', data: 'Lag en ny husholdning fra en fil' },
+  settingsSectionAboutJunior: { dinners: 'Familiens faste middager', household: 'Planen, og å forlate husholdningen', data: 'Lag en ny husholdning fra en fil' },
   nameTitle: 'Navn',
   householdFormTitle: 'Navn, språk og middag',
   shoppingListSettings: 'Handlelista',
@@ -554,6 +581,40 @@ export const nb = {
   discard: 'Forkast',
   nothingIncluded: 'Ingen dag er tatt med. Kryss av «Ta med» ved dagene du vil lagre.',
   weekSaved: 'Uka er lagret.',
+  // The household's dinner rules (screens/settings/dinner-rules.tsx, and what the week says of them).
+  ruleSentence: (r: RuleWords) => `${ruleNb(r)}.`,
+  fixedDinner: (r: RuleWords) => `Fast: ${ruleNb(r)}.`,
+  ruleNotServed: (r: RuleWords, why: RuleNotServedWhy, served: number, wanted: number, day: string | null) =>
+    `«${ruleNb(r)}» ` +
+    {
+      DayClosed: `går ikke denne uka: ingen spiser middag hjemme ${day ?? 'den dagen'}.`,
+      BreaksAvoids: `går ikke denne uka: retten har noe gjestene ${day ?? 'den dagen'} unngår.`,
+      NotADish: 'går ikke: oppskriften er en del av en annen rett, ikke en middag.',
+      NoTaggedDish: `går ikke denne uka: ingen rett med taggen passer en ledig dag (${served} av ${wanted}).`,
+      TooFewDays: `går ikke helt denne uka: det er ikke nok ledige dager (${served} av ${wanted}).`,
+    }[why],
+  rulesNotServedTitle: 'Regler som ikke går denne uka',
+  dinnerRulesAbout: 'Regler planleggeren følger når den foreslår middager. En ny uke starter med de faste rettene på plass, så sant ingen spiser ute eller gjestene unngår noe i retten.',
+  dinnerRulesList: 'Reglene deres',
+  noDinnerRules: 'Dere har ingen regler ennå.',
+  dinnerRulesMax: (n: number) => `Dere kan ha opptil ${n} regler.`,
+  removeRule: (s: string) => `Fjern regelen «${s}»`,
+  ruleAdded: (s: string) => `La til regelen «${s}».`,
+  ruleRemoved: (s: string) => `Fjernet regelen «${s}».`,
+  addFixedDish: 'Fast rett på en ukedag',
+  addTagRule: 'En type rett et antall ganger i uka',
+  addSpacingRule: 'Ikke samme rett for ofte',
+  ruleDish: 'Rett',
+  ruleWeekday: 'Ukedag',
+  chooseRecipe: 'Velg en rett',
+  ruleTag: 'Tagg',
+  chooseTag: 'Velg en tagg',
+  noTagsYet: 'Ingen oppskrifter har tagger ennå. Gi oppskriftene tagger (som «fisk») for å lage en slik regel.',
+  ruleTimes: 'Ganger i uka',
+  ruleDays: 'Dager før retten kan komme igjen',
+  ruleAppliesTo: 'Gjelder',
+  everyDish: 'Alle retter',
+  addRule: 'Legg til',
   reason: {
     AvoidsRespected: () => 'Ingenting i den er noe gjestene unngår.',
     FitsCookingTime: (f: ReasonFacts) =>
@@ -574,6 +635,9 @@ export const nb = {
       f.cookingMinutes !== null ? `Ingen oppskrift blir ferdig på ${f.cookingMinutes} min.` : 'Ingen oppskrift blir ferdig innen tiden dagen gir.',
     NothingFitsBoth: () => 'Ingen oppskrift er både fri for det gjestene unngår og ferdig i tide.',
     DayClosed: () => 'Ingen spiser middag hjemme denne dagen.',
+    Rule: (f: ReasonFacts) =>
+      f.rule === null ? 'En av reglene deres satte den her.' : f.rule.words.kind === 'FixedDish' ? `Fast: ${ruleNb(f.rule.words)}.` : `${ruleNb(f.rule.words)} (${f.rule.nth} av ${f.rule.of}).`,
+    RuleNotServed: (f: ReasonFacts) => (f.rule === null ? 'En regel holder unna alle rettene som passer.' : `Regelen «${ruleNb(f.rule.words)}» holder unna alle rettene som passer.`),
   },
   /** A new password built only from words a guesser tries first: what from, and what to do instead. */
   passwordGuessable: (reason: string) =>
@@ -584,6 +648,11 @@ export const nb = {
     Produce: 'Frukt og grønt', Dairy: 'Meieri', Meat: 'Kjøtt og fisk', Bakery: 'Bakeri', Frozen: 'Frys', Dry: 'Tørrvarer', Other: 'Annet',
   } as Record<string, string>,
   problem: {
+    dinner_rule_not_found: 'Den regelen finnes ikke lenger. Lista viser reglene slik de er nå.',
+    dinner_rule_recipe_unknown: 'Den retten er ikke blant oppskriftene deres lenger. Velg en annen.',
+    dinner_rule_tag_unknown: 'Ingen av oppskriftene deres har den taggen. Gi en oppskrift taggen først, eller velg en annen.',
+    dinner_rule_weekday_taken: 'Den ukedagen har en fast rett fra før. Fjern den regelen først, eller velg en annen dag.',
+    dinner_rule_limit: 'Dere har så mange regler som dere kan ha. Fjern en for å legge til en ny.',
     network: 'Får ikke kontakt med tjenesten. Sjekk nettet og prøv igjen.',
     invalid_credentials: 'E-post eller passord stemmer ikke.',
     account_locked: 'For mange forsøk. Vent litt og prøv igjen.',

@@ -3,6 +3,7 @@ import { household } from '../../state';
 import { Page } from '../../ui';
 import { CalendarPage } from './calendar';
 import { DataPage } from './data';
+import { DinnerRulesPage } from './dinner-rules';
 import { HouseholdPage } from './household';
 import { MeSettings } from './me';
 import { NotificationsPage } from './notifications';
@@ -10,7 +11,7 @@ import { LinkRows, useTitle } from './settings-page';
 import { StoresPage } from './stores';
 
 /** The settings' pages, in the order their list shows them; each is /settings/<name>. */
-const SECTIONS = ['me', 'household', 'stores', 'calendar', 'notifications', 'data'] as const;
+const SECTIONS = ['me', 'household', 'dinners', 'stores', 'calendar', 'notifications', 'data'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (s: string | undefined): s is Section => (SECTIONS as readonly (string | undefined)[]).includes(s);
 
@@ -25,6 +26,8 @@ export function Settings({ householdId, section }: { householdId: string; sectio
       return <MeSettings />;
     case 'household':
       return <HouseholdPage householdId={householdId} />;
+    case 'dinners':
+      return <DinnerRulesPage householdId={householdId} />;
     case 'stores':
       return <StoresPage householdId={householdId} />;
     case 'calendar':

@@ -12,6 +12,7 @@ import { useDay } from './use-day';
 import { MoveDish } from './move-dish';
 import { ClearLeftovers, CookDouble } from './cook-double';
 import { photoSrc } from '../recipe/photo-upload';
+import { FixedDinner } from './fixed-dinner';
 
 /** How far ahead a Junior may say she is away (today through today + 14, as the service allows). */
 const JUNIOR_DAYS = 14;
@@ -153,6 +154,7 @@ export function Day(props: DayProps) {
           ))}
         </ul>
       )}
+      <FixedDinner householdId={props.householdId} day={shown} />
       {warning && <p class="warn">{warning}</p>}
       <ServingNotes notes={day.servingNotes} />
       {mayChange && (

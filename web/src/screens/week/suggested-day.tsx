@@ -2,6 +2,7 @@ import type { DaySuggestion, SuggestionReason } from '../../api';
 import { dayName, kroner, together, weekday } from '../../format';
 import { t, type ReasonFacts } from '../../i18n';
 import { Problem } from '../../ui';
+import { ruleWords } from '../../dinner-rules';
 import { weeksBetween } from './dates';
 import { ServingNotes } from './serving-notes';
 
@@ -32,6 +33,7 @@ export function SuggestedDay({ shown, changing, error, onAnother, onInclude }: {
     timesEaten: d.timesEaten,
     historyWeeks: d.historyWeeks,
     leftoversDay: d.leftoversOf === null ? null : weekday(d.leftoversOf),
+    rule: d.rule === null ? null : { words: ruleWords(d.rule), nth: d.rule.nth, of: d.rule.of },
   };
   // Typed by the service's own reason codes: a code with no sentence fails the build.
   const sentences: Record<SuggestionReason, (f: ReasonFacts) => string> = m.reason;

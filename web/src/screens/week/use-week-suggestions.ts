@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiProblem, api, dataOf, type DaySuggestion, type WeekSuggestion } from '../../api';
+import { ApiProblem, api, dataOf, type DaySuggestion, type RuleNotServed, type WeekSuggestion } from '../../api';
 import { useAction } from '../../ui';
 import type { Shown } from './suggested-day';
 
@@ -22,6 +22,8 @@ export function useWeekSuggestions(householdId: string, planId: string, onSaved:
   const [days, setDays] = useState<Shown[] | null>(null);
   const [usualPrice, setUsualPrice] = useState<number | null>(null);
   const [aiNotes, setAiNotes] = useState(false);
+  // The rules the whole week's proposal cannot keep (a day drawn again does not change them).
+  const [rulesNotServed, setRulesNotServed] = useState<readonly RuleNotServed[]>([]);
   // The 429 that said the AI may not be asked: said once, and the AI is not asked again while the panel is open.
   const [aiRefused, setAiRefused] = useState<unknown>(null);
   const [changing, setChanging] = useState<string | null>(null);
@@ -50,6 +52,7 @@ export function useWeekSuggestions(householdId: string, planId: string, onSaved:
       setDays(s.days.map((d) => ({ day: d, include: d.recipeId !== null, seed: s.seed, same: false })));
       setUsualPrice(s.usualPrice);
       setAiNotes(s.aiNotes);
+      setRulesNotServed(s.rulesNotServed);
     });
   useEffect(() => void propose(), [householdId, planId]);
 
@@ -108,5 +111,5 @@ export function useWeekSuggestions(householdId: string, planId: string, onSaved:
   const priced = dishes.map((x) => x.day.estimatedPrice).filter((p): p is number => p !== null);
   const prices = { estimated: priced.length === 0 ? null : priced.reduce((a, b) => a + b, 0), priced: priced.length, dishes: dishes.length, usual: usualPrice };
 
-  return { days, prices, aiNotes, aiRefused, changing, dayError, noneIncluded, load, save, propose, another, include, saveWeek };
+  return { days, prices, aiNotes, rulesNotServed, aiRefused, changing, dayError, noneIncluded, load, save, propose, another, include, saveWeek };
 }

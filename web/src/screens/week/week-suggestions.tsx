@@ -5,6 +5,7 @@ import { Problem } from '../../ui';
 import { NoRecipesYet } from './no-recipes-yet';
 import { SuggestedDay } from './suggested-day';
 import { useWeekSuggestions } from './use-week-suggestions';
+import { RulesNotServed } from './rules-not-served';
 
 /**
  * "Suggest the week" (adults): the planner's proposal for the days without a dish, nothing written until "Save the
@@ -54,6 +55,7 @@ export function WeekSuggestions({ householdId, planId, onSaved, onClose }: { hou
               {prices.usual !== null && <li>{m.usualPrice(kroner(prices.usual))}</li>}
             </ul>
           )}
+          <RulesNotServed notes={s.rulesNotServed} />
           {s.aiNotes && <p class="muted">{m.aiWrote}</p>}
         </>
       )}
