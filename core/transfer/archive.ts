@@ -109,7 +109,7 @@ export async function writeArchive(s: ArchiveStores, a: HouseholdArchive): Promi
     }
   }
   if (a.events.length > 0) await s.events.create(a.events);
-  for (const o of a.observations) await s.pantry.add(o);
+  await s.pantry.addAll(a.observations);
   for (const m of a.merges) {
     if ((await s.pantryMerges.merge(m)) !== 'merged') throw new Error(`merge of ${m.fromKey} refused`);
   }

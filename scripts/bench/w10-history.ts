@@ -14,6 +14,7 @@
  *   tsx scripts/bench/w10-history.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeDocument, type Scale } from './household-document.js';
@@ -50,15 +51,29 @@ function nextMonday(now: number): number {
 
 export const W10_SCALE: Scale = { recipes: 2000, weeks: 260, eventsPerWeek: 1000 / 261, pictureKb: 0, members: 10, observations: 60_000 };
 
+/** POST of a JSON body over node:http, which waits for the answer as long as it takes (fetch gives up after 300 s). */
+function post(url: string, cookie: string, body: Buffer): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length, Cookie: cookie } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** Imports a made household of `scale` and answers the paths of its routes; the signed-in account is its Owner. */
 async function importMade(appUrl: string, cookie: string, head: Record<string, unknown>, scale: Scale, dir: string) {
   const file = join(dir, `household-${scale.weeks}.json`);
   const { counts } = await writeDocument(file, head, scale);
   const started = performance.now();
-  const res = await fetch(`${appUrl}/api/v1/households/import`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: readFileSync(file) });
-  if (res.status !== 201) throw new Error(`import of ${scale.weeks} weeks: ${res.status} ${(await res.text()).slice(0, 500)}`);
+  const res = await post(`${appUrl}/api/v1/households/import`, cookie, readFileSync(file));
+  if (res.status !== 201) throw new Error(`import of ${scale.weeks} weeks: ${res.status} ${res.text.slice(0, 500)}`);
   const importSeconds = (performance.now() - started) / 1000;
-  const { id } = (await res.json()) as { id: string };
+  const { id } = JSON.parse(res.text) as { id: string };
   const base = `/api/v1/households/${id}`;
   const today = new Date().toISOString().slice(0, 10);
   const week = await fetch(`${appUrl}${base}/plans/week/${today}`, { method: 'PUT', headers: { Cookie: cookie } });
