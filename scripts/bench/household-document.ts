@@ -7,7 +7,9 @@
  * its siblings, and at the top of household-size.ts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
 import { inspectImage } from '../../adapters/recipe-import/image.js';
 import { mulberry32 } from '../../core/kernel/seeded.js';
 
@@ -472,3 +474,68 @@ export function countsOf(doc: Record<string, unknown>): Record<string, number> {
     lines: d.shoppingLists.reduce((n, l) => n + l.lines.length, 0),
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// A made household, imported (W10, and W9 on W10's household).
+
+/** Routes of an imported household that W10 measures: this week's plan and list, recipe search, the pantry. */
+export interface MadePaths {
+  week: string;
+  list: string;
+  byTitle: string;
+  byIngredient: string;
+  pantry: string;
+}
+
+/** The Monday of the week after today's (UTC): the made household's last planned week is then this one. */
+export function nextMonday(now: number): number {
+  const today = Math.floor(now / DAY) * DAY;
+  return today + (7 - ((new Date(today).getUTCDay() + 6) % 7)) * DAY;
+}
+
+/** W10's household: five years, 10 members, 60,000 observations; no pictures. */
+export const W10_SCALE: Scale = { recipes: 2000, weeks: 260, eventsPerWeek: 1000 / 261, pictureKb: 0, members: 10, observations: 60_000 };
+
+/** POST of a JSON body over node:http, which waits for the answer as long as it takes (fetch gives up after 300 s). */
+function post(url: string, cookie: string, body: Buffer): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length, Cookie: cookie } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Imports a made household of `scale` and answers the paths of its routes; the signed-in account is its Owner. */
+export async function importMade(appUrl: string, cookie: string, head: Record<string, unknown>, scale: Scale, dir: string) {
+  const file = join(dir, `household-${scale.weeks}.json`);
+  const { counts } = await writeDocument(file, head, scale);
+  const started = performance.now();
+  const res = await post(`${appUrl}/api/v1/households/import`, cookie, readFileSync(file));
+  if (res.status !== 201) throw new Error(`import of ${scale.weeks} weeks: ${res.status} ${res.text.slice(0, 500)}`);
+  const importSeconds = (performance.now() - started) / 1000;
+  const { id } = JSON.parse(res.text) as { id: string };
+  const base = `/api/v1/households/${id}`;
+  const today = new Date().toISOString().slice(0, 10);
+  const week = await fetch(`${appUrl}${base}/plans/week/${today}`, { method: 'PUT', headers: { Cookie: cookie } });
+  if (week.status !== 200) throw new Error(`this week's plan: ${week.status} ${await week.text()}`);
+  const plan = (await week.json()) as { id: string };
+  const paths: MadePaths = {
+    week: `${base}/plans/${plan.id}`,
+    list: `${base}/plans/${plan.id}/shopping-list`,
+    // A dish word is in titles only; a food is in ingredients (and some titles).
+    byTitle: `${base}/recipes?q=grateng`,
+    byIngredient: `${base}/recipes?q=kokosmelk`,
+    pantry: `${base}/inventory`,
+  };
+  for (const path of Object.values(paths)) {
+    const check = await fetch(appUrl + path, { headers: { Cookie: cookie } });
+    if (check.status !== 200) throw new Error(`GET ${path}: ${check.status} ${(await check.text()).slice(0, 500)}`);
+  }
+  return { paths, counts, importSeconds, exportPath: `${base}/export`, planId: plan.id };
+}
+

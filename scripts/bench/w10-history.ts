@@ -13,26 +13,15 @@
  * The export: GET .../export of the five-year household five times one after the other; ratio the slowest / 2 s.
  *   tsx scripts/bench/w10-history.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeDocument, type Scale } from './household-document.js';
+import { importMade, nextMonday, W10_SCALE, type MadePaths as Paths } from './household-document.js';
 import { announce, benchService, emit, measure, orStop, progress, spawnService, stopService, workloadArgs, type BenchRow, type Figures, type ServedService } from './lib.js';
 
 const TARGET_MS = 50;
 const EXPORT_TARGET_S = 2;
 const EXPORTS = 5;
-const DAY = 86_400_000;
-
-/** The routes measured, by name: on the five-year household and on the young one. */
-interface Paths {
-  week: string;
-  list: string;
-  byTitle: string;
-  byIngredient: string;
-  pantry: string;
-}
 
 interface Served extends ServedService {
   old: Paths;
@@ -41,57 +30,6 @@ interface Served extends ServedService {
   /** What the five-year household holds, as imported. */
   counts: Record<string, number>;
   importSeconds: number;
-}
-
-/** The Monday of the week after today's (UTC): the made household's last planned week is then this one. */
-function nextMonday(now: number): number {
-  const today = Math.floor(now / DAY) * DAY;
-  return today + (7 - ((new Date(today).getUTCDay() + 6) % 7)) * DAY;
-}
-
-export const W10_SCALE: Scale = { recipes: 2000, weeks: 260, eventsPerWeek: 1000 / 261, pictureKb: 0, members: 10, observations: 60_000 };
-
-/** POST of a JSON body over node:http, which waits for the answer as long as it takes (fetch gives up after 300 s). */
-function post(url: string, cookie: string, body: Buffer): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length, Cookie: cookie } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** Imports a made household of `scale` and answers the paths of its routes; the signed-in account is its Owner. */
-async function importMade(appUrl: string, cookie: string, head: Record<string, unknown>, scale: Scale, dir: string) {
-  const file = join(dir, `household-${scale.weeks}.json`);
-  const { counts } = await writeDocument(file, head, scale);
-  const started = performance.now();
-  const res = await post(`${appUrl}/api/v1/households/import`, cookie, readFileSync(file));
-  if (res.status !== 201) throw new Error(`import of ${scale.weeks} weeks: ${res.status} ${res.text.slice(0, 500)}`);
-  const importSeconds = (performance.now() - started) / 1000;
-  const { id } = JSON.parse(res.text) as { id: string };
-  const base = `/api/v1/households/${id}`;
-  const today = new Date().toISOString().slice(0, 10);
-  const week = await fetch(`${appUrl}${base}/plans/week/${today}`, { method: 'PUT', headers: { Cookie: cookie } });
-  if (week.status !== 200) throw new Error(`this week's plan: ${week.status} ${await week.text()}`);
-  const plan = (await week.json()) as { id: string };
-  const paths: Paths = {
-    week: `${base}/plans/${plan.id}`,
-    list: `${base}/plans/${plan.id}/shopping-list`,
-    // A dish word is in titles only; a food is in ingredients (and some titles).
-    byTitle: `${base}/recipes?q=grateng`,
-    byIngredient: `${base}/recipes?q=kokosmelk`,
-    pantry: `${base}/inventory`,
-  };
-  for (const path of Object.values(paths)) {
-    const check = await fetch(appUrl + path, { headers: { Cookie: cookie } });
-    if (check.status !== 200) throw new Error(`GET ${path}: ${check.status} ${(await check.text()).slice(0, 500)}`);
-  }
-  return { paths, counts, importSeconds, exportPath: `${base}/export` };
 }
 
 async function serve(): Promise<void> {
