@@ -25,6 +25,8 @@ const COLUMNS = ['id', 'household_id', 'food_key', 'display_name', 'observation_
 const LOG_ORDER = [{ column: 'observed_at' }, { column: 'seq' }];
 // Well below SQLite's and Postgres's bound variable limits.
 const CHUNK = 500;
+/** Rows of one multi-row INSERT (addAll): 11 columns each, 1,100 variables. */
+const INSERT_ROWS = 100;
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
@@ -168,11 +170,17 @@ export function knexPantryObservationStore(knex: Knex): PantryObservationStore {
     async add(o) {
       await table().insert(observationRow(o));
     },
+    async addAll(observations) {
+      // One INSERT of many rows at a time, well under the bound-variable limits: seq follows the rows' order.
+      const rows = observations.map(observationRow);
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) await table().insert(rows.slice(i, i + INSERT_ROWS));
+    },
     async ofHousehold(householdId) {
       const version = await revisionOf(knex, householdId);
       const held = logs.held(householdId);
-      if (version !== null && held?.version === version) return [...held.log];
-      return [...logs.keep(householdId, version, await read(table().where({ household_id: householdId })))];
+      // The kept log itself, frozen: the pantry model keeps its fold by the log (core/pantry/model.ts).
+      if (version !== null && held?.version === version) return held.log;
+      return logs.keep(householdId, version, await read(table().where({ household_id: householdId })));
     },
     async ofFoods(householdId, foodKeys) {
       if (foodKeys.length === 0) return [];

@@ -22,6 +22,9 @@ export function memoryPantryObservationStore(t: MemoryTables): PantryObservation
       log.push(structuredClone(o));
       bumpRevision(t, o.householdId);
     },
+    async addAll(observations) {
+      for (const o of observations) await store.add(o);
+    },
     async addToFoodLog(o, foodKeys) {
       await store.add(o);
       return store.ofFoods(o.householdId, foodKeys);

@@ -193,15 +193,34 @@ export function mergeTargets(merges: readonly Pick<PantryMerge, 'fromKey' | 'toK
   };
 }
 
-/** Every row of a log (in log order), merges applied, at `now`: one pass over the observations. */
-export function pantryRowsOf(observations: readonly PantryObservation[], merges: readonly Pick<PantryMerge, 'fromKey' | 'toKey'>[], now: Date): PantryRow[] {
+/**
+ * Folds of frozen logs, by the log: a frozen log (an array that cannot change, of observations that cannot) is one
+ * the store keeps between reads and hands out as it is while the household's pantry is unchanged (the knex store,
+ * under the household's revision). The fold does not depend on the time, so each read of an unchanged pantry reckons
+ * only its rows at `now`, not five years of observations again (W10, docs/performance.md). Kept weakly: a log the
+ * store lets go takes its fold with it.
+ */
+const folds = new WeakMap<readonly PantryObservation[], { merges: string; states: ReadonlyMap<string, FoodState> }>();
+
+/** Each row key's state after the whole log, merges applied: one pass over the observations (once per frozen log). */
+function foldedStates(observations: readonly PantryObservation[], merges: readonly Pick<PantryMerge, 'fromKey' | 'toKey'>[]): ReadonlyMap<string, FoodState> {
+  const kept = Object.isFrozen(observations);
+  const mergeKey = merges.map((m) => `${m.fromKey}\u0000${m.toKey}`).join('\u0001');
+  const held = kept ? folds.get(observations) : undefined;
+  if (held?.merges === mergeKey) return held.states;
   const target = mergeTargets(merges);
   const states = new Map<string, FoodState>();
   for (const o of observations) {
     const key = target(o.foodKey);
     states.set(key, applyObservation(key, states.get(key) ?? null, o));
   }
-  return [...states].map(([key, s]) => rowOf(key, s, now)).sort(compareRows);
+  if (kept) folds.set(observations, { merges: mergeKey, states });
+  return states;
+}
+
+/** Every row of a log (in log order), merges applied, at `now`: one pass over the observations. */
+export function pantryRowsOf(observations: readonly PantryObservation[], merges: readonly Pick<PantryMerge, 'fromKey' | 'toKey'>[], now: Date): PantryRow[] {
+  return [...foldedStates(observations, merges)].map(([key, s]) => rowOf(key, s, now)).sort(compareRows);
 }
 
 /** The sort key of a row in list order: section, use priority, name (any case), food key. */

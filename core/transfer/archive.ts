@@ -113,7 +113,7 @@ export async function writeArchive(s: ArchiveStores, a: HouseholdArchive): Promi
     for (const d of plan.days) if (d.leftoversOf !== null) await s.plans.setLeftovers(h, plan.id, d.date, d.leftoversOf, plan.updatedAt);
   }
   if (a.events.length > 0) await s.events.create(a.events);
-  for (const o of a.observations) await s.pantry.add(o);
+  await s.pantry.addAll(a.observations);
   for (const m of a.merges) {
     if ((await s.pantryMerges.merge(m)) !== 'merged') throw new Error(`merge of ${m.fromKey} refused`);
   }

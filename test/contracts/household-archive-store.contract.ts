@@ -133,6 +133,17 @@ export function householdArchiveStoreContract(backend: Backend): void {
       expect((await s.archive.read(h))!.household.id).to.equal(h);
     });
 
+    it('leaves the written household a revision that its next write moves', async () => {
+      const { h } = await filled();
+      const copy = renamed((await s.archive.read(h))!);
+      await s.archive.write(copy);
+      const written = await s.revisions.of(copy.household.id);
+      expect(written).to.be.a('string');
+      await s.pantry.add({ ...copy.observations[0]!, id: randomUUID(), observedAt: at('2026-06-01T10:00:00.000Z') });
+      const after = await s.revisions.of(copy.household.id);
+      expect(after).to.be.a('string').and.not.equal(written);
+    });
+
     if (backend.name !== 'memory') {
       // The in-memory store writes step by step (ports/household-archive.ts): only a database keeps nothing of a failed write.
       it('keeps nothing of a write that fails part-way', async () => {

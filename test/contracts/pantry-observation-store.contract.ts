@@ -46,6 +46,21 @@ export function pantryObservationStoreContract(backend: Backend): void {
       expect(await s.pantry.ofFoods(h, [])).to.deep.equal([]);
     });
 
+    it('adds many at once as one after the other: the order given is the log order within a millisecond', async () => {
+      const h = await household(s);
+      const other = await household(s);
+      // More than one INSERT's worth, half of them in one millisecond, the rest spread before and after it, across two households.
+      const same = Array.from({ length: 150 }, (_, i) => observation(i % 3 === 0 ? other : h, { foodKey: `k${i}` }));
+      const spread = Array.from({ length: 150 }, (_, i) => observation(h, { foodKey: `s${i}`, observedAt: at(`2026-05-0${1 + (i % 7)}T08:00:00.000Z`) }));
+      const all = spread.flatMap((o, i) => [o, same[i]!]);
+      await s.pantry.addAll(all);
+      await s.pantry.addAll([]);
+      const mine = all.filter((o) => o.householdId === h);
+      const byTime = [...mine].sort((a, b) => a.observedAt.getTime() - b.observedAt.getTime());
+      expect(await s.pantry.ofHousehold(h)).to.deep.equal(byTime);
+      expect((await s.pantry.ofHousehold(other)).map((o) => o.id)).to.deep.equal(same.filter((o) => o.householdId === other).map((o) => o.id));
+    });
+
     it('adds an observation and answers the listed foods\' observations with it, in log order', async () => {
       const h = await household(s);
       const other = await household(s);
