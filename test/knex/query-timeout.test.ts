@@ -30,11 +30,12 @@ const postgres = databaseKinds().find((k) => k.name === 'postgres');
         expect(err, 'the sleep outlasted the limit').to.be.instanceOf(Error);
         expect(isUnavailable(err), String(err)).to.equal(true);
         expect(waited).to.be.within(LIMIT_MS - 50, 1500);
-        // The sleeping connection is still busy for more than a second: a statement queued behind it would wait out
-        // the limit too. It answers at once instead, on another connection.
+        // The sleeping connection is still busy for more than a second (its pg_sleep(2) ends 1.7 s from here): a
+        // statement queued behind it would wait that long, or out the limit. It answers on another connection instead;
+        // the bound tells the two apart with room for a loaded machine (a run under load took 517 ms).
         const t1 = performance.now();
         expect(((await db.knex.raw('select 2 as two')) as { rows: { two: number }[] }).rows[0]!.two).to.equal(2);
-        expect(performance.now() - t1).to.be.below(LIMIT_MS);
+        expect(performance.now() - t1).to.be.below(1200);
         // A statement within the limit is untouched.
         await db.knex.raw('select pg_sleep(0.05)');
       },
