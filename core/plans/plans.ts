@@ -116,11 +116,18 @@ export async function ensureWeekPlan(deps: PlanDeps, caller: Account, householdI
   if (!adult.ok) return adult;
   const h = await household(deps, householdId);
   if (!h.ok) return h;
-  const weekStart = weekStartOf(date);
-  const planId = deps.ids.newId();
-  const got = await deps.plans.getOrCreate(householdId, weekStart, { planId, dayIds: weekDates(weekStart).map(() => deps.ids.newId()), at: deps.clock.now() });
-  const plan = got.id === planId ? await openWithFixedDinners(deps, h.value, got) : got;
+  const plan = await openWeekPlan(deps, h.value, weekStartOf(date));
   return ok((await view(deps, h.value, [plan]))[0]!);
+}
+
+/**
+ * The plan of the week starting `weekStart`, made when there is none yet, whoever makes it (the week screen, a recipe
+ * added to a week's list, a trip closing into next week): a plan made here opens with the household's fixed dinners.
+ */
+export async function openWeekPlan(deps: PlanDeps, household: HouseholdWithMembers, weekStart: IsoDate): Promise<PlanRow> {
+  const planId = deps.ids.newId();
+  const got = await deps.plans.getOrCreate(household.id, weekStart, { planId, dayIds: weekDates(weekStart).map(() => deps.ids.newId()), at: deps.clock.now() });
+  return got.id === planId ? openWithFixedDinners(deps, household, got) : got;
 }
 
 export async function getPlan(deps: PlanDeps, caller: Account, householdId: HouseholdId, planId: string): Promise<Result<PlanView, ErrorOf<'household-not-found' | 'plan-not-found'>>> {

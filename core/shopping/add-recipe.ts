@@ -1,8 +1,8 @@
 import type { Account } from '../accounts/types.js';
 import { requireMember } from '../households/access.js';
 import { aisleOf } from '../pantry/model.js';
-import { getPlan } from '../plans/plans.js';
-import { dateIn, weekDates, weekStartOf, type IsoDate } from '../kernel/dates.js';
+import { getPlan, openWeekPlan } from '../plans/plans.js';
+import { dateIn, weekStartOf, type IsoDate } from '../kernel/dates.js';
 import type { ErrorOf } from '../kernel/errors.js';
 import type { HouseholdId } from '../kernel/ids.js';
 import { fail, ok, type Result } from '../kernel/result.js';
@@ -128,6 +128,6 @@ export async function addRecipeToWeekList(
   if (!household) return fail({ type: 'household-not-found' });
   if (!(await deps.recipes.byId(householdId, input.recipeId))) return fail({ type: 'recipe-not-found' });
   const week = weekStartOf(input.weekStart ?? dateIn(household.timeZoneId, deps.clock.now()));
-  const plan = await deps.plans.getOrCreate(householdId, week, { planId: deps.ids.newId(), dayIds: weekDates(week).map(() => deps.ids.newId()), at: deps.clock.now() });
+  const plan = await openWeekPlan(deps, household, week);
   return addRecipeToPlanList(deps, caller, householdId, plan.id, { recipeId: input.recipeId, portions: input.portions });
 }

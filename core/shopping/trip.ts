@@ -1,6 +1,7 @@
 import type { Account } from '../accounts/types.js';
 import type { PantryObservation } from '../pantry/types.js';
-import { addDays, weekDates } from '../kernel/dates.js';
+import { addDays } from '../kernel/dates.js';
+import { openWeekPlan } from '../plans/plans.js';
 import type { HouseholdId } from '../kernel/ids.js';
 import { ok, type Result } from '../kernel/result.js';
 import { aisleOf } from '../pantry/model.js';
@@ -132,13 +133,11 @@ export function takeBack(lines: readonly ShoppingLine[], carried: readonly Carri
 
 type TripDenied = Extract<Awaited<ReturnType<typeof refresh>>, { ok: false }>['error'];
 
-/** The next week's plan, made empty when the week is not planned yet (as adding a recipe by week makes it). */
+/** The next week's plan, made when the week is not planned yet (with its fixed dinners, as the week screen makes it). */
 async function nextWeekPlan(deps: ShoppingDeps, householdId: HouseholdId, planId: string): Promise<string | null> {
-  const plan = await deps.plans.byId(householdId, planId);
-  if (!plan) return null;
-  const week = addDays(plan.weekStart, 7);
-  const at = deps.clock.now();
-  return (await deps.plans.getOrCreate(householdId, week, { planId: deps.ids.newId(), dayIds: weekDates(week).map(() => deps.ids.newId()), at })).id;
+  const [plan, household] = await Promise.all([deps.plans.byId(householdId, planId), deps.households.byId(householdId)]);
+  if (!plan || !household) return null;
+  return (await openWeekPlan(deps, household, addDays(plan.weekStart, 7))).id;
 }
 
 /**

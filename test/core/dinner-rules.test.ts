@@ -9,6 +9,7 @@ import { addDinnerRule, DINNER_RULE_LIMITS, listDinnerRules, removeDinnerRule, r
 import { ensureWeekPlan, setPlanDay } from '../../core/plans/plans.js';
 import { suggestWeek } from '../../core/plans/suggestions.js';
 import { createRecipe } from '../../core/recipes/recipes.js';
+import { addRecipeToWeekList } from '../../core/shopping/add-recipe.js';
 import { householdAt, person } from './support.js';
 
 const value = <T, E>(r: Result<T, E>): T => {
@@ -114,6 +115,15 @@ describe('dinner rules (domain)', () => {
     // This week's Friday is today: still to come.
     expect(await dishesOf('2026-11-16')).to.deep.equal({ '2026-11-20': 'Taco' });
     expect(weekdayOf(FRIDAY)).to.equal('Friday');
+  });
+
+  it('a week first made by adding a recipe to its shopping list opens with its fixed dinners too', async () => {
+    const { deps, owner, h, recipe, rule, dishesOf } = await household();
+    const taco = await recipe('Taco', ['Kjøttdeig', 'Tortilla']);
+    const soup = await recipe('Suppe', ['Gulrot']);
+    await rule({ kind: 'FixedDish', weekday: 'Friday', recipeId: taco.id });
+    value(await addRecipeToWeekList(deps, owner, h.id, { recipeId: soup.id, weekStart: '2026-12-09' }));
+    expect(await dishesOf('2026-12-07')).to.deep.equal({ '2026-12-11': 'Taco' });
   });
 
   it('the planner keeps a fixed dish on its weekday, with the rule, and says when its day is closed or its guests avoid it', async () => {
