@@ -19,21 +19,27 @@ export const householdInfo = signal<Household | null>(null);
 export const householdProblem = signal<unknown>(null);
 
 /** Reads the open household again; its language becomes the screen's. */
+/** The household reads started so far: an answer to an earlier one that comes after a later one is not kept. */
+let householdReads = 0;
+
 export async function loadHousehold(): Promise<void> {
   const id = household.value?.householdId;
   if (!id) {
     householdInfo.value = null;
     return;
   }
+  const read = ++householdReads;
   let h: Household;
   try {
     householdProblem.value = null;
     h = await dataOf(api.GET('/api/v1/households/{householdId}', { params: { path: { householdId: id } } }));
   } catch (err) {
-    householdProblem.value = err;
+    if (read === householdReads) householdProblem.value = err;
     return;
   }
-  if (household.value?.householdId !== id) return;
+  // A read started before a change (a member removed) may answer after the read that follows the change: the older
+  // answer would bring the removed member back on the screen.
+  if (household.value?.householdId !== id || read !== householdReads) return;
   householdInfo.value = h;
   setLanguage(h.language);
 }
