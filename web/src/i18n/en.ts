@@ -452,6 +452,7 @@ export const en: Messages = {
   cookDouble: 'Cook double',
   cookDoubleOf: (title: string) => `Cook double of ${title}, and pick the day that eats the leftovers`,
   cookDoubleFor: (day: string, replaces: string | null) => (replaces ? `Leftovers ${day} (instead of ${replaces})` : `Leftovers ${day}`),
+  leftoversRefusedFor: (day: string) => `Leftovers ${day} could not be set:`,
   noLeftoversDays: 'None of the next days can eat the leftovers (they do not keep that long, nobody eats at home, or the guests avoid something in the dish).',
   leftoversSet: (title: string, day: string) => `${title} is cooked double: leftovers ${day}.`,
   clearLeftovers: 'No leftovers',

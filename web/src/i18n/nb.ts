@@ -495,6 +495,7 @@ export const nb = {
   cookDouble: 'Lag dobbelt',
   cookDoubleOf: (title: string) => `Lag dobbelt av ${title}, og velg dagen som spiser restene`,
   cookDoubleFor: (day: string, replaces: string | null) => (replaces ? `Rester ${day} (i stedet for ${replaces})` : `Rester ${day}`),
+  leftoversRefusedFor: (day: string) => `Rester ${day} gikk ikke:`,
   noLeftoversDays: 'Ingen av de neste dagene kan spise restene (de holder seg ikke så lenge, ingen spiser hjemme, eller gjestene unngår noe i retten).',
   leftoversSet: (title: string, day: string) => `${title} lages dobbelt: rester ${day}.`,
   clearLeftovers: 'Ikke rester',

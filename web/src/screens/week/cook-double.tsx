@@ -13,6 +13,8 @@ export function CookDouble({ householdId, planId, day, week, said }: { household
   const m = t.value;
   const menu = useRef<HTMLDetailsElement>(null);
   const [days, setDays] = useState<LeftoversDay[] | null>(null);
+  // The day a refusal was about: the menu is read again meanwhile and may no longer offer it, so the sentence names it.
+  const [refused, setRefused] = useState<string | null>(null);
   const act = useAction();
   const read = async () => {
     const answer = await dataOf(api.GET('/api/v1/households/{householdId}/plans/{planId}/days/{date}/leftovers-days', { params: { path: { householdId, planId, date: day.date } } }));
@@ -21,10 +23,12 @@ export function CookDouble({ householdId, planId, day, week, said }: { household
   const open = () => act.run(read);
   const pick = (to: LeftoversDay) =>
     act.run(async () => {
+      setRefused(null);
       const target = to.planId ?? (await dataOf(api.PUT('/api/v1/households/{householdId}/plans/week/{date}', { params: { path: { householdId, date: to.date } } }))).id;
       try {
         await dataOf(api.PUT('/api/v1/households/{householdId}/plans/{planId}/days/{date}/leftovers', { params: { path: { householdId, planId: target, date: to.date } }, body: { leftoversOf: day.date } }));
       } catch (err) {
+        setRefused(to.date);
         // The day changed since the menu opened (an event closed it, a guest came): offer what is valid now.
         await read().catch(() => undefined);
         throw err;
@@ -60,6 +64,7 @@ export function CookDouble({ householdId, planId, day, week, said }: { household
             ))}
           </ul>
         )}
+        {act.error !== null && refused !== null && <p>{m.leftoversRefusedFor(weekday(refused))}</p>}
         <Problem error={act.error} />
       </div>
     </details>
