@@ -1,5 +1,5 @@
 import type { HouseholdId } from '../core/kernel/ids.js';
-import type { Recipe, RecipeContent, RecipeId, RecipePosition, RecipeTagCount } from '../core/recipes/types.js';
+import type { Recipe, RecipeContent, RecipeId, RecipePosition, RecipeSummary, RecipeTagCount } from '../core/recipes/types.js';
 import type { RecipeImage } from './recipe-image.js';
 
 /**
@@ -33,6 +33,13 @@ export interface RecipePage {
   readonly more: boolean;
 }
 
+/** A page of summaries: the same recipes, total and more as RecipeStore.page answers for the same query. */
+export interface RecipeSummaryPage {
+  readonly items: RecipeSummary[];
+  readonly total: number;
+  readonly more: boolean;
+}
+
 /**
  * A household's recipes with their lines, in order, and their tags. Every read and write is scoped to the household.
  * Content without tags is written with none; the store keeps tags as given (the use cases put them in tag form).
@@ -48,6 +55,8 @@ export interface RecipeStore {
   titlesOf(householdId: HouseholdId, recipeIds: readonly RecipeId[]): Promise<Record<RecipeId, string>>;
   /** Ordered by recipeTitleKey(title) (code point order), then id; every filter given must hold. */
   page(householdId: HouseholdId, query: RecipePageQuery): Promise<RecipePage>;
+  /** The page `page` answers for the same query, each recipe as its recipeSummaryOf (no steps are read). */
+  summaryPage(householdId: HouseholdId, query: RecipePageQuery): Promise<RecipeSummaryPage>;
   /** Each tag the household's recipes carry, with how many carry it (order not given). */
   tagCounts(householdId: HouseholdId): Promise<RecipeTagCount[]>;
   /** Writes every field, the lines and the tags anew, keeping createdAt; null when the recipe is not the household's. */

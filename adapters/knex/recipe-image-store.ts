@@ -18,6 +18,15 @@ export async function keepImageRow(trx: Knex.Transaction, householdId: string, r
   await trx('recipe_images').insert(row).onConflict('recipe_id').merge(['household_id', 'source_url', 'media_type', 'bytes', 'etag']);
 }
 
+/**
+ * A picture is part of what the household's recipe lists show, and those are kept under the household's revision
+ * (speed/recipe-summaries.ts); recipe_images has no trigger of migration 0016's (a picture changes no shopping list),
+ * so its writes move the revision here.
+ */
+async function moveRevision(trx: Knex.Transaction, householdId: string): Promise<void> {
+  await trx('household_revisions').where({ household_id: householdId }).increment('revision', 1);
+}
+
 /** Pictures of recipes in recipe_images (migration 0038), one per recipe, scoped by household on every call. */
 export function knexRecipeImageStore(knex: Knex): RecipeImageStore {
   return {
@@ -27,6 +36,7 @@ export function knexRecipeImageStore(knex: Knex): RecipeImageStore {
         const recipe = await trx('recipes').where({ id: recipeId, household_id: householdId }).first('id');
         if (!recipe) return false;
         await keepImageRow(trx, householdId, recipeId, image);
+        await moveRevision(trx, householdId);
         return true;
       });
     },
@@ -35,7 +45,9 @@ export function knexRecipeImageStore(knex: Knex): RecipeImageStore {
       return r ? { sourceUrl: r.source_url, mediaType: r.media_type as RecipeImageType, bytes: new Uint8Array(r.bytes), etag: r.etag } : null;
     },
     async remove(householdId, recipeId) {
-      await knex('recipe_images').where({ recipe_id: recipeId, household_id: householdId }).delete();
+      await knex.transaction(async (trx) => {
+        if ((await trx('recipe_images').where({ recipe_id: recipeId, household_id: householdId }).delete()) > 0) await moveRevision(trx, householdId);
+      });
     },
   };
 }

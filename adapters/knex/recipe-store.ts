@@ -1,13 +1,17 @@
 import type { Knex } from 'knex';
 import { reachesItself } from '../../core/recipes/base-links.js';
+import { pageOfSorted, pageOrder } from '../../core/recipes/page-order.js';
 import { recipeSearchText } from '../../core/recipes/tags.js';
-import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent, type RecipeImageType, type RecipeTagCount } from '../../core/recipes/types.js';
+import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent, type RecipeImageInfo, type RecipeImageType, type RecipeTagCount } from '../../core/recipes/types.js';
 import type { RecipeImage } from '../../ports/recipe-image.js';
 import type { RecipePageQuery, RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import { translated } from './errors.js';
 import { keepImageRow } from './recipe-image-store.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
 import { childrenOf, keysetAfter } from './queries.js';
+import { revisionOf } from './household-revisions.js';
+import { speedOf } from './speed/index.js';
+import type { KeptRecipe } from './speed/recipe-summaries.js';
 
 export interface RecipeRow {
   id: string;
@@ -65,22 +69,29 @@ interface ImageInfoRow {
   etag: string;
 }
 
-/** A recipe of its rows; a read that takes no tags or picture (the shopping list's inputs) leaves them out. */
-export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[], image: ImageInfoRow | null = null, tags: readonly string[] = []): Recipe => ({
-  image: image ? { sourceUrl: image.source_url, mediaType: image.media_type as RecipeImageType, etag: image.etag } : null,
+const imageInfo = (image: ImageInfoRow): RecipeImageInfo => ({ sourceUrl: image.source_url, mediaType: image.media_type as RecipeImageType, etag: image.etag });
+
+/** What a recipe and its summary both say of its row. */
+const headOf = (r: RecipeRow) => ({
   id: r.id,
   householdId: r.household_id,
   title: r.title,
   servings: Number(r.servings),
   activeMinutes: num(r.active_minutes),
   totalMinutes: num(r.total_minutes),
+  updatedAt: toDate(r.updated_at),
+});
+
+/** A recipe of its rows; a read that takes no tags or picture (the shopping list's inputs) leaves them out. */
+export const toRecipe = (r: RecipeRow, lines: readonly IngredientRow[], image: ImageInfoRow | null = null, tags: readonly string[] = []): Recipe => ({
+  ...headOf(r),
+  image: image ? imageInfo(image) : null,
   steps: fromJsonText<string[]>(r.steps),
   ingredients: lines.map(toIngredient),
   sourceUrl: r.source_url,
   imageUrl: r.image_url,
   tags: [...tags],
   createdAt: toDate(r.created_at),
-  updatedAt: toDate(r.updated_at),
 });
 
 const contentColumns = (c: RecipeContent) => ({
@@ -182,6 +193,61 @@ async function writeLines(trx: Knex.Transaction, householdId: string, recipeId: 
 /** What a page reads of a recipe's row: all but search_text. */
 const PAGE_COLUMNS = ['id', 'household_id', 'title', 'title_key', 'servings', 'active_minutes', 'total_minutes', 'steps', 'source_url', 'image_url', 'created_at', 'updated_at'];
 
+/**
+ * The rows of the page the query asks for, with the number of every match and whether more follow.
+ * search_text, the widest column, is read by the filter, never sent back. (Counting in the same pass, a window over
+ * every match, was slower: it sorts every match's row, steps and all, in a temporary B-tree; W10.)
+ */
+async function pageRows(knex: Knex, householdId: string, query: RecipePageQuery): Promise<{ rows: RecipeRow[]; total: number; more: boolean }> {
+  const matching = () => matchingRecipes(knex, householdId, query);
+  const counted = (await matching().count<{ n: number | string }[]>({ n: '*' })) as { n: number | string }[];
+  const rows = matching().select(PAGE_COLUMNS);
+  const after = query.after;
+  if (after) rows.andWhere((w) => keysetAfter(w, [['title_key', '>', after.titleKey], ['id', '>', after.id]]));
+  const found = (await rows.orderBy([{ column: 'title_key' }, { column: 'id' }]).limit(query.limit + 1)) as RecipeRow[];
+  return { rows: found.slice(0, query.limit), total: Number(counted[0]?.n ?? 0), more: found.length > query.limit };
+}
+
+/** What a kept summary reads of a recipe's row: neither steps nor the addresses. */
+const KEPT_COLUMNS = ['id', 'household_id', 'title', 'title_key', 'search_text', 'servings', 'active_minutes', 'total_minutes', 'updated_at'];
+
+/**
+ * Every recipe of the household as lists show it, in page order: four reads by household whatever the number of
+ * recipes (at once on the pool; one after another on a transaction's one connection).
+ */
+async function readKept(knex: Knex, householdId: string): Promise<KeptRecipe[]> {
+  const reads = [
+    () => knex<RecipeRow>('recipes').where({ household_id: householdId }).select(KEPT_COLUMNS) as Promise<RecipeRow[]>,
+    () =>
+      knex('recipe_ingredients')
+        .where({ household_id: householdId })
+        .orderBy([{ column: 'recipe_id' }, { column: 'position' }])
+        .select('recipe_id', 'display_name') as Promise<Pick<IngredientRow, 'recipe_id' | 'display_name'>[]>,
+    () => knex('recipe_images').where({ household_id: householdId }).select('recipe_id', 'source_url', 'media_type', 'etag') as Promise<ImageInfoRow[]>,
+    () => knex('recipe_tags').where({ household_id: householdId }).orderBy([{ column: 'recipe_id' }, { column: 'position' }]).select('recipe_id', 'tag') as Promise<TagRow[]>,
+  ] as const;
+  const [rows, lines, images, tagList] = knex.isTransaction
+    ? [await reads[0](), await reads[1](), await reads[2](), await reads[3]()]
+    : await Promise.all([reads[0](), reads[1](), reads[2](), reads[3]()]);
+  const names = new Map<string, string[]>();
+  for (const l of lines) (names.get(l.recipe_id) ?? names.set(l.recipe_id, []).get(l.recipe_id)!).push(l.display_name);
+  const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
+  const tags = tagsByRecipe(tagList);
+  return rows
+    .map((r): KeptRecipe => {
+      const image = imageOf.get(r.id);
+      const recipeTags = tags.get(r.id) ?? [];
+      return {
+        id: r.id,
+        titleKey: r.title_key,
+        searchText: r.search_text ?? '',
+        tags: recipeTags,
+        summary: { ...headOf(r), ingredientNames: names.get(r.id) ?? [], tags: recipeTags, image: image ? imageInfo(image) : null },
+      };
+    })
+    .sort(pageOrder);
+}
+
 /** The household's recipes that every filter of the query given holds for, in no order. */
 function matchingRecipes(knex: Knex, householdId: string, query: RecipePageQuery): Knex.QueryBuilder {
   const q = knex<RecipeRow>('recipes').where({ household_id: householdId });
@@ -202,6 +268,7 @@ async function setImage(trx: Knex.Transaction, householdId: string, recipeId: st
 }
 
 export function knexRecipeStore(knex: Knex): RecipeStore {
+  const summaries = speedOf(knex).recipeSummaries;
   return translated<RecipeStore>(knex, {
     async create(householdId, id, content, at) {
       return knex.transaction(async (trx) => {
@@ -265,15 +332,17 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       return out;
     },
     async page(householdId, query) {
-      const matching = () => matchingRecipes(knex, householdId, query);
-      const counted = (await matching().count<{ n: number | string }[]>({ n: '*' })) as { n: number | string }[];
-      // search_text, the widest column, is read by the filter, never sent back. (Counting in the same pass, a window
-      // over every match, was slower: it sorts every match's row, steps and all, in a temporary B-tree; W10.)
-      const rows = matching().select(PAGE_COLUMNS);
-      const after = query.after;
-      if (after) rows.andWhere((w) => keysetAfter(w, [['title_key', '>', after.titleKey], ['id', '>', after.id]]));
-      const found = (await rows.orderBy([{ column: 'title_key' }, { column: 'id' }]).limit(query.limit + 1)) as RecipeRow[];
-      return { items: await withLines(knex, found.slice(0, query.limit)), total: Number(counted[0]?.n ?? 0), more: found.length > query.limit };
+      const { rows, total, more } = await pageRows(knex, householdId, query);
+      return { items: await withLines(knex, rows), total, more };
+    },
+    async summaryPage(householdId, query) {
+      // Kept under the household's revision (speed/recipe-summaries.ts): one read of the revision, then the page is
+      // chosen here, as the memory store chooses it. The revision is read before the recipes, so what is kept is never
+      // older than the revision it is kept under.
+      const version = await revisionOf(knex, householdId);
+      const kept = (version !== null ? summaries.held(householdId, version) : undefined) ?? summaries.keep(householdId, version, await readKept(knex, householdId));
+      const chosen = pageOfSorted(kept, query);
+      return { items: chosen.items.map((k) => k.summary), total: chosen.total, more: chosen.more };
     },
     async tagCounts(householdId) {
       const rows = (await knex('recipe_tags').where({ household_id: householdId }).groupBy('tag').select('tag').count<{ tag: string; n: number | string }[]>({ n: '*' })) as {

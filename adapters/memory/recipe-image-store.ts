@@ -1,5 +1,5 @@
 import type { RecipeImageStore } from '../../ports/recipe-image.js';
-import type { MemoryTables } from './stores.js';
+import { bumpRevision, type MemoryTables } from './stores.js';
 
 /** Pictures of recipes in memory: a recipe of another household, or one that is gone, keeps none. */
 export function memoryRecipeImageStore(t: MemoryTables): RecipeImageStore {
@@ -8,6 +8,8 @@ export function memoryRecipeImageStore(t: MemoryTables): RecipeImageStore {
     async put(householdId, recipeId, image) {
       if (!mine(householdId, recipeId)) return false;
       t.recipeImages.set(recipeId, { householdId, image: structuredClone(image) });
+      // As the database's: a picture is part of what recipe lists show, kept under the revision.
+      bumpRevision(t, householdId);
       return true;
     },
     async get(householdId, recipeId) {
@@ -15,7 +17,9 @@ export function memoryRecipeImageStore(t: MemoryTables): RecipeImageStore {
       return kept && kept.householdId === householdId && mine(householdId, recipeId) ? structuredClone(kept.image) : null;
     },
     async remove(householdId, recipeId) {
-      if (t.recipeImages.get(recipeId)?.householdId === householdId) t.recipeImages.delete(recipeId);
+      if (t.recipeImages.get(recipeId)?.householdId !== householdId) return;
+      t.recipeImages.delete(recipeId);
+      bumpRevision(t, householdId);
     },
   };
 }

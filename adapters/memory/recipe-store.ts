@@ -1,19 +1,9 @@
 import { reachesItself } from '../../core/recipes/base-links.js';
+import { compareCodePoints, pageOfSorted, pageOrder } from '../../core/recipes/page-order.js';
 import { recipeSearchText } from '../../core/recipes/tags.js';
-import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeTagCount } from '../../core/recipes/types.js';
-import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
+import { recipeSummaryOf, recipeTitleKey, type Recipe, type RecipeContent, type RecipeTagCount } from '../../core/recipes/types.js';
+import type { RecipePage, RecipePageQuery, RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import { bumpRevision, type MemoryTables } from './stores.js';
-
-/** Code point order, as SQLite (BINARY) and Postgres (COLLATE "C") compare the title key. */
-export function compareCodePoints(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
 
 /**
  * Recipes of a household that is gone are gone too (the SQL cascade), checked on every access. Checks and writes
@@ -43,9 +33,15 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
 
   const stored = (householdId: string, id: string, content: RecipeContent, createdAt: Date, updatedAt: Date): Recipe =>
     structuredClone({ id, householdId, ...content, tags: content.tags ?? [], image: null, createdAt, updatedAt });
-  // As the database keeps it: written with the recipe, from what it says (its lines' names change only with it).
-  const matches = (r: Recipe, q: { textContains?: string | null; tag?: string | null }) =>
-    (q.textContains == null || recipeSearchText(r).includes(q.textContains)) && (q.tag == null || r.tags.includes(q.tag));
+
+  function page(householdId: string, query: RecipePageQuery): RecipePage {
+    // searchText as the database keeps it: written with the recipe, from what it says.
+    const sorted = ofHousehold(householdId)
+      .map((r) => ({ r, id: r.id, titleKey: recipeTitleKey(r.title), searchText: recipeSearchText(r), tags: r.tags }))
+      .sort(pageOrder);
+    const chosen = pageOfSorted(sorted, query);
+    return { ...chosen, items: chosen.items.map(({ r }) => copy(r)) };
+  }
 
   return {
     async create(householdId, id, content, at) {
@@ -79,18 +75,11 @@ export function memoryRecipeStore(t: MemoryTables): RecipeStore {
       return out;
     },
     async page(householdId, query) {
-      const matching = ofHousehold(householdId)
-        .map((r) => ({ r, key: recipeTitleKey(r.title) }))
-        .filter(({ r, key }) => (query.titleKeyContains === null || key.includes(query.titleKeyContains)) && matches(r, query))
-        .sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.r.id, b.r.id));
-      const after = query.after;
-      const rest = after
-        ? matching.filter(({ r, key }) => {
-            const c = compareCodePoints(key, after.titleKey);
-            return c > 0 || (c === 0 && compareCodePoints(r.id, after.id) > 0);
-          })
-        : matching;
-      return { items: rest.slice(0, query.limit).map(({ r }) => copy(r)), total: matching.length, more: rest.length > query.limit };
+      return page(householdId, query);
+    },
+    async summaryPage(householdId, query) {
+      const whole = page(householdId, query);
+      return { ...whole, items: whole.items.map(recipeSummaryOf) };
     },
     async tagCounts(householdId) {
       const counts = new Map<string, number>();

@@ -3,7 +3,7 @@ import type { HouseholdStore } from '../../ports/household-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
 import type { PageCursors } from '../../ports/page-cursors.js';
 import type { RecipeImage, RecipeImageFetcher, RecipeImageStore } from '../../ports/recipe-image.js';
-import type { RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
+import type { RecipePageQuery, RecipeStore, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import type { Account } from '../accounts/types.js';
 import { requireAdult, requireMember } from '../households/access.js';
 import type { ErrorOf } from '../kernel/errors.js';
@@ -12,7 +12,7 @@ import type { HouseholdId } from '../kernel/ids.js';
 import { nextCursor, openCursor, type CursorScope } from '../kernel/paging.js';
 import { fail, ok, type Result } from '../kernel/result.js';
 import { recipeSearchKey, recipeTag, recipeTagsOf } from './tags.js';
-import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeId, type RecipePosition, type RecipeTagCount } from './types.js';
+import { recipeTitleKey, type Recipe, type RecipeContent, type RecipeId, type RecipePosition, type RecipeSummary, type RecipeTagCount } from './types.js';
 
 export interface RecipeDeps {
   households: HouseholdStore;
@@ -55,8 +55,8 @@ export interface RecipeListQuery {
   readonly limit: number;
 }
 
-export interface RecipeList {
-  readonly items: Recipe[];
+export interface RecipeList<T = Recipe> {
+  readonly items: T[];
   /** null on the last page. */
   readonly nextCursor: string | null;
   readonly total: number;
@@ -144,16 +144,32 @@ const filterOf = (text: string | null | undefined, form: (s: string) => string):
   return key === '' ? null : key;
 };
 
+type ListDeps = Pick<RecipeDeps, 'households' | 'recipes' | 'pageCursors'>;
+type ListRefusal = ErrorOf<'household-not-found' | 'page-cursor-invalid'>;
+
 /**
  * A page of the household's recipes by title (any case), then id. `q` narrows to those whose title, an
  * ingredient's name or a tag contains it, `tag` to those carrying that tag (any case, Norwegian letters included).
  */
-export async function listRecipes(
-  deps: Pick<RecipeDeps, 'households' | 'recipes' | 'pageCursors'>,
+export async function listRecipes(deps: ListDeps, caller: Account, householdId: HouseholdId, query: RecipeListQuery): Promise<Result<RecipeList, ListRefusal>> {
+  return listBy(deps, caller, householdId, query, (where) => deps.recipes.page(householdId, where));
+}
+
+/**
+ * The same page as listRecipes, each recipe as its summary (no steps; of the lines, their names): what a list or a
+ * picker shows, a fraction of the bytes. Its cursors are those of listRecipes for the same household, q and tag.
+ */
+export async function listRecipeSummaries(deps: ListDeps, caller: Account, householdId: HouseholdId, query: RecipeListQuery): Promise<Result<RecipeList<RecipeSummary>, ListRefusal>> {
+  return listBy(deps, caller, householdId, query, (where) => deps.recipes.summaryPage(householdId, where));
+}
+
+async function listBy<T extends { readonly id: RecipeId; readonly title: string }>(
+  deps: ListDeps,
   caller: Account,
   householdId: HouseholdId,
   query: RecipeListQuery,
-): Promise<Result<RecipeList, ErrorOf<'household-not-found' | 'page-cursor-invalid'>>> {
+  read: (where: RecipePageQuery) => Promise<{ items: T[]; total: number; more: boolean }>,
+): Promise<Result<RecipeList<T>, ListRefusal>> {
   const member = await requireMember(deps, householdId, caller.id);
   if (!member.ok) return member;
   const textContains = filterOf(query.q, recipeSearchKey);
@@ -161,7 +177,7 @@ export async function listRecipes(
   const where = scopeOf(householdId, textContains, tag);
   const after = openCursor(deps.pageCursors, where, query.cursor, (p): RecipePosition | null => (p.length === 2 ? { titleKey: p[0]!, id: p[1]! } : null));
   if (!after.ok) return after;
-  const page = await deps.recipes.page(householdId, { titleKeyContains: null, textContains, tag, after: after.value, limit: query.limit });
+  const page = await read({ titleKeyContains: null, textContains, tag, after: after.value, limit: query.limit });
   const next = nextCursor(deps.pageCursors, where, page.items, page.more, (r) => [recipeTitleKey(r.title), r.id]);
   return ok({ items: page.items, nextCursor: next, total: page.total });
 }

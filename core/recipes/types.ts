@@ -84,6 +84,29 @@ export interface Recipe extends RecipeContent {
 }
 
 /**
+ * What a list of recipes shows of each (the recipe list, a picker): everything but the steps, and of the lines only
+ * their names, in order. A household of years has thousands of recipes; a page of whole ones is mostly steps.
+ */
+export interface RecipeSummary extends Pick<Recipe, 'id' | 'householdId' | 'title' | 'servings' | 'activeMinutes' | 'totalMinutes' | 'tags' | 'image' | 'updatedAt'> {
+  /** Each line's displayName, in the recipe's order. */
+  readonly ingredientNames: readonly string[];
+}
+
+/** The summary of a whole recipe: what RecipeStore.summaryPage reads of it. */
+export const recipeSummaryOf = (r: Recipe): RecipeSummary => ({
+  id: r.id,
+  householdId: r.householdId,
+  title: r.title,
+  servings: r.servings,
+  activeMinutes: r.activeMinutes,
+  totalMinutes: r.totalMinutes,
+  ingredientNames: r.ingredients.map((i) => i.displayName),
+  tags: [...r.tags],
+  image: r.image,
+  updatedAt: r.updatedAt,
+});
+
+/**
  * Recipes list by title without regard to case, then by id: the title's sort key is its NFKC form in lower case
  * (locale-independent), compared by code point. Search (`q`) compares keys made the same way (core/recipes/tags.ts).
  */

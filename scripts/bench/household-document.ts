@@ -528,8 +528,9 @@ export async function importMade(appUrl: string, cookie: string, head: Record<st
     week: `${base}/plans/${plan.id}`,
     list: `${base}/plans/${plan.id}/shopping-list`,
     // A dish word is in titles only; a food is in ingredients (and some titles).
-    byTitle: `${base}/recipes?q=grateng`,
-    byIngredient: `${base}/recipes?q=kokosmelk`,
+    // As the web app's recipe list searches: summaries, 100 to a page.
+    byTitle: `${base}/recipe-summaries?q=grateng&limit=100`,
+    byIngredient: `${base}/recipe-summaries?q=kokosmelk&limit=100`,
     pantry: `${base}/inventory`,
   };
   for (const path of Object.values(paths)) {

@@ -7,8 +7,8 @@
  * Its last planned week is the present one, so "the week" is this week's plan and its shopping list.
  *
  * Subjects, each at --connections (10) for --seconds after a 2 s warm-up, ratio p99 / 50 ms (target ≤ 1.00):
- * GET plans/{planId} (this week), GET plans/{planId}/shopping-list, GET recipes?q= by a word of titles only and by
- * an ingredient's name, GET inventory (the pantry's first page). Baseline, for scale: the same request on a young
+ * GET plans/{planId} (this week), GET plans/{planId}/shopping-list, GET recipe-summaries?q=&limit=100 (the web app's
+ * recipe search) by a word of titles only and by an ingredient's name, GET inventory (the pantry's first page). Baseline, for scale: the same request on a young
  * household (four weeks, 30 recipes, the same making) in the same service and run.
  * The export: GET .../export of the five-year household five times one after the other; ratio the slowest / 2 s.
  *   tsx scripts/bench/w10-history.ts [--db sqlite|postgres] [--seconds 5] [--connections 10] [--json]
@@ -78,8 +78,8 @@ async function drive(): Promise<void> {
     const subjects: [keyof Paths, string][] = [
       ['week', 'GET plans/{planId} (this week)'],
       ['list', 'GET plans/{planId}/shopping-list'],
-      ['byTitle', 'GET recipes?q= (a title word)'],
-      ['byIngredient', 'GET recipes?q= (an ingredient)'],
+      ['byTitle', 'GET recipe-summaries?q= (a title word)'],
+      ['byIngredient', 'GET recipe-summaries?q= (an ingredient)'],
       ['pantry', 'GET inventory (first page)'],
     ];
     const rows: BenchRow[] = [];

@@ -45,6 +45,20 @@ export function recipeImageStoreContract(backend: Backend): void {
       await s.recipeImages.remove(h, id);
     });
 
+    it("moves the household's revision with a picture put or removed, and the recipe summaries show it at once", async () => {
+      const { h, id } = await recipe();
+      const summary = async () => (await s.recipes.summaryPage(h, { titleKeyContains: null, after: null, limit: 10 })).items[0]!.image;
+      expect(await summary()).to.equal(null);
+      const before = await s.revisions.of(h);
+      await s.recipeImages.put(h, id, image());
+      const afterPut = await s.revisions.of(h);
+      expect(afterPut).to.not.equal(before);
+      expect(await summary()).to.deep.equal({ sourceUrl: 'https://img.example/taco.webp', mediaType: 'image/webp', etag: '"abc"' });
+      await s.recipeImages.remove(h, id);
+      expect(await s.revisions.of(h)).to.not.equal(afterPut);
+      expect(await summary()).to.equal(null);
+    });
+
     it('keeps every call inside the household: another household neither writes, reads nor removes it', async () => {
       const { h, id } = await recipe();
       const { h: other } = await recipe();

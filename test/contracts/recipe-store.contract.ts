@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { recipeSearchKey } from '../../core/recipes/tags.js';
-import type { Ingredient, Recipe, RecipeContent } from '../../core/recipes/types.js';
-import type { RecipeWriteRefusal } from '../../ports/recipe-store.js';
+import { recipeSummaryOf, type Ingredient, type Recipe, type RecipeContent } from '../../core/recipes/types.js';
+import type { RecipePageQuery, RecipeWriteRefusal } from '../../ports/recipe-store.js';
 import type { Backend } from './backends.js';
 import { tomatoes } from '../support/recipes.js';
 import { storeSuite } from './suite.js';
@@ -270,6 +270,68 @@ export function recipeStoreContract(backend: Backend): void {
       expect(await titles({ tag: 'fredag' })).to.deep.equal(['Taco']);
       expect(soup.tags).to.deep.equal(['fiskesuppe_']);
       expect(trout.tags).to.deep.equal(['fisk', 'helg']);
+    });
+
+    it('answers the same page as summaries: no steps, the lines\' names in order, tags and picture, same total and paging', async () => {
+      const h = await household();
+      const other = await household();
+      await add(other, { title: 'Kake', ingredients: [line({ displayName: 'Mel', foodKey: 'mel' })] });
+      await add(h, { title: 'Bålkaffe', steps: ['Kok'], ingredients: [line({ displayName: 'Kaffe', foodKey: 'kaffe' })], tags: ['tur'] });
+      const cake = await add(h, {
+        title: 'Kake',
+        steps: ['Rør', 'Stek'],
+        ingredients: [line({ displayName: 'Mel', foodKey: 'mel' }), line({ displayName: 'Egg', foodKey: 'egg' }), line({ displayName: 'Sukker', foodKey: 'sukker' })],
+        tags: ['helg', 'barn liker'],
+      });
+      await add(h, { title: 'Vann', steps: [], ingredients: [] });
+      const pictured = await s.recipes.setImage(h, cake.id, { sourceUrl: null, mediaType: 'image/webp', bytes: new Uint8Array([1, 2, 3]), etag: '"cake"' }, at('2026-05-08T10:00:00.000Z'));
+      const queries: RecipePageQuery[] = [
+        { titleKeyContains: null, after: null, limit: 10 },
+        { titleKeyContains: null, textContains: recipeSearchKey('EGG'), tag: null, after: null, limit: 10 },
+        { titleKeyContains: null, textContains: null, tag: 'tur', after: null, limit: 10 },
+        { titleKeyContains: null, after: null, limit: 2 },
+        { titleKeyContains: null, after: { titleKey: 'kake', id: cake.id }, limit: 2 },
+      ];
+      for (const q of queries) {
+        const whole = await s.recipes.page(h, q);
+        const summaries = await s.recipes.summaryPage(h, q);
+        expect(summaries.total, JSON.stringify(q)).to.equal(whole.total);
+        expect(summaries.more, JSON.stringify(q)).to.equal(whole.more);
+        expect(summaries.items, JSON.stringify(q)).to.deep.equal(whole.items.map(recipeSummaryOf));
+      }
+      const [first, second, third] = (await s.recipes.summaryPage(h, queries[0]!)).items;
+      expect([first?.title, second?.title, third?.title]).to.deep.equal(['Bålkaffe', 'Kake', 'Vann']);
+      expect(second).to.deep.equal({
+        id: cake.id,
+        householdId: h,
+        title: 'Kake',
+        servings: cake.servings,
+        activeMinutes: cake.activeMinutes,
+        totalMinutes: cake.totalMinutes,
+        ingredientNames: ['Mel', 'Egg', 'Sukker'],
+        tags: ['helg', 'barn liker'],
+        image: { sourceUrl: null, mediaType: 'image/webp', etag: '"cake"' },
+        updatedAt: pictured!.updatedAt,
+      });
+      expect(third?.ingredientNames).to.deep.equal([]);
+      expect(third?.image).to.equal(null);
+      expect((await s.recipes.summaryPage(other, { titleKeyContains: null, after: null, limit: 10 })).items.map((r) => r.title)).to.deep.equal(['Kake']);
+    });
+
+    it('answers summaries that follow every write: a new recipe, a replacement, a deletion, between two reads', async () => {
+      const h = await household();
+      const titles = async (textContains: string | null = null) =>
+        (await s.recipes.summaryPage(h, { titleKeyContains: null, textContains, tag: null, after: null, limit: 10 })).items.map((r) => `${r.title}: ${r.ingredientNames.join(', ')} #${r.tags.join(' #')}`);
+      const soup = await add(h, { title: 'Suppe', ingredients: [line({ displayName: 'Tomat' })], tags: ['hverdag'] });
+      expect(await titles()).to.deep.equal(['Suppe: Tomat #hverdag']);
+      const taco = await add(h, { title: 'Taco', ingredients: [line({ displayName: 'Lefse' })], tags: [] });
+      expect(await titles()).to.deep.equal(['Suppe: Tomat #hverdag', 'Taco: Lefse #']);
+      isRecipe(await s.recipes.replace(h, soup.id, content({ title: 'Ærtesuppe', ingredients: [line({ displayName: 'Erter' })], tags: ['vinter'] }), at('2026-05-05T09:00:00.000Z')));
+      expect(await titles()).to.deep.equal(['Taco: Lefse #', 'Ærtesuppe: Erter #vinter']);
+      expect(await titles('erter')).to.deep.equal(['Ærtesuppe: Erter #vinter']);
+      expect(await titles('tomat')).to.deep.equal([]);
+      expect(await s.recipes.delete(h, taco.id, at('2026-05-06T09:00:00.000Z'))).to.equal(true);
+      expect(await titles()).to.deep.equal(['Ærtesuppe: Erter #vinter']);
     });
 
     it('counts the tags of the household\'s recipes, following replacements, deletions and none of another household', async () => {

@@ -94,5 +94,25 @@ for (const kind of databaseKinds()) {
       expect(await titles(page)).to.deep.equal(['Taco']);
       await checkedShot(page, `recipe-tags-search-${kind.name}`);
     });
+
+    it('shows a large collection a page at a time: how many there are, and more when asked', async () => {
+      const { k, base } = await householdWithRecipes(suite.server.url);
+      for (let i = 0; i < 102; i++) {
+        const r = await k.client.post(`${base}/recipes`, { title: `Rett ${String(i).padStart(3, '0')}`, servings: 2, activeMinutes: null, totalMinutes: null, steps: ['Lag den.'], ingredients: [line('Ris', 2, 'dl'), line('Egg', 2, 'stk')] });
+        expect(r.status, r.text).to.equal(201);
+      }
+      const page = await suite.page(k.client);
+      await page.goto(`${suite.server.url}/recipes`);
+      await page.getByRole('status').filter({ hasText: '105 oppskrifter' }).waitFor();
+      expect(await page.locator('ul.cards > li').count()).to.equal(100);
+      // A card names its ingredients (the summary's names), in the recipe's order.
+      expect((await page.locator('ul.cards > li').filter({ hasText: 'Rett 000' }).textContent()) ?? '').to.contain('Ris, Egg');
+      await page.getByRole('button', { name: 'Vis flere' }).click();
+      await page.locator('ul.cards > li').nth(104).waitFor();
+      expect(await titles(page)).to.include.members(['Taco', 'Rett 101']);
+      expect(await page.locator('ul.cards > li').count()).to.equal(105);
+      expect(await page.getByRole('button', { name: 'Vis flere' }).count()).to.equal(0);
+      await checkedShot(page, `recipe-tags-more-${kind.name}`);
+    });
   });
 }

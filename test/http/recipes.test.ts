@@ -427,6 +427,47 @@ httpSuite('recipes over HTTP', {}, (server) => {
     expect(theirs.json.code).to.equal('household_not_found');
   });
 
+  it('answers the same pages as summaries (GET recipe-summaries): no steps, the lines\' names, cursors shared; members only', async () => {
+    const { owner, junior, stranger, h, base } = await family();
+    const summaries = `/api/v1/households/${h}/recipe-summaries`;
+    const trout = await create(owner, base, recipeBody({ title: 'Ørret i ovn', ingredients: [ingredient({ displayName: 'Sitron' }), ingredient({ displayName: 'Smør' })], tags: ['fisk'] }));
+    await create(owner, base, recipeBody({ title: 'Salat', ingredients: [ingredient({ displayName: 'Røkt ørret' })], tags: ['hverdag'] }));
+    await create(owner, base, recipeBody({ title: 'Taco', ingredients: [ingredient({ displayName: 'Kjøttdeig' })], tags: ['hverdag'] }));
+    for (const query of ['', 'q=%C3%98RRET', 'tag=hverdag', 'limit=1', 'q=zzz']) {
+      const whole = await junior.get(`${base}?${query}`);
+      const res = await junior.get(`${summaries}?${query}`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.total, query).to.equal(whole.json.total);
+      expect(res.json.items.map((r: { id: string }) => r.id), query).to.deep.equal(whole.json.items.map((r: { id: string }) => r.id));
+      expect(res.json.nextCursor === null, query).to.equal(whole.json.nextCursor === null);
+    }
+    const found = (await junior.get(`${summaries}?q=sitron`)).json;
+    expect(found.items).to.deep.equal([
+      {
+        id: trout.id,
+        title: 'Ørret i ovn',
+        servings: trout.servings,
+        activeMinutes: trout.activeMinutes,
+        totalMinutes: trout.totalMinutes,
+        ingredientNames: ['Sitron', 'Smør'],
+        tags: ['fisk'],
+        image: null,
+        updatedAt: trout.updatedAt,
+      },
+    ]);
+    // A cursor of either list pages the other (same household, q and tag); one of another filter is refused.
+    const first = (await owner.get(`${base}?limit=1`)).json;
+    const rest = (await owner.get(`${summaries}?limit=5&cursor=${encodeURIComponent(first.nextCursor)}`)).json;
+    expect(rest.items.map((r: { title: string }) => r.title)).to.deep.equal(['Taco', 'Ørret i ovn']);
+    const wrong = await owner.get(`${summaries}?tag=fisk&cursor=${encodeURIComponent(first.nextCursor)}`);
+    expect(wrong.status).to.equal(400);
+    expect(wrong.json.code).to.equal('validation_failed');
+    for (const bad of ['limit=0', 'limit=101', `q=${'x'.repeat(201)}`]) expect((await owner.get(`${summaries}?${bad}`)).status, bad).to.equal(400);
+    const theirs = await stranger.get(summaries);
+    expect(theirs.status).to.equal(404);
+    expect(theirs.json.code).to.equal('household_not_found');
+  });
+
   it('pages 50 recipes by default', async () => {
     const { owner, base } = await family();
     for (let i = 0; i < 51; i++) await create(owner, base, recipeBody({ title: `Rett ${String(i).padStart(2, '0')}`, steps: [], ingredients: [] }));

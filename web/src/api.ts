@@ -13,6 +13,8 @@ export type Household = Json<'createHousehold', 201>;
 export type Plan = Json<'ensureWeekPlan', 200>;
 export type PlanDay = Plan['days'][number];
 export type Recipe = Json<'createRecipe', 201>;
+/** A recipe as lists and pickers show it: no steps, and of its lines only their names. */
+export type RecipeSummary = Json<'listRecipeSummaries', 200>['items'][number];
 export type MealEvent = Json<'createMealEvent', 201>;
 export type Evening = Json<'getPlanEvenings', 200>['days'][number];
 export type DayChoices = Json<'getDayChoices', 200>;

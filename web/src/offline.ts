@@ -321,7 +321,7 @@ async function keepForOffline(householdId: string): Promise<void> {
   const reads: Promise<unknown>[] = [
     api.GET('/api/v1/me'),
     api.GET('/api/v1/households/{householdId}', { params: { path } }),
-    api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '100' } } }),
+    api.GET('/api/v1/households/{householdId}/recipe-summaries', { params: { path, query: { limit: '100' } } }),
     api.GET('/api/v1/households/{householdId}/recipes', { params: { path, query: { limit: '1' } } }),
     api.GET('/api/v1/households/{householdId}/aisle-order', { params: { path } }),
   ];

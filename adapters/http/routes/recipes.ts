@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { createRecipe, deleteRecipe, getRecipe, listRecipes, listRecipeTags, recipeImage, replaceRecipe } from '../../../core/recipes/recipes.js';
+import { createRecipe, deleteRecipe, getRecipe, listRecipes, listRecipeSummaries, listRecipeTags, recipeImage, replaceRecipe } from '../../../core/recipes/recipes.js';
 import { putRecipePhoto, RECIPE_PHOTO_MAX_SIDE, removeRecipePhoto } from '../../../core/recipes/photos.js';
 import { recipeTag } from '../../../core/recipes/tags.js';
-import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe } from '../../../core/recipes/types.js';
+import { RECIPE_IMAGE_TYPES, RECIPE_LIMITS as L, type Recipe, type RecipeSummary } from '../../../core/recipes/types.js';
 import { ifNoneMatchHolds } from '../conditional.js';
 import { normalizeFoodKey } from '../../../core/kernel/food-key.js';
 import type { ServiceDeps } from '../deps.js';
@@ -91,6 +91,7 @@ const IngredientResponse = v.object({
   baseRecipeId: v.nullable(Uuid),
   reference: v.nullable(v.string()),
 });
+const RecipeImageResponse = v.object({ href: v.string(), mediaType: v.picklist(RECIPE_IMAGE_TYPES), etag: v.string() });
 const RecipeResponse = v.object({
   id: Uuid,
   title: v.string(),
@@ -103,11 +104,23 @@ const RecipeResponse = v.object({
   imageUrl: v.nullable(v.string()),
   tags: v.pipe(v.array(v.string()), v.description('Its tags in tag form, each once, in the order written; [] when it has none.')),
   /** The picture kept from imageUrl, or the household's own photo (PUT .../image); null when none is. */
-  image: v.nullable(v.object({ href: v.string(), mediaType: v.picklist(RECIPE_IMAGE_TYPES), etag: v.string() })),
+  image: v.nullable(RecipeImageResponse),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
 const RecipePage = Page(RecipeResponse);
+const RecipeSummaryResponse = v.object({
+  id: Uuid,
+  title: v.string(),
+  servings: v.number(),
+  activeMinutes: v.nullable(v.number()),
+  totalMinutes: v.nullable(v.number()),
+  ingredientNames: v.pipe(v.array(v.string()), v.description("Each ingredient line's displayName, in the recipe's order.")),
+  tags: v.pipe(v.array(v.string()), v.description('Its tags in tag form, each once, in the order written; [] when it has none.')),
+  image: v.nullable(RecipeImageResponse),
+  updatedAt: IsoDateTime,
+});
+const RecipeSummaryPage = Page(RecipeSummaryResponse);
 
 const RecipePath = v.object({ householdId: Uuid, recipeId: Uuid });
 const ListQuery = v.object({
@@ -116,6 +129,21 @@ const ListQuery = v.object({
   // Any cursor this list did not hand out is validation_failed, an over-long one included (no value_too_long).
   cursor: Cursor(8192),
   limit: v.optional(Limit(100), '50'),
+});
+
+const imageResponse = (r: Pick<Recipe, 'id' | 'householdId' | 'image'>): v.InferOutput<typeof RecipeImageResponse> | null =>
+  r.image ? { href: `/api/v1/households/${r.householdId}/recipes/${r.id}/image`, mediaType: r.image.mediaType, etag: r.image.etag } : null;
+
+const toRecipeSummaryResponse = (r: RecipeSummary): v.InferOutput<typeof RecipeSummaryResponse> => ({
+  id: r.id,
+  title: r.title,
+  servings: r.servings,
+  activeMinutes: r.activeMinutes,
+  totalMinutes: r.totalMinutes,
+  ingredientNames: [...r.ingredientNames],
+  tags: [...r.tags],
+  image: imageResponse(r),
+  updatedAt: r.updatedAt.toISOString(),
 });
 
 export function toRecipeResponse(r: Recipe): v.InferOutput<typeof RecipeResponse> {
@@ -129,7 +157,7 @@ export function toRecipeResponse(r: Recipe): v.InferOutput<typeof RecipeResponse
     sourceUrl: r.sourceUrl,
     imageUrl: r.imageUrl,
     tags: [...r.tags],
-    image: r.image ? { href: `/api/v1/households/${r.householdId}/recipes/${r.id}/image`, mediaType: r.image.mediaType, etag: r.image.etag } : null,
+    image: imageResponse(r),
     ingredients: r.ingredients.map((i) => ({
       displayName: i.displayName,
       foodKey: i.foodKey,
@@ -238,6 +266,25 @@ const listRecipesRoute = householdRoute({
 const RecipeTagList = v.object({
   items: v.array(v.object({ tag: v.string(), count: v.pipe(v.number(), v.description('How many of the household\'s recipes carry it.')) })),
   total: v.number(),
+});
+
+const listRecipeSummariesRoute = householdRoute({
+  method: 'GET',
+  path: '/api/v1/households/{householdId}/recipe-summaries',
+  operationId: 'listRecipeSummaries',
+  summary: "A page of the household's recipes, each as a summary (for lists and pickers)",
+  description:
+    'The page GET recipes answers for the same q, tag, cursor and limit (the same order, total, nextCursor, and ' +
+    'cursors valid for either), each recipe without its steps and with only the names of its ingredient lines, in ' +
+    'order: what a recipe list, a search or a picker shows, at a fraction of the bytes. Open a recipe with GET ' +
+    'recipes/{recipeId} for the whole of it. ' +
+    LIST_RECIPES_DOC,
+  query: ListQuery,
+  responses: { 200: { description: 'A page of summaries', schema: RecipeSummaryPage } },
+  errors: ['page-cursor-invalid'],
+  run: ({ deps, caller, params, query }) =>
+    listRecipeSummaries(deps, caller.account, params.householdId, { q: query.q ?? null, tag: query.tag ?? null, cursor: query.cursor ?? null, limit: query.limit }),
+  reply: pageOf(toRecipeSummaryResponse),
 });
 
 const listRecipeTagsRoute = householdRoute({
@@ -350,6 +397,7 @@ export const recipeRoutes = (deps: ServiceDeps) =>
   mount(deps, [
     createRecipeRoute,
     listRecipesRoute,
+    listRecipeSummariesRoute,
     listRecipeTagsRoute,
     getRecipeRoute,
     replaceRecipeRoute,

@@ -8,6 +8,7 @@ import { storeError } from '../store-error.js';
 import type { WalSync } from '../wal-sync.js';
 import { postgresFixedSql, sqliteFixedSql, type FixedSql } from './fixed-sql.js';
 import { foodLogs, noFoodLogs, noPantryLogs, pantryLogs, type FoodLogs, type PantryLogs } from './pantry-logs.js';
+import { noRecipeSummaries, recipeSummaries, type RecipeSummaries } from './recipe-summaries.js';
 import { postgresTableChanges, readCache, scopeWritten, sqliteTableChanges, type ChangeSource, type ReadCache, type WriteScope } from './read-cache.js';
 
 /**
@@ -16,6 +17,7 @@ import { postgresTableChanges, readCache, scopeWritten, sqliteTableChanges, type
  * - read-cache.ts: sessions, memberships, merges and a list's state kept while the database says they hold;
  * - fixed-sql.ts: the per-request reads as statements prepared once, on the driver itself;
  * - pantry-logs.ts: a household's pantry log and a food's log kept under their revisions;
+ * - recipe-summaries.ts: a household's recipes as lists show them, kept under its revision;
  * - watched-tables.ts: the tables whose writes it watches.
  *
  * A store asks only this interface (`speedOf`). With the layer off (`openDatabase(…, { speed: false })`) every
@@ -38,6 +40,8 @@ export interface Speed {
   fixedRows<T>(sql: string, bindings: readonly Knex.Value[]): Promise<T[]>;
   /** The households' pantry logs kept for this database (a transaction keeps its own, so none outlives a rollback). */
   readonly pantryLogs: PantryLogs;
+  /** The households' recipes as lists show them, kept under their revisions (a transaction keeps its own). */
+  readonly recipeSummaries: RecipeSummaries;
   /** Food logs for one store to keep between its writes. */
   foodLogs(): FoodLogs;
   /**
@@ -80,6 +84,7 @@ function speedOver(knex: Knex, parts: Parts | undefined): Speed {
       return Array.isArray(result) ? result : result.rows;
     },
     pantryLogs: on ? pantryLogs() : noPantryLogs,
+    recipeSummaries: on ? recipeSummaries() : noRecipeSummaries,
     foodLogs: () => (on ? foodLogs() : noFoodLogs),
     storeError: translate,
     settled: (call) => cache?.settled(call) ?? null,

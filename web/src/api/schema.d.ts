@@ -985,6 +985,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/households/{householdId}/recipe-summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the household's recipes, each as a summary (for lists and pickers)
+         * @description The page GET recipes answers for the same q, tag, cursor and limit (the same order, total, nextCursor, and cursors valid for either), each recipe without its steps and with only the names of its ingredient lines, in order: what a recipe list, a search or a picker shows, at a fraction of the bytes. Open a recipe with GET recipes/{recipeId} for the whole of it. Any member. Ordered by title without regard to case (NFKC, lower case, code point order), then id. q (at most 200 characters) keeps the recipes whose title, an ingredient's displayName or a tag contains it, without regard to case (Norwegian letters included: "ørret" and "ØRRET" find "Ørret"; white space runs count as one space). tag (at most 32 characters) keeps the recipes carrying that tag, compared in tag form (any case). Both may be given; a blank one keeps every recipe. limit 1..100, default 50 (else 400). cursor is the nextCursor of the previous page, opaque and bound to this household, q and tag; any other value gives 400 validation_failed. nextCursor is null on the last page; total counts every recipe matching q and tag.
+         */
+        get: operations["listRecipeSummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/households/{householdId}/recipe-tags": {
         parameters: {
             query?: never;
@@ -9020,6 +9040,119 @@ export interface operations {
             };
             /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRecipeSummaries: {
+        parameters: {
+            query?: {
+                q?: string;
+                tag?: string;
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                householdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of summaries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            servings: number;
+                            activeMinutes: number | null;
+                            totalMinutes: number | null;
+                            /** @description Each ingredient line's displayName, in the recipe's order. */
+                            ingredientNames: string[];
+                            /** @description Its tags in tag form, each once, in the order written; [] when it has none. */
+                            tags: string[];
+                            image: {
+                                href: string;
+                                /** @enum {string} */
+                                mediaType: "image/jpeg" | "image/png" | "image/webp";
+                                etag: string;
+                            } | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        nextCursor: string | null;
+                        total: number;
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

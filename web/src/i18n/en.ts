@@ -485,6 +485,7 @@ export const en: Messages = {
   searchPantry: 'Search the pantry',
   pantryNoMatch: 'Nothing in the pantry matches the search.',
   pantryEmpty: 'The pantry is empty. It fills when you finish shopping a list.',
+  recipeCount: (n: number) => count(n, '# recipe', '# recipes'),
   pantryCount: (n: number) => count(n, '# item', '# items'),
   pantryGroup: { UseSoon: 'Use soon', LikelyAvailable: 'Likely there', Uncertain: 'Not sure', Aged: 'Archive (a long time ago)' },
   place: { Fridge: 'Fridge', Freezer: 'Freezer', Pantry: 'Cupboard', Unknown: 'Place unknown' },

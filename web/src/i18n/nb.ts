@@ -528,6 +528,7 @@ export const nb = {
   searchPantry: 'Søk i skapet',
   pantryNoMatch: 'Ingenting i skapet passer søket.',
   pantryEmpty: 'Skapet er tomt. Det fylles når dere handler ferdig en liste.',
+  recipeCount: (n: number) => count(n, '# oppskrift', '# oppskrifter'),
   pantryCount: (n: number) => count(n, '# vare', '# varer'),
   pantryGroup: { UseSoon: 'Bruk snart', LikelyAvailable: 'Har trolig', Uncertain: 'Usikkert', Aged: 'Arkiv (lenge siden)' } as Record<string, string>,
   place: { Fridge: 'Kjøleskap', Freezer: 'Fryser', Pantry: 'Skap', Unknown: 'Ukjent sted' } as Record<string, string>,

@@ -1,7 +1,7 @@
 import type { ComponentChildren, ComponentType, JSX } from 'preact';
 import { lazy } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { ApiProblem, type Recipe } from '../api';
+import { ApiProblem, type RecipeSummary } from '../api';
 import { sentenceFor, t } from '../i18n';
 import { zoneGroups } from './time-zones';
 
@@ -86,7 +86,7 @@ export function ActionForm(props: { action: Action; button: string; onSubmit: (f
 }
 
 /** A labelled choice among the household's recipes, whose first choice (`none`) is no recipe. */
-export function RecipeSelect(props: { id: string; label: string; none: string; recipes: readonly Recipe[]; value: string; onChange: (recipeId: string) => void; required?: boolean; disabled?: boolean }) {
+export function RecipeSelect(props: { id: string; label: string; none: string; recipes: readonly Pick<RecipeSummary, 'id' | 'title'>[]; value: string; onChange: (recipeId: string) => void; required?: boolean; disabled?: boolean }) {
   return (
     <>
       <label for={props.id}>{props.label}</label>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, dataOf, type Recipe } from '../../api';
+import { api, dataOf, type RecipeSummary } from '../../api';
 import { t } from '../../i18n';
 import { Page, Problem, SearchForm, useAction } from '../../ui';
 import { photoSrc } from '../recipe/photo-upload';
@@ -13,18 +13,35 @@ type TagCount = { readonly tag: string; readonly count: number };
  */
 export function Recipes({ householdId, role }: { householdId: string; role: string }) {
   const m = t.value;
-  const [items, setItems] = useState<Recipe[] | null>(null);
+  const [items, setItems] = useState<RecipeSummary[] | null>(null);
+  // A household of years has thousands: a page at a time, the next when asked for.
+  const [next, setNext] = useState<string | null>(null);
+  const [total, setTotal] = useState(0);
   const [q, setQ] = useState('');
   const [searched, setSearched] = useState('');
   const [tag, setTag] = useState<string | null>(null);
   const [tags, setTags] = useState<readonly TagCount[]>([]);
   const load = useAction();
+  const read = (search: string, withTag: string | null, cursor: string | null) => {
+    const query = { limit: '100', ...(search ? { q: search } : {}), ...(withTag ? { tag: withTag } : {}), ...(cursor ? { cursor } : {}) };
+    return dataOf(api.GET('/api/v1/households/{householdId}/recipe-summaries', { params: { path: { householdId }, query } }));
+  };
   const refresh = (search: string, withTag: string | null) =>
     load.run(async () => {
-      const query = { limit: '100', ...(search.trim() ? { q: search.trim() } : {}), ...(withTag ? { tag: withTag } : {}) };
-      setItems((await dataOf(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query } }))).items);
+      const page = await read(search.trim(), withTag, null);
+      setItems(page.items);
+      setNext(page.nextCursor);
+      setTotal(page.total);
       setSearched(search.trim());
       setTag(withTag);
+    });
+  const more = () =>
+    load.run(async () => {
+      if (next === null) return;
+      const page = await read(searched, tag, next);
+      setItems((shown) => [...(shown ?? []), ...page.items]);
+      setNext(page.nextCursor);
+      setTotal(page.total);
     });
   useEffect(() => {
     void refresh('', null);
@@ -66,25 +83,35 @@ export function Recipes({ householdId, role }: { householdId: string; role: stri
       ) : items.length === 0 ? (
         <p>{searched || tag ? m.noMatch : m.noRecipes}</p>
       ) : (
-        <ul class="cards">
-          {items.map((r) => (
-            <li key={r.id} class={pictured ? 'recipe-card' : undefined}>
-              {/* The title beside it says what it shows: alt is empty. Where no recipe shown has one, none is left room for. */}
-              {r.image ? <img src={photoSrc(r.image)} alt="" width={64} height={64} loading="lazy" decoding="async" /> : pictured && <span class="thumb-none" aria-hidden="true" />}
-              <div>
-                <a href={`/recipes/${r.id}`} class="card-link">
-                  <strong>{r.title}</strong>
-                </a>{' '}
-                <span class="muted">
-                  {m.portions(r.servings)}
-                  {r.totalMinutes !== null && ` · ${m.minutes(r.totalMinutes)}`}
-                </span>
-                <div class="muted">{r.ingredients.map((i) => i.displayName).join(', ')}</div>
-                {r.tags.length > 0 && <div class="card-tags">{r.tags.map((x) => `#${x}`).join(' ')}</div>}
-              </div>
-            </li>
-          ))}
-        </ul>
+        <>
+          <p class="muted" role="status">
+            {m.recipeCount(total)}
+          </p>
+          <ul class="cards">
+            {items.map((r) => (
+              <li key={r.id} class={pictured ? 'recipe-card' : undefined}>
+                {/* The title beside it says what it shows: alt is empty. Where no recipe shown has one, none is left room for. */}
+                {r.image ? <img src={photoSrc(r.image)} alt="" width={64} height={64} loading="lazy" decoding="async" /> : pictured && <span class="thumb-none" aria-hidden="true" />}
+                <div>
+                  <a href={`/recipes/${r.id}`} class="card-link">
+                    <strong>{r.title}</strong>
+                  </a>{' '}
+                  <span class="muted">
+                    {m.portions(r.servings)}
+                    {r.totalMinutes !== null && ` · ${m.minutes(r.totalMinutes)}`}
+                  </span>
+                  <div class="muted">{r.ingredientNames.join(', ')}</div>
+                  {r.tags.length > 0 && <div class="card-tags">{r.tags.map((x) => `#${x}`).join(' ')}</div>}
+                </div>
+              </li>
+            ))}
+          </ul>
+          {next && (
+            <button type="button" class="secondary" disabled={load.busy} onClick={() => void more()}>
+              {m.showMore}
+            </button>
+          )}
+        </>
       )}
     </Page>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, dataOf, type DinnerRule, type Recipe } from '../../api';
+import { api, dataOf, type DinnerRule, type RecipeSummary } from '../../api';
 import { dinnerRules, loadDinnerRules, RULE_WEEKDAYS, ruleWords, weekdayWord, type RuleWeekday } from '../../dinner-rules';
 import { t } from '../../i18n';
 import { household } from '../../state';
@@ -12,7 +12,7 @@ type RuleBody = { kind: 'FixedDish'; weekday: RuleWeekday; recipeId: string } | 
 export function DinnerRulesPage({ householdId }: { householdId: string }) {
   const m = t.value;
   const adult = household.value?.role !== 'Junior';
-  const [recipes, setRecipes] = useState<Recipe[]>([]);
+  const [recipes, setRecipes] = useState<RecipeSummary[]>([]);
   const [tags, setTags] = useState<string[]>([]);
   const [said, setSaid] = useState('');
   const load = useAction();
@@ -20,7 +20,7 @@ export function DinnerRulesPage({ householdId }: { householdId: string }) {
   useEffect(() => {
     void load.run(() => loadDinnerRules(householdId, true));
     if (!adult) return;
-    void dataOf(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } })).then((p) => setRecipes(p.items), () => undefined);
+    void dataOf(api.GET('/api/v1/households/{householdId}/recipe-summaries', { params: { path: { householdId }, query: { limit: '100' } } })).then((p) => setRecipes(p.items), () => undefined);
     void dataOf(api.GET('/api/v1/households/{householdId}/recipe-tags', { params: { path: { householdId }, query: { limit: '100' } } })).then((p) => setTags(p.items.map((x) => x.tag)), () => undefined);
   }, [householdId, adult]);
   const add = async (body: RuleBody) => {
@@ -115,7 +115,7 @@ function WeekdaySelect({ id, value, onChange }: { id: string; value: RuleWeekday
   );
 }
 
-function FixedDishForm({ recipes, onAdd }: { recipes: readonly Recipe[]; onAdd: (b: RuleBody) => Promise<void> }) {
+function FixedDishForm({ recipes, onAdd }: { recipes: readonly RecipeSummary[]; onAdd: (b: RuleBody) => Promise<void> }) {
   const m = t.value;
   const act = useAction();
   const [recipeId, setRecipeId] = useState('');
@@ -158,7 +158,7 @@ function TagRuleForm({ tags, onAdd }: { tags: readonly string[]; onAdd: (b: Rule
   );
 }
 
-function SpacingForm({ recipes, onAdd }: { recipes: readonly Recipe[]; onAdd: (b: RuleBody) => Promise<void> }) {
+function SpacingForm({ recipes, onAdd }: { recipes: readonly RecipeSummary[]; onAdd: (b: RuleBody) => Promise<void> }) {
   const m = t.value;
   const act = useAction();
   const [days, setDays] = useState('7');

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { Recipe } from '../../api';
+import type { RecipeSummary } from '../../api';
 import { t } from '../../i18n';
 import { Problem, RecipeSelect, useAction } from '../../ui';
 
 /** Adds a recipe's lines to this list, for a number of portions (the recipe's own by default), tied to no day. */
-export function AddRecipe({ recipes, onAdd }: { recipes: Recipe[]; onAdd: (recipeId: string, portions: number | undefined) => Promise<void> }) {
+export function AddRecipe({ recipes, onAdd }: { recipes: RecipeSummary[]; onAdd: (recipeId: string, portions: number | undefined) => Promise<void> }) {
   const m = t.value;
   const [recipeId, setRecipeId] = useState('');
   const [portions, setPortions] = useState('');

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { api, dataOf, type Plan, type Recipe, type ShoppingItem, type ShoppingList } from '../../api';
+import { api, dataOf, type Plan, type RecipeSummary, type ShoppingItem, type ShoppingList } from '../../api';
 import { changesOf, live, POLL_MS } from '../../live';
 import { answerTo, queueChange, refused, waiting, whenSent, withdraw, type Change, type WaitingChange } from '../../offline';
 import { settled } from '../../startup';
@@ -165,7 +165,7 @@ export function useShoppingList(householdId: string, planId: string) {
   const [plan, setPlan] = useState<Plan | null>(null);
   // Whether the week's first read is done (answered or failed): the list shows with what each line is for at once.
   const [planRead, setPlanRead] = useState(false);
-  const [recipes, setRecipes] = useState<Recipe[]>([]);
+  const [recipes, setRecipes] = useState<RecipeSummary[]>([]);
   const act = useAction();
   const path = { householdId, planId };
   const { etag, write, refresh, changed } = useListReads(householdId, planId, setList);
@@ -185,7 +185,7 @@ export function useShoppingList(householdId: string, planId: string) {
       await Promise.all([refresh(), week]);
       // The recipes to add come last, once the app's start has settled (src/startup.ts): the list shows without them.
       await settled;
-      setRecipes((await dataOf(api.GET('/api/v1/households/{householdId}/recipes', { params: { path: { householdId }, query: { limit: '100' } } }))).items);
+      setRecipes((await dataOf(api.GET('/api/v1/households/{householdId}/recipe-summaries', { params: { path: { householdId }, query: { limit: '100' } } }))).items);
     });
   }, [householdId, planId]);
 
