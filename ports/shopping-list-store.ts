@@ -80,6 +80,8 @@ export interface ShoppingInputs {
  */
 export interface ShoppingListStore {
   byPlan(householdId: HouseholdId, planId: string): Promise<ShoppingList | null>;
+  /** Every list of the household with its lines, as byPlan answers each, in one read (order not given): the export's. */
+  ofHousehold(householdId: HouseholdId): Promise<ShoppingList[]>;
   /** The plan's list without its lines: one small read. */
   stamp(householdId: HouseholdId, planId: string): Promise<ListStamp | null>;
   /** The list's stamp with the account's membership and the revisions a derivation is checked against. */

@@ -294,6 +294,7 @@ const STATE_SQL =
 // The list and its lines in one statement, its text built once (no query builder on every read).
 const selectList = `SELECT ${[...LIST_COLUMNS.map((c) => `l.${c}`), ...LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`)].join(', ')} FROM shopping_lists l LEFT JOIN shopping_list_lines x ON x.list_id = l.id`;
 const byPlanSql = `${selectList} WHERE l.household_id = ? AND l.plan_id = ? ORDER BY x.position`;
+const ofHouseholdSql = `${selectList} WHERE l.household_id = ? ORDER BY l.id, x.position`;
 const byLineSql = `${selectList} WHERE l.household_id = ? AND l.id IN (SELECT list_id FROM shopping_list_lines WHERE id = ?) ORDER BY x.position`;
 // A removed line is found by its id in the list's person changes (JSON text, written by toJsonText with lineId first);
 // only a change sent late asks, and a household has one list a week. The match is checked on the list read.
@@ -375,6 +376,19 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
 
   return translated<ShoppingListStore>(knex, {
     byPlan: (householdId, planId) => read(knex, byPlanSql, [householdId, planId]),
+    async ofHousehold(householdId) {
+      const result = await knex.raw(ofHouseholdSql, [householdId]);
+      const rows = (postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[];
+      // The rows come list by list (ORDER BY l.id): each run of one list's rows is that list.
+      const out: ShoppingList[] = [];
+      for (let i = 0; i < rows.length; ) {
+        let end = i + 1;
+        while (end < rows.length && rows[end]!['id'] === rows[i]!['id']) end++;
+        out.push(listOf(rows.slice(i, end))!);
+        i = end;
+      }
+      return out;
+    },
     async stamp(householdId, planId) {
       const row = (await knex<ListRow>('shopping_lists')
         .where({ household_id: householdId, plan_id: planId })

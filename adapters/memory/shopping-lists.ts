@@ -51,6 +51,9 @@ export function memoryShoppingListStore(t: MemoryTables, side: { pantry: PantryO
       const l = find(householdId, planId);
       return l ? copy(l) : null;
     },
+    async ofHousehold(householdId) {
+      return [...lists.values()].filter((l) => alive(l) && l.householdId === householdId).map(copy);
+    },
     async stamp(householdId, planId) {
       const l = find(householdId, planId);
       return l ? structuredClone({ id: l.id, version: l.version, completedAt: l.completedAt, derivation: l.derivation }) : null;

@@ -59,11 +59,12 @@ export async function readArchive(s: ArchiveStores, householdId: HouseholdId): P
     if (image) images.push({ recipeId: r.id, image });
   }
   const plans = await s.plans.weeksBetween(householdId, FIRST_DAY, LAST_DAY);
-  const shoppingLists = [];
-  for (const plan of plans) {
-    const list = await s.shoppingLists.byPlan(householdId, plan.id);
-    if (list) shoppingLists.push({ ...list, derivation: null });
-  }
+  // In one read, in the plans' order: a household of five years has 260.
+  const listOf = new Map((await s.shoppingLists.ofHousehold(householdId)).map((l) => [l.planId, l]));
+  const shoppingLists = plans.flatMap((plan) => {
+    const list = listOf.get(plan.id);
+    return list ? [{ ...list, derivation: null }] : [];
+  });
   return {
     household,
     recipes,
