@@ -537,6 +537,6 @@ export async function importMade(appUrl: string, cookie: string, head: Record<st
     const check = await fetch(appUrl + path, { headers: { Cookie: cookie } });
     if (check.status !== 200) throw new Error(`GET ${path}: ${check.status} ${(await check.text()).slice(0, 500)}`);
   }
-  return { paths, counts, importSeconds, exportPath: `${base}/export`, planId: plan.id };
+  return { paths, counts, importSeconds, exportPath: `${base}/export`, planId: plan.id, householdId: id };
 }
 

@@ -48,13 +48,14 @@ async function madeWeek({ call, cookie, householdId }: typeof service): Promise<
   return plan;
 }
 
-/** W10's household imported beside the service's own: this week's plan id. */
-async function w10Week({ app, cookie, householdId }: typeof service): Promise<string> {
+/** W10's household imported beside the service's own: this week's plan id, and the household's. */
+async function w10Week({ app, cookie, householdId }: typeof service): Promise<{ id: string; householdId: string }> {
   progress('W9: making and importing W10\'s household');
   const dir = mkdtempSync(join(tmpdir(), 'dinner-bench-web-w10-'));
   try {
     const head = (await (await fetch(`${app.url}/api/v1/households/${householdId}/export`, { headers: { Cookie: cookie } })).json()) as Record<string, unknown>;
-    return (await importMade(app.url, cookie, head, { ...W10_SCALE, end: nextMonday(Date.now()) }, dir)).planId;
+    const made = await importMade(app.url, cookie, head, { ...W10_SCALE, end: nextMonday(Date.now()) }, dir);
+    return { id: made.planId, householdId: made.householdId };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -63,7 +64,7 @@ const timings: number[] = [];
 const noticed: number[] = [];
 try {
   const { cookie, app } = service;
-  const plan = w10 ? { id: await w10Week(service) } : await madeWeek(service);
+  const plan = w10 ? await w10Week(service) : { ...(await madeWeek(service)), householdId: null };
   const [name, value] = cookie.split('=') as [string, string];
   const browser = await launch();
   try {
@@ -76,6 +77,8 @@ try {
       for (let r = 0; r < runs; r++) {
         const context = await browser.newContext({ viewport: PHONE });
         await context.addCookies([{ name, value, url: app.url }]);
+        // The app opens on the household chosen last (web/src/state.ts): the signed-in account has the bench's own too.
+        if (plan.householdId !== null) await context.addInitScript(`localStorage.setItem('household', ${JSON.stringify(plan.householdId)})`);
         const page = await context.newPage();
         const shown = new Promise<number>((resolve) => void page.exposeFunction('listPainted', (at: number) => resolve(at)));
         if (way === 'painted')
