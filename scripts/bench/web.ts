@@ -60,6 +60,8 @@ async function w10Week({ app, cookie, householdId }: typeof service): Promise<{ 
     rmSync(dir, { recursive: true, force: true });
   }
 }
+/** A load that shows no list within this long has failed. */
+const LOAD_LIMIT_MS = 30_000;
 const timings: number[] = [];
 const noticed: number[] = [];
 try {
@@ -80,7 +82,11 @@ try {
         // The app opens on the household chosen last (web/src/state.ts): the signed-in account has the bench's own too.
         if (plan.householdId !== null) await context.addInitScript(`localStorage.setItem('household', ${JSON.stringify(plan.householdId)})`);
         const page = await context.newPage();
-        const shown = new Promise<number>((resolve) => void page.exposeFunction('listPainted', (at: number) => resolve(at)));
+        // A list that never shows (the wrong household, an error on the screen) ends the run instead of holding it for ever.
+        const shown = new Promise<number>((resolve, reject) => {
+          void page.exposeFunction('listPainted', (at: number) => resolve(at));
+          setTimeout(() => reject(new Error(`the list did not show within ${LOAD_LIMIT_MS} ms`)), LOAD_LIMIT_MS).unref();
+        });
         if (way === 'painted')
           await page.addInitScript(`new MutationObserver((_, seen) => {
             if (!document.querySelector('ul.items > li')) return;
@@ -92,7 +98,7 @@ try {
         await page.goto(`${app.url}/list/${plan.id}`, { waitUntil: 'commit' });
         if (way === 'painted') timings.push(await shown);
         else {
-          await page.locator('ul.items > li').first().waitFor();
+          await page.locator('ul.items > li').first().waitFor({ timeout: LOAD_LIMIT_MS });
           // performance.now() counts from the navigation's start.
           noticed.push(await page.evaluate(() => performance.now()));
         }
