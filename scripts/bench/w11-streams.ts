@@ -59,6 +59,7 @@ interface Served {
 interface ProcessFacts {
   rss: number;
   heapUsed: number;
+  heapTotal: number;
   external: number;
   cpuMs: number;
   streams: number;
@@ -75,7 +76,7 @@ async function operatorHook(streams: () => number): Promise<{ url: string; close
         gc?.();
         const m = process.memoryUsage();
         const cpu = process.cpuUsage();
-        const facts: ProcessFacts = { rss: m.rss, heapUsed: m.heapUsed, external: m.external, cpuMs: (cpu.user + cpu.system) / 1000, streams: streams() };
+        const facts: ProcessFacts = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, cpuMs: (cpu.user + cpu.system) / 1000, streams: streams() };
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(facts));
       }, 50);
       return;
@@ -208,6 +209,9 @@ interface Measured {
   endedStreams: number;
   streams: number;
   bytesPerStream: number;
+  /** What each stream of the second half added. */
+  bytesPerStreamMore: number;
+  heapPerStreamMore: number;
   heapPerStream: number;
   externalPerStream: number;
   bytesPerStreamAfterTicks: number;
@@ -236,15 +240,25 @@ async function measureStreams(services: readonly Served[], kitchens: readonly Ki
   };
   progress(`${label}: opening ${kitchens.length * 2} streams`);
   const streams: Stream[] = new Array<Stream>(kitchens.length * 2);
-  await inTurns(kitchens.length * 2, OPEN_CONCURRENCY, async (n) => {
-    const kitchen = n >> 1;
-    const member = (n & 1) as 0 | 1;
-    const service = services[processOf(kitchen, member)]!;
-    streams[n] = await openStream(service.appUrl, kitchens[kitchen]!.members[member].cookie, kitchen, member, kitchens[kitchen]!.id, heard);
-  });
-  // The checks the openings started have run by now.
-  await new Promise((r) => setTimeout(r, 2000));
+  const openFrom = async (from: number, to: number) => {
+    await inTurns(to - from, OPEN_CONCURRENCY, async (i) => {
+      const n = from + i;
+      const kitchen = n >> 1;
+      const member = (n & 1) as 0 | 1;
+      const service = services[processOf(kitchen, member)]!;
+      streams[n] = await openStream(service.appUrl, kitchens[kitchen]!.members[member].cookie, kitchen, member, kitchens[kitchen]!.id, heard);
+    });
+    // The checks the openings started have run by now.
+    await new Promise((r) => setTimeout(r, 1000));
+  };
+  // In two halves, the memory read after each: what the second half added is what a stream more costs, without
+  // what the first streams cost once (the young generation grown, code compiled, caches filled).
+  const half = kitchens.length;
+  await openFrom(0, half);
+  const halfway = await Promise.all(services.map((s) => facts(s.hookUrl)));
+  await openFrom(half, streams.length);
   const opened = await Promise.all(services.map((s) => facts(s.hookUrl)));
+  if (process.env['W11_DEBUG']) progress(JSON.stringify({ before, halfway, opened }));
   if (snapshots) await fetch(`${services[0]!.hookUrl}/snapshot?name=open`);
   const open = opened.reduce((n, f) => n + f.streams, 0);
   if (open !== streams.length) throw new Error(`${open} streams open on the service, ${streams.length} opened`);
@@ -302,7 +316,7 @@ async function measureStreams(services: readonly Served[], kitchens: readonly Ki
     if (left === 0) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const grown = (key: 'rss' | 'heapUsed' | 'external', at: readonly ProcessFacts[]) => at.reduce((n, f, i) => n + f[key] - before[i]![key], 0) / streams.length;
+  const grown = (key: 'rss' | 'heapUsed' | 'external', at: readonly ProcessFacts[], from = before, n = streams.length) => at.reduce((sum, f, i) => sum + f[key] - from[i]![key], 0) / n;
   const elapsed = (performance.now() - started) / 1000;
   return {
     latencies,
@@ -312,6 +326,8 @@ async function measureStreams(services: readonly Served[], kitchens: readonly Ki
     endedStreams,
     streams: streams.length,
     bytesPerStream: grown('rss', opened),
+    bytesPerStreamMore: grown('rss', opened, halfway, streams.length - half),
+    heapPerStreamMore: grown('heapUsed', opened, halfway, streams.length - half),
     heapPerStream: grown('heapUsed', opened),
     externalPerStream: grown('external', opened),
     bytesPerStreamAfterTicks: grown('rss', after),
@@ -356,7 +372,7 @@ function rows(db: BenchRow['db'], setup: string, m: Measured): BenchRow[] {
       'memory per open stream',
       m.bytesPerStream / BYTES_PER_STREAM,
       '≤ 1.00',
-      `RSS +${(m.bytesPerStream / 1000).toFixed(1)} kB per stream / ${BYTES_PER_STREAM / 1000} kB (after a full GC, ${m.streams} streams open; JS heap +${(m.heapPerStream / 1000).toFixed(1)} kB, external +${(m.externalPerStream / 1000).toFixed(1)} kB); after the ticks RSS +${(m.bytesPerStreamAfterTicks / 1000).toFixed(1)} kB`,
+      `RSS +${(m.bytesPerStream / 1000).toFixed(1)} kB per stream / ${BYTES_PER_STREAM / 1000} kB (after a full GC, ${m.streams} streams open; JS heap +${(m.heapPerStream / 1000).toFixed(1)} kB, external +${(m.externalPerStream / 1000).toFixed(1)} kB); each stream of the second half: RSS +${(m.bytesPerStreamMore / 1000).toFixed(1)} kB, JS heap +${(m.heapPerStreamMore / 1000).toFixed(1)} kB; after the ticks RSS +${(m.bytesPerStreamAfterTicks / 1000).toFixed(1)} kB`,
       none,
     ),
   ];
@@ -365,7 +381,7 @@ function rows(db: BenchRow['db'], setup: string, m: Measured): BenchRow[] {
 /** Fresh measured processes on the seeded database, `n` of them, each run with --expose-gc. */
 async function measured(seeded: Seeded, n: number): Promise<{ services: Served[]; children: ChildProcess[] }> {
   const args = ['--join', seeded.dir, ...(seeded.schema ? ['--schema', seeded.schema] : []), ...(option('snapshot-dir') ? ['--snapshot-dir', option('snapshot-dir')!] : [])];
-  const started = await Promise.all(Array.from({ length: n }, () => spawnService<Served>('scripts/bench/w11-streams.ts', { nodeArgs: ['--expose-gc'], args })));
+  const started = await Promise.all(Array.from({ length: n }, () => spawnService<Served>('scripts/bench/w11-streams.ts', { nodeArgs: ['--expose-gc', ...(process.env['W11_NODE_ARGS']?.split(' ') ?? [])], args })));
   return { services: started.map((s) => s.info), children: started.map((s) => s.child) };
 }
 
