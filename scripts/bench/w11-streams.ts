@@ -10,7 +10,9 @@
  * On Postgres the same again with two processes on the one database, the streams split between them (a household's
  * two members on different processes) and the ticks sent to either.
  *   tsx scripts/bench/w11-streams.ts [--db sqlite|postgres] [--seconds 5] [--json] [--households 1000]
- * The ticks run for 4 × --seconds (at least 10 s).
+ * The ticks run for 4 × --seconds (at least 10 s). For looking into a stream's memory: --snapshot-dir DIR writes heap
+ * snapshots before and after the streams open; W11_DEBUG=1 prints the process's memory at each step; W11_NODE_ARGS
+ * adds node options to the measured processes.
  */
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
