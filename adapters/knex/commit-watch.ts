@@ -29,9 +29,12 @@ export function committed(knex: Knex, change: HouseholdChange): void {
   }
 }
 
-/** SQLite's single writer commits nothing a watcher could tell apart by household: every household, and access. */
-export function committedAnything(knex: Knex): void {
+/**
+ * SQLite's single writer commits nothing a watcher could tell apart by household: every household, and access when
+ * `accessMayHaveChanged` says a commit may have changed who may see what (asked only while someone watches).
+ */
+export function committedAnything(knex: Knex, accessMayHaveChanged: () => boolean = () => true): void {
   if (!watchers.get(knex)?.size) return;
   committed(knex, { kind: 'household', householdId: null });
-  committed(knex, { kind: 'access' });
+  if (accessMayHaveChanged()) committed(knex, { kind: 'access' });
 }

@@ -41,7 +41,7 @@ export function translated<T extends object>(knex: Knex, store: T, reads: readon
                   if (sync && call.wrote) {
                     await sync.durable();
                     // The live stream hears of it (Postgres tells through its notifications instead).
-                    committedAnything(knex);
+                    committedAnything(knex, speed.accessMayHaveChanged);
                   }
                   // Postgres: the read cache holds back while a call that wrote a cached table is under way.
                   const settled = speed.settled(call);

@@ -90,26 +90,86 @@ interface Open {
   readonly accountId: AccountId;
   readonly sessionKey: string;
   readonly sink: LiveSink;
-  /** The households the stream carries, with the state last sent for each. */
+  /** The households the stream carries, with the state last sent for each (changed only through the index's `carry`). */
   seen: Map<HouseholdId, string>;
   ended: boolean;
 }
 
+/**
+ * The open streams, found by household and by sign-in: a change of one household is work for its members' streams
+ * only, however many streams are open (W11 in docs/performance.md: 2,000 streams, 50 changes a second).
+ */
+function streamIndex() {
+  const all = new Set<Open>();
+  const byHousehold = new Map<HouseholdId, Set<Open>>();
+  // A Set keeps the order streams were opened in: the oldest of a sign-in first.
+  const bySignIn = new Map<string, Set<Open>>();
+  const join = <K>(map: Map<K, Set<Open>>, key: K, s: Open) => {
+    const set = map.get(key);
+    if (set) set.add(s);
+    else map.set(key, new Set([s]));
+  };
+  const leave = <K>(map: Map<K, Set<Open>>, key: K, s: Open) => {
+    const set = map.get(key);
+    if (set?.delete(s) && set.size === 0) map.delete(key);
+  };
+  return {
+    all: all as ReadonlySet<Open>,
+    add(s: Open) {
+      all.add(s);
+      join(bySignIn, s.sessionKey, s);
+      for (const id of s.seen.keys()) join(byHousehold, id, s);
+    },
+    remove(s: Open) {
+      all.delete(s);
+      leave(bySignIn, s.sessionKey, s);
+      for (const id of s.seen.keys()) leave(byHousehold, id, s);
+    },
+    /** The stream carries `next` from now on. */
+    carry(s: Open, next: Map<HouseholdId, string>) {
+      if (all.has(s)) {
+        for (const id of s.seen.keys()) if (!next.has(id)) leave(byHousehold, id, s);
+        for (const id of next.keys()) if (!s.seen.has(id)) join(byHousehold, id, s);
+      }
+      s.seen = next;
+    },
+    signIn: (sessionKey: string): ReadonlySet<Open> => bySignIn.get(sessionKey) ?? new Set(),
+    /** The streams carrying any of `households`. */
+    carrying(households: Iterable<HouseholdId>): Set<Open> {
+      const out = new Set<Open>();
+      for (const id of households) for (const s of byHousehold.get(id) ?? []) out.add(s);
+      return out;
+    },
+  };
+}
+type StreamIndex = ReturnType<typeof streamIndex>;
+
+/** What the next check covers. */
+interface Pending {
+  /** Every household's state may have moved. */
+  all: boolean;
+  /** These households' states may have moved. */
+  readonly households: Set<HouseholdId>;
+  /** Who may see what may have changed, for every stream. */
+  access: boolean;
+  /** …or for these streams only (just opened). */
+  readonly accessOf: Set<Open>;
+}
+
+const pendingWork = (p: Pending) => p.all || p.access || p.households.size > 0 || p.accessOf.size > 0;
+
 export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
-  const streams = new Set<Open>();
-  // What the next check covers: households whose state may have moved (all: every household), and whether who
-  // may see them may have changed.
-  let pendingAll = false;
-  const pendingHouseholds = new Set<HouseholdId>();
-  let pendingAccess = false;
+  const index = streamIndex();
+  const pending: Pending = { all: false, households: new Set(), access: false, accessOf: new Set() };
   let running = false;
   let stopWatching: (() => void) | null = null;
 
   const end = (s: Open, reason: LiveEndReason) => {
     if (s.ended) return;
     s.ended = true;
-    streams.delete(s);
-    if (streams.size === 0 && stopWatching) {
+    index.remove(s);
+    pending.accessOf.delete(s);
+    if (index.all.size === 0 && stopWatching) {
       stopWatching();
       stopWatching = null;
     }
@@ -117,9 +177,9 @@ export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
   };
 
   const hear = (change: HouseholdChange) => {
-    if (change.kind === 'access') pendingAccess = true;
-    else if (change.householdId === null) pendingAll = true;
-    else pendingHouseholds.add(change.householdId);
+    if (change.kind === 'access') pending.access = true;
+    else if (change.householdId === null) pending.all = true;
+    else pending.households.add(change.householdId);
     schedule();
   };
 
@@ -131,34 +191,37 @@ export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
       .then(drain)
       .finally(() => {
         running = false;
-        if (streams.size > 0 && (pendingAll || pendingAccess || pendingHouseholds.size > 0)) schedule();
+        if (index.all.size > 0 && pendingWork(pending)) schedule();
       });
   };
 
   const drain = async () => {
-    while (streams.size > 0 && (pendingAll || pendingAccess || pendingHouseholds.size > 0)) {
-      const all = pendingAll;
-      const access = pendingAccess;
-      const named = new Set(pendingHouseholds);
-      pendingAll = false;
-      pendingAccess = false;
-      pendingHouseholds.clear();
+    while (index.all.size > 0 && pendingWork(pending)) {
+      const taken = { all: pending.all, access: pending.access, households: new Set(pending.households), accessOf: new Set(pending.accessOf) };
+      pending.all = false;
+      pending.access = false;
+      pending.households.clear();
+      pending.accessOf.clear();
       try {
-        await check(all, access, named);
+        await check(taken);
       } catch (err) {
         // Nothing is known to have been sent: the next signal or recheck looks at everything again.
-        pendingAll = true;
-        pendingAccess = true;
+        pending.all = true;
+        pending.access = true;
         options.onError?.(err);
         return;
       }
     }
   };
 
-  const check = async (all: boolean, access: boolean, named: ReadonlySet<HouseholdId>) => {
+  const check = async (taken: Pending) => {
     // Households a stream has just been let into: changed for it, whatever their state.
-    const joined = access ? await recheckAccess(deps, streams, end) : new Map<Open, Set<HouseholdId>>();
-    await sendChanged(deps, streams, { all, named, joined });
+    const toRecheck = taken.access ? [...index.all] : [...taken.accessOf].filter((s) => !s.ended);
+    const joined = toRecheck.length > 0 ? await recheckAccess(deps, index, toRecheck, end) : new Map<Open, Set<HouseholdId>>();
+    // The streams the check concerns: every one, or those carrying a household named or just joined.
+    const concerned = taken.all ? new Set(index.all) : index.carrying(taken.households);
+    for (const s of joined.keys()) concerned.add(s);
+    await sendChanged(deps, concerned, { all: taken.all, named: taken.households, joined });
   };
 
   return {
@@ -178,28 +241,29 @@ export function liveStreams(deps: LiveDeps, options: LiveOptions): LiveStreams {
         const missed = [...seen].filter(([id, state]) => before.get(id) !== state).map(([id]) => id);
         if (missed.length > 0) sink.changed(missed.sort(), encodeCursor(seen));
       }
-      streams.add(s);
+      index.add(s);
       stopWatching ??= deps.changes.watch(hear);
       // The oldest streams of this sign-in past its allowance end.
-      const mine = [...streams].filter((o) => o.sessionKey === caller.sessionKey);
+      const mine = [...index.signIn(caller.sessionKey)];
       for (const old of mine.slice(0, Math.max(0, mine.length - options.perLogin))) end(old, 'replaced');
-      // A change committed between the reads above and the watching is caught by comparing once more.
-      for (const id of seen.keys()) pendingHouseholds.add(id);
-      pendingAccess = true;
+      // A change committed between the reads above and the watching is caught by comparing once more: this
+      // stream's households, and who may see what for this stream alone.
+      for (const id of seen.keys()) pending.households.add(id);
+      pending.accessOf.add(s);
       schedule();
       return { close: () => end(s, 'closing') };
     },
     recheck() {
-      if (streams.size === 0) return;
-      pendingAll = true;
-      pendingAccess = true;
+      if (index.all.size === 0) return;
+      pending.all = true;
+      pending.access = true;
       schedule();
     },
     get size() {
-      return streams.size;
+      return index.all.size;
     },
     closeAll() {
-      for (const s of [...streams]) end(s, 'closing');
+      for (const s of [...index.all]) end(s, 'closing');
     },
   };
 }
@@ -211,47 +275,63 @@ async function signInHouseholds(deps: LiveDeps, s: Open): Promise<HouseholdId[] 
   return (await deps.households.membershipsOf(s.accountId)).map((m) => m.householdId);
 }
 
+/** How many sign-ins an access check reads at once: a heartbeat of 2,000 streams neither waits on one read at a time nor floods the pool. */
+const ACCESS_READS_AT_ONCE = 8;
+
 /**
- * After a change of who may see what: each stream's households read again, one read per sign-in however many of
- * its streams are open; a stream whose sign-in ended is ended. Answers the households each stream was just let into.
+ * After a change of who may see what: the streams' households read again, one read per sign-in however many of
+ * its streams are open, a few sign-ins at a time; a stream whose sign-in ended is ended. Answers the households
+ * each stream was just let into.
  */
-async function recheckAccess(deps: LiveDeps, streams: ReadonlySet<Open>, end: (s: Open, reason: LiveEndReason) => void): Promise<Map<Open, Set<HouseholdId>>> {
+async function recheckAccess(deps: LiveDeps, index: StreamIndex, streams: readonly Open[], end: (s: Open, reason: LiveEndReason) => void): Promise<Map<Open, Set<HouseholdId>>> {
   const joined = new Map<Open, Set<HouseholdId>>();
-  const bySignIn = new Map<string, Promise<HouseholdId[] | null>>();
-  for (const s of [...streams]) {
-    const read = bySignIn.get(s.sessionKey) ?? signInHouseholds(deps, s);
-    bySignIn.set(s.sessionKey, read);
-    const now = await read;
-    if (s.ended) continue;
-    if (now === null) {
-      end(s, 'signed-out');
-      continue;
-    }
-    const next = new Map<HouseholdId, string>();
-    const added = new Set<HouseholdId>();
-    for (const id of now) {
-      const state = s.seen.get(id);
-      if (state === undefined) added.add(id);
-      next.set(id, state ?? '');
-    }
-    // A household left is dropped without a word: the stream carries only the sign-in's households.
-    s.seen = next;
-    if (added.size > 0) joined.set(s, added);
+  const bySignIn = new Map<string, Open[]>();
+  for (const s of streams) {
+    const same = bySignIn.get(s.sessionKey);
+    if (same) same.push(s);
+    else bySignIn.set(s.sessionKey, [s]);
   }
+  const signIns = [...bySignIn.values()];
+  let next = 0;
+  const worker = async () => {
+    while (next < signIns.length) {
+      const mine = signIns[next++]!;
+      const now = await signInHouseholds(deps, mine[0]!);
+      for (const s of mine) {
+        if (s.ended) continue;
+        if (now === null) {
+          end(s, 'signed-out');
+          continue;
+        }
+        const carried = new Map<HouseholdId, string>();
+        const added = new Set<HouseholdId>();
+        for (const id of now) {
+          const state = s.seen.get(id);
+          if (state === undefined) added.add(id);
+          carried.set(id, state ?? '');
+        }
+        // A household left is dropped without a word: the stream carries only the sign-in's households.
+        index.carry(s, carried);
+        if (added.size > 0) joined.set(s, added);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ACCESS_READS_AT_ONCE, signIns.length) }, worker));
   return joined;
 }
 
-/** Reads the state of the households that may have moved and tells each stream the ones it carries that did. */
+/** Reads the state of the households that may have moved and tells each stream concerned the ones it carries that did. */
 async function sendChanged(
   deps: LiveDeps,
-  streams: ReadonlySet<Open>,
+  concerned: ReadonlySet<Open>,
   { all, named, joined }: { all: boolean; named: ReadonlySet<HouseholdId>; joined: ReadonlyMap<Open, ReadonlySet<HouseholdId>> },
 ): Promise<void> {
   const wanted = new Set<HouseholdId>();
-  for (const s of streams) for (const id of s.seen.keys()) if (all || named.has(id) || joined.get(s)?.has(id)) wanted.add(id);
+  for (const s of concerned) for (const id of s.seen.keys()) if (all || named.has(id) || joined.get(s)?.has(id)) wanted.add(id);
   if (wanted.size === 0) return;
   const states = await deps.changes.states([...wanted]);
-  for (const s of [...streams]) {
+  for (const s of concerned) {
+    if (s.ended) continue;
     const changed: HouseholdId[] = [];
     for (const [id, state] of s.seen) {
       if (!wanted.has(id)) continue;
@@ -261,6 +341,6 @@ async function sendChanged(
       if (now !== state || joined.get(s)?.has(id)) changed.push(id);
       s.seen.set(id, now);
     }
-    if (changed.length > 0 && !s.ended) s.sink.changed(changed.sort(), encodeCursor(s.seen));
+    if (changed.length > 0) s.sink.changed(changed.sort(), encodeCursor(s.seen));
   }
 }

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import Router from '@koa/router';
+import type { RuntimeOptions } from '../../bootstrap/runtime.js';
 
 export const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,17 +46,13 @@ export async function benchSchema(url: string): Promise<{ schema: string; drop()
   };
 }
 
-/**
- * The real service on a fresh SQLite database with rate limits out of the way, a signed-in account and its
- * household. `call` throws on any error answer, so seeding never goes on silently half-done.
- */
-export async function benchService(name: string, database: BenchDatabase = benchDatabase()) {
+/** What a bench may change of the service it starts: the composition root's overrides (a cheap password hasher). */
+export type BenchOverrides = RuntimeOptions;
+
+/** The service's config for a bench: its data under `dir` (SQLite) or at the Postgres URL, rate limits out of the way. */
+async function benchConfig(dir: string, database: BenchDatabase) {
   const { loadConfig } = await import('../../config/config.js');
-  const { createRuntime } = await import('../../bootstrap/runtime.js');
-  const { listen } = await import('../../bootstrap/server.js');
-  const dir = mkdtempSync(join(tmpdir(), `dinner-bench-${name}-`));
-  const pg = database.kind === 'postgres' ? await benchSchema(database.url) : null;
-  const config = loadConfig({
+  return loadConfig({
     DATABASE_URL: database.kind === 'postgres' ? database.url : `sqlite:${join(dir, 'bench.db')}`,
     LOG_LEVEL: 'silent',
     OUTBOX_DIR: join(dir, 'outbox'),
@@ -64,10 +61,26 @@ export async function benchService(name: string, database: BenchDatabase = bench
     // The hashing share comes along from the environment, so that W7 can be run at another one.
     ...(process.env['PASSWORD_HASH_CPU_PERCENT'] ? { PASSWORD_HASH_CPU_PERCENT: process.env['PASSWORD_HASH_CPU_PERCENT'] } : {}),
   });
+}
+
+/** The service started on `database` (in `schema` on Postgres) and listening on loopback. */
+async function startBench(dir: string, database: BenchDatabase, schema: string | null, overrides: BenchOverrides) {
+  const { createRuntime } = await import('../../bootstrap/runtime.js');
+  const { listen } = await import('../../bootstrap/server.js');
+  const runtime = await createRuntime(await benchConfig(dir, database), { ...overrides, ...(schema ? { schema } : {}) });
+  return { runtime, listening: await listen(runtime, 0, '127.0.0.1') };
+}
+
+/**
+ * The real service on a fresh SQLite database with rate limits out of the way, a signed-in account and its
+ * household. `call` throws on any error answer, so seeding never goes on silently half-done.
+ */
+export async function benchService(name: string, database: BenchDatabase = benchDatabase(), overrides: BenchOverrides = {}) {
+  const dir = mkdtempSync(join(tmpdir(), `dinner-bench-${name}-`));
+  const pg = database.kind === 'postgres' ? await benchSchema(database.url) : null;
   const started = await (async () => {
     try {
-      const runtime = await createRuntime(config, pg ? { schema: pg.schema } : {});
-      return { runtime, listening: await listen(runtime, 0, '127.0.0.1') };
+      return await startBench(dir, database, pg?.schema ?? null, overrides);
     } catch (err) {
       await pg?.drop();
       throw err;
@@ -90,7 +103,16 @@ export async function benchService(name: string, database: BenchDatabase = bench
   const household = (await (await call('POST', '/api/v1/households', cookie, { name: 'Bench' })).json()) as { id: string };
   // Where the data is, for baselines that read and write the same tables without the service.
   const sqliteFile = database.kind === 'sqlite' ? join(dir, 'bench.db') : null;
-  return { runtime, app, call, cookie, householdId: household.id, schema: pg?.schema ?? null, sqliteFile };
+  return { runtime, app, call, cookie, householdId: household.id, schema: pg?.schema ?? null, sqliteFile, dir };
+}
+
+/**
+ * Another process of the service on the database of a running (or stopped, on SQLite) benchService: its `dir` (the
+ * SQLite file) or Postgres `schema`. It neither seeds nor drops anything: the database stays the first one's.
+ */
+export async function benchJoinService(database: BenchDatabase, at: { dir: string; schema: string | null }, overrides: BenchOverrides = {}) {
+  const { runtime, listening } = await startBench(at.dir, database, at.schema, overrides);
+  return { runtime, app: listening };
 }
 
 // Set by node:http itself for every answer, or changing per answer: not part of "the same headers".
@@ -309,15 +331,16 @@ export function buildForBench(): void {
 
 /**
  * Starts `script --serve` in a child process, from tsc's output (buildForBench), and answers the JSON line it
- * announces. This process's `--db` goes along, so that the service and the driver agree on the database.
+ * announces. This process's `--db` goes along, so that the service and the driver agree on the database; `nodeArgs`
+ * go to node before the script (--expose-gc), `args` after it.
  */
-export async function spawnService<T>(script: string): Promise<{ info: T; child: ChildProcess }> {
+export async function spawnService<T>(script: string, options: { nodeArgs?: readonly string[]; args?: readonly string[] } = {}): Promise<{ info: T; child: ChildProcess }> {
   buildForBench();
   const db = process.argv.indexOf('--db');
   const pass = db >= 0 ? ['--db', process.argv[db + 1] ?? 'sqlite'] : [];
   const compiled = join(ROOT, 'dist', relative(ROOT, resolve(script)).replace(/\.ts$/, '.js'));
   const profile = process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : [];
-  const child = spawn(process.execPath, [...profile, compiled, '--serve', ...pass], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...(options.nodeArgs ?? []), compiled, '--serve', ...pass, ...(options.args ?? [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));

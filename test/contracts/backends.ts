@@ -40,7 +40,11 @@ function emptiedDatabases(kind: DatabaseKind) {
           for (const t of tables) await trx.raw('delete from ??', [t]);
         });
         const left = (await conn.raw(tables.map(() => 'select count(*) as n from ??').join(' union all '), tables)) as { n: number }[];
-        return left.every((r) => r.n === 0);
+        if (!left.every((r) => r.n === 0)) return false;
+        // The one row a migration writes itself (0026), as every real database has it: the SQLite read cache and the
+        // live stream's access check count the cached tables' changes in it.
+        if (tables.includes('cached_tables_revision')) await conn('cached_tables_revision').insert({ id: 1, revision: 0 });
+        return true;
       } catch {
         return false;
       } finally {

@@ -177,4 +177,45 @@ describe('live streams (domain)', () => {
     expect([...decodeCursor(last.cursor)!.keys()]).to.deep.equal([olsen]);
     live.closeAll();
   });
+  it("does the work of a change for the changed household's streams only, and checks a stream opened for its own sign-in alone", async () => {
+    const { deps } = domain();
+    const kari = await signedIn(deps, 'kari');
+    const ola = await signedIn(deps, 'ola');
+    const per = await signedIn(deps, 'per');
+    const hansen = await household(deps, kari.account, 'Hansen');
+    await household(deps, ola.account, 'Olsen');
+    await household(deps, per.account, 'Persen');
+    const statesAsked: string[][] = [];
+    const lookedUp: string[] = [];
+    const counted = {
+      ...deps,
+      changes: { ...deps.changes, states: (ids: readonly string[]) => (statesAsked.push([...ids]), deps.changes.states(ids)) },
+      sessions: { lookup: (key: string) => (lookedUp.push(key), deps.sessions.lookup(key)) },
+    };
+    const live = liveStreams(counted, { perLogin: 4 });
+    const kariSink = recorder();
+    const olaSink = recorder();
+    await live.open({ accountId: kari.account.id, sessionKey: kari.sessionKey }, null, kariSink);
+    await live.open({ accountId: ola.account.id, sessionKey: ola.sessionKey }, null, olaSink);
+    await settle();
+
+    lookedUp.length = 0;
+    await live.open({ accountId: per.account.id, sessionKey: per.sessionKey }, null, recorder());
+    await settle();
+    expect(lookedUp).to.deep.equal([per.sessionKey]);
+
+    statesAsked.length = 0;
+    await updateHousehold(deps, kari.account, hansen, { dinnerTime: '17:30' });
+    await settle();
+    expect(statesAsked).to.deep.equal([[hansen]]);
+    expect(kariSink.heard.at(-1)).to.include({ kind: 'changed' });
+    expect(olaSink.heard.map((e) => e.kind)).to.deep.equal(['ready']);
+
+    // The heartbeat still checks every sign-in, each once.
+    lookedUp.length = 0;
+    live.recheck();
+    await settle();
+    expect([...lookedUp].sort()).to.deep.equal([kari.sessionKey, ola.sessionKey, per.sessionKey].sort());
+    live.closeAll();
+  });
 });

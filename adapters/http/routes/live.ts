@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import * as v from 'valibot';
 import type { LiveEndReason, LiveStreams } from '../../../core/households/live.js';
 import { CURSOR_MAX } from '../../../core/households/live.js';
@@ -32,19 +32,24 @@ const DESCRIPTION = [
 
 const frame = (event: string, data: unknown, id?: string) => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
+/** Where a stream's frames go: the response itself (no stream in between, W11 in docs/performance.md). */
+interface Out {
+  write(text: string): void;
+}
+
 /** One heartbeat for every open stream, running only while one is open. */
 function heartbeat(live: LiveStreams, heartbeatMs: number) {
-  const open = new Set<PassThrough>();
+  const open = new Set<Out>();
   let beat: NodeJS.Timeout | null = null;
   return {
-    track(out: PassThrough) {
+    track(out: Out) {
       open.add(out);
       beat ??= setInterval(() => {
         for (const s of open) s.write(': ping\n\n');
         live.recheck();
       }, heartbeatMs).unref();
     },
-    untrack(out: PassThrough) {
+    untrack(out: Out) {
       open.delete(out);
       if (open.size === 0 && beat) {
         clearInterval(beat);
@@ -56,6 +61,39 @@ function heartbeat(live: LiveStreams, heartbeatMs: number) {
 
 type LiveRouteDeps = { readonly live: LiveStreams; readonly heartbeat: ReturnType<typeof heartbeat> };
 
+/**
+ * The stream's frames written to the response as they come, once its head has gone out (`start`). The head goes
+ * after the middleware has added its own headers (the trace, Server-Timing): on the turn after the handler answered.
+ * Writing to the response itself rather than through a PassThrough handed to Koa as the body saves each open stream
+ * the stream between and the listeners Koa and the pipe put on both (W11 in docs/performance.md).
+ */
+function responseOut(res: ServerResponse): Out & { end(text: string): void; start(): void } {
+  let held: string | null = '';
+  let ending = false;
+  const open = () => !res.writableEnded && !res.destroyed;
+  return {
+    write(text) {
+      if (held !== null) held += text;
+      else if (open()) res.write(text);
+    },
+    end(text) {
+      if (held !== null) {
+        held += text;
+        ending = true;
+      } else if (open()) res.end(text);
+    },
+    start() {
+      setImmediate(() => {
+        const first = held ?? '';
+        held = null;
+        if (!open()) return;
+        if (ending) res.end(first);
+        else res.write(first);
+      });
+    },
+  };
+}
+
 const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
   method: 'GET',
   path: '/api/v1/me/changes',
@@ -66,7 +104,7 @@ const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
     200: { description: 'The stream (see the operation description for its events)', contentType: 'text/event-stream', schema: v.string() },
   },
   handle: async (ctx, { deps, caller }) => {
-    const out = new PassThrough();
+    const out = responseOut(ctx.res);
     let ended = false;
     const finish = (reason: LiveEndReason) => {
       if (ended) return;
@@ -90,7 +128,7 @@ const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
       deps.heartbeat.untrack(out);
       stream.close();
     });
-    deps.heartbeat.track(out);
+    if (!ended) deps.heartbeat.track(out);
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
@@ -98,7 +136,9 @@ const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
     ctx.set('Cache-Control', 'no-store');
     // A reverse proxy (nginx) passes each event on at once instead of buffering the response.
     ctx.set('X-Accel-Buffering', 'no');
-    ctx.body = out;
+    // The response is written here (responseOut), not by Koa.
+    ctx.respond = false;
+    out.start();
   },
 });
 

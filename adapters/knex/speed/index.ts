@@ -51,19 +51,46 @@ export interface Speed {
   storeError(err: unknown): unknown;
   /** The store call `call` ends: null, or a promise to wait for before it answers (read-cache.ts, `settled`). */
   settled(call: StoreCall): Promise<void> | null;
+  /**
+   * SQLite, after a commit of this process: whether any commit since the last ask may have changed who may see what
+   * (the cached tables: sessions, accounts, memberships), read from their triggers' `cached_tables_revision`; true
+   * when it cannot tell (no read connection, or the row cannot be read). The live stream then checks every stream's
+   * sign-in again, which a tick on a list need not cost 2,000 open streams (W11, docs/performance.md).
+   */
+  accessMayHaveChanged(): boolean;
 }
 
 interface Parts {
   readonly on: boolean;
   readonly cache: ReadCache | null;
   readonly fixed: FixedSql | null;
+  /** SQLite: the read connection's one-value reads. */
+  readonly valueNow?: (sql: string) => unknown;
+}
+
+/** `accessMayHaveChanged` over SQLite's read connection: the cached tables' revision, compared with the last one read. */
+function accessWatch(valueNow: ((sql: string) => unknown) | undefined): () => boolean {
+  if (!valueNow) return () => true;
+  let last: unknown;
+  return () => {
+    let now: unknown;
+    try {
+      now = valueNow('select revision from cached_tables_revision where id = 1');
+    } catch {
+      return true;
+    }
+    const moved = now === undefined || now !== last;
+
+    last = now;
+    return moved;
+  };
 }
 
 const layers = new WeakMap<Knex, Parts>();
 const speeds = new WeakMap<Knex, Speed>();
 
 function speedOver(knex: Knex, parts: Parts | undefined): Speed {
-  const { cache = null, fixed = null, on = true } = parts ?? {};
+  const { cache = null, fixed = null, on = true, valueNow } = parts ?? {};
   const translate = (err: unknown): unknown => {
     const translated = storeError(err);
     if (translated instanceof StoreUnavailableError) cache?.unreachable();
@@ -88,6 +115,7 @@ function speedOver(knex: Knex, parts: Parts | undefined): Speed {
     foodLogs: () => (on ? foodLogs() : noFoodLogs),
     storeError: translate,
     settled: (call) => cache?.settled(call) ?? null,
+    accessMayHaveChanged: accessWatch(valueNow),
   };
 }
 
@@ -173,7 +201,7 @@ export function openSpeedLayer(knex: Knex, setup: SpeedSetup): { close(): Promis
   // Off, Postgres still listens: the live stream hears other processes' commits there.
   if (changes && !cache) changes.start(() => {}, () => {});
   if (cache && postgres) knex.on('query', (q: { sql: string }) => sent(q.sql));
-  layers.set(knex, { on: setup.on, cache, fixed });
+  layers.set(knex, { on: setup.on, cache, fixed, ...(sqliteReader ? { valueNow: (sql: string) => sqliteReader.valueNow(sql) } : {}) });
   return {
     async close() {
       await cache?.close();
