@@ -15,3 +15,16 @@ export function atFirstUse<T>(make: () => Promise<T>): { (): Promise<T>; readonl
     ));
   return Object.assign(get, { made: () => value });
 }
+
+const fileTypeLibrary = atFirstUse(() => import('file-type'));
+
+/**
+ * The media type that a file's bytes show (file-type's reading of their signature), or undefined. file-type and
+ * its tokenizers are loaded at the first file judged: uploads and imports, not the routes an idle server answers.
+ */
+export async function sniffedMediaType(bytes: Uint8Array): Promise<string | undefined> {
+  return (await fileTypeLibrary()).fileTypeFromBuffer(bytes).then((found) => found?.mime);
+}
+
+/** jose (JSON Web Tokens and keys), loaded at the first token signed or checked: push senders, native sign-in. */
+export const joseLibrary = atFirstUse(() => import('jose'));

@@ -1,7 +1,6 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import cron from 'node-cron';
-import { takeBackup } from '../adapters/knex/backup/take.js';
 import type { Knex } from 'knex';
 import type { Database } from '../adapters/knex/database.js';
 import type { Logger } from '../ports/logger.js';
@@ -165,6 +164,8 @@ function backupJobs(runtime: Runtime): Job[] {
         const now = runtime.deps.clock.now();
         const to = join(settings.dir, `dinner-${now.toISOString().replace(/[:.]/g, '-')}.backup.gz`);
         const source = database.kind === 'sqlite' ? { kind: 'sqlite' as const, file: database.filename } : { kind: 'postgres' as const, url: database.url };
+        // The backup code is loaded when a backup is due, not held by the idle server between nights.
+        const { takeBackup } = await import('../adapters/knex/backup/take.js');
         const r = await takeBackup(source, to, now);
         const kept = readdirSync(settings.dir).filter((f) => /^dinner-.*\.backup\.gz$/.test(f)).sort();
         for (const old of kept.slice(0, Math.max(0, kept.length - settings.keep))) rmSync(join(settings.dir, old), { force: true });

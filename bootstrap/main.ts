@@ -4,6 +4,10 @@ import { scheduleJobs } from './jobs.js';
 import { createRuntime } from './runtime.js';
 import { listen } from './server.js';
 import { startMetricsServer } from './metrics.js';
+import { releaseStartMemory } from './start-memory.js';
+
+/** How long after listening the start's memory is given back (bootstrap/start-memory.ts). */
+const START_MEMORY_DELAY_MS = 1000;
 
 async function main(): Promise<void> {
   const config = configOrExit();
@@ -13,6 +17,13 @@ async function main(): Promise<void> {
   const jobs = scheduleJobs(runtime);
   const metrics = config.metrics ? await startMetricsServer(runtime, config.metrics.host, config.metrics.port) : null;
   logger.info('listening', { url: running.url, database: config.database.kind, publicBaseUrl: config.publicBaseUrl, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) });
+  // A moment after the first answers can be given (a restart is timed to the first /health), not before them.
+  setTimeout(() => {
+    const before = process.memoryUsage.rss();
+    const started = performance.now();
+    releaseStartMemory();
+    logger.debug('start memory released', { ms: Math.round(performance.now() - started), rssMbBefore: Math.round(before / 2 ** 20), rssMbAfter: Math.round(process.memoryUsage.rss() / 2 ** 20) });
+  }, START_MEMORY_DELAY_MS).unref();
 
   const shutdown = (signal: string) => {
     logger.info('shutting down', { signal });

@@ -1,14 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import type { Config } from '../config/config.js';
 import { createHttpApp } from '../adapters/http/app.js';
 import { webApp } from '../adapters/http/web-app.js';
 import { docsAssets } from '../adapters/http/docs-assets.js';
+import { atFirstUse } from '../adapters/first-use.js';
 import type { RouteSettings, ServiceDeps } from '../adapters/http/deps.js';
-import { buildOpenApi } from '../adapters/http/openapi.js';
 import type { AnyRoute } from '../adapters/http/route.js';
 import { accountRoutes } from '../adapters/http/routes/accounts.js';
 import { afterAnswerQueue } from '../adapters/http/after-answer.js';
@@ -46,7 +42,7 @@ import { openDatabase, type Database } from '../adapters/knex/database.js';
 import { jsonLogger } from '../adapters/log/json-logger.js';
 import { flexibleRateLimiter } from '../adapters/ratelimit/rate-limiter.js';
 import { createRecipePageReader, recipeFetchUserAgent } from '../adapters/recipe-import/reader.js';
-import { buildVersion } from './version.js';
+import { buildCommit, buildVersion } from './version.js';
 import { recipeImportRoutes } from '../adapters/http/routes/recipe-import.js';
 import { takeAiCall } from '../core/plans/planner-ai.js';
 import { ingredientLineRoutes } from '../adapters/http/routes/ingredient-lines.js';
@@ -86,14 +82,6 @@ export interface RuntimeOptions extends DepsOverrides {
   logger?: Logger;
   /** Postgres schema to work in (tests). */
   schema?: string;
-}
-
-function gitCommit(): string | null {
-  try {
-    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).toString().trim() || null;
-  } catch {
-    return null;
-  }
 }
 
 /** The database of the config, migrated; closed again when the migrations fail. */
@@ -158,7 +146,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const settings: RouteSettings = {
     publicBaseUrl: config.publicBaseUrl,
     version,
-    buildId: config.buildId ?? gitCommit() ?? 'unknown',
+    buildId: config.buildId ?? buildCommit() ?? 'unknown',
     appVersionFloor: config.appVersionFloor,
     appVersionLatest: config.appVersionLatest,
     logger,
@@ -180,10 +168,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     takeAiCall: (household: { id: string; timeZoneId: string }) => takeAiCall(deps.aiQuota, household, config.ai?.monthlyCalls ?? 0, deps.clock.now()),
   };
   const live = liveStreams(deps, { perLogin: config.live.perLogin, onError: (err) => logger.warn('live stream check failed', { err }) });
-  let document: Record<string, unknown> | undefined;
+  // The OpenAPI document and its builder are made at the first request of the reference, not at start.
+  const document = atFirstUse(async () => (await import('../adapters/http/openapi.js')).buildOpenApi(routes, { version: settings.version, publicBaseUrl: config.publicBaseUrl, problemBaseUrl: config.problemBaseUrl }));
   const routes: AnyRoute[] = [
     ...systemRoutes(settings, deps.timeZones),
-    ...docsRoutes(() => (document ??= buildOpenApi(routes, { version: settings.version, publicBaseUrl: config.publicBaseUrl, problemBaseUrl: config.problemBaseUrl }))),
+    ...docsRoutes(document),
     ...accountRoutes(deps, settings),
     ...socialRoutes({ ...deps, ...signInProviders(config, logger, deps.clock) }, settings),
     ...signInRoutes(deps, config.authProviders),
@@ -215,7 +204,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...publicDataRoutes(deps),
   ];
   const householdSchemaAsset = {
-    [HOUSEHOLD_SCHEMA_PATH]: { type: 'application/schema+json', text: JSON.stringify(householdJsonSchema({ publicBaseUrl: config.publicBaseUrl, imageMaxBytes: config.recipeImport.maxBytes })) },
+    [HOUSEHOLD_SCHEMA_PATH]: { type: 'application/schema+json', text: () => JSON.stringify(householdJsonSchema({ publicBaseUrl: config.publicBaseUrl, imageMaxBytes: config.recipeImport.maxBytes })) },
   };
   const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, idempotency: { store: deps.idempotency, clock: deps.clock }, web: orElse(docsAssets(householdSchemaAsset), webApp(config.webDir)) }, routes);
   return {

@@ -21,5 +21,5 @@ export interface RecipePageReader {
   /** Fetches `url` through the outbound guard (every redirect hop vetted, checked again at connect). */
   fromUrl(url: string): Promise<RecipePageRead>;
   /** The recipe in HTML the person sent (a page saved from behind a login); `url` resolves relative addresses. */
-  fromHtml(html: string, url: string | null): RecipePageRead;
+  fromHtml(html: string, url: string | null): Promise<RecipePageRead>;
 }

@@ -20,6 +20,8 @@ const TARGETS = [
     output: 'dist/bootstrap/main.js',
     fingerprint: 'dist/.build-inputs',
     script: 'build',
+    // What /health reports as buildId (bootstrap/version.ts), found here once rather than by `git` at every start.
+    after: () => writeFileSync(join(root, 'dist/build-info.json'), `${JSON.stringify({ commit: gitCommit() })}\n`),
   },
   {
     name: 'the web app',
@@ -44,6 +46,12 @@ function filesOf(input) {
     .sort();
 }
 
+/** The commit checked out, or null (no git, or not a checkout: a tarball). */
+function gitCommit() {
+  const run = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
+  return (run.status === 0 && run.stdout.toString().trim()) || null;
+}
+
 function fingerprintOf(inputs) {
   const hash = createHash('sha256');
   for (const path of inputs.flatMap(filesOf)) hash.update(`${path}\0`).update(readFileSync(join(root, path))).update('\0');
@@ -59,5 +67,6 @@ for (const target of TARGETS) {
   }
   const run = spawnSync(npm, ['run', target.script], { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) process.exit(run.status ?? 1);
+  target.after?.();
   writeFileSync(join(root, target.fingerprint), `${now}\n`);
 }

@@ -20,22 +20,30 @@ interface Asset {
 }
 
 /**
- * The API reference's scripts and styles (swagger-ui-dist, a dependency, read once at start), at
- * `/api/docs/assets/...`, and `extra` documents by path (the household document's JSON Schema): answered where no
- * route matched, like the web app's files, cached for a day.
+ * The API reference's scripts and styles (swagger-ui-dist, a dependency, read at their first request: not held by
+ * an idle server), at `/api/docs/assets/...`, and `extra` documents by path (the household document's JSON Schema,
+ * made at its first request too): answered where no route matched, like the web app's files, cached for a day.
  */
-export function docsAssets(extra: Readonly<Record<string, { readonly type: string; readonly text: string }>> = {}): (ctx: Koa.Context) => boolean {
-  const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const files = new Map<string, Asset>([
-    [`${DOCS_ASSETS}/swagger-ui.css`, { type: 'text/css; charset=utf-8', body: readFileSync(join(dist, 'swagger-ui.css')) }],
-    [`${DOCS_ASSETS}/swagger-ui-bundle.js`, { type: 'text/javascript; charset=utf-8', body: readFileSync(join(dist, 'swagger-ui-bundle.js')) }],
-    [`${DOCS_ASSETS}/init.js`, { type: 'text/javascript; charset=utf-8', body: Buffer.from(INIT) }],
-    [`${DOCS_ASSETS}/docs.css`, { type: 'text/css; charset=utf-8', body: Buffer.from(CSS) }],
-    ...Object.entries(extra).map(([path, { type, text }]): [string, Asset] => [path, { type, body: Buffer.from(text) }]),
+export function docsAssets(extra: Readonly<Record<string, { readonly type: string; readonly text: () => string }>> = {}): (ctx: Koa.Context) => boolean {
+  const dist = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const made = new Map<string, Asset>();
+  const makers = new Map<string, () => Asset>([
+    [`${DOCS_ASSETS}/swagger-ui.css`, () => ({ type: 'text/css; charset=utf-8', body: readFileSync(join(dist(), 'swagger-ui.css')) })],
+    [`${DOCS_ASSETS}/swagger-ui-bundle.js`, () => ({ type: 'text/javascript; charset=utf-8', body: readFileSync(join(dist(), 'swagger-ui-bundle.js')) })],
+    [`${DOCS_ASSETS}/init.js`, () => ({ type: 'text/javascript; charset=utf-8', body: Buffer.from(INIT) })],
+    [`${DOCS_ASSETS}/docs.css`, () => ({ type: 'text/css; charset=utf-8', body: Buffer.from(CSS) })],
+    ...Object.entries(extra).map(([path, { type, text }]): [string, () => Asset] => [path, () => ({ type, body: Buffer.from(text()) })]),
   ]);
+  const fileAt = (path: string): Asset | undefined => {
+    const make = makers.get(path);
+    if (!make) return undefined;
+    const file = made.get(path) ?? make();
+    made.set(path, file);
+    return file;
+  };
   return (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
-    const file = files.get(ctx.path);
+    const file = fileAt(ctx.path);
     if (!file) return false;
     ctx.status = 200;
     ctx.set('Cache-Control', 'public, max-age=86400');

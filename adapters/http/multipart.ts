@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import type Koa from 'koa';
-import { formidable, errors as formidableErrors, multipart as multipartPlugin } from 'formidable';
-import { fileTypeFromBuffer } from 'file-type';
+import { atFirstUse, sniffedMediaType } from '../first-use.js';
 import { HttpProblem, problems } from './problem.js';
 import type { MultipartDef, UploadedFile } from './route.js';
 import { JSON_BODY_LIMIT_BYTES, mib, refuseDeepNesting, utf8Text } from './raw-body.js';
@@ -12,6 +11,9 @@ export interface ParsedMultipart {
   readonly files: Record<string, UploadedFile>;
 }
 
+
+/** formidable, loaded at the first multipart body (uploads are rare next to the JSON routes an idle server answers). */
+const formidableLibrary = atFirstUse(() => import('formidable'));
 
 /** The whole body grew past the route's limit (counted as it arrives, whatever Content-Length said). */
 class BodyTooLarge extends Error {}
@@ -69,6 +71,7 @@ async function receiveParts(ctx: Koa.Context, def: MultipartDef<unknown>, { file
   const begun = new Map<unknown, Collected>();
   const collected: Collected[] = [];
 
+  const { formidable, multipart: multipartPlugin } = await formidableLibrary();
   const form = formidable({
     enabledPlugins: [multipartPlugin],
     maxFields: 100,
@@ -190,7 +193,7 @@ async function assemble(def: MultipartDef<unknown>, { fileDefs, textNames }: Par
 
 async function mediaTypeOf(part: string, bytes: Buffer, accepted: readonly string[] | undefined, declared: string | null): Promise<string> {
   if (!accepted) return declared ?? 'application/octet-stream';
-  const sniffed = (await fileTypeFromBuffer(bytes))?.mime;
+  const sniffed = await sniffedMediaType(bytes);
   if (sniffed && accepted.includes(sniffed)) return sniffed;
   const message = `must be ${accepted.join(', ')} (judged by its bytes${sniffed ? `, which are ${sniffed}` : ''})`;
   throw problems.validation(`body.${part}: ${message}`, [{ path: `body.${part}`, message }]);
@@ -198,6 +201,9 @@ async function mediaTypeOf(part: string, bytes: Buffer, accepted: readonly strin
 
 function multipartProblem(err: unknown, def: MultipartDef<unknown>): unknown {
   if (err instanceof BodyTooLarge) return problems.tooLarge(mib(def.maxTotalBytes));
+  // Without formidable loaded no body was read by it: the error is not one of its refusals.
+  const formidableErrors = formidableLibrary.made()?.errors;
+  if (!formidableErrors) return err;
   const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : undefined;
   switch (code) {
     case formidableErrors.biggerThanTotalMaxFileSize:

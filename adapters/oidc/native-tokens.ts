@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
+import { atFirstUse, joseLibrary } from '../first-use.js';
 import type { Clock } from '../../ports/clock.js';
 import type { NativeIdentityTokens } from '../../ports/identity-provider.js';
 import { identityOf } from './social-sign-in.js';
@@ -19,11 +19,12 @@ const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256
  * convention), so the token's `nonce` must be the SHA-256 (hex) of the raw nonce the app sends here.
  */
 export function joseNativeIdentityTokens(settings: NativeSettings, clock: Clock): NativeIdentityTokens {
-  const keys = createRemoteJWKSet(new URL(settings.jwksUrl));
+  const keys = atFirstUse(async () => (await joseLibrary()).createRemoteJWKSet(new URL(settings.jwksUrl)));
   return {
     async verify(identityToken, rawNonce) {
+      const { jwtVerify, errors } = await joseLibrary();
       try {
-        const { payload } = await jwtVerify(identityToken, keys, {
+        const { payload } = await jwtVerify(identityToken, await keys(), {
           issuer: settings.issuer,
           audience: [...settings.audiences],
           algorithms: ALGORITHMS,

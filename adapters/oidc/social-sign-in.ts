@@ -1,4 +1,5 @@
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { atFirstUse } from '../first-use.js';
 import type { AuthProviderConfig } from '../../config/config.js';
 import type { ExternalIdentity, SocialSignIn } from '../../ports/identity-provider.js';
 import type { Logger } from '../../ports/logger.js';
@@ -20,6 +21,9 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * while it works and tried again after a failure), authorization code flow with PKCE (S256), state and nonce;
  * openid-client checks the ID token's signature, issuer, audience, expiry and nonce.
  */
+/** openid-client, loaded at the first sign-in through a provider. */
+const openIdClient = atFirstUse(() => import('openid-client'));
+
 export function openIdSocialSignIn(settings: OpenIdSettings): SocialSignIn {
   const timeout = settings.timeoutSec ?? 10;
   const discovered = new Map<string, Promise<client.Configuration>>();
@@ -41,11 +45,12 @@ export function openIdSocialSignIn(settings: OpenIdSettings): SocialSignIn {
 
     async authorizationUrl(scheme, secrets) {
       const config = await configOf(scheme);
-      return client
+      const lib = await openIdClient();
+      return lib
         .buildAuthorizationUrl(config, {
           redirect_uri: settings.redirectUri,
           scope: SCOPE,
-          code_challenge: await client.calculatePKCECodeChallenge(secrets.codeVerifier),
+          code_challenge: await lib.calculatePKCECodeChallenge(secrets.codeVerifier),
           code_challenge_method: 'S256',
           state: secrets.state,
           nonce: secrets.nonce,
@@ -56,9 +61,10 @@ export function openIdSocialSignIn(settings: OpenIdSettings): SocialSignIn {
     async completeSignIn(scheme, callbackParams, secrets) {
       try {
         const config = await configOf(scheme);
+        const lib = await openIdClient();
         const current = new URL(settings.redirectUri);
         for (const [k, v] of Object.entries(callbackParams)) current.searchParams.append(k, v);
-        const tokens = await client.authorizationCodeGrant(config, current, {
+        const tokens = await lib.authorizationCodeGrant(config, current, {
           pkceCodeVerifier: secrets.codeVerifier,
           expectedState: secrets.state,
           expectedNonce: secrets.nonce,
@@ -70,14 +76,15 @@ export function openIdSocialSignIn(settings: OpenIdSettings): SocialSignIn {
         // Some providers keep the address and the name for the UserInfo endpoint (the code flow's ID token need
         // not carry scope claims); the ID token's own claims win where both speak.
         if ((claims['email'] === undefined || claims['name'] === undefined) && config.serverMetadata().userinfo_endpoint) {
-          const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+          const info = await lib.fetchUserInfo(config, tokens.access_token, claims.sub);
           profile = { ...info, ...claims };
           if (claims['email'] === undefined) profile = { ...profile, email: info['email'], email_verified: info['email_verified'] };
         }
         return identityOf(claims.iss, claims.sub, profile);
       } catch (err) {
         // The person declined at the provider, or something did not check out: either way no sign-in.
-        const declined = err instanceof client.AuthorizationResponseError;
+        const lib = openIdClient.made();
+        const declined = lib !== null && err instanceof lib.AuthorizationResponseError;
         settings.logger[declined ? 'info' : 'warn']('social sign-in not completed', { provider: scheme, reason: reasonOf(err) });
         return null;
       }
@@ -89,16 +96,17 @@ async function discover(p: AuthProviderConfig, timeout: number): Promise<client.
   const issuer = new URL(p.issuer);
   // Plain http only towards this machine (a provider run locally, or in tests); anywhere else TLS is required.
   const insecure = issuer.protocol === 'http:' && LOOPBACK.has(issuer.hostname);
-  const found = await client.discovery(issuer, p.clientId, p.clientSecret, undefined, {
+  const lib = await openIdClient();
+  const found = await lib.discovery(issuer, p.clientId, p.clientSecret, undefined, {
     timeout,
-    ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+    ...(insecure ? { execute: [lib.allowInsecureRequests] } : {}),
   });
   const metadata = found.serverMetadata();
   // client_secret_basic is the default of RFC 7591 and what most providers register; post only when it is all they take.
   const methods = metadata.token_endpoint_auth_methods_supported;
-  const auth = !methods || methods.includes('client_secret_basic') ? client.ClientSecretBasic(p.clientSecret) : client.ClientSecretPost(p.clientSecret);
-  const config = new client.Configuration(metadata, p.clientId, { client_secret: p.clientSecret }, auth);
-  if (insecure) client.allowInsecureRequests(config);
+  const auth = !methods || methods.includes('client_secret_basic') ? lib.ClientSecretBasic(p.clientSecret) : lib.ClientSecretPost(p.clientSecret);
+  const config = new lib.Configuration(metadata, p.clientId, { client_secret: p.clientSecret }, auth);
+  if (insecure) lib.allowInsecureRequests(config);
   config.timeout = timeout;
   return config;
 }

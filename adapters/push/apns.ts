@@ -1,5 +1,6 @@
 import http2 from 'node:http2';
-import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
+import type { CryptoKey } from 'jose';
+import { joseLibrary } from '../first-use.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PushMessage, PushSender, SendOutcome } from '../../ports/push-sender.js';
 import { fitCollapseKey, gone, networkReason, PUSH_TTL_SECONDS, rejected, retry, retryAfterMs, sent } from './outcome.js';
@@ -49,6 +50,7 @@ export function apnsPushSender(o: ApnsOptions): PushSender & { close(): Promise<
   let minting: Promise<string> | null = null;
 
   const mint = async (): Promise<string> => {
+    const { importPKCS8, SignJWT } = await joseLibrary();
     signingKey ??= importPKCS8(o.privateKey, 'ES256');
     const issuedAtMs = o.clock.now().getTime();
     const value = await new SignJWT({})

@@ -1,4 +1,5 @@
-import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
+import type { CryptoKey } from 'jose';
+import { joseLibrary } from '../first-use.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { PushMessage, PushSender, PushTarget, SendOutcome } from '../../ports/push-sender.js';
@@ -63,6 +64,7 @@ export function fcmPushSender(o: FcmOptions): PushSender {
   let pending: Promise<AccessToken> | null = null;
 
   const grant = async (): Promise<AccessToken> => {
+    const { importPKCS8, SignJWT } = await joseLibrary();
     signingKey ??= importPKCS8(sa.privateKey, 'RS256');
     const iat = Math.floor(o.clock.now().getTime() / 1000);
     const assertion = await new SignJWT({ scope: FCM_SCOPE })

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { fileTypeFromBuffer } from 'file-type';
 import { RECIPE_IMAGE_TYPES, type RecipeImageFailure, type RecipeImageFetcher, type RecipeImageType } from '../../ports/recipe-image.js';
 import { createOutboundGuard, type HostLookup } from '../outbound/guard.js';
 import { OutboundFetchFailed, outboundFetch } from '../outbound/http-get.js';
 import { FETCH_FAILURES } from './reader.js';
+import { sniffedMediaType } from '../first-use.js';
 
 export interface RecipeImageFetcherOptions {
   /** host:port pairs let through although loopback or private: tests only (OUTBOUND_ALLOW_HOSTS). */
@@ -69,7 +69,7 @@ export async function inspectImage(
   bytes: Uint8Array,
   maxPixels = DEFAULT_MAX_PIXELS,
 ): Promise<{ readonly ok: true; readonly mediaType: RecipeImageType; readonly etag: string } | { readonly ok: false; readonly reason: 'not-an-image' | 'too-many-pixels' }> {
-  const mediaType = (await fileTypeFromBuffer(bytes))?.mime;
+  const mediaType = await sniffedMediaType(bytes);
   if (!isKept(mediaType)) return { ok: false, reason: 'not-an-image' };
   const size = declaredSize(mediaType, bytes);
   if (!size) return { ok: false, reason: 'not-an-image' };

@@ -2,8 +2,7 @@ import type { RecipeImageFailure } from '../../ports/recipe-image.js';
 import type { RecipePageFailure, RecipePageRead, RecipePageReader } from '../../ports/recipe-page-reader.js';
 import { createOutboundGuard, type HostLookup } from '../outbound/guard.js';
 import { OutboundFetchFailed, outboundFetch, type OutboundFailure } from '../outbound/http-get.js';
-import { decodeHtml } from './decode.js';
-import { extractRecipe } from './extract.js';
+import { atFirstUse } from '../first-use.js';
 
 export interface RecipePageReaderOptions {
   /** host:port pairs let through although loopback or private: tests only (OUTBOUND_ALLOW_HOSTS). */
@@ -40,8 +39,17 @@ function isHtml(contentType: string | null, body: Buffer): boolean {
   return head.startsWith('<!doctype html') || head.startsWith('<html') || head.startsWith('<head') || head.startsWith('<!--');
 }
 
-function read(html: string, url: string | null): RecipePageRead {
-  const recipe = extractRecipe(html, url);
+/**
+ * The page reader proper (parse5 and the readers of structured data and layout: some megabytes of an idle
+ * server's memory, docs/performance.md), loaded at the first page read, not at start.
+ */
+const pageReading = atFirstUse(async () => {
+  const [{ decodeHtml }, { extractRecipe }] = await Promise.all([import('./decode.js'), import('./extract.js')]);
+  return { decodeHtml, extractRecipe };
+});
+
+async function read(html: string, url: string | null): Promise<RecipePageRead> {
+  const recipe = (await pageReading()).extractRecipe(html, url);
   return recipe ? { ok: true, recipe, url } : { ok: false, reason: 'no-recipe' };
 }
 
@@ -61,7 +69,7 @@ export function createRecipePageReader(o: RecipePageReaderOptions): RecipePageRe
       try {
         const answer = await outboundFetch(guard, url, fetchOptions);
         if (!isHtml(answer.contentType, answer.body)) return { ok: false, reason: 'not-html' };
-        return read(decodeHtml(answer.body, answer.contentType), answer.url.href);
+        return await read((await pageReading()).decodeHtml(answer.body, answer.contentType), answer.url.href);
       } catch (e) {
         if (e instanceof OutboundFetchFailed) return { ok: false, reason: FETCH_FAILURES[e.reason] };
         throw e;

@@ -77,7 +77,7 @@ export function avoidMatcher(avoids: readonly string[]): (ingredient: Ingredient
       for (const { term, group } of rule.own) if (found(text, term)) return { avoid, ingredient: ingredient.displayName, via: 'word', group };
       for (const { term, group } of rule.foods) if (found(text, term)) return { avoid, ingredient: ingredient.displayName, via: 'group', group };
       for (const group of rule.groups) {
-        for (const term of GROUP_TERMS.get(group)!) if (found(text, term)) return { avoid, ingredient: ingredient.displayName, via: 'group', group };
+        for (const term of foodTable().groupTerms.get(group)!) if (found(text, term)) return { avoid, ingredient: ingredient.displayName, via: 'group', group };
       }
     }
     return null;
@@ -310,11 +310,23 @@ const PIECES = /[,;/&+|]/;
 
 const unmarked = (name: string): string => name.replace(/^[>^=]/, '');
 
-/** Words this module itself names: their endings are part of them and stay (`pasta`, `feta`, `hvete`). */
-const KNOWN = new Set<string>(KEEP);
-for (const table of Object.values(GROUPS)) {
-  for (const entry of [...table.names, ...table.foods]) for (const name of entry.split('|')) for (const w of foldWords(unmarked(name))) KNOWN.add(normalizeFoodKey(w) || w);
+/**
+ * A table made from GROUPS at its first use, once. Made at the first avoid read, not when the module loads: the
+ * tables took a tenth of a second of every start, and most starts read no avoid for a while (docs/performance.md).
+ */
+function once<T>(make: () => T): () => T {
+  let made: { readonly value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }
+
+/** Words this module itself names: their endings are part of them and stay (`pasta`, `feta`, `hvete`). */
+const known = once(() => {
+  const words = new Set<string>(KEEP);
+  for (const table of Object.values(GROUPS)) {
+    for (const entry of [...table.names, ...table.foods]) for (const name of entry.split('|')) for (const w of foldWords(unmarked(name))) words.add(normalizeFoodKey(w) || w);
+  }
+  return words;
+});
 
 /** The singular by the food key's own rules (a single folded word in, a single word out). */
 const singularOf = (word: string): string => normalizeFoodKey(word) || word;
@@ -322,12 +334,12 @@ const singularOf = (word: string): string => normalizeFoodKey(word) || word;
 /** A string every inflection of the word contains: the singular, less a Norwegian inflection ending. */
 function stemOf(word: string): string {
   const one = singularOf(word);
-  if (one.length < 4 || KNOWN.has(one) || !LETTERS.test(one)) return one;
+  if (one.length < 4 || known().has(one) || !LETTERS.test(one)) return one;
   for (const ending of ENDINGS_CUT) {
     if (!one.endsWith(ending)) continue;
     const rest = one.slice(0, -ending.length);
     // After a vowel the ending is likely the word's own (`green`, `chia`), unless what is left is a known food.
-    if (rest.length >= 3 && (KNOWN.has(rest) || !VOWELS.has(rest.at(-1)!))) return rest;
+    if (rest.length >= 3 && (known().has(rest) || !VOWELS.has(rest.at(-1)!))) return rest;
   }
   return one;
 }
@@ -371,12 +383,12 @@ function readWord(word: string): { readonly stem: string; readonly groups: reado
     }
   }
   const stem = stemOf(cur);
-  const direct = ALIASES.get(stem) ?? ALIASES.get(cur);
+  const direct = aliases().get(stem) ?? aliases().get(cur);
   if (direct) return { stem, groups: direct };
   // A compound's linking letter (`nøtte-`, `fiske-`, `senneps-`) hides a group name.
   if (cur !== word && cur.length >= 4 && (cur.endsWith('e') || cur.endsWith('s'))) {
     const linked = stemOf(cur.slice(0, -1));
-    const groups = ALIASES.get(linked);
+    const groups = aliases().get(linked);
     if (groups) return { stem: linked, groups };
   }
   return { stem, groups: [] };
@@ -392,7 +404,7 @@ function readPhrase(words: readonly string[]): { readonly texts: readonly string
   if (read.length === 1) return { texts: [read[0]!.stem], groups: read[0]!.groups };
   // A phrase: words before the last are modifiers and keep their form but for the plural (`tree nuts` → `tree nut`).
   const phrase = [...kept.slice(0, -1).map(singularOf), read.at(-1)!.stem].join(' ');
-  const named = ALIASES.get(phrase);
+  const named = aliases().get(phrase);
   if (named) return { texts: [phrase], groups: named };
   // Group names side by side (`nuts shellfish`): each counts. Otherwise the phrase is one food (`peanut butter`).
   if (read.every((r) => r.groups.length > 0)) return { texts: read.map((r) => r.stem), groups: [...new Set(read.flatMap((r) => r.groups))] };
@@ -429,16 +441,19 @@ function compile(avoid: string): Rule {
 }
 
 /** Group names as the household may write them, read the way avoids are read, to the groups they name. */
-const ALIASES = new Map<string, AllergenGroup[]>();
-for (const [group, table] of Object.entries(GROUPS) as [AllergenGroup, GroupTable][]) {
-  for (const name of table.names) {
-    const words = foldWords(name).filter((w) => !FILLER.has(w));
-    const key = [...words.slice(0, -1).map(singularOf), stemOf(words.at(-1)!)].join(' ');
-    const list = ALIASES.get(key) ?? [];
-    if (!list.includes(group)) list.push(group);
-    ALIASES.set(key, list);
+const aliases = once(() => {
+  const byName = new Map<string, AllergenGroup[]>();
+  for (const [group, table] of Object.entries(GROUPS) as [AllergenGroup, GroupTable][]) {
+    for (const name of table.names) {
+      const words = foldWords(name).filter((w) => !FILLER.has(w));
+      const key = [...words.slice(0, -1).map(singularOf), stemOf(words.at(-1)!)].join(' ');
+      const list = byName.get(key) ?? [];
+      if (!list.includes(group)) list.push(group);
+      byName.set(key, list);
+    }
   }
-}
+  return byName;
+});
 
 /** One food of a group: its names (folded, unmarked) and the terms that find them, compiled once. */
 interface Food {
@@ -460,19 +475,22 @@ function foodOf(group: AllergenGroup, entry: string): Food {
   return { group, names, terms };
 }
 
-const FOODS: Food[] = [];
-/** Each group's foods and names as terms. */
-const GROUP_TERMS = new Map<AllergenGroup, Term[]>();
-for (const [group, table] of Object.entries(GROUPS) as [AllergenGroup, GroupTable][]) {
-  const terms = new Map<string, Term>();
-  for (const entry of table.foods) {
-    const food = foodOf(group, entry);
-    FOODS.push(food);
-    for (const term of food.terms) if (!terms.has(term.text)) terms.set(term.text, term);
+/** Every food of every group, and each group's foods and names as terms. */
+const foodTable = once(() => {
+  const foods: Food[] = [];
+  const groupTerms = new Map<AllergenGroup, Term[]>();
+  for (const [group, table] of Object.entries(GROUPS) as [AllergenGroup, GroupTable][]) {
+    const terms = new Map<string, Term>();
+    for (const entry of table.foods) {
+      const food = foodOf(group, entry);
+      foods.push(food);
+      for (const term of food.terms) if (!terms.has(term.text)) terms.set(term.text, term);
+    }
+    for (const name of table.names) for (const term of foodOf(group, name).terms) if (!terms.has(term.text)) terms.set(term.text, term);
+    groupTerms.set(group, [...terms.values()]);
   }
-  for (const name of table.names) for (const term of foodOf(group, name).terms) if (!terms.has(term.text)) terms.set(term.text, term);
-  GROUP_TERMS.set(group, [...terms.values()]);
-}
+  return { foods, groupTerms };
+});
 
 /**
  * The foods an avoid that names no group names: by one of their names (`mandler` → mandel, almond, marsipan;
@@ -481,8 +499,8 @@ for (const [group, table] of Object.entries(GROUPS) as [AllergenGroup, GroupTabl
  * `muskatnøtt`) names one food, not the group, and takes nothing in.
  */
 function foodsNamed(text: string): Food[] {
-  return FOODS.filter((food) =>
-    food.names.some((name) => name === text || (name.length >= 4 && !ALIASES.has(name) && (text.startsWith(name) || text.endsWith(name)))),
+  return foodTable().foods.filter((food) =>
+    food.names.some((name) => name === text || (name.length >= 4 && !aliases().has(name) && (text.startsWith(name) || text.endsWith(name)))),
   );
 }
 

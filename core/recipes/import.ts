@@ -63,7 +63,7 @@ export async function previewRecipeImport(
     const gate = await deps.importGate(householdId);
     if (!gate.allowed) return fail({ type: 'recipe-import-throttled', retryAfterSec: gate.retryAfterSec });
   }
-  const read = 'html' in source ? deps.recipePages.fromHtml(source.html, source.url) : await deps.recipePages.fromUrl(source.url);
+  const read = 'html' in source ? await deps.recipePages.fromHtml(source.html, source.url) : await deps.recipePages.fromUrl(source.url);
   if (!read.ok) return fail({ type: 'recipe-page-failed', reason: read.reason });
   return ok(previewOf(read.recipe, read.url));
 }

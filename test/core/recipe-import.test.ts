@@ -30,7 +30,7 @@ function world(answer: RecipePageRead = { ok: true, recipe: page(), url: 'https:
     households: memoryHouseholdStore(t),
     recipePages: {
       fromUrl: async (url) => (asked.push(`url ${url}`), answer),
-      fromHtml: (html, url) => (asked.push(`html ${url}`), answer),
+      fromHtml: async (html, url) => (asked.push(`html ${url}`), answer),
     },
     importGate: async (key) => (gated.push(key), gated.length <= budget ? { allowed: true } : { allowed: false, retryAfterSec: 60 }),
   };

@@ -56,7 +56,7 @@ export const DOCS_ASSETS = '/api/docs/assets';
 /** Scripts and styles from this origin only; Swagger UI sets style attributes, and shows SVG icons as data: URLs. */
 export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const { handledRoute } = resource<{ readonly document: () => Json }>('Application and health');
+const { handledRoute } = resource<{ readonly document: () => Promise<Json> }>('Application and health');
 
 let html: string | undefined;
 
@@ -67,9 +67,9 @@ const openApiDocumentRoute = handledRoute({
   summary: 'This OpenAPI 3.1 document',
   ...PUBLIC_PER_IP,
   responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
-  handle: (ctx, { deps }) => {
+  handle: async (ctx, { deps }) => {
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.body = deps.document();
+    ctx.body = await deps.document();
   },
 });
 
@@ -80,8 +80,8 @@ const apiReferenceRoute = handledRoute({
   summary: 'The API reference (Swagger UI, served from this service) of the OpenAPI document',
   ...PUBLIC_PER_IP,
   responses: { 200: { description: 'HTML reference', contentType: 'text/html' } },
-  handle: (ctx, { deps }) => {
-    html ??= renderDocs(deps.document());
+  handle: async (ctx, { deps }) => {
+    html ??= renderDocs(await deps.document());
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.set('Content-Security-Policy', DOCS_CSP);
     ctx.type = 'text/html; charset=utf-8';
@@ -89,7 +89,8 @@ const apiReferenceRoute = handledRoute({
   },
 });
 
-export const docsRoutes = (document: () => Json) =>
+/** `document` makes the OpenAPI document, at the first request of either route (adapters/http/openapi.ts). */
+export const docsRoutes = (document: () => Promise<Json>) =>
   mount({ document }, [
     openApiDocumentRoute,
     apiReferenceRoute,

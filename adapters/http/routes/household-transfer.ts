@@ -2,8 +2,6 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { AVOID_MAX_LENGTH, AVOIDS_MAX, GUEST_TYPES, MEAL_EVENT_TYPES } from '../../../core/events/types.js';
 import { HOUSEHOLD_FORMAT, HOUSEHOLD_FORMAT_VERSION, type HouseholdDocument } from '../../../core/transfer/document.js';
-import { exportHousehold } from '../../../core/transfer/export-household.js';
-import { importHousehold } from '../../../core/transfer/import-household.js';
 import { AGE_GROUPS, LEFTOVERS_KEEP_DAYS_DEFAULT, LEFTOVERS_KEEP_DAYS_MAX, DISLIKE_MAX_LENGTH, DISLIKES_MAX, HOUSEHOLD_NAME_MAX, LANGUAGES, ROLES } from '../../../core/households/types.js';
 import { UNIT_WEIGHT_MAX_GRAMS } from '../../../core/pantry/merge-types.js';
 import { OBSERVATION_LIMITS } from '../../../core/pantry/observations.js';
@@ -354,6 +352,8 @@ const exportHouseholdRoute = (settings: TransferSettings) =>
     },
     errors: ['export-owner-only'],
     handle: async (ctx, { deps, caller, params, refuse }) => {
+      // The export and import themselves are loaded at their first use (an idle server does not hold them).
+      const { exportHousehold } = await import('../../../core/transfer/export-household.js');
       const result = await exportHousehold(deps, caller.account, params.householdId);
       if (!result.ok) throw refuse(result.error);
       const name = fileName(result.value.household.name, result.value.exportedAt);
@@ -393,6 +393,7 @@ const importHouseholdRoute = (settings: TransferSettings) =>
         images.set(r.id, { sourceUrl: r.image.sourceUrl, mediaType: inspected.mediaType, bytes, etag: inspected.etag });
       }
       const document: HouseholdDocument = { ...doc, recipes: doc.recipes.map((r) => ({ ...r, image: images.get(r.id) ?? null })) };
+      const { importHousehold } = await import('../../../core/transfer/import-household.js');
       const result = await importHousehold(deps, caller.account, document, images);
       if (!result.ok) throw refuse(result.error);
       ctx.status = 201;

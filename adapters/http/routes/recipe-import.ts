@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { fileTypeFromBuffer } from 'file-type';
+import { sniffedMediaType } from '../../first-use.js';
 import { previewRecipePicture, READ_BY_AI, recipeImportChoices, type RecipePictureDeps } from '../../../core/recipes/import-picture.js';
 import { RECIPE_PICTURE_TYPES } from '../../../ports/recipe-picture-reader.js';
 import { previewRecipeImport, type RecipeImportDeps, DEFAULT_IMPORT_SERVINGS } from '../../../core/recipes/import.js';
@@ -152,7 +152,7 @@ const previewRecipePictureRoute = householdRoute({
   responses: { 200: { description: 'What the picture holds, as a RecipeRequest with notes per line', schema: RecipeImportPreview } },
   errors: ['adults-only', 'recipe-reader-unavailable', 'recipe-picture-failed', 'ai-quota-used', 'ai-paused'],
   run: async ({ deps, caller, params, rawBody }) =>
-    previewRecipePicture(deps, caller.account, params.householdId, { bytes: rawBody, sniffedType: rawBody.length > 0 ? ((await fileTypeFromBuffer(rawBody))?.mime ?? null) : null }),
+    previewRecipePicture(deps, caller.account, params.householdId, { bytes: rawBody, sniffedType: rawBody.length > 0 ? ((await sniffedMediaType(rawBody)) ?? null) : null }),
 });
 
 const RecipeImportChoices = v.object({

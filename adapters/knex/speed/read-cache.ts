@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { CACHED_TABLES, CACHED_TABLES_CHANNEL, HOUSEHOLD_CHANGES_CHANNEL, INSERTS_CHANGE_NOTHING, LIST_INPUT_TABLES, LIST_STATE_TABLES } from './watched-tables.js';
 import type { StoreCall } from '../store-calls.js';
 import { WAL_INDEX_HEADER } from './fixed-sql.js';
@@ -467,8 +467,10 @@ export function postgresTableChanges(url: string, schema: string | undefined, op
   };
   let asking = false;
   const listen = async () => {
+    // pg itself is loaded here, on Postgres only: a SQLite server never holds it.
+    const { default: Pg } = await import('pg');
     // Named, so that an operator (or a test) can tell it in pg_stat_activity.
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000, application_name: `dinner-read-cache:${schema ?? 'default'}` });
+    const c = new Pg.Client({ connectionString: url, connectionTimeoutMillis: 3000, application_name: `dinner-read-cache:${schema ?? 'default'}` });
     let ours = '';
     c.on('error', () => lost(c));
     c.on('end', () => lost(c));
