@@ -267,8 +267,18 @@ async function setImage(trx: Knex.Transaction, householdId: string, recipeId: st
   return one(trx, householdId, recipeId);
 }
 
-export function knexRecipeStore(knex: Knex): RecipeStore {
+/**
+ * The household's recipes as lists show them, kept under its revision (speed/recipe-summaries.ts): one read of the
+ * revision, and the recipes only when it moved. The revision is read before the recipes, so what is kept is never
+ * older than the revision it is kept under.
+ */
+async function keptRecipes(knex: Knex, householdId: string): Promise<readonly KeptRecipe[]> {
   const summaries = speedOf(knex).recipeSummaries;
+  const version = await revisionOf(knex, householdId);
+  return (version !== null ? summaries.held(householdId, version) : undefined) ?? summaries.keep(householdId, version, await readKept(knex, householdId));
+}
+
+export function knexRecipeStore(knex: Knex): RecipeStore {
   return translated<RecipeStore>(knex, {
     async create(householdId, id, content, at) {
       return knex.transaction(async (trx) => {
@@ -336,12 +346,7 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       return { items: await withLines(knex, rows), total, more };
     },
     async summaryPage(householdId, query) {
-      // Kept under the household's revision (speed/recipe-summaries.ts): one read of the revision, then the page is
-      // chosen here, as the memory store chooses it. The revision is read before the recipes, so what is kept is never
-      // older than the revision it is kept under.
-      const version = await revisionOf(knex, householdId);
-      const kept = (version !== null ? summaries.held(householdId, version) : undefined) ?? summaries.keep(householdId, version, await readKept(knex, householdId));
-      const chosen = pageOfSorted(kept, query);
+      const chosen = pageOfSorted(await keptRecipes(knex, householdId), query);
       return { items: chosen.items.map((k) => k.summary), total: chosen.total, more: chosen.more };
     },
     async tagCounts(householdId) {

@@ -270,6 +270,18 @@ function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
 }
 
 
+/** Lists of rows that come list by list (ORDER BY l.id): each run of one list's rows is that list. */
+function listsOf(rows: Record<string, unknown>[]): ShoppingList[] {
+  const out: ShoppingList[] = [];
+  for (let i = 0; i < rows.length; ) {
+    let end = i + 1;
+    while (end < rows.length && rows[end]!['id'] === rows[i]!['id']) end++;
+    out.push(listOf(rows.slice(i, end))!);
+    i = end;
+  }
+  return out;
+}
+
 type StateRow = ListRow & {
   members: number | string;
   revision: number | string | null;
@@ -378,16 +390,7 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     byPlan: (householdId, planId) => read(knex, byPlanSql, [householdId, planId]),
     async ofHousehold(householdId) {
       const result = await knex.raw(ofHouseholdSql, [householdId]);
-      const rows = (postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[];
-      // The rows come list by list (ORDER BY l.id): each run of one list's rows is that list.
-      const out: ShoppingList[] = [];
-      for (let i = 0; i < rows.length; ) {
-        let end = i + 1;
-        while (end < rows.length && rows[end]!['id'] === rows[i]!['id']) end++;
-        out.push(listOf(rows.slice(i, end))!);
-        i = end;
-      }
-      return out;
+      return listsOf((postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[]);
     },
     async stamp(householdId, planId) {
       const row = (await knex<ListRow>('shopping_lists')
