@@ -65,6 +65,12 @@ const MEMBERSHIPS_SQL =
   'select m.household_id, h.name as household_name, m.role, m.id from household_members m ' +
   'inner join households h on h.id = m.household_id where m.account_id = ? order by m.created_at, m.household_id';
 
+/** A household read kept for every reader: nothing of it can be changed in place. */
+function frozen(h: HouseholdWithMembers | null): HouseholdWithMembers | null {
+  if (h === null) return null;
+  return Object.freeze({ ...h, chains: Object.freeze([...h.chains]), dislikes: Object.freeze([...h.dislikes]), members: Object.freeze(h.members.map((m) => Object.freeze(m))) });
+}
+
 export function knexHouseholdStore(knex: Knex): HouseholdStore {
   const load = async (db: Knex | Knex.Transaction, householdId: string): Promise<HouseholdWithMembers | null> => {
     const row = await db<HouseholdRow>('households').where({ id: householdId }).first();
@@ -96,7 +102,12 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
         return (await load(trx, h.id))!;
       });
     },
-    byId: (householdId) => load(knex, householdId),
+    byId(householdId) {
+      // On most household routes (its settings, members, time zone): kept by the read cache, which drops it with any
+      // write to households or household_members (watched-tables.ts), by whichever process. Frozen: every reader
+      // gets the same one.
+      return speedOf(knex).cachedRead(`household:${householdId}`, async () => frozen(await load(knex, householdId)), (h) => h !== null);
+    },
     memberByAccount(householdId, accountId) {
       // On nearly every household request: kept by the read cache (a member, not a refusal).
       return speedOf(knex).cachedRead(`member:${householdId}:${accountId}`,
@@ -178,5 +189,5 @@ export function knexHouseholdStore(knex: Knex): HouseholdStore {
         return rows.map((r) => ({ householdId: r.household_id, householdName: r.household_name, role: r.role as HouseholdRole, memberId: r.id }));
       });
     },
-  }, ['memberByAccount', 'membershipsOf']);
+  }, ['byId', 'memberByAccount', 'membershipsOf']);
 }
