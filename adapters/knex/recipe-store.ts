@@ -208,12 +208,18 @@ async function pageRows(knex: Knex, householdId: string, query: RecipePageQuery)
   return { rows: found.slice(0, query.limit), total: Number(counted[0]?.n ?? 0), more: found.length > query.limit };
 }
 
+/** The household's four reads at once on the pool; one after another on a transaction, whose one connection takes one query at a time. */
+async function readsOf<A, B, C, D>(knex: Knex, reads: readonly [() => Promise<A>, () => Promise<B>, () => Promise<C>, () => Promise<D>]): Promise<[A, B, C, D]> {
+  if (knex.isTransaction) return [await reads[0](), await reads[1](), await reads[2](), await reads[3]()];
+  return Promise.all([reads[0](), reads[1](), reads[2](), reads[3]()]);
+}
+
 /** What a kept summary reads of a recipe's row: neither steps nor the addresses. */
 const KEPT_COLUMNS = ['id', 'household_id', 'title', 'title_key', 'search_text', 'servings', 'active_minutes', 'total_minutes', 'updated_at'];
 
 /**
  * Every recipe of the household as lists show it, in page order: four reads by household whatever the number of
- * recipes (at once on the pool; one after another on a transaction's one connection).
+ * recipes (readsOf).
  */
 async function readKept(knex: Knex, householdId: string): Promise<KeptRecipe[]> {
   const reads = [
@@ -226,9 +232,7 @@ async function readKept(knex: Knex, householdId: string): Promise<KeptRecipe[]> 
     () => knex('recipe_images').where({ household_id: householdId }).select('recipe_id', 'source_url', 'media_type', 'etag') as Promise<ImageInfoRow[]>,
     () => knex('recipe_tags').where({ household_id: householdId }).orderBy([{ column: 'recipe_id' }, { column: 'position' }]).select('recipe_id', 'tag') as Promise<TagRow[]>,
   ] as const;
-  const [rows, lines, images, tagList] = knex.isTransaction
-    ? [await reads[0](), await reads[1](), await reads[2](), await reads[3]()]
-    : await Promise.all([reads[0](), reads[1](), reads[2](), reads[3]()]);
+  const [rows, lines, images, tagList] = await readsOf(knex, reads);
   const names = new Map<string, string[]>();
   for (const l of lines) (names.get(l.recipe_id) ?? names.set(l.recipe_id, []).get(l.recipe_id)!).push(l.display_name);
   const imageOf = new Map(images.map((i) => [i.recipe_id, i]));
@@ -301,8 +305,7 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
       return withLines(knex, rows);
     },
     async all(householdId) {
-      // Four reads by household whatever the number of recipes (the planner's candidates: a thousand is usual), at
-      // once on the pool; one after another on a transaction, whose one connection takes one query at a time.
+      // Four reads by household whatever the number of recipes (the planner's candidates: a thousand is usual).
       const reads = [
         () => knex<RecipeRow>('recipes').where({ household_id: householdId }).orderBy([{ column: 'title_key' }, { column: 'id' }]) as Promise<RecipeRow[]>,
         () =>
@@ -320,9 +323,7 @@ export function knexRecipeStore(knex: Knex): RecipeStore {
             .orderBy([{ column: 'recipe_id' }, { column: 'position' }])
             .select('recipe_id', 'tag') as Promise<TagRow[]>,
       ] as const;
-      const [rows, lines, images, tagList] = knex.isTransaction
-        ? [await reads[0](), await reads[1](), await reads[2](), await reads[3]()]
-        : await Promise.all([reads[0](), reads[1](), reads[2](), reads[3]()]);
+      const [rows, lines, images, tagList] = await readsOf(knex, reads);
       const byRecipe = new Map<string, IngredientRow[]>();
       for (const l of lines) (byRecipe.get(l.recipe_id) ?? byRecipe.set(l.recipe_id, []).get(l.recipe_id)!).push(l);
       const imageOf = new Map(images.map((i) => [i.recipe_id, i]));

@@ -109,16 +109,10 @@ const RecipeResponse = v.object({
   updatedAt: IsoDateTime,
 });
 const RecipePage = Page(RecipeResponse);
+// A recipe's own fields, as RecipeResponse has them, without steps, lines and addresses; its lines' names instead.
 const RecipeSummaryResponse = v.object({
-  id: Uuid,
-  title: v.string(),
-  servings: v.number(),
-  activeMinutes: v.nullable(v.number()),
-  totalMinutes: v.nullable(v.number()),
+  ...v.pick(RecipeResponse, ['id', 'title', 'servings', 'activeMinutes', 'totalMinutes', 'tags', 'image', 'updatedAt']).entries,
   ingredientNames: v.pipe(v.array(v.string()), v.description("Each ingredient line's displayName, in the recipe's order.")),
-  tags: v.pipe(v.array(v.string()), v.description('Its tags in tag form, each once, in the order written; [] when it has none.')),
-  image: v.nullable(RecipeImageResponse),
-  updatedAt: IsoDateTime,
 });
 const RecipeSummaryPage = Page(RecipeSummaryResponse);
 

@@ -9115,8 +9115,6 @@ export interface operations {
                             servings: number;
                             activeMinutes: number | null;
                             totalMinutes: number | null;
-                            /** @description Each ingredient line's displayName, in the recipe's order. */
-                            ingredientNames: string[];
                             /** @description Its tags in tag form, each once, in the order written; [] when it has none. */
                             tags: string[];
                             image: {
@@ -9127,6 +9125,8 @@ export interface operations {
                             } | null;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Each ingredient line's displayName, in the recipe's order. */
+                            ingredientNames: string[];
                         }[];
                         nextCursor: string | null;
                         total: number;
