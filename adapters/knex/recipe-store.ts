@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { reachesItself } from '../../core/recipes/base-links.js';
-import { pageOfSorted, pageOrder } from '../../core/recipes/page-order.js';
+import { pageOfSorted } from '../../core/recipes/page-order.js';
 import { recipeSearchText } from '../../core/recipes/tags.js';
 import { recipeTitleKey, type Ingredient, type Recipe, type RecipeContent, type RecipeImageInfo, type RecipeImageType, type RecipeTagCount } from '../../core/recipes/types.js';
 import type { RecipeImage } from '../../ports/recipe-image.js';
@@ -223,7 +223,8 @@ const KEPT_COLUMNS = ['id', 'household_id', 'title', 'title_key', 'search_text',
  */
 async function readKept(knex: Knex, householdId: string): Promise<KeptRecipe[]> {
   const reads = [
-    () => knex<RecipeRow>('recipes').where({ household_id: householdId }).select(KEPT_COLUMNS) as Promise<RecipeRow[]>,
+    // Page order (title key, then id) by the database, which compares both by code point (SQLite BINARY, Postgres "C").
+    () => knex<RecipeRow>('recipes').where({ household_id: householdId }).orderBy([{ column: 'title_key' }, { column: 'id' }]).select(KEPT_COLUMNS) as Promise<RecipeRow[]>,
     () =>
       knex('recipe_ingredients')
         .where({ household_id: householdId })
@@ -248,8 +249,7 @@ async function readKept(knex: Knex, householdId: string): Promise<KeptRecipe[]> 
         tags: recipeTags,
         summary: { ...headOf(r), ingredientNames: names.get(r.id) ?? [], tags: recipeTags, image: image ? imageInfo(image) : null },
       };
-    })
-    .sort(pageOrder);
+    });
 }
 
 /** The household's recipes that every filter of the query given holds for, in no order. */
