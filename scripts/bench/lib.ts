@@ -1,6 +1,6 @@
 /** What the benchmarks share: the service under test in a process of its own, and autocannon figures. */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -330,9 +330,19 @@ export function buildForBench(): void {
 }
 
 /**
+ * The options `npm start` gives node (package.json's start script: `node <options> dist/bootstrap/start.js`), for a
+ * bench's service to run as the service does (the young generation's bound: docs/performance.md, W11).
+ */
+export function startNodeOptions(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  if (start[0] !== 'node') throw new Error(`package.json's start script does not run node: ${start.join(' ')}`);
+  return start.slice(1).filter((word) => word.startsWith('--'));
+}
+
+/**
  * Starts `script --serve` in a child process, from tsc's output (buildForBench), and answers the JSON line it
- * announces. This process's `--db` goes along, so that the service and the driver agree on the database; `nodeArgs`
- * go to node before the script (--expose-gc), `args` after it.
+ * announces. This process's `--db` goes along, so that the service and the driver agree on the database; node runs
+ * it with `npm start`'s options (startNodeOptions), then `nodeArgs` (--expose-gc), and `args` go after the script.
  */
 export async function spawnService<T>(script: string, options: { nodeArgs?: readonly string[]; args?: readonly string[] } = {}): Promise<{ info: T; child: ChildProcess }> {
   buildForBench();
@@ -340,7 +350,7 @@ export async function spawnService<T>(script: string, options: { nodeArgs?: read
   const pass = db >= 0 ? ['--db', process.argv[db + 1] ?? 'sqlite'] : [];
   const compiled = join(ROOT, 'dist', relative(ROOT, resolve(script)).replace(/\.ts$/, '.js'));
   const profile = process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : [];
-  const child = spawn(process.execPath, [...profile, ...(options.nodeArgs ?? []), compiled, '--serve', ...pass, ...(options.args ?? [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...startNodeOptions(), ...(options.nodeArgs ?? []), compiled, '--serve', ...pass, ...(options.args ?? [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));

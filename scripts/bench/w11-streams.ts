@@ -18,6 +18,7 @@ import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { request, createServer } from 'node:http';
 import os from 'node:os';
+import { getHeapSpaceStatistics } from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import { announce, arg, benchDatabase, benchJoinService, benchService, emit, orStop, progress, spawnService, stopService, workloadArgs, type BenchRow, type Figures } from './lib.js';
 
@@ -65,6 +66,8 @@ interface ProcessFacts {
   external: number;
   cpuMs: number;
   streams: number;
+  /** With W11_DEBUG: V8's heap spaces, kB of each (size / used). */
+  spaces?: Record<string, string>;
 }
 
 /** A side door on loopback in the child (not the service's routes): the process's memory after a full GC. */
@@ -79,6 +82,7 @@ async function operatorHook(streams: () => number): Promise<{ url: string; close
         const m = process.memoryUsage();
         const cpu = process.cpuUsage();
         const facts: ProcessFacts = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, cpuMs: (cpu.user + cpu.system) / 1000, streams: streams() };
+        if (process.env['W11_DEBUG']) facts.spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, `${Math.round(s.space_size / 1024)} / ${Math.round(s.space_used_size / 1024)}`]));
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(facts));
       }, 50);
       return;

@@ -35,6 +35,8 @@ httpSuite('live stream GET /api/v1/me/changes', { env: { LIVE_STREAMS_PER_LOGIN:
     expect(s.status).to.equal(200);
     expect(s.headers.get('content-type')).to.match(/^text\/event-stream/);
     expect(s.headers.get('cache-control')).to.equal('no-store');
+    // The connection is the stream's alone (taken off the server once the head is out: adapters/http/long-answer.ts).
+    expect(s.headers.get('connection')).to.equal('close');
     const ready = await s.next((e) => e.event === 'ready');
     expect(households(ready)).to.deep.equal([h.id]);
     expect(ready.retry).to.equal(2000);

@@ -1,7 +1,8 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
 import type { LiveEndReason, LiveStreams } from '../../../core/households/live.js';
 import { CURSOR_MAX } from '../../../core/households/live.js';
+import { longAnswer, type LongAnswer } from '../long-answer.js';
 import { mount, resource } from '../route.js';
 
 /** How long a browser waits before it opens a dropped stream again (SSE `retry`). */
@@ -28,6 +29,9 @@ const DESCRIPTION = [
   'counts as having seen nothing, so every household is named. One sign-in holds at most LIVE_STREAMS_PER_LOGIN',
   "(default 4) open streams per process: opening one more ends its oldest with `end` `replaced`. When the stream",
   'drops, a client reads the shopping list with `If-None-Match` every few seconds until it is back.',
+  '',
+  'The connection is the stream\'s alone (`Connection: close`): the body is chunked (over HTTP/1.0, it runs until the',
+  'connection closes), the connection closes after the `end` event, and anything more a client sends on it ends it.',
 ].join('\n');
 
 const frame = (event: string, data: unknown, id?: string) => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -62,33 +66,43 @@ function heartbeat(live: LiveStreams, heartbeatMs: number) {
 type LiveRouteDeps = { readonly live: LiveStreams; readonly heartbeat: ReturnType<typeof heartbeat> };
 
 /**
- * The stream's frames written to the response as they come, once its head has gone out (`start`). The head goes
- * after the middleware has added its own headers (the trace, Server-Timing): on the turn after the handler answered.
- * Writing to the response itself rather than through a PassThrough handed to Koa as the body saves each open stream
- * the stream between and the listeners Koa and the pipe put on both (W11 in docs/performance.md).
+ * The stream's frames, held until its head goes out (`start`), then written as they come (adapters/http/
+ * long-answer.ts: onto the connection taken off Node's server, which then keeps neither the request nor the response
+ * nor Koa's context for it: W11 in docs/performance.md). The head goes after the middleware has added its own headers
+ * (the trace, Server-Timing): on the turn after the handler answered.
  */
-function responseOut(res: ServerResponse): Out & { end(text: string): void; start(): void } {
-  let held: string | null = '';
+function streamOut(req: IncomingMessage, res: ServerResponse, onClose: () => void): Out & { end(text: string): void; start(): void } {
+  // Let go of once the answer has started: the closures below outlive the request.
+  let request: { req: IncomingMessage; res: ServerResponse } | null = { req, res };
+  let held = '';
   let ending = false;
-  const open = () => !res.writableEnded && !res.destroyed;
+  let answer: LongAnswer | null = null;
   return {
     write(text) {
-      if (held !== null) held += text;
-      else if (open()) res.write(text);
+      if (answer) answer.write(text);
+      else held += text;
     },
     end(text) {
-      if (held !== null) {
+      if (answer) answer.end(text);
+      else {
         held += text;
         ending = true;
-      } else if (open()) res.end(text);
+      }
     },
     start() {
       setImmediate(() => {
-        const first = held ?? '';
-        held = null;
-        if (!open()) return;
-        if (ending) res.end(first);
-        else res.write(first);
+        const { req, res } = request!;
+        request = null;
+        const first = held;
+        held = '';
+        if (ending) {
+          if (!res.writableEnded && !res.destroyed) res.end(first);
+          onClose();
+          return;
+        }
+        res.flushHeaders();
+        answer = longAnswer(req, res, onClose);
+        answer.write(first);
       });
     },
   };
@@ -104,8 +118,15 @@ const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
     200: { description: 'The stream (see the operation description for its events)', contentType: 'text/event-stream', schema: v.string() },
   },
   handle: async (ctx, { deps, caller }) => {
-    const out = responseOut(ctx.res);
     let ended = false;
+    let stream: { close(): void } | null = null;
+    // The client went away, or the stream's last frame went out: the stream is closed on our side too.
+    const closed = () => {
+      ended = true;
+      deps.heartbeat.untrack(out);
+      stream?.close();
+    };
+    const out = streamOut(ctx.req, ctx.res, closed);
     const finish = (reason: LiveEndReason) => {
       if (ended) return;
       ended = true;
@@ -113,7 +134,7 @@ const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
       out.end(frame('end', { reason }));
     };
     const lastEventId = ctx.get('Last-Event-ID');
-    const stream = await deps.live.open(
+    stream = await deps.live.open(
       { accountId: caller.account.id, sessionKey: caller.session.tokenHash },
       lastEventId === '' ? null : lastEventId,
       {
@@ -122,13 +143,8 @@ const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
         end: (reason) => finish(reason),
       },
     );
-    // The client went away: the stream is closed on our side too (nothing is written to a gone socket).
-    ctx.res.once('close', () => {
-      ended = true;
-      deps.heartbeat.untrack(out);
-      stream.close();
-    });
-    if (!ended) deps.heartbeat.track(out);
+    if (ended) stream.close();
+    else deps.heartbeat.track(out);
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
@@ -136,7 +152,9 @@ const streamChangesRoute = resource<LiveRouteDeps>('Households').handledRoute({
     ctx.set('Cache-Control', 'no-store');
     // A reverse proxy (nginx) passes each event on at once instead of buffering the response.
     ctx.set('X-Accel-Buffering', 'no');
-    // The response is written here (responseOut), not by Koa.
+    // The connection is the stream's alone: it closes when the stream ends (adapters/http/long-answer.ts).
+    ctx.set('Connection', 'close');
+    // The response is written here (streamOut), not by Koa.
     ctx.respond = false;
     out.start();
   },

@@ -2286,6 +2286,9 @@ export interface paths {
          *     counts as having seen nothing, so every household is named. One sign-in holds at most LIVE_STREAMS_PER_LOGIN
          *     (default 4) open streams per process: opening one more ends its oldest with `end` `replaced`. When the stream
          *     drops, a client reads the shopping list with `If-None-Match` every few seconds until it is back.
+         *
+         *     The connection is the stream's alone (`Connection: close`): the body is chunked (over HTTP/1.0, it runs until the
+         *     connection closes), the connection closes after the `end` event, and anything more a client sends on it ends it.
          */
         get: operations["streamChanges"];
         put?: never;
