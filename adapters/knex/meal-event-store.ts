@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { GuestType, MealEvent, MealEventParticipant, MealEventType } from '../../core/events/types.js';
 import type { MealEventStore } from '../../ports/meal-event-store.js';
 import { translated } from './errors.js';
+import { speedOf } from './speed/index.js';
 import { fromJsonText, iso, toBool, toDate, toJsonText } from './rows.js';
 import { keysetAfter } from './queries.js';
 
@@ -118,10 +119,17 @@ export function knexMealEventStore(knex: Knex): MealEventStore {
       const events = await withParticipants(knex, rows);
       return events.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1)));
     },
-    async eventsBetween(householdId, from, to) {
-      const rows = (await knex<EventRow>('meal_events').where({ household_id: householdId }).andWhere('date', '>=', from).andWhere('date', '<=', to).orderBy(ORDER)) as EventRow[];
-      return withParticipants(knex, rows);
-    },
+    // A week's events (GET plans/{planId}, the list's derivation): kept by the read cache for the household, dropped
+    // with any write to its events or their participants (list inputs: watched-tables.ts), by whichever process.
+    eventsBetween: (householdId, from, to) =>
+      speedOf(knex).cachedRead(`events:${householdId}:${from}:${to}`,
+        async () => {
+          const rows = (await knex<EventRow>('meal_events').where({ household_id: householdId }).andWhere('date', '>=', from).andWhere('date', '<=', to).orderBy(ORDER)) as EventRow[];
+          return withParticipants(knex, rows);
+        },
+        () => true,
+        householdId,
+      ),
     async page(householdId, q) {
       const query = knex<EventRow>('meal_events').where({ household_id: householdId });
       if (q.from !== null) query.andWhere('date', '>=', q.from);
@@ -156,5 +164,5 @@ export function knexMealEventStore(knex: Knex): MealEventStore {
         return true;
       });
     },
-  });
+  }, ['eventsBetween']);
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { PlanDayRow, PlanRow, PlanStore } from '../../ports/plan-store.js';
 import { weekDates } from '../../core/kernel/dates.js';
 import { isUniqueViolation, translated } from './errors.js';
+import { speedOf } from './speed/index.js';
 import { outboxRow } from './push-outbox.js';
 import { iso, toDate } from './rows.js';
 
@@ -74,16 +75,24 @@ export function knexPlanStore(knex: Knex): PlanStore {
       }
       return (await one(knex, { household_id: householdId, week_start: weekStart }))!;
     },
-    byId: (householdId, planId) => one(knex, { household_id: householdId, id: planId }),
+    // GET plans/{planId} and the list's derivation: kept by the read cache for the household, dropped with any write
+    // to its plans or days (list inputs: watched-tables.ts), by whichever process. Frozen: every reader gets the same one.
+    byId: (householdId, planId) => speedOf(knex).cachedRead(`plan:${householdId}:${planId}`, () => one(knex, { household_id: householdId, id: planId }), () => true, householdId),
     byWeek: (householdId, weekStart) => one(knex, { household_id: householdId, week_start: weekStart }),
-    async weeksBetween(householdId, fromWeek, toWeek) {
-      const rows = (await knex<PlanTableRow>('plans')
-        .where({ household_id: householdId })
-        .andWhere('week_start', '>=', fromWeek)
-        .andWhere('week_start', '<=', toWeek)
-        .orderBy('week_start')) as PlanTableRow[];
-      return withDays(knex, rows);
-    },
+    // The weeks around a plan (leftovers eaten the week after): kept as byId is.
+    weeksBetween: (householdId, fromWeek, toWeek) =>
+      speedOf(knex).cachedRead(`plans:${householdId}:${fromWeek}:${toWeek}`,
+        async () => {
+          const rows = (await knex<PlanTableRow>('plans')
+            .where({ household_id: householdId })
+            .andWhere('week_start', '>=', fromWeek)
+            .andWhere('week_start', '<=', toWeek)
+            .orderBy('week_start')) as PlanTableRow[];
+          return withDays(knex, rows);
+        },
+        () => true,
+        householdId,
+      ),
     async setDay(householdId, planId, date, day, at) {
       return knex.transaction(async (trx) => {
         const plan = await trx('plans').where({ household_id: householdId, id: planId }).first('id');
@@ -125,5 +134,5 @@ export function knexPlanStore(knex: Knex): PlanStore {
         return toDay((await trx<DayTableRow>('plan_days').where({ plan_id: planId, date }).first()) as DayTableRow);
       });
     },
-  });
+  }, ['byId', 'weeksBetween']);
 }

@@ -324,6 +324,13 @@ const contentColumns = (c: ShoppingListContent) => ({
 });
 const derivationColumns = (d: Derivation | null) => ({ derived_from: d?.from ?? null, fresh_until: d === null ? null : iso(d.until) });
 
+/** A list read by `sql`; `lock` (Postgres, in a transaction) holds the list's row. */
+async function read(db: Knex | Knex.Transaction, sql: string, bindings: readonly string[], lock = false): Promise<ShoppingList | null> {
+  const result = await db.raw(lock ? `${sql} FOR UPDATE OF l` : sql, [...bindings]);
+  // better-sqlite3 answers the rows, pg a result holding them.
+  return listOf((db.client.config.client === 'pg' ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[]);
+}
+
 export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   const postgres = knex.client.config.client === 'pg';
   const inputs = inputsSql(postgres);
@@ -331,12 +338,6 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
   // reading and mapping thousands of rows on every derivation is what the revision spares; the one statement
   // carries the check.
   const logs = speedOf(knex).pantryLogs;
-  /** `lock` (Postgres, in a transaction) holds the list's row. */
-  const read = async (db: Knex | Knex.Transaction, sql: string, bindings: readonly string[], lock = false): Promise<ShoppingList | null> => {
-    const result = await db.raw(lock ? `${sql} FOR UPDATE OF l` : sql, [...bindings]);
-    // better-sqlite3 answers the rows, pg a result holding them.
-    return listOf((postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[]);
-  };
   // A trip's pantry evidence and the change's pushes, in the change's transaction.
   const applyEffects = async (trx: Knex.Transaction, householdId: string, e: ListEffects) => {
     const added = (e.addObservations ?? []).map(observationRow);
@@ -387,7 +388,10 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     knex.transaction((trx) => changeIn<T>(trx, householdId, planId, listId, decide));
 
   return translated<ShoppingListStore>(knex, {
-    byPlan: (householdId, planId) => read(knex, byPlanSql, [householdId, planId]),
+    // A GET of the list (every member's phone, and again after each tick heard): kept by the read cache for the
+    // household, dropped with any write to its lists (a change of lines always writes its list's row: changeIn) or
+    // to their inputs, by whichever process (watched-tables.ts). Frozen: every reader gets the same one.
+    byPlan: (householdId, planId) => speedOf(knex).cachedRead(`list:${householdId}:${planId}`, () => read(knex, byPlanSql, [householdId, planId]), () => true, householdId),
     async ofHousehold(householdId) {
       const result = await knex.raw(ofHouseholdSql, [householdId]);
       return listsOf((postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[]);
@@ -442,5 +446,5 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
         return attempt(householdId, planId, fresh.listId, decide);
       }
     },
-  }, ['state']);
+  }, ['byPlan', 'state']);
 }

@@ -200,11 +200,11 @@ httpSuite('HTTP conventions', {}, (server) => {
 
     it('counts the queries of each request apart when requests run at the same time', async () => {
       const { client } = await server.signedIn();
-      // A household's plans are read on every request (the session, membership and household may come from the read
-      // cache without a query).
+      // A household's whole recipes are read on every request (the session, membership, household, plans and lists
+      // may come from the read cache without a query).
       const household = (await client.post('/api/v1/households', { name: 'Timing House' })).json.id as string;
       const answers = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? anon.get('/health') : client.get(`/api/v1/households/${household}/plans`))),
+        Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? anon.get('/health') : client.get(`/api/v1/households/${household}/recipes`))),
       );
       answers.forEach((res, i) => {
         expect(res.status).to.equal(200);

@@ -453,6 +453,69 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it("keeps a household's list, plan, weeks and events: its own and another process's writes to each are seen, another household's leave them", async () => {
+      await withTwoConnections(kind, async (a, b) => {
+        const s = knexStores(a.knex);
+        const other = knexStores(b.knex);
+        const h = await ownedHousehold(s);
+        const elsewhere = await ownedHousehold(s);
+        const fresh = () => ({ planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
+        const plan = await s.plans.getOrCreate(h.id, '2026-05-04', fresh());
+        const reads = {
+          list: () => s.shoppingLists.byPlan(h.id, plan.id),
+          plan: () => s.plans.byId(h.id, plan.id),
+          weeks: () => s.plans.weeksBetween(h.id, '2026-05-04', '2026-05-11'),
+          events: () => s.events.eventsBetween(h.id, '2026-05-04', '2026-05-10'),
+        };
+        const allKept = async () => {
+          for (const read of Object.values<() => Promise<unknown>>(reads)) await cacheAnswers(read);
+        };
+        const seen = async (check: () => Promise<boolean>, what: string) => {
+          if (kind.name === 'sqlite') expect(await check(), `${what}, seen at once`).to.equal(true);
+          else await eventually(check, what);
+        };
+        const listContent = (name: string) => ({
+          generatedAt: at('2026-05-04T09:00:00.123Z'), completedAt: null, skippedReferences: [], addedReferences: [], trip: null, madeFor: {}, wouldAdd: [], staleSince: null,
+          lines: [{
+            id: randomUUID(), foodKey: name.toLowerCase(), displayName: name, requiredQuantity: 1, unit: 'pcs', extraQuantity: 0, status: 'Buy' as const, purchasedQuantity: 0, purchasedUnit: null,
+            reasonCode: 'Manual' as const, haveQuantity: 0, relatedPlanEntryIds: [], isManual: true, addedAfterShopping: false, aisle: 'Dairy' as const, suggestedPrice: null,
+            suggestedProductName: null, suggestedPriceSource: 'None' as const, suggestedPriceIsAggregate: false, tickNotified: false, preferenceFit: 'NotAssessed' as const,
+          }],
+        });
+        const listed = (by: typeof s, name: string) => by.shoppingLists.change(h.id, plan.id, { listId: randomUUID() }, () => ({ write: listContent(name), result: null }));
+        // This process's writes: seen by the next read, from the database.
+        await allKept();
+        await listed(s, 'Melk');
+        const own = await queriesOf(reads.list);
+        expect(own.value?.lines.map((l) => l.displayName)).to.deep.equal(['Melk']);
+        expect(own.queries, 'read from the database after the write').to.be.above(0);
+        await s.plans.setDay(h.id, plan.id, '2026-05-05', { recipeId: null, portionsOverride: 3, note: 'Taco' }, at('2026-05-01T01:00:00.000Z'));
+        expect((await reads.plan())!.days[1]!.note).to.equal('Taco');
+        expect((await reads.weeks())[0]!.days[1]!.note).to.equal('Taco');
+        // Another process's writes: each kept value is read again.
+        await allKept();
+        await listed(other, 'Brød');
+        await seen(async () => (await reads.list())?.lines[0]?.displayName === 'Brød', "the other process's list");
+        await other.plans.setDay(h.id, plan.id, '2026-05-06', { recipeId: null, portionsOverride: null, note: 'Suppe' }, at('2026-05-01T02:00:00.000Z'));
+        await seen(async () => (await reads.plan())!.days[2]!.note === 'Suppe', "the other process's day, by id");
+        await seen(async () => (await reads.weeks())[0]!.days[2]!.note === 'Suppe', "the other process's day, in the weeks");
+        const next = await other.plans.getOrCreate(h.id, '2026-05-11', fresh());
+        await seen(async () => (await reads.weeks()).map((p) => p.id).join() === [plan.id, next.id].join(), "the other process's new week");
+        await other.events.create([{
+          id: randomUUID(), householdId: h.id, date: '2026-05-07', eventType: 'Custom', servingTime: null, availableCookingMinutes: null, notes: 'Besøk', participants: [],
+          createdAt: at('2026-05-01T03:00:00.000Z'), updatedAt: at('2026-05-01T03:00:00.000Z'),
+        }]);
+        await seen(async () => (await reads.events()).map((e) => e.notes).join() === 'Besøk', "the other process's event");
+        if (kind.name === 'postgres') {
+          // Another household's writes leave this household's values kept.
+          await allKept();
+          await other.plans.getOrCreate(elsewhere.id, '2026-05-04', fresh());
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          for (const read of Object.values<() => Promise<unknown>>(reads)) expect((await queriesOf(read)).queries).to.equal(0);
+        }
+      });
+    });
+
     it('sees a change made without the stores (plain SQL on another connection, cascades included)', async () => {
       await withTwoConnections(kind, async (a, b) => {
         const { s, account, session: own } = await signedIn(a);
