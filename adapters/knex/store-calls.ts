@@ -8,6 +8,11 @@ export interface StoreCall {
   wroteCached: boolean;
   /** Postgres: a statement that may have changed only tables a household's cached values depend on ran under it. */
   wroteHouseholds: boolean;
+  /**
+   * The read cache that holds back for what this call wrote, and that its end lets answer again: the database's
+   * own, whichever knex the call's store was made on (a store on a transaction has no cache of its own).
+   */
+  heldBy?: { settled(call: StoreCall): Promise<void> | null };
 }
 
 /**

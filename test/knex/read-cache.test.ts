@@ -516,6 +516,22 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it('answers from memory again once a store call on a transaction’s stores (as the household import makes) has written a cached table and ended', async () => {
+      await withTwoConnections(kind, async (a) => {
+        const { s, session: own } = await signedIn(a);
+        const h = await ownedHousehold(s);
+        const lookup = () => s.sessions.lookup(own.tokenHash);
+        await cacheAnswers(lookup);
+        const member = (await s.households.byId(h.id))!.members[0]!;
+        await a.knex.transaction(async (trx) => {
+          expect(await knexStores(trx).households.updateMember(h.id, member.id, { displayName: 'Kari' })).to.not.equal(null);
+        });
+        // The write held the cache back while it was under way; its end lets it answer from memory again.
+        await cacheAnswers(lookup);
+        expect((await s.households.byId(h.id))!.members[0]!.displayName).to.equal('Kari');
+      });
+    });
+
     it('sees a change made without the stores (plain SQL on another connection, cascades included)', async () => {
       await withTwoConnections(kind, async (a, b) => {
         const { s, account, session: own } = await signedIn(a);

@@ -114,7 +114,7 @@ function speedOver(knex: Knex, parts: Parts | undefined): Speed {
     recipeSummaries: on ? recipeSummaries() : noRecipeSummaries,
     foodLogs: () => (on ? foodLogs() : noFoodLogs),
     storeError: translate,
-    settled: (call) => cache?.settled(call) ?? null,
+    settled: (call) => (call.heldBy ?? cache)?.settled(call) ?? null,
     accessMayHaveChanged: accessWatch(valueNow),
   };
 }
@@ -187,7 +187,11 @@ export function openSpeedLayer(knex: Knex, setup: SpeedSetup): { close(): Promis
       if (scopes.size >= SCOPES_KEPT) scopes.delete(scopes.keys().next().value!);
       scopes.set(sql, scope);
     }
-    if (scope) cache.writing(currentStoreCall(), scope);
+    if (!scope) return;
+    const call = currentStoreCall();
+    // The call may belong to a store made on a transaction: its end settles it with this cache (StoreCall.heldBy).
+    if (call) call.heldBy = cache;
+    cache.writing(call, scope);
   };
   const fixed = !setup.on ? null : postgres ? postgresFixedSql(knex, sent) : sqliteReader;
   const changes = target.kind === 'postgres' ? tellingCommits(knex, postgresTableChanges(target.url, setup.schema)) : null;
