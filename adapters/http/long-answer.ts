@@ -86,13 +86,9 @@ export function takeSocket(req: IncomingMessage, res: ServerResponse): Socket | 
  */
 export function longAnswer(req: IncomingMessage, res: ServerResponse, onClose: () => void, options: { lingerMs?: number } = {}): LongAnswer {
   const socket = takeSocket(req, res);
-  if (!socket) {
-    // The body written onto the response, which Node's server keeps until it ends.
-    const onResponse = answer((text) => res.write(text), (text) => res.end(text), onClose);
-    res.once('close', onResponse.close);
-    if (res.destroyed || res.writableEnded) onResponse.close();
-    return onResponse;
-  }
+  if (!socket) return responseAnswer(res, onClose);
+  // Nothing below may name `req` or `res`: a closure that did would keep them, and Koa's context, for as long as
+  // the stream is open (the closures of one function share its scope).
   const chunked = res.chunkedEncoding;
   const framed = (text: string) => (chunked ? `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n` : text);
   const onSocket = answer(
@@ -114,6 +110,14 @@ export function longAnswer(req: IncomingMessage, res: ServerResponse, onClose: (
   socket.resume();
   if (socket.destroyed) onSocket.close();
   return onSocket;
+}
+
+/** The body written onto the response, which Node's server keeps until it ends. */
+function responseAnswer(res: ServerResponse, onClose: () => void): LongAnswer {
+  const onResponse = answer((text) => res.write(text), (text) => res.end(text), onClose);
+  res.once('close', onResponse.close);
+  if (res.destroyed || res.writableEnded) onResponse.close();
+  return onResponse;
 }
 
 /** An answer that sends with `send` and ends with `finish`, and calls `onClose` once, when it ends or its client goes. */

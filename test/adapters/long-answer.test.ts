@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { longAnswer, type LongAnswer } from '../../adapters/http/long-answer.js';
+
+const nothing = () => undefined;
 
 /**
  * adapters/http/long-answer.ts on a bare Node server, over real sockets: a long answer's connection is taken off the
@@ -14,9 +18,23 @@ describe('a long answer taken off Node’s HTTP server', function () {
   let port: number;
   const answers: { answer: LongAnswer; socket: Socket; closes: number; res: ServerResponse }[] = [];
 
+  /** A long answer whose request and response nothing here holds: only weakly, to see whether anything else does. */
+  const weak: { answer: LongAnswer; req: WeakRef<IncomingMessage>; res: WeakRef<ServerResponse> }[] = [];
+  function weakAnswer(req: IncomingMessage, res: ServerResponse) {
+    res.setHeader('Connection', 'close');
+    setImmediate(() => {
+      res.flushHeaders();
+      // Its onClose is made outside: a closure made here would keep this scope, the request and response with it.
+      const answer = longAnswer(req, res, nothing);
+      answer.write('event: ready\ndata: {}\n\n');
+      weak.push({ answer, req: new WeakRef(req), res: new WeakRef(res) });
+    });
+  }
+
   before(async () => {
     server = createServer((req: IncomingMessage, res: ServerResponse) => {
       if (req.url === '/plain') return void res.end('plain');
+      if (req.url === '/weak') return void weakAnswer(req, res);
       res.setHeader('Content-Type', 'text/event-stream');
       res.setHeader('Connection', 'close');
       // As the live route does: on a later turn than the request's, once what came with it has been read.
@@ -33,6 +51,8 @@ describe('a long answer taken off Node’s HTTP server', function () {
     port = (server.address() as AddressInfo).port;
   });
   after(async () => {
+    // Taken connections are not the server's to close: the clients' ends go.
+    for (const socket of clients) socket.destroy();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
@@ -43,8 +63,10 @@ describe('a long answer taken off Node’s HTTP server', function () {
   };
 
   /** A raw client: what it sends, and every byte it has read. */
+  const clients: Socket[] = [];
   function client(request: string) {
     const socket = connect(port, '127.0.0.1');
+    clients.push(socket);
     let read = '';
     let ended = false;
     socket.on('data', (d) => (read += d.toString('latin1')));
@@ -93,6 +115,23 @@ describe('a long answer taken off Node’s HTTP server', function () {
     expect(body).to.equal(chunks.map((t) => `${Buffer.byteLength(t).toString(16)}\r\n${t}\r\n`).join('') + '0\r\n\r\n');
     expect(entry.closes).to.equal(1);
     expect(answer.closed).to.equal(true);
+  });
+
+  it('lets go of the request and the response once the connection is taken, while the answer goes on', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    setFlagsFromString('--no-expose-gc');
+    const c = client('GET /weak HTTP/1.1\r\nHost: x\r\n\r\n');
+    await until(() => weak.length === 1 && c.read.includes('ready'), 'the first event');
+    const { answer, req, res } = weak[0]!;
+    // Collected once nothing holds them (a WeakRef holds its target until the turn that made it has ended).
+    await until(() => {
+      gc();
+      return req.deref() === undefined && res.deref() === undefined;
+    }, 'the request and the response collected');
+    answer.end('event: end\ndata: {}\n\n');
+    await until(() => c.ended, 'the connection closed by the server');
+    expect(c.read).to.match(/event: end\ndata: \{\}\n\n\r\n0\r\n\r\n$/);
   });
 
   it('tells once that the client went away, and writes nothing more', async () => {
