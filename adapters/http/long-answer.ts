@@ -41,7 +41,7 @@ const httpCommon = ((): NodeHttpCommon | null => {
 /** How long an ended answer's last bytes may take to go out before the connection is closed anyway. */
 const LINGER_MS = 5_000;
 
-/** The listeners Node's server puts on each connection (node/lib/_http_server.js, the same from Node 18 to 26). */
+/** The listeners Node's server puts on each connection (node/lib/_http_server.js; test/adapters/long-answer.test.ts checks them on each Node line the tests run on). */
 const SERVER_LISTENERS: Readonly<Record<string, string>> = {
   data: 'bound socketOnData',
   end: 'bound socketOnEnd',

@@ -305,6 +305,13 @@ for (const kind of databaseKinds()) {
       expiresAt: at('2026-05-01T08:00:00.250Z'),
     });
 
+    /** This process's stores and another's on the same database, with two households made by this one. */
+    const withTwoProcesses = (run: (p: { s: ReturnType<typeof knexStores>; other: ReturnType<typeof knexStores>; h: { id: string }; elsewhere: { id: string } }) => Promise<void>) =>
+      withTwoConnections(kind, async (a, b) => {
+        const s = knexStores(a.knex);
+        await run({ s, other: knexStores(b.knex), h: await ownedHousehold(s), elsewhere: await ownedHousehold(s) });
+      });
+
     async function signedIn(db: Database) {
       const s = knexStores(db.knex);
       const account = await createdAccount(s);
@@ -401,11 +408,7 @@ for (const kind of databaseKinds()) {
     });
 
     it("keeps a list's state per household: its own and another process's writes to the household's inputs are seen, another household's leave it", async () => {
-      await withTwoConnections(kind, async (a, b) => {
-        const s = knexStores(a.knex);
-        const other = knexStores(b.knex);
-        const h = await ownedHousehold(s);
-        const elsewhere = await ownedHousehold(s);
+      await withTwoProcesses(async ({ s, other, h, elsewhere }) => {
         const owner = (await s.households.byId(h.id))!.members[0]!.accountId!;
         const planId = randomUUID();
         const state = () => s.shoppingLists.state(h.id, planId, owner);
@@ -454,11 +457,7 @@ for (const kind of databaseKinds()) {
     });
 
     it("keeps a household's list, plan, weeks and events: its own and another process's writes to each are seen, another household's leave them", async () => {
-      await withTwoConnections(kind, async (a, b) => {
-        const s = knexStores(a.knex);
-        const other = knexStores(b.knex);
-        const h = await ownedHousehold(s);
-        const elsewhere = await ownedHousehold(s);
+      await withTwoProcesses(async ({ s, other, h, elsewhere }) => {
         const fresh = () => ({ planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
         const plan = await s.plans.getOrCreate(h.id, '2026-05-04', fresh());
         const reads = {
