@@ -270,13 +270,18 @@ function listOf(rows: Record<string, unknown>[]): ShoppingList | null {
 }
 
 
-/** Lists of rows that come list by list (ORDER BY l.id): each run of one list's rows is that list. */
-function listsOf(rows: Record<string, unknown>[]): ShoppingList[] {
+/**
+ * The household's lists from two reads: the lists (ORDER BY id) and all their lines (ORDER BY list_id, position),
+ * each line with its list's id as `x_list_id`. Each run of one list's lines is that list's; a list with no lines
+ * has no run.
+ */
+function listsOf(lists: Record<string, unknown>[], lines: Record<string, unknown>[]): ShoppingList[] {
   const out: ShoppingList[] = [];
-  for (let i = 0; i < rows.length; ) {
-    let end = i + 1;
-    while (end < rows.length && rows[end]!['id'] === rows[i]!['id']) end++;
-    out.push(listOf(rows.slice(i, end))!);
+  let i = 0;
+  for (const list of lists) {
+    let end = i;
+    while (end < lines.length && lines[end]!['x_list_id'] === list['id']) end++;
+    out.push(listOf(end === i ? [{ ...list, x_id: null }] : lines.slice(i, end).map((x) => Object.assign(x, list)))!);
     i = end;
   }
   return out;
@@ -306,7 +311,10 @@ const STATE_SQL =
 // The list and its lines in one statement, its text built once (no query builder on every read).
 const selectList = `SELECT ${[...LIST_COLUMNS.map((c) => `l.${c}`), ...LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`)].join(', ')} FROM shopping_lists l LEFT JOIN shopping_list_lines x ON x.list_id = l.id`;
 const byPlanSql = `${selectList} WHERE l.household_id = ? AND l.plan_id = ? ORDER BY x.position`;
-const ofHouseholdSql = `${selectList} WHERE l.household_id = ? ORDER BY l.id, x.position`;
+// A household's lists and their lines in two statements, not one join: the join repeats each list's columns on each
+// of its lines (its JSON texts 40 times over for a list of 40 lines), and the export reads five years of lists.
+const ofHouseholdListsSql = `SELECT ${LIST_COLUMNS.join(', ')} FROM shopping_lists WHERE household_id = ? ORDER BY id`;
+const ofHouseholdLinesSql = `SELECT ${LINE_COLUMNS.map((c) => `x.${c} AS x_${c}`).join(', ')} FROM shopping_list_lines x WHERE x.list_id IN (SELECT id FROM shopping_lists WHERE household_id = ?) ORDER BY x.list_id, x.position`;
 const byLineSql = `${selectList} WHERE l.household_id = ? AND l.id IN (SELECT list_id FROM shopping_list_lines WHERE id = ?) ORDER BY x.position`;
 // A removed line is found by its id in the list's person changes (JSON text, written by toJsonText with lineId first);
 // only a change sent late asks, and a household has one list a week. The match is checked on the list read.
@@ -393,8 +401,11 @@ export function knexShoppingListStore(knex: Knex): ShoppingListStore {
     // to their inputs, by whichever process (watched-tables.ts). Frozen: every reader gets the same one.
     byPlan: (householdId, planId) => speedOf(knex).cachedRead(`list:${householdId}:${planId}`, () => read(knex, byPlanSql, [householdId, planId]), () => true, householdId),
     async ofHousehold(householdId) {
-      const result = await knex.raw(ofHouseholdSql, [householdId]);
-      return listsOf((postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[]);
+      const rowsOf = (result: unknown) => (postgres ? (result as { rows: Record<string, unknown>[] }).rows : result) as Record<string, unknown>[];
+      // In one snapshot when the store is on a transaction (the export's); otherwise a list made between the reads has no lines yet.
+      const lists = rowsOf(await knex.raw(ofHouseholdListsSql, [householdId]));
+      const lines = rowsOf(await knex.raw(ofHouseholdLinesSql, [householdId]));
+      return listsOf(lists, lines);
     },
     async stamp(householdId, planId) {
       const row = (await knex<ListRow>('shopping_lists')

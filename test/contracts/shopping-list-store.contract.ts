@@ -223,15 +223,20 @@ export function shoppingListStoreContract(backend: Backend): void {
     it("reads every list of a household at once, each as byPlan answers it, and none of another household", async () => {
       const mine = await plan();
       const theirs = await plan();
-      const second = await s.plans.getOrCreate(mine.householdId, '2026-05-11', { planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
+      const week = (weekStart: string) => s.plans.getOrCreate(mine.householdId, weekStart, { planId: randomUUID(), dayIds: Array.from({ length: 7 }, () => randomUUID()), at: at('2026-05-01T00:00:00.000Z') });
+      const second = await week('2026-05-11');
+      const third = await week('2026-05-18');
       expect(await s.shoppingLists.ofHousehold(mine.householdId)).to.deep.equal([]);
-      await s.shoppingLists.change(mine.householdId, mine.planId, { listId: randomUUID() }, write(content([shoppingLine(), plain({ foodKey: 'melk' }), plain({ foodKey: 'brød' })])));
-      await s.shoppingLists.change(mine.householdId, second.id, { listId: randomUUID() }, write(content([])));
+      // Ids in a known order, so that the list with no lines lies between two with lines.
+      const listId = (first: string) => `${first}${randomUUID().slice(1)}`;
+      await s.shoppingLists.change(mine.householdId, mine.planId, { listId: listId('1') }, write(content([shoppingLine(), plain({ foodKey: 'melk' }), plain({ foodKey: 'brød' })])));
+      await s.shoppingLists.change(mine.householdId, second.id, { listId: listId('2') }, write(content([])));
+      await s.shoppingLists.change(mine.householdId, third.id, { listId: listId('3') }, write(content([plain({ foodKey: 'ost' }), plain({ foodKey: 'egg' })])));
       await s.shoppingLists.change(theirs.householdId, theirs.planId, { listId: randomUUID() }, write(content([plain()])));
       const all = await s.shoppingLists.ofHousehold(mine.householdId);
-      const byPlan = await Promise.all([mine.planId, second.id].map((id) => s.shoppingLists.byPlan(mine.householdId, id)));
+      const byPlan = await Promise.all([mine.planId, second.id, third.id].map((id) => s.shoppingLists.byPlan(mine.householdId, id)));
       expect([...all].sort((a, b) => (a.planId < b.planId ? -1 : 1))).to.deep.equal([...byPlan].sort((a, b) => (a!.planId < b!.planId ? -1 : 1)));
-      expect(all.map((l) => l.lines.length).sort()).to.deep.equal([0, 3]);
+      expect(all.map((l) => l.lines.map((x) => x.foodKey).join(' ')).sort()).to.deep.equal(['', 'kjøttdeig melk brød', 'ost egg']);
     });
 
     it('applies concurrent changes one after the other: none is lost, the first list is made once', async () => {
