@@ -330,13 +330,19 @@ export function buildForBench(): void {
 }
 
 /**
- * The options `npm start` gives node (package.json's start script: `node <options> dist/bootstrap/start.js`), for a
- * bench's service to run as the service does (the young generation's bound: docs/performance.md, W11).
+ * The options `npm start` gives node (package.json's start script: `node scripts/build-if-changed.mjs && node
+ * <options> dist/bootstrap/start.js`), for a bench's service to run as the service does (the young generation's bound: docs/performance.md, W11).
  */
 export function startNodeOptions(): string[] {
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  if (start[0] !== 'node') throw new Error(`package.json's start script does not run node: ${start.join(' ')}`);
-  return start.slice(1).filter((word) => word.startsWith('--'));
+  return serviceCommand().slice(1).filter((word) => word.startsWith('--'));
+}
+
+/** The command npm start runs the service with: the last step of its start script (after the build check). */
+export function serviceCommand(): string[] {
+  const steps = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split('&&');
+  const command = steps[steps.length - 1]!.trim().split(/\s+/);
+  if (command[0] !== 'node') throw new Error(`package.json's start script does not run node last: ${command.join(' ')}`);
+  return command;
 }
 
 /**
