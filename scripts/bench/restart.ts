@@ -1,6 +1,6 @@
 /**
  * R1: a quick restart on a small box (issue 47). `npm start` with nothing changed since the last build, as a
- * self-hoster runs it: npm, its prestart build check (scripts/build-if-changed.mjs: the fingerprint of every input,
+ * self-hoster runs it: npm, its build check (scripts/build-if-changed.mjs: the fingerprint of every input,
  * nothing built) and then the service (`node dist/bootstrap/start.js`), timed from starting npm to the first 200 of
  * GET /health; the median of --starts starts (5) against 2,000 ms. Then the idle service's resident memory 5 s after
  * it answered (VmRSS in /proc/<pid>/status of the service's own process), the median of the same starts against
@@ -21,6 +21,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg, emit, progress, workloadArgs, type BenchDatabase, type BenchRow, type Figures } from './lib.js';
+import { scratchPostgresDatabase } from '../scratch-database.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESTART_TARGET_MS = 2000;
@@ -118,21 +119,7 @@ async function oneStart(env: NodeJS.ProcessEnv, port: number): Promise<{ ms: num
 /** DATABASE_URL for the service: a SQLite file in `dir`, or a database of its own on the Postgres server (and its drop). */
 async function serviceDatabase(database: BenchDatabase, dir: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (database.kind === 'sqlite') return { url: `sqlite:${join(dir, 'dinner.db')}`, drop: async () => undefined };
-  const { default: pg } = await import('pg');
-  const name = `bench_restart_${process.pid}_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(database.url);
-  url.pathname = `/${name}`;
-  return { url: url.href, drop: () => admin(`drop database if exists ${name} with (force)`) };
+  return scratchPostgresDatabase(database.url, 'bench_restart');
 }
 
 const medianOf = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
