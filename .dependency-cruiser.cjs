@@ -7,7 +7,7 @@
  */
 const CORE_LAYERS = [
   ['kernel'], // the words every folder speaks: ids, dates, results, errors, food keys, avoids
-  ['accounts'], // who signs in
+  ['accounts', 'mail'], // who signs in; the mail outbox's delivery
   ['households'], // who eats together, and who may do what in a household
   ['billing', 'feedback', 'food', 'operator', 'reference', 'waitlist'], // food: the units every amount is in, prices, receipts
   ['pantry', 'recipes'],

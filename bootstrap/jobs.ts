@@ -142,6 +142,7 @@ export function jobsOf(runtime: Runtime): Job[] {
       },
     },
     pushDeliveryJob(runtime),
+    purgeMailOutboxJob(runtime),
   ];
 }
 
@@ -241,6 +242,24 @@ async function claimTick(knex: Knex, job: Job, slot: Date): Promise<boolean> {
 }
 
 const JOB_RUNS_KEEP_MS = 7 * 86_400_000;
+
+const MAIL_KEEP_MS = 7 * 86_400_000;
+
+/**
+ * Delivered, given-up and dropped mails are kept a week (address, subject, times; their bodies were emptied), then
+ * forgotten. Delivery itself is no job: each process delivers at once and on its sweep (adapters/mail/delivery-loop.ts).
+ */
+function purgeMailOutboxJob(runtime: Runtime): Job {
+  return {
+    name: 'purge-mail-outbox',
+    lockKey: 7_100_050,
+    cron: '7 * * * *',
+    run: async () => {
+      const n = await runtime.deps.mailOutbox.purge(new Date(runtime.deps.clock.now().getTime() - MAIL_KEEP_MS));
+      if (n > 0) runtime.logger.info('purged finished mails', { rows: n });
+    },
+  };
+}
 
 const PUSH_KEEP_MS = 7 * 86_400_000;
 

@@ -1,4 +1,4 @@
-import { pushDepth } from '../adapters/knex/outbox-depth.js';
+import { mailDepth, pushDepth } from '../adapters/knex/outbox-depth.js';
 import { serveMetrics, startMetrics } from '../adapters/observability/prometheus.js';
 import type { Runtime } from './runtime.js';
 
@@ -7,6 +7,6 @@ import type { Runtime } from './runtime.js';
  * METRICS_HOST): a listener of its own, so the public port never answers them.
  */
 export async function startMetricsServer(runtime: Runtime, host: string, port: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const registry = startMetrics({ pushDepth: () => pushDepth(runtime.db.knex), mailsPending: () => runtime.mailer.pending() });
+  const registry = startMetrics({ pushDepth: () => pushDepth(runtime.db.knex), mailDepth: () => mailDepth(runtime.db.knex) });
   return serveMetrics(registry, host, port);
 }

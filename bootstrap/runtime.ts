@@ -52,7 +52,8 @@ import { liveStreams, type LiveStreams } from '../core/households/live.js';
 import type { Logger } from '../ports/logger.js';
 import type { Mailer } from '../ports/mailer.js';
 import { databaseDeps, type DepsOverrides } from './deps.js';
-import { backgroundMailer } from '../adapters/mail/background.js';
+import { mailDeliveryLoop } from '../adapters/mail/delivery-loop.js';
+import { queueingMailer } from '../core/mail/queue.js';
 import { outboxMailer } from '../adapters/mail/outbox.js';
 import { smtpMailer } from '../adapters/mail/smtp.js';
 import { anyOf, offlineBreachedPasswords, rangeApiBreachedPasswords } from '../adapters/passwords/breached-passwords.js';
@@ -68,11 +69,12 @@ export interface Runtime {
   readonly logger: Logger;
   readonly routes: readonly AnyRoute[];
   /**
-   * Mails go out in the background, some from work done after an answer; drain() waits for that work and the mails.
-   * `direct` sends without the background: it answers once the mail server accepted a mail and throws when it
-   * refused it, for jobs that record what was sent (the monthly dinner-price mail).
+   * Mails wait in the mail outbox (database) and go out from the delivery loop, some from work done after an answer;
+   * drain() waits for that work and delivers what is due (not what waits for a retry). `direct` sends without the
+   * outbox: it answers once the mail server accepted a mail and throws when it refused it, for jobs that record
+   * what was sent (the monthly dinner-price mail).
    */
-  readonly mailer: { drain(): Promise<void>; readonly direct: Mailer; /** Mails handed over and not yet delivered or given up. */ pending(): number };
+  readonly mailer: { drain(): Promise<void>; readonly direct: Mailer };
   /** The open live streams (GET /api/v1/me/changes), ended before the server stops. */
   readonly live: LiveStreams;
   close(): Promise<void>;
@@ -133,13 +135,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const db = await migratedDatabase(config, options);
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const direct = smtp ?? outboxMailer(config.outboxDir, config.mailFrom, logger);
-  const mailer = backgroundMailer(direct, logger);
+  // The use cases' mailer writes to the outbox and wakes the delivery loop: both are made once the stores are.
+  let queue: Mailer | undefined;
+  const mailer: Mailer = { send: (mail) => queue!.send(mail) };
   const breached = config.pwnedRangeApiUrl
     ? anyOf(offlineBreachedPasswords(), rangeApiBreachedPasswords(config.pwnedRangeApiUrl, logger))
     : offlineBreachedPasswords();
   // The push providers from config, unless the caller brings its own (tests: recording senders).
   const pushSenders = options.push ? null : createPushSenders(config.push, { logger, ...(options.clock ? { clock: options.clock } : {}) });
-  const deps = databaseDeps(db, config, { mailer, breached, hasher: passwordHasher(config), ...options, push: options.push ?? pushSenders! });
+  // options.mailer (tests) stands in for the mail server behind the outbox, not for the outbox.
+  const deps = databaseDeps(db, config, { breached, hasher: passwordHasher(config), ...options, mailer, push: options.push ?? pushSenders! });
+  const delivery = mailDeliveryLoop({ ...deps, transport: options.mailer ?? direct }, { logger, sweepMs: config.mailSweepMs });
+  queue = queueingMailer(deps, () => delivery.wake());
   await prepareData(deps, logger);
   const afterAnswer = afterAnswerQueue(logger);
   const version = buildVersion();
@@ -215,20 +222,20 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     routes,
     live,
-    // Some mails come from work done after an answer: draining waits for that work, then for the mails.
+    // Some mails come from work done after an answer: draining waits for that work, then delivers the mails.
     mailer: {
       direct: options.mailer ?? direct,
-      pending: () => mailer.pending(),
       async drain() {
         await afterAnswer.drain();
-        await mailer.drain();
+        await delivery.drain();
       },
     },
     async close() {
       live.closeAll();
-      // Shutdown waits a little for work after answers and mails under way, never for a mail server that does not answer.
+      // Shutdown waits a little for work after answers and for the one mail being handed over, never for the queue
+      // (it waits in the database for the next start or another process) nor for a mail server that does not answer.
       await afterAnswer.drain(10_000);
-      await mailer.drain(10_000);
+      await delivery.stop(10_000);
       await rateLimiter.close();
       smtp?.close();
       await pushSenders?.close();

@@ -63,6 +63,8 @@ import { knexAisleOrderStore } from '../adapters/knex/aisle-order-store.js';
 import { memoryAisleOrderStore } from '../adapters/memory/aisle-orders.js';
 import { knexDinnerRuleStore } from '../adapters/knex/dinner-rule-store.js';
 import { memoryDinnerRuleStore } from '../adapters/memory/dinner-rules.js';
+import { knexMailOutbox } from '../adapters/knex/mail-outbox.js';
+import { memoryMailOutbox } from '../adapters/memory/mail-outbox.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -108,6 +110,7 @@ export function knexStores(knex: Knex) {
     archive: knexHouseholdArchiveStore(knex),
     aisleOrders: knexAisleOrderStore(knex),
     dinnerRules: knexDinnerRuleStore(knex),
+    mailOutbox: knexMailOutbox(knex),
   };
 }
 
@@ -157,6 +160,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     archive: memoryHouseholdArchiveStore(() => stores),
     aisleOrders: memoryAisleOrderStore(t, () => stores.shoppingLists),
     dinnerRules: memoryDinnerRuleStore(t),
+    mailOutbox: memoryMailOutbox(),
   };
   return stores;
 }

@@ -62,6 +62,8 @@ export interface Config {
   readonly recipeLibrary: (typeof RECIPE_LIBRARIES)[number];
   /** Where mails go when SMTP_URL is unset. */
   readonly outboxDir: string;
+  /** How often each process looks in the mail outbox for due mails (retries, other processes' mails): MAIL_SWEEP_MS. */
+  readonly mailSweepMs: number;
   /** The built web app (`npm run build:web`), served at `/`; a missing folder serves a page saying so. */
   readonly webDir: string;
   /** k-anonymity range API for breached passwords (e.g. https://api.pwnedpasswords.com/range/); null: offline list only. */
@@ -190,6 +192,7 @@ export function loadConfig(env: Env): Config {
     lockout: parseLockout(str('LOCKOUT', '10/900/300')),
     logLevel: oneOf('LOG_LEVEL', str('LOG_LEVEL', 'info'), LOG_LEVELS),
     outboxDir: str('OUTBOX_DIR', './data/outbox'),
+    mailSweepMs: wholeNumber('MAIL_SWEEP_MS', str('MAIL_SWEEP_MS', '5000'), 100, 3_600_000),
     webDir: str('WEB_DIR', './web/dist'),
     recipeLibrary: oneOf('RECIPE_LIBRARY', str('RECIPE_LIBRARY', 'embedded'), RECIPE_LIBRARIES),
     referralCodesPerHousehold: wholeNumber('REFERRAL_CODES_PER_HOUSEHOLD', str('REFERRAL_CODES_PER_HOUSEHOLD', '3'), 0, 100),

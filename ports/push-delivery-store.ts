@@ -1,6 +1,7 @@
 import type { PushSwitch } from '../core/push/types.js';
 import type { AccountId, HouseholdId } from '../core/kernel/ids.js';
 import type { PushMessage } from './push-sender.js';
+import type { OutboxClaim, SendProgress, SendState, Settlement } from './outbox-claims.js';
 
 /**
  * One message for one device: what the outbox's entries became once their audience was known. Its state is
@@ -19,32 +20,13 @@ export interface NewDelivery {
   readonly createdAt: Date;
 }
 
-/** `sent`, `failed` (given up: rejected, or too many attempts) and `dropped` (nobody to send to any more) are final. */
-export type DeliveryState = 'pending' | 'sent' | 'failed' | 'dropped';
+/** `failed`: given up (rejected, or too many attempts); `dropped`: nobody to send to any more. */
+export type DeliveryState = SendState;
 
-export interface Delivery extends NewDelivery {
-  readonly state: DeliveryState;
-  /** Sends tried so far. */
-  readonly attempts: number;
-  readonly nextAttemptAt: Date;
-  readonly lastError: string | null;
-  readonly finishedAt: Date | null;
-}
+export interface Delivery extends NewDelivery, SendProgress {}
 
-/** How an attempt (or a decision not to send) ended, recorded under the claim that made it. */
-export type Settlement =
-  | { readonly state: 'sent'; readonly attempts: number; readonly at: Date }
-  | { readonly state: 'failed' | 'dropped'; readonly attempts: number; readonly at: Date; readonly error: string }
-  | { readonly state: 'pending'; readonly attempts: number; readonly nextAttemptAt: Date; readonly error: string };
-
-export interface DeliveryClaim {
-  /** Fresh per claim: settle and renew act only on deliveries this claim holds. */
-  readonly claimId: string;
-  readonly now: Date;
-  /** The claim lapses then: a crashed worker's deliveries are due again for others. */
-  readonly until: Date;
-  readonly limit: number;
-}
+/** A worker's claim on deliveries, and how an attempt ended (shared with the mail outbox). */
+export type { OutboxClaim as DeliveryClaim, Settlement } from './outbox-claims.js';
 
 export interface PushDeliveryStore {
   /**
@@ -57,7 +39,7 @@ export interface PushDeliveryStore {
    * Claims up to `limit` pending deliveries due at `now` that no live claim holds, oldest due first. Of
    * simultaneous claims each delivery goes to one.
    */
-  claimDue(claim: DeliveryClaim): Promise<Delivery[]>;
+  claimDue(claim: OutboxClaim): Promise<Delivery[]>;
   /** Extends this claim on one delivery (right before its send); false when the claim no longer holds it. */
   renew(deliveryId: string, claimId: string, until: Date): Promise<boolean>;
   /** Records how an attempt ended and releases the claim; nothing when the claim no longer holds the delivery. */

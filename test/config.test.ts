@@ -13,6 +13,7 @@ describe('config', () => {
       problemBaseUrl: 'http://localhost:8080/problems',
       smtpUrl: null,
       mailFrom: 'Dinner <noreply@localhost>',
+      mailSweepMs: 5000,
       adminEmails: [],
       trustProxy: false,
       billingWebhookSecret: null,

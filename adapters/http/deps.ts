@@ -21,6 +21,7 @@ import type { DinnerCalendarDeps } from '../../core/calendar/dinner-calendar.js'
 import type { DinnerPriceListDeps } from '../../core/publicdata/dinner-price-list.js';
 import type { PushDeviceDeps } from '../../core/push/devices.js';
 import type { PushDeliveryDeps } from '../../core/push/delivery.js';
+import type { MailQueueDeps } from '../../core/mail/queue.js';
 import type { BillingDeps } from '../../core/billing/webhook.js';
 import type { DerivedFileDeps } from '../../core/publicdata/derived-files.js';
 import type { DinnerPriceMeasureDeps } from '../../core/dinnerprices/measure.js';
@@ -36,7 +37,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { AfterAnswer } from './after-answer.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & RecipePhotoDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps & WaitlistDeps & LiveDeps & SuggestionDeps & AiAdminDeps & TransferDeps & AisleOrderDeps & DinnerRuleDeps & Pick<RecipePictureDeps, 'recipePictureReader'> & { readonly idempotency: IdempotencyStore };
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & RecipePhotoDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps & WaitlistDeps & LiveDeps & SuggestionDeps & AiAdminDeps & TransferDeps & AisleOrderDeps & DinnerRuleDeps & Pick<RecipePictureDeps, 'recipePictureReader'> & MailQueueDeps & { readonly idempotency: IdempotencyStore };
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

@@ -11,3 +11,9 @@ export async function pushDepth(knex: Knex): Promise<{ outbox: number; deliverie
   ]);
   return { outbox: Number(outbox[0]?.n ?? 0), deliveries: Number(deliveries[0]?.n ?? 0) };
 }
+
+/** Mails in the mail outbox not yet delivered, given up or dropped: one count on an indexed column, read at each scrape. */
+export async function mailDepth(knex: Knex): Promise<number> {
+  const rows = await knex('mail_outbox').where({ state: 'pending' }).count<{ n: number | string }[]>({ n: '*' });
+  return Number(rows[0]?.n ?? 0);
+}

@@ -1,25 +1,19 @@
 import type { Knex } from 'knex';
 import type { PushSwitch } from '../../core/push/types.js';
-import type { Delivery, DeliveryState, NewDelivery, PushDeliveryStore } from '../../ports/push-delivery-store.js';
+import type { Delivery, NewDelivery, PushDeliveryStore } from '../../ports/push-delivery-store.js';
 import type { PushMessage } from '../../ports/push-sender.js';
 import { translated } from './errors.js';
 import { fromJsonText, iso, toDate, toJsonText } from './rows.js';
+import { dueAt, sendProgressOf, settlementColumns, type SendColumns } from './send-progress.js';
 
-interface DeliveryRow {
+interface DeliveryRow extends SendColumns {
   id: string;
   household_id: string;
   account_id: string;
   token: string;
   switch_name: string;
   message: string;
-  state: string;
-  attempts: number | string;
-  next_attempt_at: Date | string;
-  claim_id: string | null;
-  claimed_until: Date | string | null;
-  last_error: string | null;
   created_at: Date | string;
-  finished_at: Date | string | null;
 }
 
 const toDelivery = (r: DeliveryRow): Delivery => ({
@@ -29,12 +23,8 @@ const toDelivery = (r: DeliveryRow): Delivery => ({
   token: r.token,
   switch: r.switch_name as PushSwitch,
   message: fromJsonText<PushMessage>(r.message),
-  state: r.state as DeliveryState,
-  attempts: Number(r.attempts),
-  nextAttemptAt: toDate(r.next_attempt_at),
-  lastError: r.last_error,
+  ...sendProgressOf(r),
   createdAt: toDate(r.created_at),
-  finishedAt: r.finished_at === null ? null : toDate(r.finished_at),
 });
 
 const deliveryRow = (d: NewDelivery) => ({
@@ -44,14 +34,8 @@ const deliveryRow = (d: NewDelivery) => ({
   token: d.token,
   switch_name: d.switch,
   message: toJsonText(d.message),
-  state: 'pending',
-  attempts: 0,
-  next_attempt_at: iso(d.createdAt),
-  claim_id: null,
-  claimed_until: null,
-  last_error: null,
+  ...dueAt(d.createdAt),
   created_at: iso(d.createdAt),
-  finished_at: null,
 });
 
 /** Thrown inside a transaction to roll it back when another worker handed an entry over first. */
@@ -100,12 +84,7 @@ export function knexPushDeliveryStore(knex: Knex): PushDeliveryStore {
       return (await knex('push_deliveries').where({ id, claim_id: claimId, state: 'pending' }).update({ claimed_until: iso(until) })) === 1;
     },
     async settle(id, claimId, s) {
-      const common = { attempts: s.attempts, claim_id: null, claimed_until: null };
-      const patch =
-        s.state === 'pending'
-          ? { ...common, state: 'pending', next_attempt_at: iso(s.nextAttemptAt), last_error: s.error }
-          : { ...common, state: s.state, finished_at: iso(s.at), last_error: s.state === 'sent' ? null : s.error };
-      await knex('push_deliveries').where({ id, claim_id: claimId, state: 'pending' }).update(patch);
+      await knex('push_deliveries').where({ id, claim_id: claimId, state: 'pending' }).update(settlementColumns(s));
     },
     async ofHousehold(householdId) {
       const rows = (await knex<DeliveryRow>('push_deliveries')

@@ -56,6 +56,20 @@ export function addressListColumns(t: Table): void {
   instants(t, 'last_mailed_at');
 }
 
+/**
+ * Where a row sent with retries under a worker's claim stands (push deliveries, mails): its state (pending, sent,
+ * failed, dropped), its tries, when it is due, the claim, and the last error.
+ */
+export function sendProgressColumns(t: Table): void {
+  t.string('state', 8).notNullable();
+  t.integer('attempts').notNullable();
+  instants(t, 'next_attempt_at');
+  // A worker's claim: others leave the row alone until claimed_until has passed.
+  t.uuid('claim_id').nullable();
+  optionalInstants(t, 'claimed_until');
+  t.text('last_error').nullable();
+}
+
 /** A uuid column that may name a row of `table` (by its id); what becomes of it when that row goes is `onDelete`. */
 export const optionalRefColumn = (t: Table, column: string, table: string, onDelete: 'SET NULL' | 'CASCADE' = 'SET NULL'): Knex.ReferencingColumnBuilder =>
   t.uuid(column).nullable().references('id').inTable(table).onDelete(onDelete);

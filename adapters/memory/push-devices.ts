@@ -2,6 +2,7 @@ import type { PushDevice } from '../../core/push/types.js';
 import type { Delivery, PushDeliveryStore } from '../../ports/push-delivery-store.js';
 import type { PushDeviceStore } from '../../ports/push-device-store.js';
 import type { MemoryPushOutbox } from './invites.js';
+import { claimRows, settledProgress } from './send-progress.js';
 import type { MemoryTables } from './stores.js';
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -76,7 +77,6 @@ export function memoryPushDeliveryStore(t: MemoryTables, side: { outbox: MemoryP
   const alive = (r: Row) => t.households.has(r.householdId) && t.accounts.has(r.accountId);
   const live = () => [...rows.values()].filter(alive);
   const view = ({ claimId: _c, claimedUntil: _u, ...d }: Row): Delivery => structuredClone(d);
-  const due = (a: Row, b: Row) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.createdAt.getTime() - b.createdAt.getTime() || byText(a.id, b.id);
   const held = (id: string, claimId: string) => {
     const r = rows.get(id);
     return r && alive(r) && r.claimId === claimId && r.state === 'pending' ? r : undefined;
@@ -90,16 +90,8 @@ export function memoryPushDeliveryStore(t: MemoryTables, side: { outbox: MemoryP
       }
       return true;
     },
-    async claimDue({ claimId, now, until, limit }) {
-      const claimed = live()
-        .filter((r) => r.state === 'pending' && r.nextAttemptAt.getTime() <= now.getTime() && (r.claimedUntil === null || r.claimedUntil.getTime() <= now.getTime()))
-        .sort(due)
-        .slice(0, limit);
-      for (const r of claimed) {
-        r.claimId = claimId;
-        r.claimedUntil = until;
-      }
-      return claimed.map(view);
+    async claimDue(claim) {
+      return claimRows(live(), claim).map(view);
     },
     async renew(id, claimId, until) {
       const r = held(id, claimId);
@@ -109,11 +101,7 @@ export function memoryPushDeliveryStore(t: MemoryTables, side: { outbox: MemoryP
     async settle(id, claimId, s) {
       const r = held(id, claimId);
       if (!r) return;
-      const next: Row =
-        s.state === 'pending'
-          ? { ...r, attempts: s.attempts, nextAttemptAt: s.nextAttemptAt, lastError: s.error, claimId: null, claimedUntil: null }
-          : { ...r, state: s.state, attempts: s.attempts, finishedAt: s.at, lastError: s.state === 'sent' ? null : s.error, claimId: null, claimedUntil: null };
-      rows.set(id, next);
+      rows.set(id, { ...r, ...settledProgress(s) });
     },
     async ofHousehold(householdId) {
       return live()

@@ -22,8 +22,8 @@ let on: Instruments | null = null;
 export interface MetricsSources {
   /** Push outbox entries not yet handed over, and deliveries waiting to be sent (pending or to be retried). */
   pushDepth(): Promise<{ outbox: number; deliveries: number }>;
-  /** Mails handed to the background mailer and not yet delivered (or given up). */
-  mailsPending(): number;
+  /** Mails in the mail outbox not yet delivered (nor given up, nor dropped). */
+  mailDepth(): Promise<number>;
 }
 
 /** Turns the metrics on for this process (once; a later call gives the same registry and new sources). */
@@ -51,7 +51,7 @@ export function startMetrics(sources: MetricsSources): Registry {
       registers: [registry],
     }),
     pushes: new Counter({ name: 'push_sends_total', help: 'Push sends by outcome (sent, retried, failed: given up, dropped, gone: token no longer valid).', labelNames: ['outcome'], registers: [registry] }),
-    mailsFailed: new Counter({ name: 'mail_failures_total', help: 'Mails given up after their retries.', registers: [registry] }),
+    mailsFailed: new Counter({ name: 'mail_failures_total', help: 'Mails given up: refused for good, or still failing a day after they were written.', registers: [registry] }),
   };
   new Gauge({
     name: 'push_outbox_depth',
@@ -71,10 +71,10 @@ export function startMetrics(sources: MetricsSources): Registry {
   });
   new Gauge({
     name: 'mail_outbox_depth',
-    help: 'Mails handed over and not yet delivered or given up.',
+    help: 'Mails in the outbox not yet accepted by the mail server (nor given up, nor dropped with an expired link).',
     registers: [registry],
-    collect() {
-      this.set(current!.mailsPending());
+    async collect() {
+      this.set(await current!.mailDepth());
     },
   });
   return registry;

@@ -12,22 +12,16 @@ export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   'change-email': 24 * HOUR_MS,
 };
 
-/** Mints a single-use mail-link token; only its hash is stored. Answers the token for the link. */
+/** Mints a single-use mail-link token; only its hash is stored. Answers the token for the link, and when it expires (the mail's expiry). */
 export async function issueAccountToken(
   deps: { accountTokens: AccountTokenStore; tokens: SecretTokens; clock: Clock },
   account: Account,
   purpose: TokenPurpose,
   newEmail: string | null = null,
-): Promise<string> {
+): Promise<{ token: string; expiresAt: Date }> {
   const token = deps.tokens.generate();
   const now = deps.clock.now();
-  await deps.accountTokens.issue({
-    tokenHash: deps.tokens.hash(token),
-    accountId: account.id,
-    purpose,
-    newEmail,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]),
-  });
-  return token;
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]);
+  await deps.accountTokens.issue({ tokenHash: deps.tokens.hash(token), accountId: account.id, purpose, newEmail, createdAt: now, expiresAt });
+  return { token, expiresAt };
 }

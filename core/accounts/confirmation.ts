@@ -33,7 +33,7 @@ export async function resendConfirmation(
   const last = await deps.accountTokens.lastIssuedAt(account.id, 'confirm-email');
   const since = last ? deps.clock.now().getTime() - last.getTime() : Infinity;
   if (since < RESEND_COOLDOWN_MS) return fail({ type: 'resend-cooldown', retryAfterSec: Math.ceil((RESEND_COOLDOWN_MS - since) / 1000) });
-  const token = await issueAccountToken(deps, account, 'confirm-email');
-  await mailAccount(deps, account, { kind: 'confirm-email', link: links.confirmEmail(deps.publicBaseUrl, account.id, token) });
+  const { token, expiresAt } = await issueAccountToken(deps, account, 'confirm-email');
+  await mailAccount(deps, account, { kind: 'confirm-email', link: links.confirmEmail(deps.publicBaseUrl, account.id, token), expiresAt });
   return ok({ sent: true });
 }

@@ -29,11 +29,13 @@ export async function requestEmailChange(
   const { account } = caller;
   if (account.email !== null && normalizeEmail(account.email) === normalizeEmail(newEmail)) return ok(undefined);
   if (await deps.accounts.byEmail(newEmail)) return ok(undefined);
-  const token = await issueAccountToken(deps, account, 'change-email', newEmail);
-  await mailAccount(deps, account, { kind: 'confirm-email-change', newEmail, link: links.confirmEmailChange(deps.publicBaseUrl, account.id, newEmail, token) }, newEmail);
+  const { token, expiresAt } = await issueAccountToken(deps, account, 'change-email', newEmail);
+  await mailAccount(deps, account, { kind: 'confirm-email-change', newEmail, link: links.confirmEmailChange(deps.publicBaseUrl, account.id, newEmail, token), expiresAt }, newEmail);
   if (account.email !== null) {
     const reset = await issueAccountToken(deps, account, 'reset-password');
-    await mailAccount(deps, account, { kind: 'email-change-notice', newEmail, link: links.resetPassword(deps.publicBaseUrl, account.email, reset) });
+    // No expiry: the warning matters more than its reset link (an expired link's page offers a new one), so a notice
+    // held up for over an hour still goes.
+    await mailAccount(deps, account, { kind: 'email-change-notice', newEmail, link: links.resetPassword(deps.publicBaseUrl, account.email, reset.token) });
   }
   return ok(undefined);
 }

@@ -70,8 +70,17 @@ export const links = {
   forgotPassword: (base: string) => `${base}/forgot-password`,
 };
 
-/** Sends an account mail to the account's address (an account without one gets none). */
-export async function mailAccount(deps: { mailer: { send(m: Mail): Promise<void> } }, account: { email: string | null; displayName: string; language: AccountLanguage }, mail: AccountMail, to = account.email): Promise<void> {
+/**
+ * Sends an account mail to the account's address (an account without one gets none). `expiresAt`: when its link
+ * stops working (a token's link); a mail not sent by then is dropped.
+ */
+export async function mailAccount(
+  deps: { mailer: { send(m: Mail): Promise<void> } },
+  account: { email: string | null; displayName: string; language: AccountLanguage },
+  mail: AccountMail & { expiresAt?: Date },
+  to = account.email,
+): Promise<void> {
   if (to === null) return;
-  await deps.mailer.send(composeAccountMail(to, account.displayName, account.language, mail));
+  const composed = composeAccountMail(to, account.displayName, account.language, mail);
+  await deps.mailer.send(mail.expiresAt ? { ...composed, expiresAt: mail.expiresAt } : composed);
 }

@@ -20,8 +20,8 @@ export async function forgotPassword(
   if (!account?.email) return;
   const last = await deps.accountTokens.lastIssuedAt(account.id, 'reset-password');
   if (last && deps.clock.now().getTime() - last.getTime() < FORGOT_PASSWORD_REPEAT_MS) return;
-  const token = await issueAccountToken(deps, account, 'reset-password');
-  await mailAccount(deps, account, { kind: 'reset-password', link: links.resetPassword(deps.publicBaseUrl, account.email, token) });
+  const { token, expiresAt } = await issueAccountToken(deps, account, 'reset-password');
+  await mailAccount(deps, account, { kind: 'reset-password', link: links.resetPassword(deps.publicBaseUrl, account.email, token), expiresAt });
 }
 
 /**

@@ -71,8 +71,8 @@ export async function register(
   const code = input.referralCode ? normalizeReferralCode(input.referralCode) : '';
   if (code !== '') await deps.referralCodes.redeem(code, created.id, created.createdAt);
   await deps.waitlist.linkAccount(normalizeEmail(email), created.id);
-  const token = await issueAccountToken(deps, created, 'confirm-email');
-  await mailAccount(deps, created, { kind: 'confirm-email', link: links.confirmEmail(deps.publicBaseUrl, created.id, token) });
+  const { token, expiresAt } = await issueAccountToken(deps, created, 'confirm-email');
+  await mailAccount(deps, created, { kind: 'confirm-email', link: links.confirmEmail(deps.publicBaseUrl, created.id, token), expiresAt });
   const issued = await startSession(deps, created);
   // Nobody holds a session of an account made this instant, so nobody can have deleted it: a fault, not a case.
   if (!issued) throw new Error('the account was deleted while it was being registered');

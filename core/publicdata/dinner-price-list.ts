@@ -2,7 +2,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { DinnerPriceSubscriberStore } from '../../ports/dinner-price-monthly-mails.js';
 import type { ListedAddress, ListLanguage, ListToken } from '../../ports/mailing-list-store.js';
 import type { IdGenerator } from '../../ports/ids.js';
-import type { Mailer } from '../../ports/mailer.js';
+import type { Mail, Mailer } from '../../ports/mailer.js';
 import type { SecretTokens } from '../../ports/secret-tokens.js';
 import { isEmailAddress, normalizeEmail } from '../accounts/email.js';
 import type { ErrorOf } from '../kernel/errors.js';
@@ -29,6 +29,15 @@ export const CONFIRMATION_MAIL_INTERVAL_MS = DAY_MS;
  * reason are kept); after that they answer as unknown.
  */
 export const LEFT_LINK_MEMORY_MS = 365 * DAY_MS;
+
+/**
+ * The confirmation mail of an address listed at `listedAt`: its confirm link answers 410 once the address's seven
+ * days are over, so a mail not sent by then is dropped.
+ */
+const confirmation = (email: string, language: ListLanguage, links: Parameters<typeof composeDinnerPriceConfirmation>[2], listedAt: Date): Mail => ({
+  ...composeDinnerPriceConfirmation(email, language, links),
+  expiresAt: new Date(listedAt.getTime() + UNCONFIRMED_LIFETIME_MS),
+});
 
 const expired = (s: ListedAddress, now: Date) => s.confirmedAt === null && now.getTime() - s.createdAt.getTime() > UNCONFIRMED_LIFETIME_MS;
 
@@ -69,14 +78,14 @@ export async function subscribeToDinnerPrices(
       mint.hashes,
     );
     // 'email-taken': a simultaneous request listed it a moment ago and mails it.
-    if (added === 'added') await deps.mailer.send(composeDinnerPriceConfirmation(email, input.language, mint.links));
+    if (added === 'added') await deps.mailer.send(confirmation(email, input.language, mint.links, now));
     return ok(undefined);
   }
   if (known.confirmedAt !== null) return ok(undefined);
   const mailedNoLaterThan = new Date(now.getTime() - CONFIRMATION_MAIL_INTERVAL_MS);
   if (known.lastMailedAt.getTime() > mailedNoLaterThan.getTime()) return ok(undefined);
   if (await deps.dinnerPriceSubscribers.recordMail(known.id, { at: now, language: input.language, tokens: mint.hashes }, mailedNoLaterThan)) {
-    await deps.mailer.send(composeDinnerPriceConfirmation(email, input.language, mint.links));
+    await deps.mailer.send(confirmation(email, input.language, mint.links, known.createdAt));
   }
   return ok(undefined);
 }

@@ -33,19 +33,21 @@ export async function joinWaitlist(
   const email = normalizeEmail(input.email);
   const now = deps.clock.now();
   const token = deps.tokens.generate();
-  const mail = composeWaitlistConfirmation(email, input.language, waitlistConfirmLink(deps.publicBaseUrl, token));
+  // The mail is dropped, not sent, once its link has expired (with the address, seven days after its first request).
+  const mail = (expiresAt: Date) => ({ ...composeWaitlistConfirmation(email, input.language, waitlistConfirmLink(deps.publicBaseUrl, token)), expiresAt });
   let known = await deps.waitlist.byEmail(email);
   if (known && expired(known, now)) {
     await deps.waitlist.remove(known.id, 'expired', now);
     known = null;
   }
   if (!known) {
+    const expiresAt = new Date(now.getTime() + WAITLIST_UNCONFIRMED_LIFETIME_MS);
     const added = await deps.waitlist.add(
       { id: deps.ids.newId(), email, language: input.language, createdAt: now, confirmedAt: null, lastMailedAt: now, accountId: null },
-      [{ tokenHash: deps.tokens.hash(token), purpose: 'confirm', expiresAt: new Date(now.getTime() + WAITLIST_UNCONFIRMED_LIFETIME_MS) }],
+      [{ tokenHash: deps.tokens.hash(token), purpose: 'confirm', expiresAt }],
     );
     // 'email-taken': a simultaneous request listed it a moment ago and mails it.
-    if (added === 'added') await deps.mailer.send(mail);
+    if (added === 'added') await deps.mailer.send(mail(expiresAt));
     return ok(undefined);
   }
   if (known.confirmedAt !== null || known.accountId !== null) return ok(undefined);
@@ -55,7 +57,7 @@ export async function joinWaitlist(
   const expiresAt = new Date(known.createdAt.getTime() + WAITLIST_UNCONFIRMED_LIFETIME_MS);
   const tokens = [{ tokenHash: deps.tokens.hash(token), purpose: 'confirm' as const, expiresAt }];
   if (await deps.waitlist.recordMail(known.id, { at: now, language: input.language, tokens }, mailedNoLaterThan)) {
-    await deps.mailer.send(mail);
+    await deps.mailer.send(mail(expiresAt));
   }
   return ok(undefined);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { startMetricsServer } from '../../bootstrap/metrics.js';
 import { jobsOf, runExclusive } from '../../bootstrap/jobs.js';
@@ -65,5 +66,20 @@ httpSuite('metrics', {}, (server) => {
     expect((await joiner.client.post('/api/v1/invites/accept', { code })).status).to.equal(200);
     const after = sample(await (await fetch(`${metrics.url}/metrics`)).text(), 'push_outbox_depth')!;
     expect(after).to.equal(before + 1);
+  });
+
+  it('reads the mail outbox depth from the table: mails not yet accepted, whichever process wrote them', async () => {
+    const depth = async () => sample(await (await fetch(`${metrics.url}/metrics`)).text(), 'mail_outbox_depth')!;
+    await server.runtime.mailer.drain();
+    const before = await depth();
+    // Written as another process would, and not due for a day: it stays pending under this process's sweeps.
+    const id = randomUUID();
+    await server.runtime.deps.mailOutbox.enqueue({ id, to: 'later@example.com', subject: 'Later', text: 't', html: 'h', expiresAt: null, createdAt: new Date(Date.now() + 86_400_000) });
+    expect(await depth()).to.equal(before + 1);
+    // A mail written now is handed over (to the outbox folder here) and leaves the count.
+    await server.signedIn('Postmann');
+    await server.runtime.mailer.drain();
+    expect(await depth()).to.equal(before + 1);
+    expect(await server.runtime.deps.mailOutbox.byId(id)).to.include({ state: 'pending', attempts: 0 });
   });
 });

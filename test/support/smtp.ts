@@ -8,6 +8,8 @@ export interface CapturedMail {
   readonly subject: string;
   readonly text: string;
   readonly html: string;
+  /** The Message-ID header, angle brackets included ('' without one). */
+  readonly messageId: string;
 }
 
 /** A real SMTP server on loopback that keeps every mail it is handed (the service talks SMTP to it). */
@@ -33,17 +35,24 @@ export async function startSmtpCapture(options: { beforeAccept?: (mail: Captured
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
-      simpleParser(stream).then(
-        async (parsed) => {
+      // An error beforeAccept throws is the server's answer (its responseCode, 450 without one).
+      simpleParser(stream)
+        .then(async (parsed) => {
           const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-          const got = to.map((rcpt) => ({ to: rcpt, from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '' }));
+          const got = to.map((rcpt) => ({
+            to: rcpt,
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+            messageId: parsed.messageId ?? '',
+          }));
           if (options.beforeAccept) for (const m of got) await options.beforeAccept(m);
           mails.push(...got);
           waiters.forEach((w) => w());
           callback();
-        },
-        (err: Error) => callback(err),
-      );
+        })
+        .catch((err: Error) => callback(err));
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -105,7 +105,9 @@ const REGISTER_DOC =
   '200 with no body whether or not the address already has an account, so the answer never tells. A fresh ' +
   'address gets an account, the session cookie and a confirmation mail (link valid ' +
   hours(TOKEN_LIFETIME_MS['confirm-email']) +
-  '); a known address gets an already-have-an-account mail and no session. Confirmation never gates the app. ' +
+  '); a known address gets an already-have-an-account mail and no session. The mail waits in an outbox in the ' +
+  'database, not in the answer: while the mail server is down it is retried for a day, and once its link has ' +
+  'expired it is dropped, never sent. Confirmation never gates the app. ' +
   'Passwords: 8 to 256 characters, not built only from the service\'s name, the address, the display name and common words (Norwegian and English; digits and signs left out, also read as the letters they look like: "Passord1", "Sommer2024!", "kari.hansen"), which answers 400 password_guessable with `reason` (service-name, email, name, common-word), the same rule for a new password on /me/password and reset-password; and not in the breached-password list. Mails are in English when Accept-Language ' +
   'prefers English, else Norwegian (bokmål). referralCode (optional, null or at most ' + String(REFERRAL_CODE_INPUT_MAX) + ' characters; ' +
   'case, spaces and hyphens ignored): an unused referral code of any household is spent by the new account (usedAt set ' +
@@ -130,7 +132,8 @@ const CONFIRM_EMAIL_CHANGE_DOC =
   'session is revoked; a browser signed in as this account keeps its own session. 400 invalid_token when expired, used, ' +
   'or the address was taken meanwhile.';
 const FORGOT_PASSWORD_DOC =
-  `Always 204, known address or not. A known address gets a single-use link valid ${hours(TOKEN_LIFETIME_MS['reset-password'])}; ` +
+  `Always 204, known address or not. A known address gets a single-use link valid ${hours(TOKEN_LIFETIME_MS['reset-password'])} ` +
+  '(a mail the mail server has not taken by then is dropped, not sent); ' +
   'a second request for the same account within five minutes is dropped silently. Works while the login is locked. ' +
   'The address is looked up after the answer has gone out, so neither the answer, its duration nor the query ' +
   'count in its Server-Timing tells whether the address has an account.';

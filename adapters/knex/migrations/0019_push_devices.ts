@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { accountColumn, createTableOnce, householdColumn, idColumn, instants, optionalInstants } from '../schema-kit.js';
+import { accountColumn, createTableOnce, householdColumn, idColumn, instants, optionalInstants, sendProgressColumns } from '../schema-kit.js';
 
 export const name = '0019_push_devices';
 
@@ -27,13 +27,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('token', 2048).notNullable().references('token').inTable('push_devices').onDelete('CASCADE');
     t.string('switch_name', 16).notNullable();
     t.text('message').notNullable(); // JSON: title, body, data, collapseKey
-    t.string('state', 8).notNullable(); // pending, sent, failed, dropped
-    t.integer('attempts').notNullable();
-    instants(t, 'next_attempt_at');
-    // A worker's claim: others leave the row alone until claimed_until has passed.
-    t.uuid('claim_id').nullable();
-    optionalInstants(t, 'claimed_until');
-    t.text('last_error').nullable();
+    sendProgressColumns(t);
     instants(t, 'created_at');
     optionalInstants(t, 'finished_at');
     t.index(['state', 'next_attempt_at']);
