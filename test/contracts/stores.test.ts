@@ -32,6 +32,7 @@ import { publicDataFilesContract } from './public-data-files.contract.js';
 import { householdArchiveStoreContract } from './household-archive-store.contract.js';
 import { aisleOrderStoreContract } from './aisle-order-store.contract.js';
 import { dinnerRuleStoreContract } from './dinner-rule-store.contract.js';
+import { accessTokenStoreContract } from './access-token-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -73,4 +74,5 @@ for (const backend of backends()) {
   publicDataFilesContract(backend);
   aisleOrderStoreContract(backend);
   dinnerRuleStoreContract(backend);
+  accessTokenStoreContract(backend);
 }
