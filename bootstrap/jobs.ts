@@ -13,6 +13,7 @@ import { mailDinnerPrices } from '../core/publicdata/dinner-price-monthly-mail.j
 import { measureDinnerPrices } from '../core/dinnerprices/measure.js';
 import { publishDinnerPrices } from '../core/dinnerprices/publish.js';
 import { purgeWaitlist } from '../core/waitlist/waitlist.js';
+import { EXPIRED_KEPT_MS } from '../core/households/access-tokens.js';
 import { observeJob, observePushes } from '../adapters/observability/prometheus.js';
 
 export interface Job {
@@ -28,6 +29,17 @@ export interface Job {
   readonly claimsItsWork?: boolean;
   run(): Promise<void>;
 }
+
+/** An expired personal access token stays on its person's list a while (core/households/access-tokens.ts), then goes. */
+const purgeExpiredAccessTokens = (runtime: Runtime): Job => ({
+  name: 'purge-expired-access-tokens',
+  lockKey: 7_100_051,
+  cron: '37 * * * *',
+  run: async () => {
+    const n = await runtime.deps.accessTokens.deleteExpired(new Date(runtime.deps.clock.now().getTime() - EXPIRED_KEPT_MS));
+    if (n > 0) runtime.logger.info('purged expired access tokens', { count: n });
+  },
+});
 
 export function jobsOf(runtime: Runtime): Job[] {
   return [
@@ -64,6 +76,7 @@ export function jobsOf(runtime: Runtime): Job[] {
         if (tokens + counts + flows + codes > 0) runtime.logger.info('purged expired sign-in state', { tokens, counts, flows, codes });
       },
     },
+    purgeExpiredAccessTokens(runtime),
     {
       name: 'sync-food-table',
       lockKey: 7_100_013,

@@ -48,6 +48,7 @@ import { takeAiCall } from '../core/plans/planner-ai.js';
 import { ingredientLineRoutes } from '../adapters/http/routes/ingredient-lines.js';
 import { liveRoutes } from '../adapters/http/routes/live.js';
 import { signInRoutes } from '../adapters/http/routes/sign-ins.js';
+import { accessTokenRoutes } from '../adapters/http/routes/access-tokens.js';
 import { liveStreams, type LiveStreams } from '../core/households/live.js';
 import type { Logger } from '../ports/logger.js';
 import type { Mailer } from '../ports/mailer.js';
@@ -183,6 +184,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...accountRoutes(deps, settings),
     ...socialRoutes({ ...deps, ...signInProviders(config, logger, deps.clock) }, settings),
     ...signInRoutes(deps, config.authProviders),
+    ...accessTokenRoutes(deps),
     ...householdRoutes(deps),
     ...householdTransferRoutes(deps, { publicBaseUrl: config.publicBaseUrl, importMaxBytes: config.householdImportMaxBytes, importTimeoutMs: config.householdImportTimeoutMs, imageMaxBytes: config.recipeImport.maxBytes }),
     ...planRoutes(deps),
@@ -213,7 +215,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const householdSchemaAsset = {
     [HOUSEHOLD_SCHEMA_PATH]: { type: 'application/schema+json', text: () => JSON.stringify(householdJsonSchema({ publicBaseUrl: config.publicBaseUrl, imageMaxBytes: config.recipeImport.maxBytes })) },
   };
-  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, idempotency: { store: deps.idempotency, clock: deps.clock }, web: orElse(docsAssets(householdSchemaAsset), webApp(config.webDir)) }, routes);
+  const app = createHttpApp({ config, logger, rateLimiter, sessions: deps, accessTokens: deps, idempotency: { store: deps.idempotency, clock: deps.clock }, web: orElse(docsAssets(householdSchemaAsset), webApp(config.webDir)) }, routes);
   return {
     config,
     app,

@@ -65,6 +65,8 @@ import { knexDinnerRuleStore } from '../adapters/knex/dinner-rule-store.js';
 import { memoryDinnerRuleStore } from '../adapters/memory/dinner-rules.js';
 import { knexMailOutbox } from '../adapters/knex/mail-outbox.js';
 import { memoryMailOutbox } from '../adapters/memory/mail-outbox.js';
+import { knexAccessTokenStore } from '../adapters/knex/access-token-store.js';
+import { memoryAccessTokenStore } from '../adapters/memory/access-tokens.js';
 
 /**
  * Every store of the service over one backend. The composition roots and the store contract suites build them
@@ -76,6 +78,7 @@ export function knexStores(knex: Knex) {
     sessions: knexSessionStore(knex),
     households: knexHouseholdStore(knex),
     accountTokens: knexAccountTokenStore(knex),
+    accessTokens: knexAccessTokenStore(knex),
     loginThrottle: knexLoginThrottle(knex),
     invites: knexInviteStore(knex),
     feedback: knexFeedbackStore(knex),
@@ -126,6 +129,7 @@ export function memoryStores(t: MemoryTables): StoreSet {
     sessions: memorySessionStore(t),
     households: memoryHouseholdStore(t),
     accountTokens: memoryAccountTokenStore(t),
+    accessTokens: memoryAccessTokenStore(t),
     loginThrottle: memoryLoginThrottle(),
     invites: memoryInviteStore(t, pushOutbox),
     feedback: memoryFeedbackStore(t),

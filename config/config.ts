@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
  * The one reader of process.env: every setting parsed and checked once at start. A malformed value stops
  * the process with a message naming the variable.
  */
-export const RATE_CLASSES = ['auth', 'anonymous-per-ip', 'data-per-ip', 'dinner-price-signup-per-ip', 'backstop', 'recipe-import-per-household', 'planner-per-household'] as const;
+export const RATE_CLASSES = ['auth', 'anonymous-per-ip', 'data-per-ip', 'dinner-price-signup-per-ip', 'backstop', 'token', 'recipe-import-per-household', 'planner-per-household'] as const;
 export type RateClass = (typeof RATE_CLASSES)[number];
 export interface RateRule {
   readonly points: number;
@@ -116,6 +116,9 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateRule>> = {
   'data-per-ip': { points: 30, durationSec: 60 },
   'dinner-price-signup-per-ip': { points: 5, durationSec: 3600 },
   backstop: { points: 600, durationSec: 60 },
+  // Requests made with personal access tokens, per account (all its tokens together), in place of the backstop: a
+  // script that polls a list every few seconds uses a tenth of it.
+  token: { points: 120, durationSec: 60 },
   // Each import fetches a page from outside on the household's behalf.
   'recipe-import-per-household': { points: 30, durationSec: 3600 },
   // Each proposal reads every candidate recipe and ranks them: a few tens of milliseconds of a server's CPU.

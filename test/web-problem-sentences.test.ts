@@ -39,8 +39,8 @@ describe('the web app\'s problem sentences', () => {
         // What any route can answer (the web app sends no X-App-Version, so 426 never reaches it), then its own codes.
         const codes = ['validation_failed', 'value_too_long', 'internal_error', 'store_busy', 'store_unavailable', ...Object.keys(r!.problems ?? {})];
         if (r!.rateLimit !== 'none') codes.push('rate_limited');
-        if (r!.auth === 'session') codes.push('unauthenticated');
-        if (r!.auth === 'session' && r!.method !== 'GET') codes.push('cross_site_request', 'idempotency_key_in_progress', 'idempotency_key_reused');
+        if (r!.auth !== 'public') codes.push('unauthenticated');
+        if (r!.auth !== 'public' && r!.method !== 'GET') codes.push('cross_site_request', 'idempotency_key_in_progress', 'idempotency_key_reused');
         for (const code of codes) needed.set(code, [...(needed.get(code) ?? []), call]);
       }
     } finally {

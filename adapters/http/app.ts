@@ -8,14 +8,15 @@ import { stepDone, type RequestMetrics } from '../observability/request-context.
 import type { RateDecision, RateLimiter } from '../ratelimit/rate-limiter.js';
 import { observe } from './observe.js';
 import { HttpProblem, problems, problemType } from './problem.js';
-import { koaPath, type AnyRoute } from './route.js';
+import { koaPath, signedIn, type AnyRoute } from './route.js';
 import { readMultipart, type ParsedMultipart } from './multipart.js';
 import { BODY_TIMEOUT_MS, hasBody, JSON_BODY_LIMIT_BYTES, readBodyBytes, readJsonBody, readRawBody, refuseIgnoredBody, withinDeadline } from './raw-body.js';
 import { readJsonStream, type StreamedJson } from './json-stream.js';
 import { parseWith, validateInSteps } from './validation.js';
 import { versionGate } from './version-gate.js';
 import { authenticateRequest, crossSiteGuard, type SessionDeps } from './session-cookie.js';
-import { requestFingerprint, underIdempotencyKey, type IdempotencySettings } from './idempotency.js';
+import { IDEMPOTENCY_HEADER, requestFingerprint, underIdempotencyKey, type IdempotencySettings } from './idempotency.js';
+import { authenticateToken, sentToken, type TokenDeps } from './access-token-auth.js';
 
 export { JSON_BODY_LIMIT_BYTES } from './raw-body.js';
 
@@ -24,6 +25,8 @@ export interface HttpSettings {
   readonly logger: Logger;
   readonly rateLimiter: RateLimiter;
   readonly sessions: SessionDeps;
+  /** Personal access tokens, for the routes that take them (adapters/http/access-token-auth.ts). */
+  readonly accessTokens: TokenDeps;
   /** Idempotency-Keys of state-changing signed-in requests (adapters/http/idempotency.ts). */
   readonly idempotency: IdempotencySettings;
   /** The web app (adapters/http/web-app.ts): answers what no route does outside /api/, else false. */
@@ -127,12 +130,14 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
   // Public classes count per client IP before anything else; the backstop counts per signed-in account.
   const ipClass = route.rateLimit !== 'none' && route.rateLimit !== 'backstop' ? route.rateLimit : null;
   const crossSite = route.method !== 'GET' ? crossSiteGuard(settings.config.publicBaseUrl) : null;
-  const authenticate = route.auth === 'session' ? authenticateRequest(settings.sessions, settings.config.publicBaseUrl) : null;
+  const authenticate = signedIn(route.auth) ? authenticateRequest(settings.sessions, settings.config.publicBaseUrl) : null;
+  // A request with Authorization: Bearer is a token's, whether or not the route takes tokens (403 when it does not).
+  const authenticateByToken = signedIn(route.auth) ? authenticateToken(settings.accessTokens, route) : null;
   const rawBody = route.rawBody;
   const largeJson = route.largeJson;
   const multipartDef = route.multipart;
-  // A state-changing signed-in route takes an Idempotency-Key.
-  const idempotent = route.method !== 'GET' && route.auth === 'session';
+  // A state-changing signed-in route takes an Idempotency-Key (from a session; see below for a token).
+  const idempotent = route.method !== 'GET' && signedIn(route.auth);
   // Counts the request; a promise only when the limiter had to ask its counter (far from the limit it answers at once).
   const limit = (metrics: RequestMetrics, cls: RateClass, key: string): Promise<void> | undefined => {
     const since = process.hrtime.bigint();
@@ -189,21 +194,30 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
     }
     crossSite?.(ctx);
     const since = process.hrtime.bigint();
+    const byToken = authenticateByToken !== null && sentToken(ctx);
     if (authenticate) {
       try {
-        await authenticate(ctx);
+        await (byToken ? authenticateByToken(ctx) : authenticate(ctx));
       } finally {
         stepDone(metrics, 'auth', since);
       }
     }
-    if (route.rateLimit === 'backstop') {
+    // A token's requests count in a class of their own, per account, in place of the backstop: a script that runs
+    // away spends its own budget, not the one its person's web app and phone share.
+    if (byToken) {
+      const counting = limit(metrics, 'token', `account:${ctx.state['caller'].account.id}`);
+      if (counting) await counting;
+      // Keys are kept per session (a session's end takes them along): a token's write is never answered from a key,
+      // so one sent is refused rather than silently not kept.
+      if (idempotent && ctx.get(IDEMPOTENCY_HEADER) !== '') throw problems.validation(`${IDEMPOTENCY_HEADER} is taken only with the session cookie, not with a personal access token`);
+    } else if (route.rateLimit === 'backstop') {
       const counting = limit(metrics, 'backstop', ctx.state['caller'] ? `account:${ctx.state['caller'].account.id}` : `ip:${ctx.ip}`);
       if (counting) await counting;
     }
     // Most requests send no body: no reader, and no promise, for them.
     const body = rawBody || multipartDef || largeJson || hasBody(ctx) ? await readBody(ctx, route, metrics) : NO_BODY;
     const { raw, multipart, json, streamed } = body;
-    const login = idempotent ? (ctx.state['caller'] as { session: { tokenHash: string } } | undefined)?.session.tokenHash : undefined;
+    const login = idempotent && !byToken ? (ctx.state['caller'] as { session: { tokenHash: string } } | undefined)?.session.tokenHash : undefined;
     if (!login) {
       await handle(ctx, metrics, raw, multipart, streamed ? streamed.value : json?.value, streamed?.validated);
       return;

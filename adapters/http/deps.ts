@@ -32,12 +32,13 @@ import type { AiAdminDeps } from '../../core/plans/ai-pause.js';
 import type { TransferDeps } from '../../core/transfer/deps.js';
 import type { AisleOrderDeps } from '../../core/shopping/aisle-orders.js';
 import type { DinnerRuleDeps } from '../../core/plans/dinner-rules.js';
+import type { AccessTokenDeps } from '../../core/households/access-tokens.js';
 import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AfterAnswer } from './after-answer.js';
 
 /** Everything the use cases behind the routes need: ports only. */
-export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & RecipePhotoDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps & WaitlistDeps & LiveDeps & SuggestionDeps & AiAdminDeps & TransferDeps & AisleOrderDeps & DinnerRuleDeps & Pick<RecipePictureDeps, 'recipePictureReader'> & MailQueueDeps & { readonly idempotency: IdempotencyStore };
+export type ServiceDeps = AccountDeps & MeDeps & HouseholdDeps & SignInStores & MemberDeps & InviteDeps & LoyaltyDeps & ReferralDeps & FeedbackDeps & RecipeDeps & RecipePhotoDeps & EventDeps & PlanDeps & PantryDeps & PantryMergeDeps & UnitWeightDeps & ReceiptDeps & ShoppingDeps & DinnerCalendarDeps & DinnerPriceListDeps & PushDeviceDeps & PushDeliveryDeps & BillingDeps & DerivedFileDeps & DinnerPriceMeasureDeps & WaitlistDeps & LiveDeps & SuggestionDeps & AiAdminDeps & TransferDeps & AisleOrderDeps & DinnerRuleDeps & Pick<RecipePictureDeps, 'recipePictureReader'> & MailQueueDeps & AccessTokenDeps & { readonly idempotency: IdempotencyStore };
 
 /** What the routes need besides the use cases. */
 export interface RouteSettings {

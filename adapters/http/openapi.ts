@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ProblemBody } from './schemas.js';
-import type { AnyRoute, MultipartDef } from './route.js';
+import { signedIn, type AnyRoute, type MultipartDef } from './route.js';
 import { IDEMPOTENCY_DOC, IDEMPOTENCY_HEADER } from './idempotency.js';
 
 type Json = Record<string, unknown>;
@@ -22,6 +22,22 @@ const COMMON: Record<number, string> = {
   500: 'internal_error: no stack trace or SQL in the body; the trace id finds it in the logs',
   503: 'store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds',
 };
+
+/** Personal access tokens, as the document's description tells them. */
+const PERSONAL_ACCESS_TOKENS_DOC = [
+  'Personal access tokens: a person makes one in the web app (Settings, Access tokens) or with POST /api/v1/me/access-tokens',
+  'for ONE household they are a member of, read or read-write, expiring after 1 to 365 days (90 by default); its secret',
+  '(dp_pat_…) is shown once and kept only as its SHA-256. Send it as Authorization: Bearer <secret>. It reaches only the',
+  'operations marked x-token-access read (GET; read and read-write tokens) or read-write (writes; read-write tokens), and',
+  'only for its own household: another household answers 404 household_not_found; an operation a token may not call',
+  '(x-token-access none: the account, password, e-mail, sign-ins and sessions, the tokens themselves, deleting the',
+  'account or the household, members and invites, and what is not a household\'s data) answers 403 token_not_for_route,',
+  'a read token on a writing operation 403 token_read_only; an unknown, revoked or expired token 401 token_invalid or',
+  'token_expired (with WWW-Authenticate). A revoked token fails on its next request in every process.',
+];
+
+/** Idempotency-Key belongs to a session. */
+const IDEMPOTENCY_NOT_BY_TOKEN = 'Not with a personal access token: a token\'s request with this header is 400 validation_failed.';
 
 /**
  * A multipart/form-data request body: the text fields' schema with the file parts added as binary strings; the
@@ -70,6 +86,39 @@ function rawRequestBody(raw: NonNullable<AnyRoute['rawBody']>): Json {
   };
 }
 
+/** The problems an operation may answer besides its successes, by status: its own codes, then those every route of its kind may. */
+function problemStatuses(r: AnyRoute): Map<number, string> {
+  const statuses = new Map<number, string>();
+  const add = (status: number, text: string) => statuses.set(status, [statuses.get(status), text].filter(Boolean).join('; '));
+  const own: Record<number, string[]> = {};
+  for (const [code, status] of Object.entries(r.problems ?? {})) (own[status] ??= []).push(code);
+  for (const [status, codes] of Object.entries(own)) add(Number(status), codes.join(', '));
+  const byToken = r.auth === 'session-or-token';
+  if (signedIn(r.auth)) add(401, 'unauthenticated: no session, or it is no longer valid');
+  if (byToken) add(401, 'token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired');
+  if (r.multipart) {
+    add(413, `payload_too_large: the body is over ${r.multipart.maxTotalBytes} bytes in all`);
+    add(415, 'unsupported_media_type: the body is not multipart/form-data');
+  }
+  if (r.rawBody?.mediaTypes) add(415, `unsupported_media_type: the Content-Type is not ${r.rawBody.mediaTypes.join(', ')}`);
+  const rawMax = r.rawBody?.maxBytes ?? r.largeJson?.maxBytes;
+  if (rawMax !== undefined) add(413, `payload_too_large: the body is over ${rawMax} bytes`);
+  if (r.method !== 'GET' && signedIn(r.auth)) {
+    add(409, 'idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1)');
+    add(422, 'idempotency_key_reused: this Idempotency-Key was first used for another request');
+    add(403, 'cross_site_request: a cross-site request carried the session cookie');
+  }
+  if (r.auth === 'session') add(403, 'token_not_for_route: a personal access token may not call this operation');
+  if (byToken && r.method !== 'GET') add(403, 'token_read_only: a read token may not call a writing operation');
+  for (const [status, text] of Object.entries(COMMON)) {
+    const s = Number(status);
+    if (s === 426 && r.versionGated === false) continue;
+    if (s === 429 && r.rateLimit === 'none') continue;
+    add(s, s === 429 && byToken ? `${text} (with a personal access token: over the token class)` : text);
+  }
+  return statuses;
+}
+
 /** The OpenAPI 3.1 document of every route, generated from the same valibot schemas that validate requests. */
 export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
   const paths: Record<string, Json> = {};
@@ -83,8 +132,9 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
         parameters.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop });
       }
     }
-    const idempotent = r.method !== 'GET' && r.auth === 'session';
-    if (idempotent) parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: IDEMPOTENCY_DOC, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' } });
+    const idempotent = r.method !== 'GET' && signedIn(r.auth);
+    const byToken = r.auth === 'session-or-token';
+    if (idempotent) parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: byToken ? `${IDEMPOTENCY_DOC} ${IDEMPOTENCY_NOT_BY_TOKEN}` : IDEMPOTENCY_DOC, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' } });
     for (const [name, description] of Object.entries(r.rawBody?.headers ?? {})) {
       parameters.push({ name, in: 'header', required: true, description, schema: { type: 'string' } });
     }
@@ -96,29 +146,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
         ...(doc.schema || doc.contentType ? { content: { [doc.contentType ?? 'application/json']: doc.schema ? { schema: jsonSchema(doc.schema) } : {} } } : {}),
       };
     }
-    const own: Record<number, string[]> = {};
-    for (const [code, status] of Object.entries(r.problems ?? {})) (own[status] ??= []).push(code);
-    const statuses = new Map<number, string>();
-    for (const [status, codes] of Object.entries(own)) statuses.set(Number(status), codes.join(', '));
-    if (r.auth === 'session') statuses.set(401, [statuses.get(401), 'unauthenticated: no session, or it is no longer valid'].filter(Boolean).join('; '));
-    if (r.multipart) {
-      statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${r.multipart.maxTotalBytes} bytes in all`].filter(Boolean).join('; '));
-      statuses.set(415, [statuses.get(415), 'unsupported_media_type: the body is not multipart/form-data'].filter(Boolean).join('; '));
-    }
-    if (r.rawBody?.mediaTypes) statuses.set(415, [statuses.get(415), `unsupported_media_type: the Content-Type is not ${r.rawBody.mediaTypes.join(', ')}`].filter(Boolean).join('; '));
-    const rawMax = r.rawBody?.maxBytes ?? r.largeJson?.maxBytes;
-    if (rawMax !== undefined) statuses.set(413, [statuses.get(413), `payload_too_large: the body is over ${rawMax} bytes`].filter(Boolean).join('; '));
-    if (idempotent) {
-      statuses.set(409, [statuses.get(409), 'idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1)'].filter(Boolean).join('; '));
-      statuses.set(422, [statuses.get(422), 'idempotency_key_reused: this Idempotency-Key was first used for another request'].filter(Boolean).join('; '));
-    }
-    if (r.method !== 'GET' && r.auth === 'session') statuses.set(403, [statuses.get(403), 'cross_site_request: a cross-site request carried the session cookie'].filter(Boolean).join('; '));
-    for (const [status, text] of Object.entries(COMMON)) {
-      const s = Number(status);
-      if (s === 426 && r.versionGated === false) continue;
-      if (s === 429 && r.rateLimit === 'none') continue;
-      statuses.set(s, [statuses.get(s), text].filter(Boolean).join('; '));
-    }
+    const statuses = problemStatuses(r);
     for (const [status, text] of [...statuses].sort((a, b) => a[0] - b[0])) {
       if (responses[status]) continue;
       responses[status] = { description: text, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
@@ -128,8 +156,9 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       summary: r.summary,
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
-      security: r.auth === 'session' ? [{ session: [] }] : [],
+      security: byToken ? [{ session: [] }, { personalAccessToken: [] }] : r.auth === 'session' ? [{ session: [] }] : [],
       'x-rate-limit-class': r.rateLimit,
+      ...(signedIn(r.auth) ? { 'x-token-access': !byToken ? 'none' : r.method === 'GET' ? 'read' : 'read-write' } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } } } : {}),
       ...(r.multipart ? { requestBody: multipartBody(r.multipart) } : {}),
@@ -169,16 +198,22 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
         'X-App-Version: <ios|android>/<x.y.z> below the floor gets 426 (type app-version-unsupported) except on',
         '/api/v1/app/version and the health probes; no or a malformed header is never gated.',
         'Rate-limit classes (x-rate-limit-class): auth (all /api/v1/auth/*, per client IP), anonymous-per-ip, data-per-ip,',
-        'dinner-price-signup-per-ip, backstop (signed-in routes, per account), none (health probes); configured by RATE_LIMITS.',
+        'dinner-price-signup-per-ip, backstop (signed-in routes, per account), token (every request made with a personal',
+        'access token, per account, in place of backstop; 120 a minute by default), none (health probes); configured by',
+        'RATE_LIMITS.',
         'Sessions: cookie app_session, a 256-bit random token stored only as its SHA-256, HttpOnly, SameSite=Lax, Secure on',
         'https, 30 days from last use. Logout rotates the account security stamp, which ends every session of the account.',
+        ...PERSONAL_ACCESS_TOKENS_DOC,
       ].join(' '),
     },
     servers: [{ url: info.publicBaseUrl }],
     paths,
     components: {
       schemas: { Problem: jsonSchema(ProblemBody) },
-      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'app_session' } },
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'app_session' },
+        personalAccessToken: { type: 'http', scheme: 'bearer', description: 'A personal access token (dp_pat_…), made in the web app\'s settings or with POST /api/v1/me/access-tokens. Only operations with x-token-access read or read-write take it.' },
+      },
     },
   };
 }

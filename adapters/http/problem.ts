@@ -210,6 +210,33 @@ const PROBLEMS = {
   },
   'invite-not-found': notFound('invite_not_found', 'Invite not found', 'no open invite with this code in the household'),
   'invite-not-usable': badRequest('invite_not_usable', 'Invite not usable', 'the invite code is unknown, expired or used'),
+  // personal access tokens: the 401s and 403s say, as RFC 6750 asks, what a Bearer token lacked
+  'access-token-not-found': notFound('access_token_not_found', 'Access token not found', 'the account has no access token with this id: it was revoked already, or never made'),
+  'access-token-limit': {
+    status: 409,
+    code: 'access_token_limit',
+    title: 'Too many access tokens',
+    detail: (e) => `an account holds at most ${e.max} unexpired access tokens; revoke one first`,
+    extensions: (e) => ({ max: e.max }),
+  },
+  'token-missing': { ...unauthorized('unauthenticated', 'Sign in first', 'no session cookie, and no Authorization: Bearer token'), headers: () => ({ 'WWW-Authenticate': 'Bearer' }) },
+  'token-invalid': {
+    ...unauthorized('token_invalid', 'Access token not valid', 'the Bearer token is unknown or was revoked, or its person is no longer a member of its household'),
+    headers: () => ({ 'WWW-Authenticate': 'Bearer error="invalid_token"' }),
+  },
+  'token-expired': {
+    ...unauthorized('token_expired', 'Access token expired', 'the Bearer token has expired; its person can make a new one in the settings'),
+    headers: () => ({ 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The access token expired"' }),
+  },
+  'token-not-for-route': forbidden(
+    'token_not_for_route',
+    'Not with an access token',
+    "a personal access token reaches only its household's data: this operation (account, security, sign-in, tokens, or not a household's data) takes the session cookie",
+  ),
+  'token-read-only': {
+    ...forbidden('token_read_only', 'Read-only access token', "this access token may only read (GET); a read-write token may change the household's data"),
+    headers: () => ({ 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="read-write"' }),
+  },
   'invite-not-open': notFound('invite_not_open', 'Invite not open', 'no open invite has this code: it is unknown, used, expired or withdrawn'),
   'loyalty-programs-unavailable': { status: 404, code: 'loyalty_programs_unavailable', title: 'No loyalty programmes', detail: (e) => `no loyalty programme reference data for country ${e.country}` },
   'time-zone-unknown': { status: 400, code: 'time_zone_unknown', title: 'Unknown time zone', detail: (e) => `"${e.timeZoneId}" is not in /api/v1/time-zones` },

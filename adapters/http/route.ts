@@ -2,14 +2,22 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import type { RateClass } from '../../config/config.js';
 import type { Authenticated } from '../../core/accounts/sessions.js';
+import type { Caller } from '../../core/households/access-tokens.js';
 import type { AppError, ErrorOf } from '../../core/kernel/errors.js';
 import type { Result } from '../../core/kernel/result.js';
 import { answersOf, problemFor, type HttpProblem } from './problem.js';
 import { Uuid } from './schemas.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** Closed by default: a route is Public only when it says so. */
-export type Auth = 'public' | 'session';
+/**
+ * Closed by default: a route is Public only when it says so, and a personal access token (Authorization: Bearer)
+ * reaches only a household's route that says 'session-or-token' (adapters/http/access-token-auth.ts); every other
+ * route takes the session cookie alone.
+ */
+export type Auth = 'public' | 'session' | 'session-or-token';
+
+/** Whether a route of this kind needs a signed-in caller (a session, or a token where the route takes one). */
+export const signedIn = (auth: Auth): boolean => auth !== 'public';
 
 type Schema<T> = v.GenericSchema<unknown, T>;
 
@@ -27,7 +35,8 @@ export interface RouteInput<A extends Auth, P, Q, B> {
   readonly body: B;
   /** The file parts of a multipart body, by part name (a part sent empty counts as absent); {} otherwise. */
   readonly files: Readonly<Record<string, UploadedFile>>;
-  readonly caller: A extends 'session' ? Authenticated : null;
+  /** A session's person; on a route a token may call, a session's or a token's (isTokenCaller tells). */
+  readonly caller: A extends 'public' ? null : A extends 'session' ? Authenticated : Caller;
   /** The body's exact bytes on a route that declares rawBody (empty when none was sent); empty on any other route. */
   readonly rawBody: Buffer;
 }
@@ -185,10 +194,14 @@ type OfHousehold<T, E extends Tag> = Omit<T, 'params' | 'errors'> & { readonly e
 export type Declared<D> = (deps: D) => AnyRoute;
 
 /** A failure every route may answer, documented for all of them: not listed again as the route's own. */
-const answeredByEveryRoute = (code: string, auth: Auth) => code === 'validation_failed' || (code === 'unauthenticated' && auth === 'session');
+const answeredByEveryRoute = (code: string, auth: Auth) => code === 'validation_failed' || (code === 'unauthenticated' && signedIn(auth));
+
+/** The path a route a token may call must have: a household's own, whose household the token's must be. */
+const TOKEN_PATH = /^\/api\/v1\/households\/\{householdId\}(\/|$)/;
 
 function declared<D, A extends Auth, P, Q, B, E extends Tag>(tag: string, def: Declaration<A, P, Q, B, E>, handler: (deps: D) => RouteDef<A, P, Q, B>['handler']): Declared<D> {
   const auth = def.auth ?? ('session' as A);
+  if (auth === 'session-or-token' && !TOKEN_PATH.test(def.path)) throw new Error(`${def.operationId}: only a household's route (/api/v1/households/{householdId}/…) may take a personal access token`);
   const problems: Record<string, number> = {};
   for (const type of def.errors ?? []) for (const a of answersOf(type)) if (!answeredByEveryRoute(a.code, auth)) problems[a.code] = a.status;
   Object.assign(problems, def.problems);
@@ -257,7 +270,7 @@ export const created = (description: string, schema: v.GenericSchema) => ({ resp
 /** What a household route hands a use case: the caller and the household of the path (and the body, when taken). */
 interface HouseholdAsk<D, B> {
   readonly deps: D;
-  readonly caller: Authenticated;
+  readonly caller: Pick<Caller, 'account'>;
   readonly params: { readonly householdId: string };
   readonly body: B;
 }
@@ -277,7 +290,7 @@ export const callerHouseholdAndBody =
 /** What a household route with one more path parameter hands a use case: the caller, the household and that parameter. */
 interface HouseholdItemAsk<D, K extends string, X, B> {
   readonly deps: D;
-  readonly caller: Authenticated;
+  readonly caller: Pick<Caller, 'account'>;
   readonly params: { readonly householdId: string } & { readonly [k in K]: X };
   readonly body: B;
 }

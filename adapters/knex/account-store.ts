@@ -5,7 +5,7 @@ import { isUniqueViolation, translated, isForeignKeyViolation } from './errors.j
 import { iso, toBool, toDate } from './rows.js';
 import { speedOf } from './speed/index.js';
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   email: string | null;
   email_normalized: string | null;
@@ -18,7 +18,7 @@ interface AccountRow {
   updated_at: Date | string;
 }
 
-const ACCOUNT_COLUMNS = ['id', 'email', 'email_confirmed', 'display_name', 'language', 'password_hash', 'security_stamp', 'created_at', 'updated_at'];
+export const ACCOUNT_COLUMNS = ['id', 'email', 'email_confirmed', 'display_name', 'language', 'password_hash', 'security_stamp', 'created_at', 'updated_at'];
 
 /** Run on every signed-in request, so written out once rather than built by knex each time. */
 const SESSION_LOOKUP_SQL =
@@ -26,7 +26,7 @@ const SESSION_LOOKUP_SQL =
   's.created_at as session_created_at, s.expires_at from sessions s inner join accounts a on a.id = s.account_id ' +
   'where s.token_hash = ? limit 1';
 
-const toAccount = (r: AccountRow): Account => ({
+export const toAccount = (r: AccountRow): Account => ({
   id: r.id,
   email: r.email,
   emailConfirmed: toBool(r.email_confirmed),

@@ -73,3 +73,31 @@ export interface Membership {
 }
 
 export const isAdult = (role: HouseholdRole): boolean => role === 'Owner' || role === 'Adult';
+
+/** What a personal access token may do in its household: read (GET) only, or read and write. */
+export const ACCESS_TOKEN_SCOPES = ['read', 'read-write'] as const;
+export type AccessTokenScope = (typeof ACCESS_TOKEN_SCOPES)[number];
+
+/**
+ * A person's personal access token: it acts as the person in one household they are a member of, for a script, a
+ * home automation or an assistant. Only the SHA-256 of its secret is kept.
+ */
+export interface AccessToken {
+  readonly id: string;
+  readonly accountId: AccountId;
+  readonly householdId: HouseholdId;
+  readonly name: string;
+  readonly scope: AccessTokenScope;
+  /** SHA-256 of the secret, hex; the secret itself is shown once, when the token is made. */
+  readonly tokenHash: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  /** Last time a request came with it, at most a minute behind; null until it is first used. */
+  readonly lastUsedAt: Date | null;
+}
+
+/** A token as its person's list shows it: with its household's name, and whether its person is still a member there. */
+export interface ListedAccessToken extends Omit<AccessToken, 'tokenHash'> {
+  readonly householdName: string;
+  readonly member: boolean;
+}

@@ -78,6 +78,15 @@ export type AppError =
   | { type: 'invite-not-found' }
   | { type: 'invite-not-usable' }
   | { type: 'invite-not-open' }
+  // personal access tokens (core/households/access-tokens.ts): making, revoking, and a token sent with a request
+  | { type: 'access-token-not-found' }
+  | { type: 'access-token-limit'; max: number }
+  | { type: 'token-missing' }
+  | { type: 'token-invalid' }
+  | { type: 'token-expired' }
+  // a token sent to a route that does not take tokens, or a read token to a writing route
+  | { type: 'token-not-for-route' }
+  | { type: 'token-read-only' }
   | { type: 'loyalty-programs-unavailable'; country: string }
   | { type: 'time-zone-unknown'; timeZoneId: string }
   // meal events

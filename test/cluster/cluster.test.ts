@@ -1,7 +1,7 @@
 /**
  * Two server processes on one Postgres schema behind a round-robin (issue 11): a session revoked on one is refused
- * by the other, rate limits and the login lockout count across both, each scheduled tick runs in one of them, and
- * each push goes out once. Every request goes through the round-robin, which names the process that answered.
+ * by the other, as is a personal access token; rate limits and the login lockout count across both, each scheduled
+ * tick runs in one of them, and each push goes out once. Every request goes through the round-robin, which names the process that answered.
  */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
@@ -149,6 +149,23 @@ describe('two processes on one Postgres behind a round-robin', function () {
       expect((await client.post('/api/v1/auth/logout')).status).to.equal(204);
       const after = await times(2, () => client.get('/api/v1/me', { headers: { Cookie: `app_session=${cookie}` } }));
       for (const a of after) expectProblem(a, 401, 'unauthenticated');
+      expect(new Set(after.map(backendOf))).to.deep.equal(new Set(['a', 'b']));
+    }
+  });
+
+  it('a personal access token revoked through one process is refused by both at its next request, round after round', async () => {
+    for (let round = 0; round < 10; round++) {
+      const { client } = await registered(cluster.url, `Script owner ${round}`);
+      const household = (await client.post('/api/v1/households', { name: 'Hansen' })).json.id as string;
+      const made = await client.post('/api/v1/me/access-tokens', { name: 'Skript', householdId: household, scope: 'read' });
+      expect(made.status, made.text).to.equal(201);
+      const script = new ClusterClient(cluster.url, client.ip);
+      const asScript = () => script.get(`/api/v1/households/${household}`, { headers: { Authorization: `Bearer ${made.json.secret}` } });
+      const before = await times(2, asScript);
+      expect(before.map((a) => a.status)).to.deep.equal([200, 200]);
+      expect((await client.delete(`/api/v1/me/access-tokens/${made.json.token.id}`)).status).to.equal(204);
+      const after = await times(2, asScript);
+      for (const a of after) expectProblem(a, 401, 'token_invalid');
       expect(new Set(after.map(backendOf))).to.deep.equal(new Set(['a', 'b']));
     }
   });

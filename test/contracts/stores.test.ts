@@ -33,6 +33,7 @@ import { householdArchiveStoreContract } from './household-archive-store.contrac
 import { aisleOrderStoreContract } from './aisle-order-store.contract.js';
 import { dinnerRuleStoreContract } from './dinner-rule-store.contract.js';
 import { mailOutboxContract } from './mail-outbox.contract.js';
+import { accessTokenStoreContract } from './access-token-store.contract.js';
 
 // One contract suite per store port, run against every backend.
 for (const backend of backends()) {
@@ -75,4 +76,5 @@ for (const backend of backends()) {
   aisleOrderStoreContract(backend);
   dinnerRuleStoreContract(backend);
   mailOutboxContract(backend);
+  accessTokenStoreContract(backend);
 }

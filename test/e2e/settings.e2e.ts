@@ -13,6 +13,7 @@ const PAGES = [
   { path: 'calendar', name: 'Kalender', loaded: (p: Page) => p.getByText('Ingen kalendere er lagt til ennå.') },
   { path: 'notifications', name: 'Varsler', loaded: (p: Page) => p.getByRole('main').locator('section > p').first() },
   { path: 'data', name: 'Husholdningens data', loaded: (p: Page) => p.getByRole('link', { name: 'Last ned husholdningen' }) },
+  { path: 'tokens', name: 'Tilgangsnøkler', loaded: (p: Page) => p.getByText('Du har ingen tilgangsnøkler ennå.') },
 ] as const;
 
 /**
@@ -77,7 +78,7 @@ for (const kind of databaseKinds()) {
       await page.goto(`${suite.server.url}/settings`);
       await page.getByRole('heading', { name: 'Innstillinger', level: 1 }).waitFor();
       const rows = await listed(page);
-      expect(rows.map((r) => r.name)).to.deep.equal(['Meg', 'Husholdningen', 'Faste middager', 'Kalender', 'Varsler', 'Husholdningens data']);
+      expect(rows.map((r) => r.name)).to.deep.equal(['Meg', 'Husholdningen', 'Faste middager', 'Kalender', 'Varsler', 'Husholdningens data', 'Tilgangsnøkler']);
       expect(rows.find((r) => r.name === 'Husholdningen')!.about).to.equal('Planen, og å forlate husholdningen');
       await checkedShot(page, `settings-list-junior-${kind.name}`);
 

@@ -774,8 +774,8 @@ httpSuite('HTTP conventions', {}, (server) => {
   describe('closed by default', () => {
     const fill = (path: string) => path.replace(/\{[^}]+\}/g, () => randomUUID());
 
-    it('every session route answers 401 unauthenticated without a cookie', async () => {
-      const routes = server.runtime.routes.filter((r) => r.auth === 'session');
+    it('every signed-in route answers 401 unauthenticated without a cookie (or a token where it takes one)', async () => {
+      const routes = server.runtime.routes.filter((r) => r.auth !== 'public');
       expect(routes.length).to.be.at.least(5);
       expect(routes.map((r) => `${r.method} ${r.path}`)).to.include.members(['GET /api/v1/me', 'POST /api/v1/households']);
       for (const route of routes) {
@@ -786,10 +786,10 @@ httpSuite('HTTP conventions', {}, (server) => {
       }
     });
 
-    it('every session route answers 401 to a cookie that names no session', async () => {
+    it('every signed-in route answers 401 to a cookie that names no session', async () => {
       const stranger = server.client();
       stranger.cookie = 'Zm9yZ2VkLXNlc3Npb24tdG9rZW4tdGhhdC1kb2VzLW5vdA';
-      for (const route of server.runtime.routes.filter((r) => r.auth === 'session')) {
+      for (const route of server.runtime.routes.filter((r) => r.auth !== 'public')) {
         const path = fill(route.path);
         const res = route.method === 'GET' ? await stranger.get(path) : await stranger.request(route.method, path, { body: {} });
         expectProblem(res, 401, 'unauthenticated', path);

@@ -66,14 +66,15 @@ async function stopQuietly(server: TestServer | undefined): Promise<void> {
 }
 
 describe('rate-limit configuration (RATE_LIMITS)', () => {
-  it('accepts every rate-limit class, data-per-ip, dinner-price-signup-per-ip, recipe-import- and planner-per-household included', () => {
-    const config = loadConfig({ RATE_LIMITS: 'auth=3/60,anonymous-per-ip=2/60,data-per-ip=7/30,dinner-price-signup-per-ip=4/1800,backstop=9/10,recipe-import-per-household=5/600,planner-per-household=6/60' });
+  it('accepts every rate-limit class, data-per-ip, dinner-price-signup-per-ip, token, recipe-import- and planner-per-household included', () => {
+    const config = loadConfig({ RATE_LIMITS: 'auth=3/60,anonymous-per-ip=2/60,data-per-ip=7/30,dinner-price-signup-per-ip=4/1800,backstop=9/10,token=8/20,recipe-import-per-household=5/600,planner-per-household=6/60' });
     expect(config.rateLimits).to.deep.equal({
       auth: { points: 3, durationSec: 60 },
       'anonymous-per-ip': { points: 2, durationSec: 60 },
       'data-per-ip': { points: 7, durationSec: 30 },
       'dinner-price-signup-per-ip': { points: 4, durationSec: 1800 },
       backstop: { points: 9, durationSec: 10 },
+      token: { points: 8, durationSec: 20 },
       'recipe-import-per-household': { points: 5, durationSec: 600 },
       'planner-per-household': { points: 6, durationSec: 60 },
     });

@@ -53,6 +53,26 @@ const PUBLIC_ROUTES = [
 
 const fill = (path: string) => path.replace(/\{[^}]+\}/g, () => randomUUID());
 
+/**
+ * A household's routes that a personal access token may NOT call (every other /api/v1/households/{householdId}/…
+ * route takes one): who is in the household and who may join it, and the secret links that would outlive a revoked
+ * token (an invite's code, the dinner calendar's address), the referral codes and the country's loyalty programmes
+ * (not the household's own data).
+ */
+const HOUSEHOLD_ROUTES_WITHOUT_TOKENS = [
+  'POST /api/v1/households/{householdId}/members',
+  'PATCH /api/v1/households/{householdId}/members/{memberId}',
+  'DELETE /api/v1/households/{householdId}/members/{memberId}',
+  'POST /api/v1/households/{householdId}/invites',
+  'GET /api/v1/households/{householdId}/invites',
+  'DELETE /api/v1/households/{householdId}/invites/{code}',
+  'GET /api/v1/households/{householdId}/dinner-calendar',
+  'POST /api/v1/households/{householdId}/dinner-calendar/reset',
+  'DELETE /api/v1/households/{householdId}/dinner-calendar',
+  'GET /api/v1/households/{householdId}/referral-codes',
+  'GET /api/v1/households/{householdId}/loyalty-programs',
+].sort();
+
 httpSuite('routes closed by default', {}, (server) => {
   const declared = () => server.runtime.routes.map((r) => ({ route: r, key: `${r.method} ${r.path}` }));
 
@@ -60,8 +80,13 @@ httpSuite('routes closed by default', {}, (server) => {
     const keys = declared().map((d) => d.key);
     expect(new Set(keys).size, 'each method and path declared once').to.equal(keys.length);
     expect(declared().filter((d) => d.route.auth === 'public').map((d) => d.key).sort()).to.deep.equal(PUBLIC_ROUTES);
-    // Anything else is declared 'session'; there is no third kind of route.
-    expect(declared().filter((d) => d.route.auth !== 'public' && d.route.auth !== 'session')).to.deep.equal([]);
+    // Anything else takes the session cookie, and a personal access token only where it says so: a household's own
+    // routes but those listed above.
+    expect(declared().filter((d) => d.route.auth !== 'public' && d.route.auth !== 'session' && d.route.auth !== 'session-or-token')).to.deep.equal([]);
+    const ofHousehold = declared().filter((d) => d.route.path.startsWith('/api/v1/households/{householdId}'));
+    const householdKeys = new Set(ofHousehold.map((d) => d.key));
+    expect(declared().filter((d) => d.route.auth === 'session-or-token' && !householdKeys.has(d.key)), 'tokens reach household routes only').to.deep.equal([]);
+    expect(ofHousehold.filter((d) => d.route.auth === 'session').map((d) => d.key).sort()).to.deep.equal(HOUSEHOLD_ROUTES_WITHOUT_TOKENS);
     expect(declared().filter((d) => d.route.auth === 'session').map((d) => d.key)).to.include.members([
       'POST /api/v1/auth/logout',
       'POST /api/v1/auth/resend-confirmation',
@@ -96,9 +121,15 @@ httpSuite('routes closed by default', {}, (server) => {
     const { client } = await server.signedIn();
     const token = client.cookie!;
     expect((await client.get('/api/v1/me')).status).to.equal(200);
+    const households = await client.post('/api/v1/households', { name: 'Hansen' });
     const anon = server.client();
+    // As a Bearer header it is taken for a personal access token: refused where tokens are not taken, unknown where they are.
+    const bearer = { headers: { Authorization: `Bearer ${token}` } };
+    const me = await anon.get('/api/v1/me', bearer);
+    expect([me.status, me.json.code], me.text).to.deep.equal([403, 'token_not_for_route']);
+    const own = await anon.get(`/api/v1/households/${households.json.id}`, bearer);
+    expect([own.status, own.json.code], own.text).to.deep.equal([401, 'token_invalid']);
     for (const res of [
-      await anon.get('/api/v1/me', { headers: { Authorization: `Bearer ${token}` } }),
       await anon.get('/api/v1/me', { headers: { 'X-Api-Key': token } }),
       await anon.get(`/api/v1/me?app_session=${token}`),
       await anon.get('/api/v1/me', { headers: { Cookie: `session=${token}` } }),

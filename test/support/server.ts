@@ -27,7 +27,7 @@ export interface TestServer {
 }
 
 /** Generous limits so that only tests about rate limiting ever meet one. */
-export const TEST_RATE_LIMITS = 'auth=10000/60,anonymous-per-ip=10000/60,data-per-ip=10000/60,dinner-price-signup-per-ip=10000/60,backstop=10000/60';
+export const TEST_RATE_LIMITS = 'auth=10000/60,anonymous-per-ip=10000/60,data-per-ip=10000/60,dinner-price-signup-per-ip=10000/60,backstop=10000/60,token=10000/60';
 
 /**
  * The real service on a free loopback port over a database of its own. `env` is what the environment would

@@ -69,6 +69,7 @@ const getAisleOrderRoute = handledHouseholdRoute({
   method: 'GET',
   path: PATH,
   operationId: 'getAisleOrder',
+  auth: 'session-or-token',
   summary: 'The order of the aisles in a store, as the household walks it',
   description: `Any member, Junior too. ${ORDER_DOC} The weak ETag is of the answer; a matching If-None-Match answers 304 without a body.`,
   query: StoreQuery,
@@ -94,6 +95,7 @@ const setAisleOrderRoute = householdRoute({
   method: 'PUT',
   path: PATH,
   operationId: 'setAisleOrder',
+  auth: 'session-or-token',
   summary: 'Set the order of the aisles in a store by hand (adults only)',
   description:
     'Adults only (a Junior gets 403 adults_only), as every shopping setting. aisles holds every aisle exactly once ' +
@@ -111,6 +113,7 @@ const forgetAisleOrderRoute = householdRoute({
   method: 'DELETE',
   path: PATH,
   operationId: 'forgetAisleOrder',
+  auth: 'session-or-token',
   summary: 'Forget the hand order of a store (adults only)',
   description: `Adults only (a Junior gets 403 adults_only). The learned order shows again at once; with no hand order set nothing changes. ${ORDER_DOC}`,
   query: StoreQuery,

@@ -57,6 +57,7 @@ export const getBetterChoicesRoute = resource<ServiceDeps>('Shopping list').rout
   method: 'GET',
   path: `${LIST_PATH}/better-choices`,
   operationId: 'getBetterChoices',
+  auth: 'session-or-token',
   summary: 'Less processed choices for the list\'s heavily processed lines',
   description: BETTER_CHOICES_DOC,
   params: PlanPath,

@@ -345,6 +345,7 @@ const exportHouseholdRoute = (settings: TransferSettings) =>
     method: 'GET',
     path: '/api/v1/households/{householdId}/export',
     operationId: 'exportHousehold',
+    auth: 'session-or-token',
     summary: 'Download the household',
     description: EXPORT_DOC,
     responses: {

@@ -27,6 +27,7 @@ const setLeftoversRoute = route({
   method: 'PUT',
   path: `${base}/leftovers`,
   operationId: 'setLeftovers',
+  auth: 'session-or-token',
   summary: 'The day eats the leftovers of an earlier day (adults only)',
   description: `${LEFTOVERS_DOC} Answers the plan. Retry-safe (a PUT).`,
   params: PlanDayPath,
@@ -41,6 +42,7 @@ const clearLeftoversRoute = route({
   method: 'DELETE',
   path: `${base}/leftovers`,
   operationId: 'clearLeftovers',
+  auth: 'session-or-token',
   summary: 'The day no longer eats leftovers (adults only)',
   description: "The day has no dish then (choose one for it); the cooking day is made for its own portions again. A day that is not leftovers stays as it is. Retry-safe.",
   params: PlanDayPath,
@@ -62,6 +64,7 @@ const leftoversDaysRoute = route({
   method: 'GET',
   path: `${base}/leftovers-days`,
   operationId: 'getLeftoversDays',
+  auth: 'session-or-token',
   summary: "The days that may eat this day's leftovers (adults only)",
   description:
     "The days after this one, up to the household's leftoversKeepDays (into the next week), each judged as PUT days/{date}/leftovers with " +

@@ -98,6 +98,7 @@ const ensureWeekPlanRoute = route({
   method: 'PUT',
   path: `${base}/week/{date}`,
   operationId: 'ensureWeekPlan',
+  auth: 'session-or-token',
   summary: 'Get or create the plan of the week holding a date (adults only)',
   description: `Weeks start on Monday. 200 whether the plan was made now or existed; retry-safe, concurrent calls get the same plan. The call that makes the plan puts the household's fixed dinners (dinner-rules, kind FixedDish) on their weekdays from today on, unless an event closes the day or the dish breaks an avoid of its guests; a plan made already is never changed by a rule. ${DAY_DOC}`,
   params: v.object({ householdId: Uuid, date: IsoDate }),
@@ -111,6 +112,7 @@ const listPlansRoute = householdRoute({
   method: 'GET',
   path: base,
   operationId: 'listPlans',
+  auth: 'session-or-token',
   summary: 'Plans of the weeks overlapping a range',
   description: `from defaults to today in the household's time zone, to to four weeks on; at most ${PLAN_RANGE_MAX_DAYS} days. Only weeks with a plan are listed. ${DAY_DOC}`,
   query: v.object({ from: v.optional(IsoDate), to: v.optional(IsoDate) }),
@@ -124,6 +126,7 @@ const getPlanRoute = route({
   method: 'GET',
   path: `${base}/{planId}`,
   operationId: 'getPlan',
+  auth: 'session-or-token',
   summary: 'One plan',
   description: DAY_DOC,
   params: PlanPath,
@@ -137,6 +140,7 @@ const setPlanDayRoute = route({
   method: 'PUT',
   path: `${base}/{planId}/days/{date}`,
   operationId: 'setPlanDay',
+  auth: 'session-or-token',
   summary: 'Set a day\'s dish, portions and note (adults only)',
   description: SET_PLAN_DAY_DOC,
   params: PlanDayPath,
@@ -151,6 +155,7 @@ const clearPlanDayRoute = route({
   method: 'DELETE',
   path: `${base}/{planId}/days/{date}`,
   operationId: 'clearPlanDay',
+  auth: 'session-or-token',
   summary: 'The day has no dish (adults only)',
   description: 'Clears the dish, the portions override and the note; the day and its events stay.',
   params: PlanDayPath,
@@ -183,6 +188,7 @@ const planEveningsRoute = route({
   method: 'GET',
   path: `${base}/{planId}/evenings`,
   operationId: 'getPlanEvenings',
+  auth: 'session-or-token',
   summary: 'What each evening of the week leaves to cook',
   description: `Any member. One entry per day of the plan's week, Monday first. ${EVENING_DOC} The web app says on a day when its dish needs longer.`,
   params: PlanPath,
@@ -221,6 +227,7 @@ const dayChoicesRoute = route({
   method: 'GET',
   path: `${base}/{planId}/days/{date}/choices`,
   operationId: 'getDayChoices',
+  auth: 'session-or-token',
   summary: 'The recipes to choose from for a day, what fits first (adults only)',
   description:
     `The household's recipes whose title, an ingredient or a tag contains q (any case; as GET recipes), at most limit (default and most ${CHOICES_MAX}), ` +
@@ -240,6 +247,7 @@ const moveDishRoute = route({
   method: 'POST',
   path: `${base}/{planId}/days/{date}/move`,
   operationId: 'moveDish',
+  auth: 'session-or-token',
   summary: "Move a day's dish to another day of the week (adults only)",
   description:
     "The day's dish goes to `to`; the dish `to` had, if any, comes to this day (a swap), in one write. Each day keeps its portions override and note: " +

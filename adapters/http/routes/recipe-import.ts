@@ -101,6 +101,7 @@ const previewRecipeImportRoute = handledHouseholdRoute({
   method: 'POST',
   path: '/api/v1/households/{householdId}/recipes/import',
   operationId: 'previewRecipeImport',
+  auth: 'session-or-token',
   summary: 'Read the recipe on a web page or in pasted text, to save after a look (adults only)',
   description: DESCRIPTION,
   body: RecipeImportRequest,
@@ -146,6 +147,7 @@ const previewRecipePictureRoute = householdRoute({
   method: 'POST',
   path: '/api/v1/households/{householdId}/recipes/import/picture',
   operationId: 'previewRecipePicture',
+  auth: 'session-or-token',
   summary: 'Read the recipe in a photo or a PDF with the AI, to save after a look (adults only)',
   description: PICTURE_DESCRIPTION,
   rawBody: { description: "The file's bytes (JPEG, PNG, WebP or PDF).", maxBytes: RECIPE_PICTURE_MAX_BYTES, mediaTypes: RECIPE_PICTURE_TYPES },
@@ -164,6 +166,7 @@ const recipeImportChoicesRoute = householdRoute({
   method: 'GET',
   path: '/api/v1/households/{householdId}/recipes/import/choices',
   operationId: 'recipeImportChoices',
+  auth: 'session-or-token',
   summary: 'What a recipe can be imported from here',
   description:
     'For any member: text is always read (at most text.maxChars characters, POST .../recipes/import with { text }); ' +

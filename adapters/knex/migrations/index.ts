@@ -48,6 +48,7 @@ import * as m0047 from './0047_recipe_own_pictures.js';
 import * as m0048 from './0048_dinner_rules.js';
 import * as m0049 from './0049_leftovers.js';
 import * as m0050 from './0050_mail_outbox.js';
+import * as m0051 from './0051_access_tokens.js';
 
 export interface Migration {
   readonly name: string;
@@ -58,7 +59,7 @@ export interface Migration {
  * Forward-only: a new change is a new file appended here. A landed migration's source changes only where the schema
  * it makes on both databases stays exactly the same (its name is all a database records of it).
  */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020, m0021, m0022, m0023, m0024, m0025, m0026, m0027, m0028, m0029, m0030, m0031, m0032, m0033, m0034, m0035, m0036, m0037, m0038, m0039, m0040, m0042, m0043, m0044, m0045, m0046, m0047, m0048, m0049, m0050];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020, m0021, m0022, m0023, m0024, m0025, m0026, m0027, m0028, m0029, m0030, m0031, m0032, m0033, m0034, m0035, m0036, m0037, m0038, m0039, m0040, m0042, m0043, m0044, m0045, m0046, m0047, m0048, m0049, m0050, m0051];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...migrations],

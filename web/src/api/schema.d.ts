@@ -500,6 +500,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/access-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's personal access tokens
+         * @description Newest first; an expired token stays listed for 30 days after it expired. Personal access tokens let a script, a home automation or an assistant act as the person in ONE household they are a member of, sent as Authorization: Bearer <secret>. A read token may call the GET operations a token may call (x-token-access: read); a read-write token also the writing ones (x-token-access: read-write). A token never reaches another household (404 household_not_found, as for anyone not a member), nor the account's and security's operations (password, e-mail, sign-ins, these token operations, deleting the account or the household, invites and members) nor anything that is not a household's data: 403 token_not_for_route. These operations take the session cookie only.
+         */
+        get: operations["listAccessTokens"];
+        put?: never;
+        /**
+         * Make a personal access token for one of the caller's households
+         * @description The answer holds the secret, shown this once. A household the caller is not a member of is 404 household_not_found. An account holds at most 20 unexpired tokens (409 access_token_limit). Personal access tokens let a script, a home automation or an assistant act as the person in ONE household they are a member of, sent as Authorization: Bearer <secret>. A read token may call the GET operations a token may call (x-token-access: read); a read-write token also the writing ones (x-token-access: read-write). A token never reaches another household (404 household_not_found, as for anyone not a member), nor the account's and security's operations (password, e-mail, sign-ins, these token operations, deleting the account or the household, invites and members) nor anything that is not a household's data: 403 token_not_for_route. These operations take the session cookie only.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/access-tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal access token
+         * @description The next request made with it is refused (401 token_invalid), whichever process of the service answers it. A token the caller does not have is 404 access_token_not_found.
+         */
+        delete: operations["revokeAccessToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/households": {
         parameters: {
             query?: never;
@@ -2685,6 +2729,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description app_version_unsupported: X-App-Version is below the platform floor */
             426: {
                 headers: {
@@ -3071,7 +3124,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3191,6 +3244,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description app_version_unsupported: X-App-Version is below the platform floor */
             426: {
                 headers: {
@@ -3266,7 +3328,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3395,7 +3457,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3504,7 +3566,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3612,7 +3674,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3857,7 +3919,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4543,6 +4605,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description app_version_unsupported: X-App-Version is below the platform floor */
             426: {
                 headers: {
@@ -4621,7 +4692,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4640,6 +4711,384 @@ export interface operations {
                 };
             };
             /** @description last_sign_in; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAccessTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens, without their secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** Format: uuid */
+                        householdId: string;
+                        householdName: string;
+                        /**
+                         * @description read: GET only; read-write: also the household's writing routes.
+                         * @enum {string}
+                         */
+                        scope: "read" | "read-write";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description The last request made with it, at most a minute behind; null until it is used. */
+                        lastUsedAt: string | null;
+                        /**
+                         * @description active: it works; expired: past expiresAt; not-a-member: its person is no longer a member of its household, so it no longer works.
+                         * @enum {string}
+                         */
+                        state: "active" | "expired" | "not-a-member";
+                    }[];
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the token is for, in the person's words ("Kitchen display"). */
+                    name: string;
+                    /**
+                     * Format: uuid
+                     * @description A household the caller is a member of: the only one the token reaches.
+                     */
+                    householdId: string;
+                    /**
+                     * @description read: GET only; read-write: also the household's writing routes.
+                     * @enum {string}
+                     */
+                    scope: "read" | "read-write";
+                    /** @description Days until the token expires, 1 to 365; 90 when left out. */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The token and its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The token to send as Authorization: Bearer <secret>, starting dp_pat_. Shown this once: only its SHA-256 is kept. */
+                        secret: string;
+                        token: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: uuid */
+                            householdId: string;
+                            householdName: string;
+                            /**
+                             * @description read: GET only; read-write: also the household's writing routes.
+                             * @enum {string}
+                             */
+                            scope: "read" | "read-write";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** @description The last request made with it, at most a minute behind; null until it is used. */
+                            lastUsedAt: string | null;
+                            /**
+                             * @description active: it works; expired: past expiresAt; not-a-member: its person is no longer a member of its household, so it no longer works.
+                             * @enum {string}
+                             */
+                            state: "active" | "expired" | "not-a-member";
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description household_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description access_token_limit; idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description app_version_unsupported: X-App-Version is below the platform floor */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeAccessToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description access_token_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4771,7 +5220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4892,7 +5341,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4919,7 +5368,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4952,7 +5401,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5021,7 +5470,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5030,7 +5479,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5075,7 +5524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5164,7 +5613,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5278,7 +5727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only, owner_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only, owner_only; cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5413,7 +5862,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only, owner_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only, owner_only; cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5540,7 +5989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only */
+            /** @description adults_only; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5660,7 +6109,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5774,7 +6223,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5984,7 +6433,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6320,7 +6769,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6356,7 +6805,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6698,7 +7147,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6785,7 +7234,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6847,7 +7296,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6856,7 +7305,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6901,7 +7350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6995,7 +7444,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7022,7 +7471,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7114,7 +7563,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7141,7 +7590,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7174,7 +7623,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7236,7 +7685,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7245,7 +7694,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7290,7 +7739,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7323,7 +7772,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7351,7 +7800,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7360,7 +7809,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7405,7 +7854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7476,7 +7925,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7503,7 +7952,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7594,7 +8043,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7630,7 +8079,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7663,7 +8112,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7732,7 +8181,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7741,7 +8190,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7786,7 +8235,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7819,7 +8268,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7888,7 +8337,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7897,7 +8346,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7942,7 +8391,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7975,7 +8424,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8003,7 +8452,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8012,7 +8461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8057,7 +8506,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8125,7 +8574,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8161,7 +8610,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8194,7 +8643,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8322,7 +8771,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8331,7 +8780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8376,7 +8825,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description ai_quota_used, ai_paused, rate_limited; rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description ai_quota_used, ai_paused, rate_limited; rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8409,7 +8858,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8481,7 +8930,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8490,7 +8939,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8535,7 +8984,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8609,7 +9058,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description platform_admin_only */
+            /** @description platform_admin_only; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8719,7 +9168,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description platform_admin_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description platform_admin_only; cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8863,7 +9312,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8890,7 +9339,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8923,7 +9372,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9005,7 +9454,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9014,7 +9463,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9059,7 +9508,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9145,7 +9594,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9172,7 +9621,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9239,7 +9688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9266,7 +9715,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9357,7 +9806,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9384,7 +9833,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9417,7 +9866,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9500,7 +9949,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9509,7 +9958,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9554,7 +10003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9587,7 +10036,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9614,7 +10063,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9623,7 +10072,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9668,7 +10117,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9738,7 +10187,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9765,7 +10214,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9798,7 +10247,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9866,7 +10315,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9875,7 +10324,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9938,7 +10387,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9971,7 +10420,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9998,7 +10447,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10007,7 +10456,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10052,7 +10501,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10085,7 +10534,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10150,7 +10599,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10159,7 +10608,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10204,7 +10653,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited; rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited; rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10237,7 +10686,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10302,7 +10751,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10311,7 +10760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10374,7 +10823,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description ai_quota_used, ai_paused; rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description ai_quota_used, ai_paused; rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10449,7 +10898,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10476,7 +10925,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10563,7 +11012,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10691,7 +11140,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10718,7 +11167,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10751,7 +11200,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10829,7 +11278,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10838,7 +11287,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description junior_forbidden; cross_site_request: a cross-site request carried the session cookie */
+            /** @description junior_forbidden; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10883,7 +11332,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10916,7 +11365,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10995,7 +11444,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11004,7 +11453,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11049,7 +11498,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11087,7 +11536,7 @@ export interface operations {
                 ids?: string | string[];
             };
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11113,7 +11562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11122,7 +11571,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11167,7 +11616,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11200,7 +11649,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11281,7 +11730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11290,7 +11739,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11335,7 +11784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11368,7 +11817,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11395,7 +11844,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11404,7 +11853,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description junior_forbidden; cross_site_request: a cross-site request carried the session cookie */
+            /** @description junior_forbidden; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11449,7 +11898,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11482,7 +11931,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11561,7 +12010,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11570,7 +12019,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11615,7 +12064,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11703,7 +12152,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11730,7 +12179,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11812,7 +12261,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11839,7 +12288,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11872,7 +12321,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11938,7 +12387,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11947,7 +12396,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11992,7 +12441,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12027,7 +12476,7 @@ export interface operations {
                 location?: "Fridge" | "Freezer" | "Pantry" | "Unknown";
             };
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -12057,7 +12506,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12066,7 +12515,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12111,7 +12560,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12144,7 +12593,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -12171,7 +12620,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12180,7 +12629,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12225,7 +12674,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12328,7 +12777,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12355,7 +12804,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12427,7 +12876,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12454,7 +12903,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12487,7 +12936,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -12547,7 +12996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12556,7 +13005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12601,7 +13050,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12634,7 +13083,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -12661,7 +13110,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12670,7 +13119,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12715,7 +13164,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12787,7 +13236,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12814,7 +13263,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12847,7 +13296,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -12880,7 +13329,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12889,7 +13338,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12934,7 +13383,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12967,7 +13416,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -12995,7 +13444,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13004,7 +13453,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13049,7 +13498,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13116,7 +13565,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13143,7 +13592,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13176,7 +13625,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -13219,7 +13668,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13228,7 +13677,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13273,7 +13722,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13306,7 +13755,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -13334,7 +13783,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13343,7 +13792,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13388,7 +13837,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13453,6 +13902,15 @@ export interface operations {
             };
             /** @description unauthenticated: no session, or it is no longer valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13543,6 +14001,15 @@ export interface operations {
             };
             /** @description unauthenticated: no session, or it is no longer valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13813,7 +14280,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13940,7 +14407,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13967,7 +14434,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14000,7 +14467,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -14048,7 +14515,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14057,7 +14524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14102,7 +14569,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14175,7 +14642,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14202,7 +14669,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14263,7 +14730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14290,7 +14757,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14323,7 +14790,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -14361,7 +14828,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14370,7 +14837,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14415,7 +14882,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14495,7 +14962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14522,7 +14989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14558,7 +15025,7 @@ export interface operations {
                 unticked?: "bought" | "keep" | "drop";
             };
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -14674,7 +15141,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14683,7 +15150,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14728,7 +15195,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14761,7 +15228,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -14877,7 +15344,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14886,7 +15353,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14931,7 +15398,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14964,7 +15431,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15088,7 +15555,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15097,7 +15564,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15142,7 +15609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15175,7 +15642,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15299,7 +15766,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15308,7 +15775,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15353,7 +15820,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15510,7 +15977,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15537,7 +16004,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15570,7 +16037,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15686,7 +16153,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15695,7 +16162,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15740,7 +16207,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15773,7 +16240,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15862,7 +16329,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15871,7 +16338,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15916,7 +16383,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15951,7 +16418,7 @@ export interface operations {
                 actedAt?: string;
             };
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -15978,7 +16445,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15987,7 +16454,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16032,7 +16499,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16067,7 +16534,7 @@ export interface operations {
                 actedAt?: string;
             };
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -16157,7 +16624,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16166,7 +16633,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16211,7 +16678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16309,7 +16776,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16336,7 +16803,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16371,7 +16838,7 @@ export interface operations {
                 store?: string;
             };
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -16433,7 +16900,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16442,7 +16909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16487,7 +16954,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16522,7 +16989,7 @@ export interface operations {
                 store?: string;
             };
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -16577,7 +17044,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16586,7 +17053,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16631,7 +17098,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16713,7 +17180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16740,7 +17207,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16773,7 +17240,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -16850,7 +17317,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16859,7 +17326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16904,7 +17371,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16937,7 +17404,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -17015,7 +17482,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17024,7 +17491,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17069,7 +17536,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17102,7 +17569,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -17129,7 +17596,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17138,7 +17605,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17183,7 +17650,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17245,6 +17712,15 @@ export interface operations {
             };
             /** @description unauthenticated: no session, or it is no longer valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17349,7 +17825,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17463,6 +17939,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description push_device_not_found */
             404: {
                 headers: {
@@ -17549,7 +18034,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17684,7 +18169,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17813,7 +18298,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17840,7 +18325,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17913,7 +18398,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17940,7 +18425,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17973,7 +18458,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -18021,7 +18506,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18030,7 +18515,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18075,7 +18560,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18108,7 +18593,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -18164,7 +18649,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18173,7 +18658,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18218,7 +18703,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18251,7 +18736,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -18278,7 +18763,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18287,7 +18772,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description cross_site_request: a cross-site request carried the session cookie */
+            /** @description cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18332,7 +18817,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18365,7 +18850,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. */
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -18392,7 +18877,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unauthenticated: no session, or it is no longer valid */
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18401,7 +18886,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only, calendar_feed_not_yours; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only, calendar_feed_not_yours; cross_site_request: a cross-site request carried the session cookie; token_read_only: a read token may not call a writing operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18446,7 +18931,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18509,6 +18994,15 @@ export interface operations {
             };
             /** @description unauthenticated: no session, or it is no longer valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18602,7 +19096,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18720,7 +19214,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie */
+            /** @description adults_only; cross_site_request: a cross-site request carried the session cookie; token_not_for_route: a personal access token may not call this operation */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19486,6 +19980,15 @@ export interface operations {
             };
             /** @description unauthenticated: no session, or it is no longer valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description token_not_for_route: a personal access token may not call this operation */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

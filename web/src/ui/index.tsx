@@ -22,6 +22,24 @@ export function Field(props: { label: string; name: string; invalid?: string | n
   );
 }
 
+/** A few short choices side by side as radio buttons (a member's age group, a token's scope), with a hint under them. */
+export function ChoiceRow<T extends string>(props: { id: string; name: string; legend: string; choices: readonly T[]; label: (choice: T) => ComponentChildren; value: T; onChange: (choice: T) => void; hint: string }) {
+  return (
+    <fieldset class="choice-row" aria-describedby={`${props.id}-hint`}>
+      <legend>{props.legend}</legend>
+      {props.choices.map((c) => (
+        <label key={c} class="check">
+          <input type="radio" name={props.name} value={c} checked={props.value === c} onChange={() => props.onChange(c)} />
+          {props.label(c)}
+        </label>
+      ))}
+      <p id={`${props.id}-hint`} class="muted">
+        {props.hint}
+      </p>
+    </fieldset>
+  );
+}
+
 /** A failed call's sentence, announced as it appears. */
 export function Problem({ error }: { error: unknown }) {
   if (!error) return null;

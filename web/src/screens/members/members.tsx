@@ -3,7 +3,7 @@ import { ApiProblem, api, dataOf, type Invite, type InvitePreview } from '../../
 import { dayAndMonth } from '../../format';
 import { t } from '../../i18n';
 import { householdInfo, loadMe, me, pickHousehold } from '../../state';
-import { Field, Page, Problem, useAction } from '../../ui';
+import { ChoiceRow, Field, Page, Problem, useAction } from '../../ui';
 import { hiddenByUndo } from '../../ui/undo';
 import { inviteLinkOf, useMembers, type AgeGroup, type Role } from './use-members';
 
@@ -181,18 +181,7 @@ function AddPersonForm({ busy, add }: { busy: boolean; add: (name: string, ageGr
       <h2 id="add-person-h">{m.addPerson}</h2>
       <form onSubmit={submit} class="stack">
         <Field label={m.personName} name="personName" required maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <fieldset class="choice-row" aria-describedby="age-group-hint">
-          <legend>{m.ageGroupLabel}</legend>
-          {AGE_GROUPS.map((g) => (
-            <label key={g} class="check">
-              <input type="radio" name="ageGroup" value={g} checked={ageGroup === g} onChange={() => setAgeGroup(g)} />
-              {m.ageGroup[g]}
-            </label>
-          ))}
-          <p id="age-group-hint" class="muted">
-            {m.ageGroupHint}
-          </p>
-        </fieldset>
+        <ChoiceRow id="age-group" name="ageGroup" legend={m.ageGroupLabel} choices={AGE_GROUPS} label={(g) => m.ageGroup[g]} value={ageGroup} onChange={setAgeGroup} hint={m.ageGroupHint} />
         <button type="submit" disabled={busy}>
           {m.add}
         </button>

@@ -1,4 +1,5 @@
 import { t } from '../../i18n';
+import { AccessTokensPage } from './access-tokens';
 import { household } from '../../state';
 import { Page } from '../../ui';
 import { CalendarPage } from './calendar';
@@ -11,7 +12,7 @@ import { LinkRows, useTitle } from './settings-page';
 import { StoresPage } from './stores';
 
 /** The settings' pages, in the order their list shows them; each is /settings/<name>. */
-const SECTIONS = ['me', 'household', 'dinners', 'stores', 'calendar', 'notifications', 'data'] as const;
+const SECTIONS = ['me', 'household', 'dinners', 'stores', 'calendar', 'notifications', 'data', 'tokens'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (s: string | undefined): s is Section => (SECTIONS as readonly (string | undefined)[]).includes(s);
 
@@ -36,6 +37,8 @@ export function Settings({ householdId, section }: { householdId: string; sectio
       return <NotificationsPage />;
     case 'data':
       return <DataPage householdId={householdId} />;
+    case 'tokens':
+      return <AccessTokensPage householdId={householdId} />;
   }
 }
 
