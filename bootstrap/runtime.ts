@@ -32,6 +32,7 @@ import { createPushSenders } from '../adapters/push/index.js';
 import { calendarRoutes } from '../adapters/http/routes/calendar.js';
 import { dinnerCalendarRoutes } from '../adapters/http/routes/dinner-calendar.js';
 import { billingRoutes } from '../adapters/http/routes/billing.js';
+import { mcpRoutes } from '../adapters/http/routes/mcp.js';
 import { dinnerPriceListRoutes } from '../adapters/http/routes/dinner-price-list.js';
 import { dinnerPriceRoutes } from '../adapters/http/routes/dinner-prices.js';
 import { waitlistRoutes } from '../adapters/http/routes/waitlist.js';
@@ -178,6 +179,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const live = liveStreams(deps, { perLogin: config.live.perLogin, onError: (err) => logger.warn('live stream check failed', { err }) });
   // The OpenAPI document and its builder are made at the first request of the reference, not at start.
   const document = atFirstUse(async () => (await import('../adapters/http/openapi.js')).buildOpenApi(routes, { version: settings.version, publicBaseUrl: config.publicBaseUrl, problemBaseUrl: config.problemBaseUrl }));
+  const plannerGate = async (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`);
   const routes: AnyRoute[] = [
     ...systemRoutes(settings, deps.timeZones),
     ...docsRoutes(document),
@@ -189,7 +191,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...householdTransferRoutes(deps, { publicBaseUrl: config.publicBaseUrl, importMaxBytes: config.householdImportMaxBytes, importTimeoutMs: config.householdImportTimeoutMs, imageMaxBytes: config.recipeImport.maxBytes }),
     ...planRoutes(deps),
     ...leftoversRoutes(deps),
-    ...plannerRoutes({ ...deps, plannerGate: async (householdId: string) => rateLimiter.consume('planner-per-household', `household:${householdId}`) }),
+    ...plannerRoutes({ ...deps, plannerGate }),
+    ...mcpRoutes({ ...deps, plannerGate }, logger, version),
     ...recipeRoutes(deps),
     ...recipeImportRoutes(recipeImport),
     ...ingredientLineRoutes(),

@@ -16,15 +16,17 @@ export const sentToken = (ctx: Koa.Context): boolean => bearerCredentials(ctx.re
  * not a member. The cookie, if one came too, is not read.
  */
 export function authenticateToken(deps: TokenDeps, route: AnyRoute): (ctx: Koa.Context) => Promise<void> {
-  const writes = route.method !== 'GET';
+  // A route only a token may call (auth 'token') is no household's path, and its handler decides what the scope allows.
+  const ownDoor = route.auth === 'token';
+  const writes = route.method !== 'GET' && !ownDoor;
   return async (ctx) => {
-    if (route.auth !== 'session-or-token') throw problemFor({ type: 'token-not-for-route' });
+    if (route.auth !== 'session-or-token' && !ownDoor) throw problemFor({ type: 'token-not-for-route' });
     const result = await accessTokenCaller(deps, ctx.req.headers.authorization);
     if (!result.ok) throw problemFor(result.error);
     const { token } = result.value;
     if (writes && !tokenMayWrite(token)) throw problemFor({ type: 'token-read-only' });
     // The path's id as sent (validated later): a UUID in capitals still names the same household.
-    if (String(ctx.params['householdId'] ?? '').toLowerCase() !== token.householdId.toLowerCase()) throw problemFor({ type: 'household-not-found' });
+    if (!ownDoor && String(ctx.params['householdId'] ?? '').toLowerCase() !== token.householdId.toLowerCase()) throw problemFor({ type: 'household-not-found' });
     ctx.state['caller'] = result.value;
     // As for a session: the answer is the caller's own, for no shared cache to keep.
     ctx.res.setHeader('Cache-Control', 'no-store');

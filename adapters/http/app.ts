@@ -194,7 +194,8 @@ function routeMiddleware(settings: HttpSettings, route: AnyRoute): Koa.Middlewar
     }
     crossSite?.(ctx);
     const since = process.hrtime.bigint();
-    const byToken = authenticateByToken !== null && sentToken(ctx);
+    // A route only a token may call takes no cookie: without a Bearer header it answers 401 as for a missing token.
+    const byToken = authenticateByToken !== null && (route.auth === 'token' || sentToken(ctx));
     if (authenticate) {
       try {
         await (byToken ? authenticateByToken(ctx) : authenticate(ctx));

@@ -33,7 +33,9 @@ const PERSONAL_ACCESS_TOKENS_DOC = [
   '(x-token-access none: the account, password, e-mail, sign-ins and sessions, the tokens themselves, deleting the',
   'account or the household, members and invites, and what is not a household\'s data) answers 403 token_not_for_route,',
   'a read token on a writing operation 403 token_read_only; an unknown, revoked or expired token 401 token_invalid or',
-  'token_expired (with WWW-Authenticate). A revoked token fails on its next request in every process.',
+  'token_expired (with WWW-Authenticate). A revoked token fails on its next request in every process. x-token-access',
+  'token-only marks the MCP endpoint (/mcp), which takes a token and nothing else, read or read-write: it offers a read',
+  'token only its reading tools.',
 ];
 
 /** Idempotency-Key belongs to a session. */
@@ -93,7 +95,7 @@ function problemStatuses(r: AnyRoute): Map<number, string> {
   const own: Record<number, string[]> = {};
   for (const [code, status] of Object.entries(r.problems ?? {})) (own[status] ??= []).push(code);
   for (const [status, codes] of Object.entries(own)) add(Number(status), codes.join(', '));
-  const byToken = r.auth === 'session-or-token';
+  const byToken = r.auth === 'session-or-token' || r.auth === 'token';
   if (signedIn(r.auth)) add(401, 'unauthenticated: no session, or it is no longer valid');
   if (byToken) add(401, 'token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired');
   if (r.multipart) {
@@ -109,7 +111,7 @@ function problemStatuses(r: AnyRoute): Map<number, string> {
     add(403, 'cross_site_request: a cross-site request carried the session cookie');
   }
   if (r.auth === 'session') add(403, 'token_not_for_route: a personal access token may not call this operation');
-  if (byToken && r.method !== 'GET') add(403, 'token_read_only: a read token may not call a writing operation');
+  if (r.auth === 'session-or-token' && r.method !== 'GET') add(403, 'token_read_only: a read token may not call a writing operation');
   for (const [status, text] of Object.entries(COMMON)) {
     const s = Number(status);
     if (s === 426 && r.versionGated === false) continue;
@@ -133,7 +135,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       }
     }
     const idempotent = r.method !== 'GET' && signedIn(r.auth);
-    const byToken = r.auth === 'session-or-token';
+    const byToken = r.auth === 'session-or-token' || r.auth === 'token';
     if (idempotent) parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: byToken ? `${IDEMPOTENCY_DOC} ${IDEMPOTENCY_NOT_BY_TOKEN}` : IDEMPOTENCY_DOC, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' } });
     for (const [name, description] of Object.entries(r.rawBody?.headers ?? {})) {
       parameters.push({ name, in: 'header', required: true, description, schema: { type: 'string' } });
@@ -156,9 +158,9 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): Json {
       summary: r.summary,
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
-      security: byToken ? [{ session: [] }, { personalAccessToken: [] }] : r.auth === 'session' ? [{ session: [] }] : [],
+      security: r.auth === 'token' ? [{ personalAccessToken: [] }] : byToken ? [{ session: [] }, { personalAccessToken: [] }] : r.auth === 'session' ? [{ session: [] }] : [],
       'x-rate-limit-class': r.rateLimit,
-      ...(signedIn(r.auth) ? { 'x-token-access': !byToken ? 'none' : r.method === 'GET' ? 'read' : 'read-write' } : {}),
+      ...(signedIn(r.auth) ? { 'x-token-access': r.auth === 'token' ? 'token-only' : !byToken ? 'none' : r.method === 'GET' ? 'read' : 'read-write' } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } } } : {}),
       ...(r.multipart ? { requestBody: multipartBody(r.multipart) } : {}),

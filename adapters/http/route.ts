@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import type { RateClass } from '../../config/config.js';
 import type { Authenticated } from '../../core/accounts/sessions.js';
-import type { Caller } from '../../core/households/access-tokens.js';
+import type { Caller, TokenCaller } from '../../core/households/access-tokens.js';
 import type { AppError, ErrorOf } from '../../core/kernel/errors.js';
 import type { Result } from '../../core/kernel/result.js';
 import { answersOf, problemFor, type HttpProblem } from './problem.js';
@@ -11,10 +11,11 @@ import { Uuid } from './schemas.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * Closed by default: a route is Public only when it says so, and a personal access token (Authorization: Bearer)
- * reaches only a household's route that says 'session-or-token' (adapters/http/access-token-auth.ts); every other
- * route takes the session cookie alone.
+ * reaches only a household's route that says 'session-or-token' (adapters/http/access-token-auth.ts), or a route
+ * that says 'token': one only a token may call, not a household's path (the MCP endpoint), whose handler works for
+ * the token's household and offers what the token's scope allows. Every other route takes the session cookie alone.
  */
-export type Auth = 'public' | 'session' | 'session-or-token';
+export type Auth = 'public' | 'session' | 'session-or-token' | 'token';
 
 /** Whether a route of this kind needs a signed-in caller (a session, or a token where the route takes one). */
 export const signedIn = (auth: Auth): boolean => auth !== 'public';
@@ -36,7 +37,7 @@ export interface RouteInput<A extends Auth, P, Q, B> {
   /** The file parts of a multipart body, by part name (a part sent empty counts as absent); {} otherwise. */
   readonly files: Readonly<Record<string, UploadedFile>>;
   /** A session's person; on a route a token may call, a session's or a token's (isTokenCaller tells). */
-  readonly caller: A extends 'public' ? null : A extends 'session' ? Authenticated : Caller;
+  readonly caller: A extends 'public' ? null : A extends 'session' ? Authenticated : A extends 'token' ? TokenCaller : Caller;
   /** The body's exact bytes on a route that declares rawBody (empty when none was sent); empty on any other route. */
   readonly rawBody: Buffer;
 }

@@ -270,9 +270,10 @@ httpSuite('personal access tokens in the OpenAPI document', {}, (server) => {
         expect(op['x-token-access'], key).to.equal(undefined);
         continue;
       }
-      const access = r.auth === 'session' ? 'none' : r.method === 'GET' ? 'read' : 'read-write';
+      // The MCP endpoint takes a token alone, of either scope (it offers a read token only its reading tools).
+      const access = r.auth === 'token' ? 'token-only' : r.auth === 'session' ? 'none' : r.method === 'GET' ? 'read' : 'read-write';
       expect(op['x-token-access'], key).to.equal(access);
-      expect(op.security, key).to.deep.equal(access === 'none' ? [{ session: [] }] : [{ session: [] }, { personalAccessToken: [] }]);
+      expect(op.security, key).to.deep.equal(access === 'none' ? [{ session: [] }] : access === 'token-only' ? [{ personalAccessToken: [] }] : [{ session: [] }, { personalAccessToken: [] }]);
       if (access === 'none') expect(op.responses['403'].description, key).to.include('token_not_for_route');
       if (access !== 'none') expect(op.responses['401'].description, key).to.include('token_invalid').and.include('token_expired');
       if (access === 'read-write') expect(op.responses['403'].description, key).to.include('token_read_only');

@@ -55,6 +55,7 @@ function rawRequest(baseUrl: string, head: Buffer): Promise<{ status: number; bo
 interface OpenApiOperation {
   parameters?: { name: string; in: string; required?: boolean; schema?: Record<string, unknown> }[];
   requestBody?: { content: Record<string, unknown> };
+  security?: Record<string, string[]>[];
 }
 
 /** A value of the documented shape for a path or query parameter: what a route reads before it reads the body. */
@@ -318,6 +319,8 @@ httpSuite('hostile input', { env: { HOUSEHOLD_IMPORT_MAX_BYTES: String(64 * 1024
 
     it('refuses a "__proto__" key on every route of the OpenAPI document that takes a JSON body, naming it', async () => {
       const h = await server.household('Alle');
+      let token: string | null = null;
+      const tokenOf = async () => (token ??= (await h.owner.post('/api/v1/me/access-tokens', { name: 'Proto', householdId: h.id, scope: 'read-write' })).json.secret as string);
       const doc = (await h.owner.get('/api/v1/openapi.json')).json as { paths: Record<string, Record<string, OpenApiOperation>> };
       const checked: string[] = [];
       const wrong: string[] = [];
@@ -328,7 +331,9 @@ httpSuite('hostile input', { env: { HOUSEHOLD_IMPORT_MAX_BYTES: String(64 * 1024
           if (!op.requestBody?.content['application/json'] || params.some((p) => p.in === 'header' && p.required)) continue;
           const path = template.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encodeURIComponent(samplePathValue(name, params.find((p) => p.name === name)?.schema)));
           const query = params.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(samplePathValue(p.name, p.schema))}`).join('&');
-          const res = await h.owner.request(method.toUpperCase(), query ? `${path}?${query}` : path, { rawBody: '{"__proto__":{"x":1}}', headers: { 'Content-Type': 'application/json' } });
+          // An operation only a personal access token opens (the MCP endpoint) is sent with one of the household's.
+          const byToken: Record<string, string> = JSON.stringify(op.security) === JSON.stringify([{ personalAccessToken: [] }]) ? { Authorization: `Bearer ${await tokenOf()}` } : {};
+          const res = await h.owner.request(method.toUpperCase(), query ? `${path}?${query}` : path, { rawBody: '{"__proto__":{"x":1}}', headers: { 'Content-Type': 'application/json', ...byToken } });
           checked.push(`${method} ${template}`);
           if (res.status !== 400 || res.json?.code !== 'validation_failed' || res.json.errors?.[0]?.path !== 'body.__proto__') wrong.push(`${method.toUpperCase()} ${template}: ${res.status} ${res.text.slice(0, 200)}`);
         }

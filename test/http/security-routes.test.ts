@@ -82,7 +82,9 @@ httpSuite('routes closed by default', {}, (server) => {
     expect(declared().filter((d) => d.route.auth === 'public').map((d) => d.key).sort()).to.deep.equal(PUBLIC_ROUTES);
     // Anything else takes the session cookie, and a personal access token only where it says so: a household's own
     // routes but those listed above.
-    expect(declared().filter((d) => d.route.auth !== 'public' && d.route.auth !== 'session' && d.route.auth !== 'session-or-token')).to.deep.equal([]);
+    expect(declared().filter((d) => d.route.auth !== 'public' && d.route.auth !== 'session' && d.route.auth !== 'session-or-token' && d.route.auth !== 'token')).to.deep.equal([]);
+    // A token alone opens only the MCP endpoint, which works for the token's own household.
+    expect(declared().filter((d) => d.route.auth === 'token').map((d) => d.key)).to.deep.equal(['POST /mcp']);
     const ofHousehold = declared().filter((d) => d.route.path.startsWith('/api/v1/households/{householdId}'));
     const householdKeys = new Set(ofHousehold.map((d) => d.key));
     expect(declared().filter((d) => d.route.auth === 'session-or-token' && !householdKeys.has(d.key)), 'tokens reach household routes only').to.deep.equal([]);

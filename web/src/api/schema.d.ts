@@ -1005,6 +1005,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The MCP endpoint for assistants (personal access token only)
+         * @description The Model Context Protocol endpoint (Streamable HTTP, stateless), for assistants such as Home Assistant's Assist or a desktop assistant: Authorization: Bearer with a personal access token, and nothing else (the cookie is not read). It works for the token's one household as the token's person. Tools for every token: todays_dinner, week_dinners, shopping_list, search_recipes; for a read-write token also: add_to_shopping_list, tick_shopping_line, plan_dinner, suggest_week (a read token is not offered them, and calling one answers an error). Each tool calls the same rules as its route (adults-only actions, the guests' avoids, the planner's dinner rules); a refusal is a tool result with isError and the reason. Answers hold only the household's own data and no e-mail address. The body is one JSON-RPC message (application/json; no batches, as the protocol has none since its 2025-06-18 revision); the answer is JSON, or an event stream when the client accepts one. GET and DELETE answer 405: the endpoint keeps no sessions. Requests count in the token rate class. How to connect an assistant: README, "Assistants".
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/households/{householdId}/recipes": {
         parameters: {
             query?: never;
@@ -9214,6 +9234,120 @@ export interface operations {
                 };
             };
             /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error: no stack trace or SQL in the body; the trace id finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description store_busy: the database stayed locked; store_unavailable: the database cannot be reached (the same process recovers once it can); Retry-After gives seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Any 1 to 255 visible ASCII characters (a UUID will do). A request repeated with the same key (a retry after a lost answer, an offline queue replayed) has its effect at most once: the first successful (2xx) answer is kept for the login and the key for 24 hours and given again to every repeat (header Idempotent-Replayed: true) without running the request again. A key belongs to the login and the request that first used it (method, path, query and body): the same key with another request is 422 idempotency_key_reused; a repeat while the first is still being answered is 409 idempotency_key_in_progress (Retry-After: 1). An answer that was not a success is not kept: a repeat runs the request again. Signing out forgets the login's keys. Not with a personal access token: a token's request with this header is 400 validation_failed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    method?: string;
+                    id?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer (application/json or text/event-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    };
+                };
+            };
+            /** @description A notification or answer was taken */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed or value_too_long: the request is not of the documented shape (at most 20 problems listed in errors), a NUL character was sent, or a property is named __proto__, constructor or prototype; body_not_utf8, url_not_utf8, header_not_utf8: the body, a percent escape of the path or query, or a header is not well-formed UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: no session, or it is no longer valid; token_invalid: the Bearer token is unknown, revoked, or its person left its household; token_expired: it has expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description cross_site_request: a cross-site request carried the session cookie */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_progress: a request with this Idempotency-Key is being answered right now (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was first used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: over the route's rate-limit class; Retry-After gives seconds (with a personal access token: over the token class) */
             429: {
                 headers: {
                     [name: string]: unknown;
