@@ -135,16 +135,35 @@ describe('read cache (logic)', () => {
     // A read that began before the writer ended is not kept either.
     let release: () => void = () => {};
     const overlapping = cache.read('j', () => new Promise<string>((resolve) => (release = () => resolve('before'))), () => true);
-    // The writer ends (committed): nothing to wait for, no sync.
-    expect(cache.settled(writer)).to.equal(null);
-    expect(syncs).to.have.length(0);
+    // The writer ends (committed): it answers once this process's listener has heard everything committed so far
+    // (a sync), so that another process has most likely heard it too by the time a client asks there.
+    const ended = cache.settled(writer);
+    expect(ended).to.be.an.instanceOf(Promise);
+    expect(syncs).to.have.length(1);
     expect(writer.wroteCached).to.equal(false);
+    let answered = false;
+    void ended!.then(() => (answered = true));
+    await ticks();
+    expect(answered, 'not before the listener has heard it').to.equal(false);
+    syncs.shift()!();
+    await ticks();
+    expect(answered).to.equal(true);
     release();
     await overlapping;
     expect(await cache.read('j', async () => 'after', () => true)).to.equal('after');
     await cache.read('k', l.load, () => true);
     await cache.read('k', l.load, () => true);
     expect(l.loads(), 'kept again').to.equal(3);
+  });
+
+  it("answers a write to a cached table even when the listener's sync fails, without waiting for it", async () => {
+    const { source } = testSource();
+    const cache = readCache({ ...source, sync: () => Promise.reject(new Error('listening connection lost')) });
+    const writer = { wrote: false, wroteCached: false, wroteHouseholds: false };
+    cache.writing(writer);
+    // The write has committed: the failure of the listener only means the cache reads the database for a while.
+    await cache.settled(writer);
+    expect(writer.wroteCached).to.equal(false);
   });
 
   it("drops a household's values on that household's change (or every household's), leaving the rest", async () => {

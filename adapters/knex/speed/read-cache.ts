@@ -157,7 +157,17 @@ function syncs(source: ChangeSource) {
  * and writes made outside any store call, not yet settled. Nothing they may change is answered from memory or kept
  * while they are `pending`.
  */
-function writesUnderWay(changed: () => void, householdChanged: (household: null) => void, syncFromNow: () => Promise<void>) {
+/** How long a write to a cached table waits, at most, for this process's listener to hear it (writesUnderWay). */
+const HEARD_WAIT_MS = 500;
+
+/** Resolves when `sync` does, or fails, or after `ms`, whichever comes first. */
+function heardWithin(sync: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()));
+  return Promise.race([sync.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
+function writesUnderWay(changed: () => void, householdChanged: (household: null) => void, syncFromNow: () => Promise<void>, waitsToBeHeard: boolean) {
   let writingCalls = 0;
   let writingHouseholdCalls = 0;
   let strayWrites = 0;
@@ -184,19 +194,27 @@ function writesUnderWay(changed: () => void, householdChanged: (household: null)
       changed();
     },
     settled(call) {
+      let heard: Promise<void> | null = null;
       if (call?.wroteCached) {
         // The call has committed (or rolled back) by now: a value read from here on is read after it, and one read
         // before (or while) it is not kept. Its own notification, when it comes, only empties the cache again.
         call.wroteCached = false;
         writingCalls--;
         changed();
+        // Another process learns of the change (a sign-out, a member removed) when Postgres delivers the notification,
+        // which it signals to every listening connection at the commit. The call answers once this process's own
+        // listener has heard it too, so that a client that asks another process next finds it told (docs/security.md,
+        // rule 6). These writes are rare (a session's insert is not one); where changes are seen at once, no wait.
+        // The write has committed: a listener that fails or is slow to answer never turns it into a failure, nor holds
+        // the answer longer than HEARD_WAIT_MS (a silent listener stops the cache answering from memory anyway).
+        if (waitsToBeHeard) heard = heardWithin(syncFromNow(), HEARD_WAIT_MS);
       }
       if (call?.wroteHouseholds) {
         call.wroteHouseholds = false;
         writingHouseholdCalls--;
         householdChanged(null);
       }
-      if (strayWrites === settledStrayWrites && strayHouseholdWrites === settledStrayHouseholdWrites) return null;
+      if (strayWrites === settledStrayWrites && strayHouseholdWrites === settledStrayHouseholdWrites) return heard;
       // A write outside any store call: when it commits is unknown, so wait for a sync that starts after now. One
       // that wrote only households' tables holds back only households' values meanwhile.
       const upTo = strayWrites;
@@ -241,7 +259,7 @@ export function readCache(source: ChangeSource, options: ReadCacheOptions = {}):
     entries.clear();
     householdChanged(null);
   };
-  const writes = writesUnderWay(changed, householdChanged, syncFromNow);
+  const writes = writesUnderWay(changed, householdChanged, syncFromNow, source.sync !== undefined);
   const pending = writes.pending;
   /** A value read from the database, kept when nothing changed while it was read. */
   const loadAndKeep = async <T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean, household: string | undefined, usable: boolean): Promise<T> => {
