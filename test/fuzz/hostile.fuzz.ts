@@ -170,7 +170,7 @@ describe('fuzz: hostile input to every operation (issue 42)', function () {
         const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as OpenApiDoc & Parameters<typeof operationsOf>[0];
         const ops = operationsOf(doc);
         const seeded = await seedHousehold(server.url);
-        ctx = { ops, bodyRoutes: bodyRoutesOf(doc, ops, server.config.householdImportMaxBytes), realValues: seeded.realValues, token: seeded.token };
+        ctx = { ops, bodyRoutes: bodyRoutesOf(doc, ops, server.config.householdImportMaxBytes), realValues: seeded.realValues, token: seeded.token, bearer: seeded.bearer };
         baseline = await db();
         heapBefore = settledHeap();
       });

@@ -76,6 +76,8 @@ export interface HostileContext {
   readonly bodyRoutes: readonly BodyRoute[];
   readonly realValues: Readonly<Record<string, readonly string[]>>;
   readonly token: string;
+  /** A read-write personal access token of the seeded household. */
+  readonly bearer: string;
 }
 
 /** The three keys that name or reach a prototype, in other letter cases too: property names match in any case. */
@@ -116,7 +118,8 @@ export function pathFor(ctx: HostileContext, op: Operation, override?: { name: s
   });
 }
 
-const session = (ctx: HostileContext) => ({ Cookie: `app_session=${ctx.token}` });
+/** The seeded Owner's way in: the session cookie, or the household's personal access token where only a token opens (/mcp). */
+const session = (ctx: HostileContext, op: Operation): Record<string, string> => (op.tokenOnly ? { Authorization: `Bearer ${ctx.bearer}` } : { Cookie: `app_session=${ctx.token}` });
 
 /** The JSON parts of a multipart body: its object-typed fields. */
 export const jsonPartsOf = (schema: JsonSchema): [string, JsonSchema][] =>
@@ -162,7 +165,7 @@ function documentsOf(route: BodyRoute): Document[] {
 function request(ctx: HostileContext, d: Document, what: string, text: Buffer | string, want: Want, partType?: string, ladder?: HostileRequest['ladder']): HostileRequest {
   const { body, contentType } = d.wrap(typeof text === 'string' ? Buffer.from(text) : text, partType);
   const op = d.route.op;
-  return { route: label(op), what, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx), 'Content-Type': contentType }, body, want, ...(ladder ? { ladder } : {}) };
+  return { route: label(op), what, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx, op), 'Content-Type': contentType }, body, want, ...(ladder ? { ladder } : {}) };
 }
 
 /** The fractions of a large body sent on the way to it: a thousandth, a hundredth, a tenth, and all of it. */
@@ -215,7 +218,7 @@ export function* arraysPastMaxItems(ctx: HostileContext): Generator<HostileReque
         if (count <= max) continue;
         const url = `${pathFor(ctx, op)}?${new Array<string>(count).fill(pair).join('&')}`;
         const what = `arrays: query ${p.name} sent ${count} times (${factor}× maxItems ${max}${count < factor * max ? ', cut to fit the header limit' : ''})`;
-        yield { route: label(op), what, method: op.method, url, headers: session(ctx), want: { code: 'value_too_long', somePath: `query.${p.name}`, nothingUnder: `query.${p.name}` } };
+        yield { route: label(op), what, method: op.method, url, headers: session(ctx, op), want: { code: 'value_too_long', somePath: `query.${p.name}`, nothingUnder: `query.${p.name}` } };
       }
     }
   }
@@ -265,7 +268,7 @@ export function* prototypeKeys(ctx: HostileContext): Generator<HostileRequest> {
     const plausible = `${enc(first.name)}=${enc(String(sampleValue(Array.isArray(first.schema['anyOf']) ? ((first.schema['anyOf'] as JsonSchema[])[0] ?? {}) : first.schema)))}`;
     for (const [i, key] of PROTOTYPE_KEYS.entries()) {
       const query = i % 2 === 0 ? `${enc(key)}=1` : `${plausible}&${enc(key)}=x`;
-      yield { route: label(op), what: `prototype key: query ${key}`, method: op.method, url: `${pathFor(ctx, op)}?${query}`, headers: session(ctx), want: { code: 'validation_failed', firstPath: `query.${key}` } };
+      yield { route: label(op), what: `prototype key: query ${key}`, method: op.method, url: `${pathFor(ctx, op)}?${query}`, headers: session(ctx, op), want: { code: 'validation_failed', firstPath: `query.${key}` } };
     }
   }
 }
@@ -297,7 +300,7 @@ export function* notUtf8(ctx: HostileContext): Generator<HostileRequest> {
         if (route.kind === 'raw') {
           const body = c.text(JSON.stringify(sampleValue(route.schema)));
           // The signature is read only after the body: its bytes are judged first.
-          yield { route: label(op), what, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx), 'Content-Type': 'application/json', 'Provider-Signature': `t=1,v1=${'0'.repeat(64)}` }, body, want: { code: 'body_not_utf8' } };
+          yield { route: label(op), what, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx, op), 'Content-Type': 'application/json', 'Provider-Signature': `t=1,v1=${'0'.repeat(64)}` }, body, want: { code: 'body_not_utf8' } };
           continue;
         }
         for (const d of documentsOf(route)) {
@@ -314,12 +317,12 @@ export function* notUtf8(ctx: HostileContext): Generator<HostileRequest> {
     for (const esc of NOT_UTF8_ESCAPES) {
       const param = op.pathParams[0];
       const url = param ? pathFor(ctx, op, { name: param.name, raw: `x${esc}y` }) : `${op.template}${esc}`;
-      yield { route: label(op), what: `not UTF-8: ${esc} in the path`, method: op.method, url, headers: session(ctx), want: { code: 'url_not_utf8' } };
-      yield { route: label(op), what: `not UTF-8: ${esc} in the query`, method: op.method, url: `${pathFor(ctx, op)}?${enc(declared)}=a${esc}`, headers: session(ctx), want: { code: 'url_not_utf8' } };
+      yield { route: label(op), what: `not UTF-8: ${esc} in the path`, method: op.method, url, headers: session(ctx, op), want: { code: 'url_not_utf8' } };
+      yield { route: label(op), what: `not UTF-8: ${esc} in the query`, method: op.method, url: `${pathFor(ctx, op)}?${enc(declared)}=a${esc}`, headers: session(ctx, op), want: { code: 'url_not_utf8' } };
     }
     // fetch sends a header's characters U+0080..U+00FF as single bytes: these spell the sequences byte for byte.
     const seq = NOT_UTF8[n % NOT_UTF8.length]!;
-    yield { route: label(op), what: `not UTF-8: ${seq.name} in a header`, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx), 'X-Hostile': `a${seq.bytes.toString('latin1')}b` }, want: { code: 'header_not_utf8' } };
+    yield { route: label(op), what: `not UTF-8: ${seq.name} in a header`, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx, op), 'X-Hostile': `a${seq.bytes.toString('latin1')}b` }, want: { code: 'header_not_utf8' } };
   }
 }
 
@@ -358,13 +361,13 @@ export function* atTheLimit(ctx: HostileContext): Generator<HostileRequest> {
     if (route.kind === 'binary') {
       // Exactly the documented limit of junk bytes, of a media type the route takes: no picture, but not too large.
       const body = Buffer.alloc(route.limit, 0xa5);
-      yield { route: label(op), what: `at the limit: ${route.limit} bytes of junk`, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx), 'Content-Type': route.mediaTypes?.[0] ?? 'application/octet-stream' }, body, want: { notCode: 'payload_too_large' } };
+      yield { route: label(op), what: `at the limit: ${route.limit} bytes of junk`, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx, op), 'Content-Type': route.mediaTypes?.[0] ?? 'application/octet-stream' }, body, want: { notCode: 'payload_too_large' } };
       continue;
     }
     if (route.kind === 'raw') {
       // Exactly the documented limit, with a signature that does not hold.
       const text = fill('{"id":"evt_hostile","zz":[', '0,', '0]}', route.limit, (n) => ' '.repeat(n));
-      yield { route: label(op), what: `at the limit: ${route.limit} bytes of junk, unsigned`, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx), 'Content-Type': 'application/json', 'Provider-Signature': `t=1,v1=${'0'.repeat(64)}` }, body: Buffer.from(text), want: { notCode: 'payload_too_large' } };
+      yield { route: label(op), what: `at the limit: ${route.limit} bytes of junk, unsigned`, method: op.method, url: pathFor(ctx, op), headers: { ...session(ctx, op), 'Content-Type': 'application/json', 'Provider-Signature': `t=1,v1=${'0'.repeat(64)}` }, body: Buffer.from(text), want: { notCode: 'payload_too_large' } };
       continue;
     }
     for (const d of documentsOf(route)) {

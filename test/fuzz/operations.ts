@@ -15,6 +15,8 @@ export interface Operation {
   readonly template: string;
   readonly operationId: string;
   readonly session: boolean;
+  /** Only a personal access token opens it (the MCP endpoint): the seeded household's token is sent, not the cookie. */
+  readonly tokenOnly: boolean;
   /** X-App-Version below the floor answers 426 here (the document lists 426 only for gated routes). */
   readonly versionGated: boolean;
   readonly pathParams: readonly Parameter[];
@@ -57,6 +59,7 @@ export function operationsOf(doc: { paths: Record<string, Record<string, OpenApi
         template,
         operationId: op.operationId,
         session: op.security.length > 0,
+        tokenOnly: JSON.stringify(op.security) === JSON.stringify([{ personalAccessToken: [] }]),
         versionGated: '426' in op.responses,
         pathParams: params.filter((p) => p.in === 'path'),
         queryParams: params.filter((p) => p.in === 'query'),

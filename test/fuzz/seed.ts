@@ -14,7 +14,7 @@ const ok = (res: Answer, what: string): Answer => {
  * a pantry observation, a unit weight, a merge rejection, a meal event, a push device and a device calendar feed.
  * Answers the Owner's client and real values of path parameters by their names in the OpenAPI document.
  */
-export async function seedHousehold(url: string): Promise<{ owner: Client; token: string; realValues: Record<string, string[]> }> {
+export async function seedHousehold(url: string): Promise<{ owner: Client; token: string; bearer: string; realValues: Record<string, string[]> }> {
   const h = await ownedHousehold(url, 'Fuzz');
   const o = h.owner;
   const monday = '2030-01-07';
@@ -36,9 +36,11 @@ export async function seedHousehold(url: string): Promise<{ owner: Client; token
   const feeds = ok(await o.get(`${h.base}/calendar-feeds`), 'feeds').json;
   const items = (list.items ?? list.sections?.flatMap((s: { items: unknown[] }) => s.items) ?? []) as { id: string }[];
   const feedIds = JSON.stringify(feeds).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
+  const made = ok(await o.post('/api/v1/me/access-tokens', { name: 'Fuzz', householdId: h.id, scope: 'read-write' }), 'access token').json;
   return {
     owner: o,
     token: o.cookie!,
+    bearer: made.secret as string,
     realValues: {
       householdId: [h.id],
       memberId: [h.ownerMemberId, member.id],

@@ -9,6 +9,12 @@ import type { Knex } from 'knex';
  */
 export const VOLATILE_TABLES: ReadonlySet<string> = new Set(['rate_limits']);
 
+/**
+ * Columns that legitimately change on any request, good or bad: a personal access token's last use is noted when the
+ * token is checked (at most once a minute), before the request's input is.
+ */
+export const VOLATILE_COLUMNS: Readonly<Record<string, readonly string[]>> = { access_tokens: ['last_used_at'] };
+
 /** Every row of every table (but the volatile ones), canonical: one sorted list of JSON lines per table. */
 export type Snapshot = ReadonlyMap<string, { readonly hash: string; readonly rows: readonly string[] }>;
 
@@ -36,7 +42,9 @@ export async function snapshot(knex: Knex, schema: string | undefined): Promise<
   for (const table of (await tableNames(knex, schema)).sort()) {
     if (VOLATILE_TABLES.has(table)) continue;
     const query = knex.client.config.client === 'pg' ? knex.withSchema(schema ?? 'public').from(table) : knex.from(table);
-    const rows = ((await query.select('*')) as unknown[]).map((r) => JSON.stringify(canonical(r))).sort();
+    const volatile = VOLATILE_COLUMNS[table] ?? [];
+    const kept = (r: unknown) => (volatile.length === 0 ? r : Object.fromEntries(Object.entries(r as Record<string, unknown>).filter(([k]) => !volatile.includes(k))));
+    const rows = ((await query.select('*')) as unknown[]).map((r) => JSON.stringify(canonical(kept(r)))).sort();
     out.set(table, { hash: createHash('sha256').update(rows.join('\n')).digest('hex'), rows });
   }
   return out;
