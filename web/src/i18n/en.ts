@@ -314,6 +314,7 @@ export const en: Messages = {
   tokensAbout:
     'An access token lets a script, a home automation or an assistant use one household as you: only read, or read and change. It never reaches your account (password, e-mail, signing in, the tokens here) or other households.',
   tokensHowTo: 'The program sends the token in the header "Authorization: Bearer" of every request. What a token can be used for is in',
+  tokensAssistant: 'An assistant that speaks MCP (Home Assistant, or an assistant on your computer, say) connects with a token at',
   apiDocs: 'the API documentation',
   newToken: 'Make a new token',
   tokenName: 'What is it for?',

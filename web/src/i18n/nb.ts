@@ -358,6 +358,7 @@ export const nb = {
   tokensAbout:
     'En tilgangsnøkkel lar et skript, en hjemmeautomasjon eller en assistent bruke én husholdning som deg: bare lese, eller lese og endre. Den når aldri kontoen din (passord, e-post, innlogging, nøklene her) eller andre husholdninger.',
   tokensHowTo: 'Programmet sender nøkkelen i overskriften «Authorization: Bearer» foran hver forespørsel. Hva en nøkkel kan brukes til, står i',
+  tokensAssistant: 'En assistent som kan MCP (for eksempel Home Assistant eller en assistent på PC-en) kobles til med en nøkkel på adressen',
   apiDocs: 'API-dokumentasjonen',
   newToken: 'Lag en ny nøkkel',
   tokenName: 'Hva skal den brukes til?',

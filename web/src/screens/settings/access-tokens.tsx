@@ -37,6 +37,9 @@ export function AccessTokensPage({ householdId }: { householdId: string }) {
       <p class="muted">
         {m.tokensHowTo} <a href="/api/docs">{m.apiDocs}</a>.
       </p>
+      <p class="muted">
+        {m.tokensAssistant} <code>{`${location.origin}/mcp`}</code>
+      </p>
       {made ? (
         <MadeToken name={made.name} secret={made.secret} onDone={() => setMade(null)} />
       ) : (
