@@ -8,9 +8,8 @@ import type { McpCaller } from '../mcp/handler.js';
 import { TOOLS } from '../mcp/tools.js';
 import { mount, resource } from '../route.js';
 
-/** A JSON-RPC message or batch of the Model Context Protocol; the SDK reads and checks it. */
+/** One JSON-RPC message of the Model Context Protocol; the SDK reads and checks the rest of it. */
 const McpMessage = v.looseObject({ jsonrpc: v.literal('2.0'), method: v.optional(v.string()), id: v.optional(v.union([v.string(), v.number()])) });
-
 
 const toolList = (writes: boolean) =>
   TOOLS.filter((t) => t.writes === writes)
@@ -37,7 +36,15 @@ const mcpRoute = (deps: McpDeps) => {
   // One handler for the process, which builds a server for each request with that request's tools; the SDK is loaded
   // at the first request (an idle server does not hold it: docs/performance.md, R1).
   let loaded: Promise<McpHttpHandler> | null = null;
-  const handler = () => (loaded ??= import('../mcp/handler.js').then((m) => m.mcpHandler(deps, deps.version, (err) => deps.logger.warn('mcp request failed', { err }))));
+  const handler = () =>
+    (loaded ??= import('../mcp/handler.js').then(
+      (m) => m.mcpHandler(deps, deps.version, (err) => deps.logger.warn('mcp request failed', { err })),
+      (err: unknown) => {
+        // A load that failed is tried again by the next request.
+        loaded = null;
+        throw err;
+      },
+    ));
   return handledRoute({
     method: 'POST',
     path: '/mcp',
