@@ -107,6 +107,21 @@ export async function benchService(name: string, database: BenchDatabase = bench
 }
 
 /**
+ * Waits until the service has delivered the mail its seeding caused (each registration's confirmation waits in the
+ * mail outbox until it is handed over), so that a process measured after the seeding does not deliver it while it
+ * is measured (W11: 2,000 registrations' mails, delivered by the fresh process's sweep, were counted as memory per
+ * stream on SQLite).
+ */
+export async function seededMailDelivered(runtime: { db: { knex: import('knex').Knex } }, timeoutMs = 120_000): Promise<void> {
+  const { mailDepth } = await import('../../adapters/knex/outbox-depth.js');
+  const deadline = Date.now() + timeoutMs;
+  while ((await mailDepth(runtime.db.knex)) > 0) {
+    if (Date.now() > deadline) throw new Error(`the seeding's mail was not delivered within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
  * Another process of the service on the database of a running (or stopped, on SQLite) benchService: its `dir` (the
  * SQLite file) or Postgres `schema`. It neither seeds nor drops anything: the database stays the first one's.
  */

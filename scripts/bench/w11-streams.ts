@@ -20,7 +20,7 @@ import { request, createServer } from 'node:http';
 import os from 'node:os';
 import { getHeapSpaceStatistics } from 'node:v8';
 import type { AddressInfo } from 'node:net';
-import { announce, arg, benchDatabase, benchJoinService, benchService, emit, orStop, progress, spawnService, stopService, workloadArgs, type BenchRow, type Figures } from './lib.js';
+import { announce, arg, benchDatabase, benchJoinService, benchService, emit, orStop, progress, seededMailDelivered, spawnService, stopService, workloadArgs, type BenchRow, type Figures } from './lib.js';
 
 const HOUSEHOLDS = arg('households', 1000);
 const LINES = 3;
@@ -158,6 +158,7 @@ async function serve(): Promise<void> {
     await inTurns(HOUSEHOLDS, SEED_CONCURRENCY, async (i) => {
       kitchens[i] = await seedKitchen(call, i, monday);
     });
+    await seededMailDelivered(service.runtime);
     announce({ dir: service.dir, schema: service.schema, kitchens, seedSeconds: (performance.now() - started) / 1000 } satisfies Seeded, () => app.stop());
   });
 }
