@@ -33,6 +33,11 @@ export interface MailOutbox {
   settle(mailId: string, claimId: string, settlement: Settlement): Promise<boolean>;
   /** Gives back the pending mails this claim holds, untried (a stop): due again at once for any process. Answers how many. */
   release(claimId: string): Promise<number>;
+  /**
+   * Drops every pending mail to `to` (any case), claimed or not, as not sent (`dropped`, `reason` its error, its
+   * bodies emptied): its account is gone. Answers how many. A mail being handed over right then may still arrive.
+   */
+  dropPendingTo(to: string, at: Date, reason: string): Promise<number>;
   /** One mail, or null (support and tests). */
   byId(mailId: string): Promise<OutboxMail | null>;
   /** Forgets final mails finished before `before`; answers how many went. */

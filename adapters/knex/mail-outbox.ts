@@ -74,6 +74,12 @@ export function knexMailOutbox(knex: Knex): MailOutbox {
     async release(claimId) {
       return knex('mail_outbox').where({ claim_id: claimId, state: 'pending' }).update({ claim_id: null, claimed_until: null });
     },
+    async dropPendingTo(to, at, reason) {
+      return knex('mail_outbox')
+        .where({ state: 'pending' })
+        .andWhereRaw('lower(to_address) = ?', [to.toLowerCase()])
+        .update({ state: 'dropped', finished_at: iso(at), last_error: reason, claim_id: null, claimed_until: null, text_body: '', html_body: '' });
+    },
     async byId(id) {
       const row = (await knex<MailRow>('mail_outbox').where({ id }).first()) as MailRow | undefined;
       return row ? toMail(row) : null;

@@ -42,6 +42,16 @@ export function memoryMailOutbox(): MailOutbox {
       }
       return n;
     },
+    async dropPendingTo(to, at, reason) {
+      let n = 0;
+      for (const r of rows.values()) {
+        if (r.state === 'pending' && r.to.toLowerCase() === to.toLowerCase()) {
+          Object.assign(r, { state: 'dropped', finishedAt: at, lastError: reason, claimId: null, claimedUntil: null, text: '', html: '' });
+          n++;
+        }
+      }
+      return n;
+    },
     async byId(id) {
       const r = rows.get(id);
       return r ? copy(r) : null;

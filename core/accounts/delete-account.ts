@@ -1,4 +1,5 @@
 import type { HouseholdStore } from '../../ports/household-store.js';
+import type { MailOutbox } from '../../ports/mail-outbox.js';
 import type { MailingListStore } from '../../ports/mailing-list-store.js';
 import type { ErrorOf } from '../kernel/errors.js';
 import { fail, ok, type Result } from '../kernel/result.js';
@@ -10,10 +11,10 @@ import type { Account } from './types.js';
  * Deletes the account: a household nobody else uses goes with it, a shared one loses this member. Refused while
  * the caller is the only Owner of a household other accounts still use (hand it over first). The account's
  * sessions, tokens and sign-in links go with it, and so does its waitlist row (the one it registered with, and the
- * one of its address).
+ * one of its address); mail still waiting to be sent to its address is not sent.
  */
 export async function deleteAccount(
-  deps: Pick<AccountDeps, 'accounts'> & { households: HouseholdStore; waitlist: Pick<MailingListStore, 'removeOfAccount'> },
+  deps: Pick<AccountDeps, 'accounts' | 'clock'> & { households: HouseholdStore; waitlist: Pick<MailingListStore, 'removeOfAccount'>; mailOutbox: Pick<MailOutbox, 'dropPendingTo'> },
   account: Account,
 ): Promise<Result<void, ErrorOf<'owner-required'>>> {
   const memberships = await deps.households.membershipsOf(account.id);
@@ -37,5 +38,6 @@ export async function deleteAccount(
   }
   await deps.waitlist.removeOfAccount(account.id, account.email === null ? null : normalizeEmail(account.email));
   await deps.accounts.delete(account.id);
+  if (account.email !== null) await deps.mailOutbox.dropPendingTo(account.email, deps.clock.now(), 'its account was deleted');
   return ok(undefined);
 }

@@ -1,4 +1,5 @@
 import type { HouseholdStore } from '../../ports/household-store.js';
+import type { MailOutbox } from '../../ports/mail-outbox.js';
 import type { MailingListStore } from '../../ports/mailing-list-store.js';
 import { deleteAccount } from '../accounts/delete-account.js';
 import type { AccountDeps } from '../accounts/deps.js';
@@ -17,6 +18,7 @@ import { fail, ok, type Result } from '../kernel/result.js';
 export type OperatorDeps = Pick<AccountDeps, 'accounts' | 'sessions' | 'loginThrottle' | 'hasher' | 'breached' | 'tokens' | 'ids' | 'clock'> & {
   households: HouseholdStore;
   waitlist: Pick<MailingListStore, 'removeOfAccount' | 'linkAccount'>;
+  mailOutbox: Pick<MailOutbox, 'dropPendingTo'>;
 };
 
 /** Why the operator's command was refused: said to the operator in one line (bootstrap/admin.ts). */

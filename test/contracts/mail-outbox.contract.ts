@@ -128,5 +128,25 @@ export function mailOutboxContract(backend: Backend): void {
       expect(await s.mailOutbox.purge(plus(10_000_000))).to.equal(1);
       expect(await s.mailOutbox.byId(pending.id)).to.include({ state: 'pending' });
     });
+
+    it("drops an address's pending mails, claimed or not, in any case of the address; others and final ones stay", async () => {
+      const [waiting, claimed, sent] = [await queued(), await queued({ to: 'KARI@Example.com', createdAt: plus(1) }), await queued({ createdAt: plus(2) })];
+      const other = await queued({ to: 'ola@example.com', createdAt: plus(3) });
+      const c = claim(plus(10), 2);
+      expect((await s.mailOutbox.claimDue(c)).map((m) => m.id)).to.deep.equal([waiting.id, claimed.id]);
+      await s.mailOutbox.settle(waiting.id, c.claimId, { state: 'pending', attempts: 1, nextAttemptAt: plus(20), error: 'down' });
+      const c2 = claim(plus(30), 1);
+      await s.mailOutbox.claimDue(c2);
+      await s.mailOutbox.settle(sent.id, c2.claimId, { state: 'sent', attempts: 1, at: plus(31) });
+      expect(await s.mailOutbox.dropPendingTo('kari@EXAMPLE.com', plus(40), 'its account was deleted')).to.equal(2);
+      for (const m of [waiting, claimed]) {
+        expect(await s.mailOutbox.byId(m.id)).to.include({ state: 'dropped', lastError: 'its account was deleted', text: '', html: '' });
+        expect((await s.mailOutbox.byId(m.id))!.finishedAt).to.deep.equal(plus(40));
+      }
+      // The claim on the dropped mail acts on nothing; nothing of it is claimed again.
+      expect(await s.mailOutbox.settle(claimed.id, c.claimId, { state: 'sent', attempts: 1, at: plus(41) })).to.equal(false);
+      expect((await s.mailOutbox.claimDue(claim(plus(10_000_000)))).map((m) => m.id)).to.deep.equal([other.id]);
+      expect(await s.mailOutbox.byId(sent.id)).to.include({ state: 'sent' });
+    });
   });
 }

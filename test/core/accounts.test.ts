@@ -5,6 +5,7 @@ import { logout } from '../../core/accounts/logout.js';
 import { authenticate, SESSION_LIFETIME_MS, startSession } from '../../core/accounts/sessions.js';
 import { describeMe, updateMe } from '../../core/households/me.js';
 import { isEmailAddress } from '../../core/accounts/email.js';
+import { deleteAccount } from '../../core/accounts/delete-account.js';
 import { domain } from './support.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -47,6 +48,20 @@ describe('accounts (domain)', () => {
 
     it('accepts ordinary addresses', () => {
       for (const e of ['a.b+tag@example.co.uk', 'ola@nordmann.no', 'x@sub-domain.example.org', 'æøå@eksempel.no']) expect(isEmailAddress(e), e).to.equal(true);
+    });
+  });
+
+  describe('delete', () => {
+    it("drops the mail still waiting for the account's address, and only that", async () => {
+      const { deps } = await registered();
+      const account = (await deps.accounts.byEmail('kari@example.com'))!;
+      const waiting = (to: string) => ({ id: deps.ids.newId(), to, subject: 'Bekreft', text: 't', html: 'h', expiresAt: null, createdAt: deps.clock.now() });
+      const [hers, ola] = [waiting('Kari@Example.com'), waiting('ola@example.com')];
+      await deps.mailOutbox.enqueue(hers);
+      await deps.mailOutbox.enqueue(ola);
+      expect((await deleteAccount(deps, account)).ok).to.equal(true);
+      expect(await deps.mailOutbox.byId(hers.id)).to.include({ state: 'dropped', lastError: 'its account was deleted' });
+      expect(await deps.mailOutbox.byId(ola.id)).to.include({ state: 'pending' });
     });
   });
 

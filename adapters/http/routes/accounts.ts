@@ -121,7 +121,7 @@ const LOGIN_DOC =
   '423 account_locked; forgot-password and reset-password keep working while locked.';
 const DELETE_ME_DOC =
   'Households nobody else uses go with it; shared ones lose this member. The waitlist row it registered with, and ' +
-  'the one of its address, are deleted. Signs out everywhere. 400 owner_required ' +
+  'the one of its address, are deleted, and mail still waiting to be sent to its address is not sent. Signs out everywhere. 400 owner_required ' +
   'while the caller is the only Owner of a household other accounts still use.';
 const CHANGE_EMAIL_DOC =
   '204 for any well-formed address, without saying whether it is taken (the lookup happens after the answer, so ' +

@@ -224,7 +224,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the account
-         * @description Households nobody else uses go with it; shared ones lose this member. The waitlist row it registered with, and the one of its address, are deleted. Signs out everywhere. 400 owner_required while the caller is the only Owner of a household other accounts still use.
+         * @description Households nobody else uses go with it; shared ones lose this member. The waitlist row it registered with, and the one of its address, are deleted, and mail still waiting to be sent to its address is not sent. Signs out everywhere. 400 owner_required while the caller is the only Owner of a household other accounts still use.
          */
         delete: operations["deleteMe"];
         options?: never;
