@@ -19,10 +19,11 @@
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '../test/support/client.js';
+import { freePort } from '../test/support/service-process.js';
 import { scratchPostgresDatabase } from './scratch-database.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -130,35 +131,6 @@ function buildImage(base: string): void {
   log(`image built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** A person over HTTP, keeping the session cookie. */
-class Person {
-  cookie: string | undefined;
-  constructor(readonly url: string) {}
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-    const headers: Record<string, string> = {};
-    if (this.cookie) headers['Cookie'] = `app_session=${this.cookie}`;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(this.url + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    for (const c of res.headers.getSetCookie()) {
-      const m = /^app_session=([^;]*)/.exec(c);
-      if (m) this.cookie = m[1] || undefined;
-    }
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null };
-  }
-}
-
 async function waitReady(url: string, name: string): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < 90_000) {
@@ -196,14 +168,14 @@ async function scenario(s: Scenario): Promise<void> {
   podman('run', '-d', '--name', name, '--network', 'host', ...envArgs, ...(s.volume ? ['-v', `${s.volume}:/data`] : []), IMAGE);
   try {
     log(`${s.label}: ready in ${await waitReady(url, name)} ms`);
-    const person = new Person(url);
+    const person = new Client(url);
     const email = `container-${process.pid}-${s.label}@example.org`;
     const password = 'correct horse battery';
-    check((await person.call('POST', '/api/v1/auth/register', { email, password, displayName: 'Kari' })).status === 200, `${s.label}: register`);
-    const household = await person.call('POST', '/api/v1/households', { name: 'Hansen' });
+    check((await person.post('/api/v1/auth/register', { email, password, displayName: 'Kari' })).status === 200, `${s.label}: register`);
+    const household = await person.post('/api/v1/households', { name: 'Hansen' });
     check(household.status === 201 || household.status === 200, `${s.label}: make a household`);
     const base = `/api/v1/households/${household.json.id}`;
-    const recipe = await person.call('POST', `${base}/recipes`, { title: 'Fiskesuppe', servings: 4, activeMinutes: 20, totalMinutes: 40, steps: ['Kok.'], ingredients: [{ displayName: 'torsk', quantity: 400, unit: 'g', optional: false, baseRecipeId: null, reference: null }] });
+    const recipe = await person.post(`${base}/recipes`, { title: 'Fiskesuppe', servings: 4, activeMinutes: 20, totalMinutes: 40, steps: ['Kok.'], ingredients: [{ displayName: 'torsk', quantity: 400, unit: 'g', optional: false, baseRecipeId: null, reference: null }] });
     check(recipe.status === 201 || recipe.status === 200, `${s.label}: add a recipe`);
     check(podman('exec', name, 'id', '-u') !== '0', `${s.label}: the service runs as a non-root user (uid ${podman('exec', name, 'id', '-u')})`);
     check(run('podman', ['healthcheck', 'run', name], { allowFail: true, quiet: true }).status === 0, `${s.label}: the image's HEALTHCHECK passes`);
@@ -212,11 +184,11 @@ async function scenario(s: Scenario): Promise<void> {
     check(stop.exitCode === 0 && stop.seconds <= STOP_WITHIN_S, `${s.label}: stopped on SIGTERM in ${stop.seconds.toFixed(1)} s, exit code ${stop.exitCode} (within ${STOP_WITHIN_S} s, 0)`);
     podman('start', name);
     log(`${s.label}: ready again in ${await waitReady(url, name)} ms`);
-    const again = new Person(url);
-    check((await again.call('POST', '/api/v1/auth/login', { email, password })).status === 200, `${s.label}: after the restart, the person signs in`);
-    const recipes = await again.call('GET', `${base}/recipe-summaries?limit=10`);
+    const again = new Client(url);
+    check((await again.post('/api/v1/auth/login', { email, password })).status === 200, `${s.label}: after the restart, the person signs in`);
+    const recipes = await again.get(`${base}/recipe-summaries?limit=10`);
     check(recipes.status === 200 && JSON.stringify(recipes.json).includes('Fiskesuppe'), `${s.label}: after the restart, the household and its recipe are there`);
-    check((await person.call('GET', '/api/v1/me')).status === 200, `${s.label}: the session made before the restart still holds`);
+    check((await person.get('/api/v1/me')).status === 200, `${s.label}: the session made before the restart still holds`);
     stopGracefully(name);
   } finally {
     run('podman', ['rm', '-f', name], { allowFail: true, quiet: true });

@@ -16,12 +16,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg, emit, progress, workloadArgs, type BenchDatabase, type BenchRow, type Figures } from './lib.js';
 import { scratchPostgresDatabase } from '../scratch-database.js';
+import { freePort } from '../../test/support/service-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESTART_TARGET_MS = 2000;
@@ -31,15 +31,6 @@ const IDLE_MS = 5000;
 /** A start that has not answered by then has failed. */
 const START_LIMIT_MS = 60_000;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.once('error', reject);
-  });
 
 /** One GET /health: its status, or 0 when nothing answered. */
 const healthStatus = (port: number): Promise<number> =>

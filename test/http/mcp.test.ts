@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { Client } from '../support/client.js';
 import { expectProblem, httpSuite, type HttpService } from '../support/http-suite.js';
 import { ownedHousehold } from '../support/household.js';
+import { TEST_RATE_LIMITS } from '../support/server.js';
 import { addDish, recipeBody } from '../support/shopping.js';
 
 /** Wednesday 6 May 2026, 11:00 in Oslo: the week runs from Monday 4 May. */
@@ -151,5 +152,20 @@ httpSuite('MCP endpoint', { now: NOW }, (server) => {
     expect(listed.headers.get('content-type')).to.equal('text/event-stream');
     const event = JSON.parse(/^data: (.*)$/m.exec(listed.text)![1]!);
     expect(event.result.tools).to.have.length(READING.length + WRITING.length);
+  });
+});
+
+httpSuite('MCP endpoint: the token rate class', { now: NOW, env: { RATE_LIMITS: `${TEST_RATE_LIMITS},token=3/60` } }, (server) => {
+  it("counts the endpoint's requests in the token class of the token's account, with the household's routes", async () => {
+    const h = await household(server);
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    const headers = { Accept: 'application/json, text/event-stream', Authorization: `Bearer ${h.read}` };
+    const bare = new Client(server.url);
+    expect((await bare.post('/mcp', message, { headers })).status).to.equal(200);
+    expect((await bare.get(`${h.base}/recipe-summaries`, { headers })).status, 'a household route counts in the same budget').to.equal(200);
+    expect((await bare.post('/mcp', message, { headers })).status).to.equal(200);
+    const limited = await bare.post('/mcp', message, { headers });
+    expectProblem(limited, 429, 'rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60);
   });
 });

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import type { Account } from '../../../core/accounts/types.js';
 import type { AppError } from '../../../core/kernel/errors.js';
-import { addDays, dateIn, weekStartOf, type IsoDate } from '../../../core/kernel/dates.js';
+import { todayOf } from '../../../core/events/rules.js';
+import { addDays, weekStartOf, type IsoDate } from '../../../core/kernel/dates.js';
 import type { HouseholdId } from '../../../core/kernel/ids.js';
 import type { Result } from '../../../core/kernel/result.js';
 import { ensureWeekPlan, listPlans, setPlanDay, type PlanDayView, type PlanView } from '../../../core/plans/plans.js';
@@ -54,10 +55,11 @@ function valueOf<T>(result: Result<T, AppError>): T {
 
 const DateInput = v.pipe(v.string(), v.isoDate(), v.description('A day, YYYY-MM-DD; left out: today in the household\'s time zone'));
 
-async function todayOf(deps: ServiceDeps, householdId: HouseholdId): Promise<IsoDate> {
+/** Today in the household's time zone (as the routes' "today" is). */
+async function householdToday(deps: ServiceDeps, householdId: HouseholdId): Promise<IsoDate> {
   const household = await deps.households.byId(householdId);
   if (!household) throw new ToolRefusal('the household is gone');
-  return dateIn(household.timeZoneId, deps.clock.now());
+  return todayOf(household, deps.clock.now());
 }
 
 /** The plan of the week holding `date`, or null when the week has none (read: nothing is made). */
@@ -69,7 +71,7 @@ async function weekPlan(deps: ServiceDeps, caller: ToolCaller, date: IsoDate): P
 
 /** The week holding the day asked (today unless said), and its plan if it has one. */
 async function askedWeek(deps: ServiceDeps, caller: ToolCaller, date: IsoDate | undefined): Promise<{ weekStart: IsoDate; plan: PlanView | null }> {
-  const day = date ?? (await todayOf(deps, caller.householdId));
+  const day = date ?? (await householdToday(deps, caller.householdId));
   return { weekStart: weekStartOf(day), plan: await weekPlan(deps, caller, day) };
 }
 
@@ -101,7 +103,7 @@ const todaysDinner = tool({
   writes: false,
   input: v.object({}),
   async run(deps, caller) {
-    const today = await todayOf(deps, caller.householdId);
+    const today = await householdToday(deps, caller.householdId);
     const day = (await weekPlan(deps, caller, today))?.days.find((d) => d.date === today);
     if (!day) return { text: `${today}: no dinner planned yet.`, data: { date: today, dinner: null } };
     const dinner = dinnerOf(day);
@@ -152,7 +154,7 @@ const addToList = tool({
     date: v.optional(DateInput),
   }),
   async run(deps, caller, input) {
-    const date = input.date ?? (await todayOf(deps, caller.householdId));
+    const date = input.date ?? (await householdToday(deps, caller.householdId));
     const plan = valueOf(await ensureWeekPlan(deps, caller.account, caller.householdId, date));
     const line = valueOf(await addShoppingItem(deps, caller.account, caller.householdId, plan.id, { displayName: input.item }));
     return { text: `${line.displayName} is on the list (${remainingOf(line)} ${line.unit}).`, data: { line: lineOf(line) } };
@@ -169,7 +171,7 @@ const tickLine = tool({
     bought: v.optional(v.boolean(), true),
   }),
   async run(deps, caller, input) {
-    const plan = await weekPlan(deps, caller, await todayOf(deps, caller.householdId));
+    const plan = await weekPlan(deps, caller, await householdToday(deps, caller.householdId));
     if (!plan) throw new ToolRefusal('this week has no shopping list');
     const { list } = valueOf(await getShoppingList(deps, caller.account, caller.householdId, plan.id));
     const wanted = input.line.trim().toLowerCase();
@@ -209,7 +211,7 @@ const suggest = tool({
   writes: true,
   input: v.object({ date: v.optional(DateInput) }),
   async run(deps, caller, input) {
-    const today = await todayOf(deps, caller.householdId);
+    const today = await householdToday(deps, caller.householdId);
     const plan = valueOf(await ensureWeekPlan(deps, caller.account, caller.householdId, input.date ?? today));
     const open = plan.days.filter((d) => d.date >= today && d.cookedAtHome && d.recipeId === null && d.leftovers === null).map((d) => d.date);
     if (open.length === 0) return { text: 'Every day left of that week has its dinner, or nobody eats at home.', data: { weekStart: plan.weekStart, days: [] } };

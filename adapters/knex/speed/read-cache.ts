@@ -160,13 +160,6 @@ function syncs(source: ChangeSource) {
 /** How long a write to a cached table waits, at most, for this process's listener to hear it (writesUnderWay). */
 const HEARD_WAIT_MS = 500;
 
-/** Resolves when `sync` does, or fails, or after `ms`, whichever comes first. */
-function heardWithin(sync: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()));
-  return Promise.race([sync.catch(() => undefined), late]).finally(() => clearTimeout(timer));
-}
-
 function writesUnderWay(changed: () => void, householdChanged: (household: null) => void, syncFromNow: () => Promise<void>, waitsToBeHeard: boolean) {
   let writingCalls = 0;
   let writingHouseholdCalls = 0;
@@ -207,7 +200,7 @@ function writesUnderWay(changed: () => void, householdChanged: (household: null)
         // rule 6). These writes are rare (a session's insert is not one); where changes are seen at once, no wait.
         // The write has committed: a listener that fails or is slow to answer never turns it into a failure, nor holds
         // the answer longer than HEARD_WAIT_MS (a silent listener stops the cache answering from memory anyway).
-        if (waitsToBeHeard) heard = heardWithin(syncFromNow(), HEARD_WAIT_MS);
+        if (waitsToBeHeard) heard = within(syncFromNow(), HEARD_WAIT_MS).then(() => undefined);
       }
       if (call?.wroteHouseholds) {
         call.wroteHouseholds = false;
